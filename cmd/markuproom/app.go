@@ -1,0 +1,90 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"gocloud.dev/blob"
+
+	"github.com/markuproom/markuproom/models"
+	mrblob "github.com/markuproom/markuproom/models/blob"
+)
+
+// app is what every command that touches data opens.
+type app struct {
+	cfg    config
+	db     *models.Database
+	bucket *blob.Bucket
+	store  *models.Store
+	log    *slog.Logger
+}
+
+// openApp loads the configuration, opens the database (applying pending
+// migrations unless MARKUPROOM_AUTO_MIGRATE=false) and the bucket.
+func (e *cliEnv) openApp(ctx context.Context, logger *slog.Logger) (*app, error) {
+	cfg, err := loadConfig(e.getenv)
+	if err != nil {
+		return nil, &usageError{err}
+	}
+	db, err := models.OpenDatabase(ctx, models.DatabaseOptions{URL: cfg.DatabaseURL, DataDir: cfg.DataDir, Logger: logger})
+	if err != nil {
+		return nil, err
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			_ = db.Close()
+		}
+	}()
+	// SQLite always migrates: the file belongs to this binary alone.
+	if cfg.AutoMigrate || db.Dialect == models.DialectSQLite {
+		applied, err := db.Migrate(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if len(applied) > 0 {
+			logger.InfoContext(ctx, "applied migrations", "versions", applied)
+		}
+	} else if err := db.CheckSchema(ctx); err != nil {
+		return nil, err
+	}
+	bucket, err := mrblob.Open(ctx, cfg.BlobURL)
+	if err != nil {
+		return nil, err
+	}
+	store := models.NewStore(db, bucket, models.StoreOptions{EVault: cfg.EVault, RoomTTL: cfg.RoomTTL, Logger: logger})
+	ok = true
+	return &app{cfg: cfg, db: db, bucket: bucket, store: store, log: logger}, nil
+}
+
+func (a *app) close() {
+	_ = a.bucket.Close()
+	_ = a.db.Close()
+}
+
+// usageError marks configuration and usage mistakes (exit code 2).
+type usageError struct{ err error }
+
+func (u *usageError) Error() string { return u.err.Error() }
+func (u *usageError) Unwrap() error { return u.err }
+
+// fail prints err and returns the matching exit code.
+func (e *cliEnv) fail(prefix string, err error) int {
+	var ve *models.ValidationError
+	if errors.As(err, &ve) {
+		fmt.Fprintf(e.stderr, "markuproom %s: %s\n", prefix, ve.Detail)
+		for _, f := range ve.Errors {
+			fmt.Fprintf(e.stderr, "  %s: %s\n", strings.TrimPrefix(f.Pointer, "#/"), f.Detail)
+		}
+		return 1
+	}
+	fmt.Fprintf(e.stderr, "markuproom %s: %v\n", prefix, err)
+	var ue *usageError
+	if errors.As(err, &ue) {
+		return 2
+	}
+	return 1
+}

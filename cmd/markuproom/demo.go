@@ -1,0 +1,43 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/markuproom/markuproom/models"
+)
+
+// printDemo shows the demo data created on first start, in one block.
+func printDemo(w io.Writer, baseURL string, d *models.Demo) {
+	rule := strings.Repeat("─", 78)
+	location := baseURL + d.Document.LocationPath()
+	fmt.Fprintf(w, `%s
+Markup Room demo data (created now; the secrets below are shown only once)
+
+  Organization   %s (id %d)
+  Sender         %s <%s>  senderId %q
+  Admin user     %s  password %s  (for the admin console)
+  API token      %s
+  Sample PDF     %q, %d pages
+                 id        %s
+                 gcsRefId  %s
+                 location  %s
+
+  Markup Room    %s
+                 (open it in a browser; valid until %s)
+
+Try it:
+  curl -H "Authorization: Bearer %s" %s/api/v1/documents/%s
+%s
+`, rule,
+		d.Organization.Name, d.Organization.ID,
+		d.Sender.FullName(), d.Sender.Email, fmt.Sprint(d.Sender.ID),
+		d.Admin.Email, d.AdminPassword,
+		d.Token,
+		d.Document.Title, d.Document.PageCount,
+		d.Document.ID, d.Document.ObjectKey, location,
+		baseURL+models.RoomURLPath(d.RoomToken), d.Room.ExpiresAt.Format("2006-01-02 15:04 MST"),
+		d.Token, baseURL, d.Document.ID,
+		rule)
+}

@@ -1,0 +1,87 @@
+// Command markuproom runs the Markup Room server and its operator commands.
+//
+//	markuproom [serve]       run the server (the default)
+//	markuproom migrate       apply pending database migrations
+//	markuproom org create    --name NAME [--api-enabled=false] [--json]
+//	markuproom user create   --org ORG_ID --email E --first-name F --last-name L [--admin] [--password-stdin] [--json]
+//	markuproom token create  --org ORG_ID [--name N] [--json]
+//	markuproom token revoke  TOKEN_ID [--json]
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run executes one command and returns the process exit code:
+// 0 success, 1 failure, 2 bad usage or configuration.
+func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
+	env := &cliEnv{getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr}
+	if len(args) == 0 {
+		return env.serve(ctx, nil)
+	}
+	switch args[0] {
+	case "serve":
+		return env.serve(ctx, args[1:])
+	case "migrate":
+		return env.migrate(ctx, args[1:])
+	case "org":
+		return env.sub(ctx, "org", args[1:], map[string]command{"create": env.orgCreate})
+	case "user":
+		return env.sub(ctx, "user", args[1:], map[string]command{"create": env.userCreate})
+	case "token":
+		return env.sub(ctx, "token", args[1:], map[string]command{"create": env.tokenCreate, "revoke": env.tokenRevoke})
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "markuproom: unknown command %q\n\n%s", args[0], usage)
+		return 2
+	}
+}
+
+const usage = `Usage:
+  markuproom [serve]        run the server (default)
+  markuproom migrate        apply pending database migrations
+  markuproom org create     --name NAME [--api-enabled=false] [--json]
+  markuproom user create    --org ORG_ID --email E --first-name F --last-name L [--admin] [--password-stdin] [--json]
+  markuproom token create   --org ORG_ID [--name N] [--json]
+  markuproom token revoke   TOKEN_ID [--json]
+
+Configuration comes from environment variables; see README.md.
+`
+
+// command is one operator sub-command.
+type command func(ctx context.Context, args []string) int
+
+// cliEnv is the process environment a command runs in.
+type cliEnv struct {
+	getenv func(string) string
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+}
+
+func (e *cliEnv) sub(ctx context.Context, group string, args []string, cmds map[string]command) int {
+	if len(args) == 0 {
+		fmt.Fprintf(e.stderr, "markuproom %s: missing sub-command\n\n%s", group, usage)
+		return 2
+	}
+	cmd, ok := cmds[args[0]]
+	if !ok {
+		fmt.Fprintf(e.stderr, "markuproom %s: unknown sub-command %q\n\n%s", group, args[0], usage)
+		return 2
+	}
+	return cmd(ctx, args[1:])
+}

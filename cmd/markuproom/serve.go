@@ -1,0 +1,118 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/markuproom/markuproom/handlers"
+	"github.com/markuproom/markuproom/static"
+)
+
+// shutdownGrace is how long requests in flight may finish after SIGTERM.
+const shutdownGrace = 25 * time.Second
+
+func (e *cliEnv) serve(ctx context.Context, args []string) int {
+	fs := e.newFlagSet("serve")
+	if _, err := parseFlags(fs, args); err != nil {
+		return 2
+	}
+	logger := e.serverLogger()
+	a, err := e.openApp(ctx, logger)
+	if err != nil {
+		return e.fail("serve", err)
+	}
+	defer a.close()
+
+	if a.cfg.Demo {
+		demo, err := a.store.SeedDemo(ctx)
+		if err != nil {
+			return e.fail("serve: create demo data", err)
+		}
+		if demo != nil {
+			printDemo(e.stdout, a.cfg.BaseURL, demo)
+		}
+	}
+
+	assets, err := static.New()
+	if err != nil {
+		return e.fail("serve", err)
+	}
+	sessionKey, err := a.cfg.sessionKey()
+	if err != nil {
+		return e.fail("serve", &usageError{err})
+	}
+	registry := prometheus.NewRegistry()
+	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	gin.SetMode(gin.ReleaseMode)
+	handler, err := handlers.New(handlers.Deps{
+		Config: handlers.Config{
+			BaseURL:        a.cfg.BaseURL,
+			MaxUploadBytes: a.cfg.MaxUploadBytes,
+			SessionSecret:  sessionKey,
+			SessionMaxAge:  a.cfg.RoomTTL,
+		},
+		Store:    a.store,
+		Assets:   assets,
+		Logger:   logger,
+		Registry: registry,
+	})
+	if err != nil {
+		return e.fail("serve", err)
+	}
+
+	srv := &http.Server{
+		Addr:              a.cfg.Addr,
+		Handler:           handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       10 * time.Minute, // uploads of up to 50 MiB on slow links
+		WriteTimeout:      10 * time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	ln, err := net.Listen("tcp", a.cfg.Addr)
+	if err != nil {
+		return e.fail("serve", err)
+	}
+	logger.InfoContext(ctx, "listening", "addr", ln.Addr().String(), "base_url", a.cfg.BaseURL, "database", string(a.db.Dialect))
+	fmt.Fprintf(e.stdout, "Markup Room is listening on %s (public URL %s).\n", ln.Addr(), a.cfg.BaseURL)
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		if !errors.Is(err, http.ErrServerClosed) {
+			return e.fail("serve", err)
+		}
+		return 0
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down", "grace", shutdownGrace.String())
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return e.fail("serve: shutdown", err)
+	}
+	logger.Info("stopped")
+	return 0
+}
+
+// serverLogger writes JSON lines to stderr at MARKUPROOM_LOG_LEVEL.
+func (e *cliEnv) serverLogger() *slog.Logger {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(strings.TrimSpace(e.getenv("MARKUPROOM_LOG_LEVEL")))); err != nil {
+		level = slog.LevelInfo
+	}
+	return slog.New(slog.NewJSONHandler(e.stderr, &slog.HandlerOptions{Level: level}))
+}

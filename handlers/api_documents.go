@@ -1,0 +1,222 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/models/pdf"
+)
+
+// DocumentStore is what the document endpoints need.
+type DocumentStore interface {
+	StageUpload(ctx context.Context, r io.Reader, maxBytes int64, fileName string) (*models.StagedUpload, error)
+	SaveDocument(ctx context.Context, u *models.StagedUpload, in models.NewDocument) (*models.Document, error)
+	GetDocument(ctx context.Context, orgID int64, id string) (*models.Document, error)
+	OpenDocumentContent(ctx context.Context, d *models.Document) (models.DocumentContent, error)
+}
+
+// documentResponse is the JSON form of an uploaded document.
+type documentResponse struct {
+	ID        string        `json:"id"`
+	GCSRefID  string        `json:"gcsRefId"`
+	Location  string        `json:"location"`
+	Title     string        `json:"title"`
+	FileName  string        `json:"fileName"`
+	Pages     int           `json:"pages"`
+	PageBoxes []pageBoxJSON `json:"pageBoxes"`
+	SizeBytes int64         `json:"sizeBytes"`
+	SHA256    string        `json:"sha256"`
+	CreatedAt time.Time     `json:"createdAt"`
+}
+
+// pageBoxJSON tells callers where tags may go on one page.
+type pageBoxJSON struct {
+	Page     int     `json:"page"`
+	MediaBox pdf.Box `json:"mediaBox"`
+	CropBox  pdf.Box `json:"cropBox"`
+	Rotate   int     `json:"rotate"`
+}
+
+func (h *Handler) documentJSON(d *models.Document) documentResponse {
+	boxes := make([]pageBoxJSON, len(d.Pages))
+	for i, p := range d.Pages {
+		boxes[i] = pageBoxJSON{Page: i + 1, MediaBox: p.MediaBox, CropBox: p.CropBox, Rotate: p.Rotate}
+	}
+	return documentResponse{
+		ID: d.ID, GCSRefID: d.ObjectKey, Location: h.cfg.BaseURL + d.LocationPath(), Title: d.Title,
+		FileName: d.FileName, Pages: d.PageCount, PageBoxes: boxes, SizeBytes: d.SizeBytes, SHA256: d.SHA256,
+		CreatedAt: d.CreatedAt,
+	}
+}
+
+// uploadDocument takes a PDF as multipart/form-data (part "file", optional
+// "title") or as a raw application/pdf body (optional ?title=).
+func (h *Handler) uploadDocument(c *gin.Context) error {
+	p := principalFrom(c)
+	mediaType, params, err := mime.ParseMediaType(c.GetHeader("Content-Type"))
+	if err != nil {
+		mediaType = ""
+	}
+	// Room for the multipart envelope around a file at the limit.
+	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, h.cfg.MaxUploadBytes+1<<20)
+	var (
+		staged *models.StagedUpload
+		title  string
+	)
+	switch mediaType {
+	case "application/pdf":
+		title = c.Query("title")
+		staged, err = h.store.StageUpload(c.Request.Context(), c.Request.Body, h.cfg.MaxUploadBytes, fileNameFromDisposition(c.GetHeader("Content-Disposition")))
+	case "multipart/form-data":
+		staged, title, err = h.stageMultipart(c, params["boundary"])
+	default:
+		return &models.ValidationError{Kind: models.KindUnsupportedMedia,
+			Detail: "Send the PDF as multipart/form-data (part \"file\") or as an application/pdf body.",
+			Errors: []models.FieldError{{Pointer: "header:Content-Type", Code: "unsupported_media_type",
+				Detail: fmt.Sprintf("Content type %q is not accepted.", c.GetHeader("Content-Type"))}}}
+	}
+	if err != nil {
+		return err
+	}
+	defer staged.Close()
+	return h.withIdempotency(c, []byte(staged.SHA256()+"\n"+title), func() error {
+		doc, err := h.store.SaveDocument(c.Request.Context(), staged, models.NewDocument{
+			OrganizationID: p.Organization.ID, TokenID: &p.Token.ID, Title: title,
+		})
+		if err != nil {
+			return err
+		}
+		c.Header("Location", doc.LocationPath())
+		c.JSON(http.StatusCreated, h.documentJSON(doc))
+		return nil
+	})
+}
+
+// stageMultipart streams the "file" part to the store and reads the "title" part.
+func (h *Handler) stageMultipart(c *gin.Context, boundary string) (*models.StagedUpload, string, error) {
+	if boundary == "" {
+		return nil, "", models.Invalid("header:Content-Type", "missing_boundary", "The multipart body has no boundary parameter.")
+	}
+	mr := multipart.NewReader(c.Request.Body, boundary)
+	var (
+		staged *models.StagedUpload
+		title  string
+	)
+	fail := func(err error) (*models.StagedUpload, string, error) {
+		_ = staged.Close()
+		return nil, "", err
+	}
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			if isBodyTooLarge(err) {
+				return fail(err)
+			}
+			return fail(models.Invalid("#", "malformed_multipart", "The multipart body cannot be read: "+err.Error()))
+		}
+		switch part.FormName() {
+		case "file":
+			if staged != nil {
+				return fail(models.Invalid("#/file", "duplicate_file", "Send exactly one part named \"file\"."))
+			}
+			staged, err = h.store.StageUpload(c.Request.Context(), part, h.cfg.MaxUploadBytes, part.FileName())
+			if err != nil {
+				return fail(err)
+			}
+		case "title":
+			b, err := io.ReadAll(io.LimitReader(part, 4*models.MaxTitleLength+1))
+			if err != nil {
+				return fail(err)
+			}
+			title = string(b)
+		default:
+			_, _ = io.Copy(io.Discard, io.LimitReader(part, 1<<20))
+		}
+		_ = part.Close()
+	}
+	if staged == nil {
+		return nil, "", models.Invalid("#/file", "required", "The multipart body has no part named \"file\".")
+	}
+	return staged, title, nil
+}
+
+func isBodyTooLarge(err error) bool {
+	var mbe *http.MaxBytesError
+	return errors.As(err, &mbe)
+}
+
+// fileNameFromDisposition reads the filename of a raw upload's Content-Disposition, if any.
+func fileNameFromDisposition(header string) string {
+	if header == "" {
+		return ""
+	}
+	_, params, err := mime.ParseMediaType(header)
+	if err != nil {
+		return ""
+	}
+	return params["filename"]
+}
+
+func (h *Handler) getDocument(c *gin.Context) error {
+	doc, err := h.store.GetDocument(c.Request.Context(), principalFrom(c).Organization.ID, c.Param("id"))
+	if err != nil {
+		return err
+	}
+	c.JSON(http.StatusOK, h.documentJSON(doc))
+	return nil
+}
+
+// getDocumentContent streams the PDF, with Range support for pdf.js.
+func (h *Handler) getDocumentContent(c *gin.Context) error {
+	doc, err := h.store.GetDocument(c.Request.Context(), principalFrom(c).Organization.ID, c.Param("id"))
+	if err != nil {
+		return err
+	}
+	return h.servePDF(c, doc)
+}
+
+// servePDF writes a stored document's bytes.
+func (h *Handler) servePDF(c *gin.Context, doc *models.Document) error {
+	content, err := h.store.OpenDocumentContent(c.Request.Context(), doc)
+	if err != nil {
+		return err
+	}
+	defer content.Close()
+	w := c.Writer.Header()
+	w.Set("Content-Type", "application/pdf")
+	w.Set("Content-Disposition", contentDisposition(doc.Title))
+	w.Set("ETag", `"`+doc.SHA256+`"`)
+	w.Set("Cache-Control", "private, max-age=3600")
+	http.ServeContent(c.Writer, c.Request, "", doc.CreatedAt, content)
+	return nil
+}
+
+// contentDisposition names the file for download, with an ASCII fallback and an RFC 5987 UTF-8 form.
+func contentDisposition(title string) string {
+	name := strings.TrimSpace(title)
+	if name == "" {
+		name = "document"
+	}
+	name += ".pdf"
+	ascii := strings.Map(func(r rune) rune {
+		if r < 0x20 || r > 0x7e || r == '"' || r == '\\' {
+			return '_'
+		}
+		return r
+	}, name)
+	return fmt.Sprintf(`inline; filename="%s"; filename*=UTF-8''%s`, ascii, url.PathEscape(name))
+}

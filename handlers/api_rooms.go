@@ -1,0 +1,97 @@
+package handlers
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/markuproom/markuproom/models"
+)
+
+// RoomStore is what the Markup Room endpoints need.
+type RoomStore interface {
+	CreateRoom(ctx context.Context, actor models.Actor, in *models.RoomInput) (*models.CreatedRoom, error)
+	GetRoom(ctx context.Context, orgID int64, id string) (*models.Room, error)
+	ListRooms(ctx context.Context, orgID int64, f models.RoomFilter) ([]models.Room, string, error)
+	Now() time.Time
+}
+
+// roomJSON is a Markup Room as the API reports it; URL is only known when the room is created.
+type roomJSON struct {
+	ID            string            `json:"id"`
+	URL           string            `json:"url,omitempty"`
+	Status        string            `json:"status"`
+	Config        models.RoomConfig `json:"config"`
+	ExpiresAt     time.Time         `json:"expiresAt"`
+	TransactionID string            `json:"transactionId"`
+	SenderID      string            `json:"senderId"`
+	CreatedAt     time.Time         `json:"createdAt"`
+	CompletedAt   *time.Time        `json:"completedAt,omitempty"`
+}
+
+func (h *Handler) roomJSON(r *models.Room) roomJSON {
+	return roomJSON{
+		ID: r.ID, Status: r.Status(h.store.Now()), Config: r.Config, ExpiresAt: r.ExpiresAt,
+		TransactionID: r.TransactionID, SenderID: strconv.FormatInt(r.SenderID, 10), CreatedAt: r.CreatedAt,
+		CompletedAt: r.CompletedAt,
+	}
+}
+
+// createRoom is operation B: POST /api/v1/markup-rooms → 200 with the room URL.
+func (h *Handler) createRoom(c *gin.Context) error {
+	body, err := h.readJSONRequest(c)
+	if err != nil {
+		return err
+	}
+	return h.withIdempotency(c, body, func() error {
+		in, err := models.ParseRoomInput(body)
+		if err != nil {
+			return err
+		}
+		created, err := h.store.CreateRoom(c.Request.Context(), principalFrom(c).Actor(), in)
+		if err != nil {
+			return err
+		}
+		out := h.roomJSON(created.Room)
+		out.URL = h.cfg.BaseURL + models.RoomURLPath(created.Token)
+		c.Header("Cache-Control", "no-store")
+		c.Header("Location", "/api/v1/markup-rooms/"+created.Room.ID)
+		c.JSON(http.StatusOK, out)
+		return nil
+	})
+}
+
+func (h *Handler) getRoom(c *gin.Context) error {
+	r, err := h.store.GetRoom(c.Request.Context(), principalFrom(c).Organization.ID, c.Param("id"))
+	if err != nil {
+		return err
+	}
+	c.JSON(http.StatusOK, h.roomJSON(r))
+	return nil
+}
+
+func (h *Handler) listRooms(c *gin.Context) error {
+	f := models.RoomFilter{Status: c.Query("status"), Cursor: c.Query("cursor")}
+	limit, err := queryLimit(c)
+	if err != nil {
+		return err
+	}
+	f.Limit = limit
+	rooms, next, err := h.store.ListRooms(c.Request.Context(), principalFrom(c).Organization.ID, f)
+	if err != nil {
+		return err
+	}
+	items := make([]roomJSON, len(rooms))
+	for i := range rooms {
+		items[i] = h.roomJSON(&rooms[i])
+	}
+	body := gin.H{"items": items}
+	if next != "" {
+		body["nextCursor"] = next
+	}
+	c.JSON(http.StatusOK, body)
+	return nil
+}

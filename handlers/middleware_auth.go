@@ -1,0 +1,51 @@
+package handlers
+
+import (
+	"context"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/markuproom/markuproom/models"
+)
+
+// TokenAuthenticator checks API bearer tokens.
+type TokenAuthenticator interface {
+	AuthenticateAPIToken(ctx context.Context, token string) (*models.Principal, error)
+}
+
+// requireToken authenticates the bearer token of an API request; refusals
+// are 401 problems carrying WWW-Authenticate: Bearer.
+func requireToken(auth TokenAuthenticator) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		token, err := bearerToken(c.GetHeader("Authorization"))
+		if err != nil {
+			respondError(c, err)
+			return
+		}
+		p, err := auth.AuthenticateAPIToken(c.Request.Context(), token)
+		if err != nil {
+			respondError(c, err)
+			return
+		}
+		c.Set(ctxPrincipal, p)
+		c.Next()
+	}
+}
+
+func bearerToken(header string) (string, error) {
+	if strings.TrimSpace(header) == "" {
+		return "", &models.AuthError{Detail: "An Authorization: Bearer <token> header is required."}
+	}
+	scheme, token, ok := strings.Cut(strings.TrimSpace(header), " ")
+	token = strings.TrimSpace(token)
+	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" || strings.ContainsAny(token, " \t") {
+		return "", &models.AuthError{Detail: "The Authorization header must have the form \"Bearer <token>\".", InvalidToken: true}
+	}
+	return token, nil
+}
+
+// principalFrom returns the caller authenticated by requireToken.
+func principalFrom(c *gin.Context) *models.Principal {
+	return c.MustGet(ctxPrincipal).(*models.Principal)
+}

@@ -1,0 +1,169 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/markuproom/markuproom/models"
+)
+
+// problemContentType is the media type of RFC 9457 problem details.
+const problemContentType = "application/problem+json"
+
+// Problem is an RFC 9457 problem details object with Markup Room's extensions.
+type Problem struct {
+	Type      string              `json:"type"`
+	Title     string              `json:"title"`
+	Status    int                 `json:"status"`
+	Detail    string              `json:"detail,omitempty"`
+	Instance  string              `json:"instance,omitempty"`
+	RequestID string              `json:"requestId"`
+	Errors    []models.FieldError `json:"errors"`
+}
+
+// problemType describes one kind of problem; Slug names its documentation page.
+type problemType struct {
+	Slug   string
+	Title  string
+	Status int
+}
+
+// problemTypes lists every problem the API answers with, for the mapper and the docs page.
+func problemTypes() []problemType {
+	return []problemType{
+		{"invalid-request", "The request is not valid", http.StatusBadRequest},
+		{"unauthorized", "Authentication failed", http.StatusUnauthorized},
+		{"forbidden", "The action is not allowed", http.StatusForbidden},
+		{"not-found", "The resource was not found", http.StatusNotFound},
+		{"method-not-allowed", "The method is not allowed", http.StatusMethodNotAllowed},
+		{"conflict", "The request conflicts with the current state", http.StatusConflict},
+		{"gone", "The resource is gone", http.StatusGone},
+		{"precondition-failed", "The resource has changed", http.StatusPreconditionFailed},
+		{"payload-too-large", "The request body is too large", http.StatusRequestEntityTooLarge},
+		{"unsupported-media-type", "The content type is not supported", http.StatusUnsupportedMediaType},
+		{"unprocessable", "The request cannot be processed", http.StatusUnprocessableEntity},
+		{"too-many-requests", "Too many requests", http.StatusTooManyRequests},
+		{"internal", "Internal server error", http.StatusInternalServerError},
+		{"unavailable", "The service is unavailable", http.StatusServiceUnavailable},
+	}
+}
+
+func problemTypeFor(status int) problemType {
+	for _, t := range problemTypes() {
+		if t.Status == status {
+			return t
+		}
+	}
+	return problemType{Slug: "internal", Title: http.StatusText(status), Status: status}
+}
+
+// problemFromError decides the status, title, detail and field errors of err.
+// Errors it does not know become a 500 that reveals nothing internal.
+func problemFromError(err error) Problem {
+	var (
+		status int
+		detail string
+		fields []models.FieldError
+		ve     *models.ValidationError
+		auth   *models.AuthError
+		tooBig *http.MaxBytesError
+	)
+	switch {
+	case errors.As(err, &ve):
+		status = map[models.Kind]int{
+			models.KindInvalid:          http.StatusBadRequest,
+			models.KindUnprocessable:    http.StatusUnprocessableEntity,
+			models.KindTooLarge:         http.StatusRequestEntityTooLarge,
+			models.KindUnsupportedMedia: http.StatusUnsupportedMediaType,
+		}[ve.Kind]
+		if status == 0 {
+			status = http.StatusBadRequest
+		}
+		detail, fields = ve.Detail, ve.Errors
+	case errors.As(err, &tooBig):
+		status, detail = http.StatusRequestEntityTooLarge, "The request body is larger than the limit of this endpoint."
+	case errors.As(err, &auth):
+		status, detail = http.StatusUnauthorized, auth.Detail
+	case errors.Is(err, models.ErrUnauthorized):
+		status, detail = http.StatusUnauthorized, "Authentication is required."
+	case errors.Is(err, models.ErrNotFound):
+		status, detail = http.StatusNotFound, "No resource with this id exists."
+	case errors.Is(err, models.ErrForbidden):
+		status, detail = http.StatusForbidden, err.Error()
+	case errors.Is(err, models.ErrPreconditionFailed):
+		status, detail = http.StatusPreconditionFailed, "The resource changed since the ETag in If-Match was read; read it again and retry."
+	case errors.Is(err, models.ErrIdempotencyInProgress):
+		status, detail = http.StatusConflict, err.Error()
+	case errors.Is(err, models.ErrRoomExpired):
+		status, detail = http.StatusGone, "This Markup Room link has expired. Ask the sender for a new one."
+	case errors.Is(err, models.ErrConflict):
+		status, detail = http.StatusConflict, "The request conflicts with a concurrent change; retry it."
+	case errors.Is(err, context.DeadlineExceeded):
+		status, detail = http.StatusServiceUnavailable, "The request took too long; retry it."
+	default:
+		status = http.StatusInternalServerError
+	}
+	var se *statusError
+	if errors.As(err, &se) {
+		status, detail = se.status, se.detail
+	}
+	t := problemTypeFor(status)
+	if fields == nil {
+		fields = []models.FieldError{}
+	}
+	return Problem{Type: "/problems/" + t.Slug, Title: t.Title, Status: status, Detail: detail, Errors: fields}
+}
+
+// statusError is a handler-level error with an explicit status (e.g. 404 for an unknown route).
+type statusError struct {
+	status int
+	detail string
+}
+
+func (e *statusError) Error() string { return e.detail }
+
+// errStatus builds a statusError.
+func errStatus(status int, detail string) error { return &statusError{status: status, detail: detail} }
+
+// writeProblem writes err as a problem details response and aborts the chain.
+func writeProblem(c *gin.Context, err error) {
+	p := problemFromError(err)
+	p.Instance = c.Request.URL.Path
+	p.RequestID = requestIDFrom(c)
+	if p.Status >= http.StatusInternalServerError {
+		loggerFrom(c).ErrorContext(c.Request.Context(), "request failed", "error", err.Error(), "status", p.Status)
+	}
+	if p.Status == http.StatusUnauthorized {
+		c.Header("WWW-Authenticate", wwwAuthenticate(err))
+	}
+	body, mErr := json.Marshal(p)
+	if mErr != nil {
+		body = []byte(`{"type":"/problems/internal","title":"Internal server error","status":500,"errors":[]}`)
+	}
+	c.Header("Cache-Control", "no-store")
+	c.Data(p.Status, problemContentType, body)
+	c.Abort()
+}
+
+// wwwAuthenticate builds the RFC 6750 challenge for a refused bearer token.
+func wwwAuthenticate(err error) string {
+	var auth *models.AuthError
+	if errors.As(err, &auth) && auth.InvalidToken {
+		return `Bearer realm="markuproom", error="invalid_token", error_description="` + sanitizeHeaderValue(auth.Detail) + `"`
+	}
+	return `Bearer realm="markuproom"`
+}
+
+func sanitizeHeaderValue(s string) string {
+	out := make([]rune, 0, len(s))
+	for _, r := range s {
+		if r >= 0x20 && r < 0x7f && r != '"' && r != '\\' {
+			out = append(out, r)
+		}
+	}
+	return string(out)
+}

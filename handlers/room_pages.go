@@ -1,0 +1,197 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/templates"
+)
+
+// RoomEditor is what the Markup Room browser pages need.
+type RoomEditor interface {
+	OpenRoom(ctx context.Context, token string) (*models.Room, error)
+	RoomWorkspace(ctx context.Context, roomID string) (*models.RoomWorkspace, error)
+	AddRoomParticipant(ctx context.Context, roomID string, f models.ParticipantForm) (string, error)
+	UpdateRoomParticipant(ctx context.Context, roomID, participantID string, f models.ParticipantForm) error
+	RemoveRoomParticipant(ctx context.Context, roomID, participantID string) error
+	RenameRoomDocument(ctx context.Context, roomID string, position int, title string) error
+}
+
+// roomHeaders keep room pages out of caches and referrers.
+func roomHeaders(c *gin.Context) {
+	c.Header("Cache-Control", "no-store")
+	c.Header("Referrer-Policy", "no-referrer")
+}
+
+// openRoomLink checks a capability URL, binds this browser's session to the
+// room and redirects to an address without the token (303).
+func (h *Handler) openRoomLink(c *gin.Context) error {
+	roomHeaders(c)
+	room, err := h.store.OpenRoom(c.Request.Context(), c.Param("token"))
+	if errors.Is(err, models.ErrNotFound) {
+		return errStatus(http.StatusNotFound, "This Markup Room link is not valid. Check that you copied the whole address, or ask the sender for a new link.")
+	}
+	if err != nil {
+		return err
+	}
+	if err := bindRoom(c, room, h.store.Now()); err != nil {
+		return err
+	}
+	c.Redirect(http.StatusSeeOther, "/rooms/"+room.ID)
+	return nil
+}
+
+// roomFor loads the room this request addresses, if this browser opened its link.
+func (h *Handler) roomFor(c *gin.Context) (*models.RoomWorkspace, error) {
+	roomHeaders(c)
+	id := c.Param("id")
+	if !roomBound(c, id, h.store.Now()) {
+		return nil, errStatus(http.StatusForbidden, "This browser has not opened this Markup Room. Open the link you received (it signs this browser in), then try again.")
+	}
+	ws, err := h.store.RoomWorkspace(c.Request.Context(), id)
+	if err != nil {
+		return nil, err
+	}
+	if ws.Room.Status(h.store.Now()) == models.RoomExpired {
+		return nil, models.ErrRoomExpired
+	}
+	return ws, nil
+}
+
+// roomPage renders the Markup Room.
+func (h *Handler) roomPage(c *gin.Context) error {
+	ws, err := h.roomFor(c)
+	if err != nil {
+		return err
+	}
+	h.renderRoom(c, http.StatusOK, ws, nil)
+	return nil
+}
+
+// renderRoom renders the room page; form, when not nil, is a dialog to show
+// again with the values and errors of a refused submission.
+func (h *Handler) renderRoom(c *gin.Context, status int, ws *models.RoomWorkspace, form *templates.ParticipantFormView) {
+	v := roomView(ws, h.store.Now(), form)
+	p := h.page(c, v.Title)
+	p.BodyClass = "app"
+	p.CSRFToken = csrfToken(c)
+	render(c, status, templates.RoomPage(p, v))
+}
+
+// roomChange runs one room edit posted by a form: CSRF check, change, then
+// back to the room (303), or the room again with the form's errors.
+func (h *Handler) roomChange(c *gin.Context, change func(ws *models.RoomWorkspace) (*templates.ParticipantFormView, error)) error {
+	ws, err := h.roomFor(c)
+	if err != nil {
+		return err
+	}
+	if err := checkCSRF(c); err != nil {
+		return err
+	}
+	form, err := change(ws)
+	var ve *models.ValidationError
+	if errors.As(err, &ve) && form != nil {
+		form.Errors = fieldErrors(ve)
+		// Show the current state with the refused form open again.
+		if fresh, ferr := h.store.RoomWorkspace(c.Request.Context(), ws.Room.ID); ferr == nil {
+			ws = fresh
+		}
+		h.renderRoom(c, http.StatusUnprocessableEntity, ws, form)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	c.Redirect(http.StatusSeeOther, "/rooms/"+ws.Room.ID)
+	return nil
+}
+
+func (h *Handler) addRoomParticipant(c *gin.Context) error {
+	return h.roomChange(c, func(ws *models.RoomWorkspace) (*templates.ParticipantFormView, error) {
+		f := participantFormFromRequest(c)
+		_, err := h.store.AddRoomParticipant(c.Request.Context(), ws.Room.ID, f)
+		v := participantFormView("", f)
+		v.Action = "/rooms/" + ws.Room.ID + "/participants"
+		return v, err
+	})
+}
+
+func (h *Handler) updateRoomParticipant(c *gin.Context) error {
+	return h.roomChange(c, func(ws *models.RoomWorkspace) (*templates.ParticipantFormView, error) {
+		f := participantFormFromRequest(c)
+		err := h.store.UpdateRoomParticipant(c.Request.Context(), ws.Room.ID, c.Param("participantId"), f)
+		v := participantFormView(c.Param("participantId"), f)
+		v.Action = "/rooms/" + ws.Room.ID + "/participants/" + url.PathEscape(c.Param("participantId"))
+		return v, err
+	})
+}
+
+func (h *Handler) removeRoomParticipant(c *gin.Context) error {
+	return h.roomChange(c, func(ws *models.RoomWorkspace) (*templates.ParticipantFormView, error) {
+		return nil, h.store.RemoveRoomParticipant(c.Request.Context(), ws.Room.ID, c.Param("participantId"))
+	})
+}
+
+func (h *Handler) renameRoomDocument(c *gin.Context) error {
+	return h.roomChange(c, func(ws *models.RoomWorkspace) (*templates.ParticipantFormView, error) {
+		pos, err := strconv.Atoi(c.Param("position"))
+		if err != nil {
+			return nil, models.ErrNotFound
+		}
+		return nil, h.store.RenameRoomDocument(c.Request.Context(), ws.Room.ID, pos, c.PostForm("title"))
+	})
+}
+
+// roomDocumentContent serves a room document's PDF to the bound browser.
+func (h *Handler) roomDocumentContent(c *gin.Context) error {
+	ws, err := h.roomFor(c)
+	if err != nil {
+		return err
+	}
+	pos, err := strconv.Atoi(c.Param("position"))
+	if err != nil || pos < 0 || pos >= len(ws.Transaction.Documents) {
+		return models.ErrNotFound
+	}
+	doc, err := h.store.GetDocument(c.Request.Context(), ws.Room.OrganizationID, ws.Transaction.Documents[pos].DocumentID)
+	if err != nil {
+		return err
+	}
+	return h.servePDF(c, doc)
+}
+
+func participantFormFromRequest(c *gin.Context) models.ParticipantForm {
+	return models.ParticipantForm{
+		FirstName:                c.PostForm("firstName"),
+		MiddleName:               c.PostForm("middleName"),
+		LastName:                 c.PostForm("lastName"),
+		Email:                    c.PostForm("email"),
+		Phone:                    c.PostForm("phone"),
+		AuthenticationType:       c.PostForm("authenticationType"),
+		TwoFactorContact:         c.PostForm("twoFactorContact"),
+		PersonalPasswordQuestion: c.PostForm("personalPasswordQuestion"),
+		PersonalPassword:         c.PostForm("personalPassword"),
+		KBARequired:              c.PostForm("kbaRequired") != "",
+		CredAnalysisRequired:     c.PostForm("credAnalysisRequired") != "",
+	}
+}
+
+// fieldErrors indexes a validation error's messages by form field name.
+func fieldErrors(ve *models.ValidationError) map[string]string {
+	out := map[string]string{}
+	for _, f := range ve.Errors {
+		name := f.Pointer
+		if len(name) > 2 && name[:2] == "#/" {
+			name = name[2:]
+		}
+		if _, seen := out[name]; !seen {
+			out[name] = f.Detail
+		}
+	}
+	return out
+}

@@ -1,0 +1,136 @@
+package handlers
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"crypto/subtle"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gin-contrib/sessions"
+	"github.com/gin-contrib/sessions/cookie"
+	"github.com/gin-gonic/gin"
+
+	"github.com/markuproom/markuproom/models"
+)
+
+// roomSessionName is the cookie that binds a browser to the rooms it opened.
+const roomSessionName = "markuproom_room"
+
+// maxRoomsPerSession bounds the cookie: the oldest bindings give way.
+const maxRoomsPerSession = 8
+
+// csrfField is the form field and csrfHeader the header that carry the CSRF token.
+const (
+	csrfField  = "csrf"
+	csrfHeader = "X-CSRF-Token"
+)
+
+// newSessionStore makes the signed and encrypted cookie store of browser sessions.
+func newSessionStore(secret []byte, secure bool, maxAge time.Duration) sessions.Store {
+	store := cookie.NewStore(deriveKey(secret, "markuproom/session/hash"), deriveKey(secret, "markuproom/session/block"))
+	store.Options(sessions.Options{
+		Path:     "/",
+		MaxAge:   int(maxAge.Seconds()),
+		HttpOnly: true,
+		Secure:   secure,
+		SameSite: http.SameSiteLaxMode,
+	})
+	return store
+}
+
+// deriveKey makes a 32-byte key for one purpose from the session secret.
+func deriveKey(secret []byte, purpose string) []byte {
+	m := hmac.New(sha256.New, secret)
+	m.Write([]byte(purpose))
+	return m.Sum(nil)
+}
+
+// roomBindings are the rooms a browser opened, kept in its session as
+// "id|unixExpiry" entries separated by commas, oldest first.
+type roomBindings []roomBinding
+
+type roomBinding struct {
+	id  string
+	exp int64
+}
+
+func loadBindings(s sessions.Session) roomBindings {
+	raw, _ := s.Get("rooms").(string)
+	var out roomBindings
+	for _, entry := range strings.Split(raw, ",") {
+		id, exp, ok := strings.Cut(entry, "|")
+		n, err := strconv.ParseInt(exp, 10, 64)
+		if ok && id != "" && err == nil {
+			out = append(out, roomBinding{id: id, exp: n})
+		}
+	}
+	return out
+}
+
+func (b roomBindings) String() string {
+	parts := make([]string, len(b))
+	for i, e := range b {
+		parts[i] = e.id + "|" + strconv.FormatInt(e.exp, 10)
+	}
+	return strings.Join(parts, ",")
+}
+
+// bindRoom records in the browser session that this browser opened room r.
+func bindRoom(c *gin.Context, r *models.Room, now time.Time) error {
+	s := sessions.Default(c)
+	kept := roomBindings{}
+	for _, b := range loadBindings(s) {
+		if b.id != r.ID && b.exp > now.Unix() {
+			kept = append(kept, b)
+		}
+	}
+	if len(kept) >= maxRoomsPerSession {
+		kept = kept[len(kept)-maxRoomsPerSession+1:]
+	}
+	kept = append(kept, roomBinding{id: r.ID, exp: r.ExpiresAt.Unix()})
+	s.Set("rooms", kept.String())
+	ensureCSRFToken(s)
+	return s.Save()
+}
+
+// roomBound tells whether this browser's session was bound to the room by its link.
+func roomBound(c *gin.Context, roomID string, now time.Time) bool {
+	for _, b := range loadBindings(sessions.Default(c)) {
+		if b.id == roomID && now.Unix() < b.exp {
+			return true
+		}
+	}
+	return false
+}
+
+// ensureCSRFToken returns the session's CSRF token, creating one if needed.
+func ensureCSRFToken(s sessions.Session) string {
+	if t, ok := s.Get("csrf").(string); ok && t != "" {
+		return t
+	}
+	t := newRequestID() + newRequestID()
+	s.Set("csrf", t)
+	return t
+}
+
+// csrfToken returns the token pages embed in their forms.
+func csrfToken(c *gin.Context) string {
+	t, _ := sessions.Default(c).Get("csrf").(string)
+	return t
+}
+
+// checkCSRF refuses a state-changing browser request without the session's token.
+func checkCSRF(c *gin.Context) error {
+	want := csrfToken(c)
+	got := c.GetHeader(csrfHeader)
+	if got == "" {
+		got = c.PostForm(csrfField)
+	}
+	if want == "" || subtle.ConstantTimeCompare([]byte(want), []byte(got)) != 1 {
+		return errStatus(http.StatusForbidden, "The form has expired or did not come from this page. Reload the page and try again.")
+	}
+	return nil
+}

@@ -1,0 +1,175 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gin-contrib/sessions"
+	"github.com/gin-gonic/gin"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/markuproom/markuproom/handlers/apispec"
+	"github.com/markuproom/markuproom/static"
+)
+
+// Config is the part of the server configuration the HTTP layer needs.
+type Config struct {
+	// BaseURL is the public origin, e.g. https://markup.example.com (no trailing slash).
+	BaseURL string
+	// MaxUploadBytes is the largest PDF accepted.
+	MaxUploadBytes int64
+	// MaxJSONBytes is the largest JSON request body accepted.
+	MaxJSONBytes int64
+	// SessionSecret signs and encrypts browser session cookies (at least 32 bytes).
+	SessionSecret []byte
+	// SessionMaxAge is the lifetime of a browser session cookie (the room TTL).
+	SessionMaxAge time.Duration
+}
+
+// Store is everything the handlers ask of the domain layer.
+type Store interface {
+	TokenAuthenticator
+	DocumentStore
+	TransactionStore
+	IdempotencyStore
+	RoomStore
+	RoomEditor
+	Ready(ctx context.Context) error
+}
+
+// Deps are the collaborators of the router.
+type Deps struct {
+	Config   Config
+	Store    Store
+	Assets   *static.Assets
+	Logger   *slog.Logger
+	Registry *prometheus.Registry
+}
+
+// Handler holds the dependencies shared by the route handlers.
+type Handler struct {
+	cfg     Config
+	store   Store
+	assets  *static.Assets
+	openAPI []byte
+}
+
+// New builds the HTTP handler with every route and middleware.
+func New(d Deps) (http.Handler, error) {
+	if d.Store == nil || d.Assets == nil || d.Registry == nil {
+		return nil, errors.New("handlers.New: Store, Assets and Registry are required")
+	}
+	if len(d.Config.SessionSecret) < 32 {
+		return nil, errors.New("handlers.New: SessionSecret must have at least 32 bytes")
+	}
+	if d.Config.SessionMaxAge <= 0 {
+		d.Config.SessionMaxAge = 24 * time.Hour
+	}
+	if d.Logger == nil {
+		d.Logger = slog.New(slog.DiscardHandler)
+	}
+	d.Config.BaseURL = strings.TrimRight(d.Config.BaseURL, "/")
+	if d.Config.MaxJSONBytes <= 0 {
+		d.Config.MaxJSONBytes = 10 << 20
+	}
+	if d.Config.MaxUploadBytes <= 0 {
+		d.Config.MaxUploadBytes = 50 << 20
+	}
+	metrics, err := newHTTPMetrics(d.Registry)
+	if err != nil {
+		return nil, err
+	}
+	openAPI, err := apispec.JSON()
+	if err != nil {
+		return nil, fmt.Errorf("load OpenAPI document: %w", err)
+	}
+	h := &Handler{cfg: d.Config, store: d.Store, assets: d.Assets, openAPI: openAPI}
+
+	r := gin.New()
+	r.HandleMethodNotAllowed = true
+	r.RedirectTrailingSlash = false
+	r.RedirectFixedPath = false
+	r.UseRawPath = true
+	r.UnescapePathValues = true
+	r.ContextWithFallback = true
+	r.Use(requestContext(d.Logger), func(c *gin.Context) { c.Set(ctxHandler, h) },
+		accessLog(), metrics.middleware(), recoverPanics(), securityHeaders())
+	r.NoRoute(func(c *gin.Context) {
+		respondError(c, errStatus(http.StatusNotFound, "There is nothing at this address."))
+	})
+	r.NoMethod(func(c *gin.Context) {
+		respondError(c, errStatus(http.StatusMethodNotAllowed, "This method is not allowed at this address."))
+	})
+
+	r.GET("/healthz", h.healthz)
+	r.GET("/readyz", h.readyz)
+	r.GET("/metrics", gin.WrapH(promhttp.HandlerFor(d.Registry, promhttp.HandlerOpts{})))
+	r.GET("/static/*path", gin.WrapH(d.Assets))
+	r.HEAD("/static/*path", gin.WrapH(d.Assets))
+	r.GET("/", h.home)
+	r.GET("/problems/:slug", h.problemDoc)
+	r.GET("/api/openapi.json", h.openAPIDocument)
+
+	secure := strings.HasPrefix(d.Config.BaseURL, "https://")
+	rooms := r.Group("", sessions.Sessions(roomSessionName, newSessionStore(d.Config.SessionSecret, secure, d.Config.SessionMaxAge)))
+	rooms.GET("/markup-room/:token", wrap(h.openRoomLink))
+	rooms.GET("/rooms/:id", wrap(h.roomPage))
+	rooms.POST("/rooms/:id/participants", wrap(h.addRoomParticipant))
+	rooms.POST("/rooms/:id/participants/:participantId", wrap(h.updateRoomParticipant))
+	rooms.POST("/rooms/:id/participants/:participantId/remove", wrap(h.removeRoomParticipant))
+	rooms.POST("/rooms/:id/documents/:position/title", wrap(h.renameRoomDocument))
+	rooms.GET("/rooms/:id/documents/:position/content", wrap(h.roomDocumentContent))
+
+	api := r.Group("/api/v1", requireToken(d.Store))
+	upload := wrap(h.uploadDocument)
+	api.POST("/documents/upload", upload)
+	api.POST("/document/upload", upload)
+	api.GET("/documents/:id", wrap(h.getDocument))
+	api.GET("/documents/:id/content", wrap(h.getDocumentContent))
+	api.POST("/transactions", wrap(h.createTransaction))
+	api.GET("/transactions", wrap(h.listTransactions))
+	api.GET("/transactions/:id", wrap(h.getTransaction))
+	api.PUT("/transactions/:id", wrap(h.replaceTransaction))
+	api.GET("/transactions/:id/documents/:documentId/xfdf", wrap(h.getTransactionXFDF))
+	api.POST("/markup-rooms", wrap(h.createRoom))
+	api.GET("/markup-rooms", wrap(h.listRooms))
+	api.GET("/markup-rooms/:id", wrap(h.getRoom))
+	return r, nil
+}
+
+// wrap adapts a handler that returns an error to Gin; the error goes to respondError.
+func wrap(fn func(*gin.Context) error) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		if err := fn(c); err != nil {
+			respondError(c, err)
+		}
+	}
+}
+
+// limitJSONBody caps a JSON request body at max bytes.
+func limitJSONBody(c *gin.Context, max int64) {
+	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, max)
+}
+
+func (h *Handler) healthz(c *gin.Context) {
+	c.Header("Cache-Control", "no-store")
+	c.JSON(http.StatusOK, gin.H{"status": "ok"})
+}
+
+func (h *Handler) readyz(c *gin.Context) {
+	c.Header("Cache-Control", "no-store")
+	ctx, cancel := context.WithTimeout(c.Request.Context(), 3*time.Second)
+	defer cancel()
+	if err := h.store.Ready(ctx); err != nil {
+		loggerFrom(c).WarnContext(ctx, "not ready", "error", err)
+		c.JSON(http.StatusServiceUnavailable, gin.H{"status": "unavailable"})
+		return
+	}
+	c.JSON(http.StatusOK, gin.H{"status": "ready"})
+}

@@ -1,0 +1,169 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/glebarez/sqlite"
+	"gorm.io/driver/postgres"
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+)
+
+// Dialect names the SQL database behind a Database.
+type Dialect string
+
+const (
+	// DialectSQLite is the embedded pure-Go SQLite used by default.
+	DialectSQLite Dialect = "sqlite"
+	// DialectPostgres is PostgreSQL, selected by a postgres:// URL.
+	DialectPostgres Dialect = "postgres"
+)
+
+// Database is an open GORM connection together with its dialect.
+type Database struct {
+	DB      *gorm.DB
+	Dialect Dialect
+}
+
+// DatabaseOptions says which database to open.
+type DatabaseOptions struct {
+	// URL is DATABASE_URL: empty for the embedded SQLite file, postgres:// for PostgreSQL,
+	// or sqlite:///path/to/file.db for an explicit SQLite file.
+	URL string
+	// DataDir holds the default SQLite file.
+	DataDir string
+	// Logger receives slow-query and error logs; nil discards them.
+	Logger *slog.Logger
+}
+
+// OpenDatabase opens the database named by opts and checks that it answers.
+func OpenDatabase(ctx context.Context, opts DatabaseOptions) (*Database, error) {
+	dialect, dsn, err := resolveDSN(opts)
+	if err != nil {
+		return nil, err
+	}
+	cfg := &gorm.Config{
+		SkipDefaultTransaction: true,
+		TranslateError:         true,
+		Logger:                 logger.Discard,
+		NowFunc:                func() time.Time { return time.Now().UTC() },
+	}
+	if opts.Logger != nil {
+		cfg.Logger = logger.NewSlogLogger(opts.Logger, logger.Config{
+			SlowThreshold:             500 * time.Millisecond,
+			IgnoreRecordNotFoundError: true,
+			LogLevel:                  logger.Warn,
+		})
+	}
+	var dialector gorm.Dialector
+	switch dialect {
+	case DialectPostgres:
+		dialector = postgres.Open(dsn)
+	default:
+		dialector = sqlite.Open(dsn)
+	}
+	db, err := gorm.Open(dialector, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("open %s database: %w", dialect, err)
+	}
+	sqlDB, err := db.DB()
+	if err != nil {
+		return nil, err
+	}
+	switch dialect {
+	case DialectPostgres:
+		sqlDB.SetMaxOpenConns(25)
+		sqlDB.SetMaxIdleConns(25)
+		sqlDB.SetConnMaxIdleTime(5 * time.Minute)
+	default:
+		// SQLite serializes writers; a few connections let WAL readers proceed
+		// while one writer holds the lock (busy_timeout makes the others wait).
+		sqlDB.SetMaxOpenConns(4)
+		sqlDB.SetMaxIdleConns(4)
+	}
+	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := sqlDB.PingContext(pingCtx); err != nil {
+		_ = sqlDB.Close()
+		return nil, fmt.Errorf("connect to %s database: %w", dialect, err)
+	}
+	return &Database{DB: db, Dialect: dialect}, nil
+}
+
+// Close releases the connection pool.
+func (d *Database) Close() error {
+	sqlDB, err := d.DB.DB()
+	if err != nil {
+		return err
+	}
+	return sqlDB.Close()
+}
+
+// Ping checks that the database answers.
+func (d *Database) Ping(ctx context.Context) error {
+	sqlDB, err := d.DB.DB()
+	if err != nil {
+		return err
+	}
+	return sqlDB.PingContext(ctx)
+}
+
+func resolveDSN(opts DatabaseOptions) (Dialect, string, error) {
+	raw := strings.TrimSpace(opts.URL)
+	switch {
+	case raw == "":
+		dir := opts.DataDir
+		if dir == "" {
+			dir = "data"
+		}
+		if err := os.MkdirAll(dir, 0o750); err != nil {
+			return "", "", fmt.Errorf("create data dir: %w", err)
+		}
+		return DialectSQLite, sqliteDSN(filepath.Join(dir, "markuproom.db")), nil
+	case strings.HasPrefix(raw, "postgres://"), strings.HasPrefix(raw, "postgresql://"):
+		return DialectPostgres, raw, nil
+	case strings.HasPrefix(raw, "sqlite://"):
+		path := strings.TrimPrefix(raw, "sqlite://")
+		if path == "" {
+			return "", "", fmt.Errorf("DATABASE_URL %q names no SQLite file", raw)
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
+			return "", "", fmt.Errorf("create database dir: %w", err)
+		}
+		return DialectSQLite, sqliteDSN(path), nil
+	default:
+		return "", "", fmt.Errorf("DATABASE_URL must start with postgres://, postgresql:// or sqlite:// (got %q)", redactURL(raw))
+	}
+}
+
+// sqliteDSN enables WAL, a busy timeout, foreign keys, and IMMEDIATE
+// transactions (a transaction takes the write lock when it begins, so two
+// read-then-write transactions cannot deadlock on lock upgrade).
+func sqliteDSN(path string) string {
+	q := url.Values{}
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Set("_txlock", "immediate")
+	// No _time_format: glebarez/go-sqlite v1.21.2 stops reading parameters
+	// after it, which would silently drop _txlock. Its default format
+	// (RFC 3339-like, UTC as we store it) sorts correctly as text.
+	return "file:" + path + "?" + q.Encode()
+}
+
+// redactURL hides a password in a connection URL before it is printed.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		return raw
+	}
+	return u.Redacted()
+}

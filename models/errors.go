@@ -1,0 +1,95 @@
+package models
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrNotFound reports that a record does not exist or belongs to another organization.
+var ErrNotFound = errors.New("not found")
+
+// ErrConflict reports that a write collided with a unique constraint or a concurrent change.
+var ErrConflict = errors.New("conflict")
+
+// ErrPreconditionFailed reports that an If-Match precondition no longer holds.
+var ErrPreconditionFailed = errors.New("precondition failed")
+
+// ErrUnauthorized reports a missing, unknown or revoked credential.
+var ErrUnauthorized = errors.New("unauthorized")
+
+// ErrForbidden reports an action the caller's room or role does not allow.
+var ErrForbidden = errors.New("forbidden")
+
+// Kind classifies a validation failure by how the caller should fix it.
+type Kind int
+
+const (
+	// KindInvalid is a malformed request: syntax, types, enums, limits (HTTP 400).
+	KindInvalid Kind = iota + 1
+	// KindUnprocessable is a well-formed request that cannot be carried out (HTTP 422).
+	KindUnprocessable
+	// KindTooLarge is a body or file over its size limit (HTTP 413).
+	KindTooLarge
+	// KindUnsupportedMedia is a body of a content type the endpoint does not take (HTTP 415).
+	KindUnsupportedMedia
+)
+
+// FieldError is one problem with one place of a request.
+type FieldError struct {
+	// Pointer is a JSON Pointer into the request body ("#/documents/0/title"),
+	// or the name of a header or parameter prefixed with its location.
+	Pointer string `json:"pointer"`
+	// Code is a stable snake_case word a program can switch on.
+	Code string `json:"code"`
+	// Detail is a sentence for a human.
+	Detail string `json:"detail"`
+}
+
+// ValidationError lists every problem found in one request.
+type ValidationError struct {
+	Kind   Kind
+	Detail string
+	Errors []FieldError
+}
+
+// Error implements error.
+func (e *ValidationError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Detail)
+	for _, f := range e.Errors {
+		fmt.Fprintf(&b, "; %s: %s (%s)", f.Pointer, f.Detail, f.Code)
+	}
+	return b.String()
+}
+
+// Problems collects field errors of one kind while a request is checked.
+type Problems struct {
+	list []FieldError
+}
+
+// Add records one problem at pointer.
+func (p *Problems) Add(pointer, code, format string, args ...any) {
+	p.list = append(p.list, FieldError{Pointer: pointer, Code: code, Detail: fmt.Sprintf(format, args...)})
+}
+
+// Len tells how many problems were recorded.
+func (p *Problems) Len() int { return len(p.list) }
+
+// Err returns nil when nothing was recorded, else a *ValidationError of kind.
+func (p *Problems) Err(kind Kind, detail string) error {
+	if len(p.list) == 0 {
+		return nil
+	}
+	return &ValidationError{Kind: kind, Detail: detail, Errors: p.list}
+}
+
+// Invalid builds a single-problem 400-class error.
+func Invalid(pointer, code, detail string) error {
+	return &ValidationError{Kind: KindInvalid, Detail: detail, Errors: []FieldError{{Pointer: pointer, Code: code, Detail: detail}}}
+}
+
+// Unprocessable builds a single-problem 422-class error.
+func Unprocessable(pointer, code, detail string) error {
+	return &ValidationError{Kind: KindUnprocessable, Detail: detail, Errors: []FieldError{{Pointer: pointer, Code: code, Detail: detail}}}
+}

@@ -1,0 +1,117 @@
+package models
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+)
+
+// Idempotency-Key handling (DESIGN §3): the first request with a key claims
+// it; its response is stored; a retry with the same key and request returns
+// that response; the same key with another request is refused.
+const (
+	// IdempotencyTTL is how long keys are kept.
+	IdempotencyTTL = 24 * time.Hour
+	// idempotencyLease is how long a claimed key may stay pending before a
+	// retry may take it over (the first request's process died).
+	idempotencyLease = 2 * time.Minute
+	// MaxIdempotencyKeyLength bounds keys.
+	MaxIdempotencyKeyLength = 255
+)
+
+// IdempotencyRecord is a claimed key and, once complete, the stored response.
+type IdempotencyRecord struct {
+	OrganizationID int64     `gorm:"column:organization_id;primaryKey"`
+	Scope          string    `gorm:"column:scope;primaryKey"`
+	Key            string    `gorm:"column:idempotency_key;primaryKey"`
+	RequestHash    string    `gorm:"column:request_hash"`
+	Completed      bool      `gorm:"column:completed"`
+	StatusCode     int       `gorm:"column:status_code"`
+	ContentType    string    `gorm:"column:content_type"`
+	Headers        RawJSON   `gorm:"column:headers"`
+	Body           []byte    `gorm:"column:body"`
+	CreatedAt      time.Time `gorm:"column:created_at;autoCreateTime:false"`
+	LockedUntil    time.Time `gorm:"column:locked_until"`
+	ExpiresAt      time.Time `gorm:"column:expires_at"`
+}
+
+// TableName implements gorm's tabler.
+func (IdempotencyRecord) TableName() string { return "idempotency_keys" }
+
+// Idempotency outcomes of ClaimIdempotencyKey.
+var (
+	// ErrIdempotencyInProgress: the first request with this key has not finished.
+	ErrIdempotencyInProgress = errors.New("a request with this Idempotency-Key is still in progress")
+)
+
+// ClaimResult tells what to do with a request that carries a key.
+type ClaimResult struct {
+	// Replay is the stored response of the first request, when it completed.
+	Replay *IdempotencyRecord
+}
+
+// ClaimIdempotencyKey claims key for a request whose fingerprint is
+// requestHash. It returns an empty ClaimResult when the caller should go on
+// and later call CompleteIdempotencyKey (or ReleaseIdempotencyKey); a Replay
+// when the same request already completed; a 422 *ValidationError when the
+// key was used with another request; ErrIdempotencyInProgress while the
+// first request runs.
+func (s *Store) ClaimIdempotencyKey(ctx context.Context, orgID int64, scope, key, requestHash string) (ClaimResult, error) {
+	now := s.Now()
+	rec := &IdempotencyRecord{
+		OrganizationID: orgID, Scope: scope, Key: key, RequestHash: requestHash, Headers: RawJSON("{}"), Body: []byte{},
+		CreatedAt: now, LockedUntil: now.Add(idempotencyLease), ExpiresAt: now.Add(IdempotencyTTL),
+	}
+	db := s.db.WithContext(ctx)
+	// Keys past their lifetime, or pending past their lease, give way.
+	if err := db.Where("organization_id = ? AND scope = ? AND idempotency_key = ? AND (expires_at <= ? OR (completed = ? AND locked_until <= ?))",
+		orgID, scope, key, now, false, now).Delete(&IdempotencyRecord{}).Error; err != nil {
+		return ClaimResult{}, err
+	}
+	res := db.Clauses(clause.OnConflict{DoNothing: true}).Create(rec)
+	if res.Error != nil {
+		return ClaimResult{}, mapDBError(res.Error)
+	}
+	if res.RowsAffected == 1 {
+		return ClaimResult{}, nil
+	}
+	var existing IdempotencyRecord
+	err := db.Where("organization_id = ? AND scope = ? AND idempotency_key = ?", orgID, scope, key).Take(&existing).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return ClaimResult{}, ErrIdempotencyInProgress
+	}
+	if err != nil {
+		return ClaimResult{}, err
+	}
+	if existing.RequestHash != requestHash {
+		return ClaimResult{}, Unprocessable("header:Idempotency-Key", "idempotency_key_reused",
+			"This Idempotency-Key was already used with a different request; use a new key for a new request.")
+	}
+	if !existing.Completed {
+		return ClaimResult{}, ErrIdempotencyInProgress
+	}
+	return ClaimResult{Replay: &existing}, nil
+}
+
+// CompleteIdempotencyKey stores the response of the request that claimed key.
+func (s *Store) CompleteIdempotencyKey(ctx context.Context, orgID int64, scope, key string, status int, contentType string, headers RawJSON, body []byte) error {
+	return s.db.WithContext(context.WithoutCancel(ctx)).Model(&IdempotencyRecord{}).
+		Where("organization_id = ? AND scope = ? AND idempotency_key = ?", orgID, scope, key).
+		Updates(map[string]any{"completed": true, "status_code": status, "content_type": contentType, "headers": headers, "body": body}).Error
+}
+
+// ReleaseIdempotencyKey forgets a claim whose request failed in a way worth retrying.
+func (s *Store) ReleaseIdempotencyKey(ctx context.Context, orgID int64, scope, key string) error {
+	return s.db.WithContext(context.WithoutCancel(ctx)).
+		Where("organization_id = ? AND scope = ? AND idempotency_key = ? AND completed = ?", orgID, scope, key, false).
+		Delete(&IdempotencyRecord{}).Error
+}
+
+// PurgeExpiredIdempotencyKeys deletes keys past their lifetime.
+func (s *Store) PurgeExpiredIdempotencyKeys(ctx context.Context) (int64, error) {
+	res := s.db.WithContext(ctx).Where("expires_at <= ?", s.Now()).Delete(&IdempotencyRecord{})
+	return res.RowsAffected, res.Error
+}

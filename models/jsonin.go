@@ -1,0 +1,306 @@
+package models
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// This file reads untrusted JSON request bodies field by field so that every
+// problem is reported with a JSON Pointer: unknown fields, wrong types,
+// missing required fields. Objects are decoded one level at a time into
+// json.RawMessage, so nested values (customData) keep their exact bytes.
+
+// jsonObject is one JSON object being read; call finish to report unknown fields.
+type jsonObject struct {
+	p      *Problems
+	ptr    string
+	fields map[string]json.RawMessage
+	used   map[string]bool
+}
+
+// parseBody reads a request body that must be one JSON object.
+func parseBody(p *Problems, body []byte) (*jsonObject, bool) {
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 {
+		p.Add("#", "invalid_json", "The request body is empty; a JSON object is expected.")
+		return nil, false
+	}
+	if !json.Valid(trimmed) {
+		p.Add("#", "invalid_json", "The request body is not valid JSON: %s.", jsonSyntaxDetail(trimmed))
+		return nil, false
+	}
+	return readObject(p, "#", trimmed)
+}
+
+// jsonSyntaxDetail explains where JSON parsing failed.
+func jsonSyntaxDetail(b []byte) string {
+	var v any
+	err := json.Unmarshal(b, &v)
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Sprintf("%s (at byte %d)", se.Error(), se.Offset)
+	}
+	if err != nil {
+		return err.Error()
+	}
+	return "unknown error"
+}
+
+// readObject decodes raw as an object, recording a type problem otherwise.
+func readObject(p *Problems, ptr string, raw json.RawMessage) (*jsonObject, bool) {
+	if jsonKind(raw) != "object" {
+		p.Add(ptr, "invalid_type", "Expected an object, got %s.", jsonKind(raw))
+		return nil, false
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		p.Add(ptr, "invalid_json", "The object cannot be read: %v.", err)
+		return nil, false
+	}
+	return &jsonObject{p: p, ptr: ptr, fields: fields, used: make(map[string]bool, len(fields))}, true
+}
+
+// jsonKind names the JSON type of raw (its first byte decides).
+func jsonKind(raw json.RawMessage) string {
+	raw = bytes.TrimLeft(raw, " \t\r\n")
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	default:
+		return "number"
+	}
+}
+
+// pointer appends one escaped segment to a JSON Pointer.
+func pointer(base string, segment any) string {
+	s := fmt.Sprint(segment)
+	s = strings.ReplaceAll(s, "~", "~0")
+	s = strings.ReplaceAll(s, "/", "~1")
+	return base + "/" + s
+}
+
+// at returns the pointer of a field of this object.
+func (o *jsonObject) at(name string) string { return pointer(o.ptr, name) }
+
+// raw returns a field's bytes; JSON null counts as absent.
+func (o *jsonObject) raw(name string) (json.RawMessage, bool) {
+	o.used[name] = true
+	v, ok := o.fields[name]
+	if !ok || jsonKind(v) == "null" {
+		return nil, false
+	}
+	return v, true
+}
+
+// has tells whether a field is present and not null.
+func (o *jsonObject) has(name string) bool {
+	v, ok := o.fields[name]
+	return ok && jsonKind(v) != "null"
+}
+
+func (o *jsonObject) missing(name string) {
+	o.p.Add(o.at(name), "required", "The field %q is required.", name)
+}
+
+// str reads a string field; required fields report their absence. Values are
+// bounded by max characters (0 means no bound beyond the body limit).
+func (o *jsonObject) str(name string, required bool, max int) (string, bool) {
+	raw, ok := o.raw(name)
+	if !ok {
+		if required {
+			o.missing(name)
+		}
+		return "", false
+	}
+	var s string
+	if jsonKind(raw) != "string" || json.Unmarshal(raw, &s) != nil {
+		o.p.Add(o.at(name), "invalid_type", "The field %q must be a string, got %s.", name, jsonKind(raw))
+		return "", false
+	}
+	if required && strings.TrimSpace(s) == "" {
+		o.p.Add(o.at(name), "required", "The field %q must not be blank.", name)
+		return s, false
+	}
+	if max > 0 {
+		before := o.p.Len()
+		checkTextLength(o.p, o.at(name), s, max)
+		if o.p.Len() > before {
+			return s, false
+		}
+	}
+	return s, true
+}
+
+// optStr reads an optional string field as a pointer (nil when absent or invalid).
+func (o *jsonObject) optStr(name string, max int) *string {
+	s, ok := o.str(name, false, max)
+	if !ok {
+		return nil
+	}
+	return &s
+}
+
+// email reads a required e-mail address field.
+func (o *jsonObject) email(name string) string {
+	s, ok := o.str(name, true, MaxEmailLength)
+	if ok && !ValidEmail(s) {
+		o.p.Add(o.at(name), "invalid_email", "%q is not a valid e-mail address.", truncateForDetail(s))
+	}
+	return s
+}
+
+// enum reads a string field that must be one of allowed.
+func (o *jsonObject) enum(name string, required bool, allowed []string) (string, bool) {
+	s, ok := o.str(name, required, 0)
+	if !ok {
+		return "", false
+	}
+	for _, a := range allowed {
+		if s == a {
+			return s, true
+		}
+	}
+	o.p.Add(o.at(name), "invalid_enum", "%q is not allowed here; use one of: %s.", truncateForDetail(s), strings.Join(allowed, ", "))
+	return "", false
+}
+
+// boolean reads an optional boolean field as a pointer.
+func (o *jsonObject) boolean(name string) *bool {
+	raw, ok := o.raw(name)
+	if !ok {
+		return nil
+	}
+	var b bool
+	if jsonKind(raw) != "boolean" || json.Unmarshal(raw, &b) != nil {
+		o.p.Add(o.at(name), "invalid_type", "The field %q must be true or false, got %s.", name, jsonKind(raw))
+		return nil
+	}
+	return &b
+}
+
+// number reads a finite number field within [min, max].
+func (o *jsonObject) number(name string, required bool, min, max float64) (float64, bool) {
+	raw, ok := o.raw(name)
+	if !ok {
+		if required {
+			o.missing(name)
+		}
+		return 0, false
+	}
+	var f float64
+	if jsonKind(raw) != "number" || json.Unmarshal(raw, &f) != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		o.p.Add(o.at(name), "invalid_type", "The field %q must be a number, got %s.", name, jsonKind(raw))
+		return 0, false
+	}
+	if f < min || f > max {
+		o.p.Add(o.at(name), "out_of_range", "The field %q must be between %s and %s.", name, fmtNum(min), fmtNum(max))
+		return f, false
+	}
+	return f, true
+}
+
+// integer reads a whole-number field within [min, max].
+func (o *jsonObject) integer(name string, required bool, min, max int) (int, bool) {
+	f, ok := o.number(name, required, float64(min), float64(max))
+	if !ok {
+		return int(f), false
+	}
+	if f != math.Trunc(f) {
+		o.p.Add(o.at(name), "not_integer", "The field %q must be a whole number.", name)
+		return 0, false
+	}
+	return int(f), true
+}
+
+// optInt reads an optional whole number as a pointer.
+func (o *jsonObject) optInt(name string, min, max int) *int {
+	if !o.has(name) {
+		o.used[name] = true
+		return nil
+	}
+	n, ok := o.integer(name, false, min, max)
+	if !ok {
+		return nil
+	}
+	return &n
+}
+
+// array reads an array field, bounded to max elements.
+func (o *jsonObject) array(name string, required bool, max int) ([]json.RawMessage, bool) {
+	raw, ok := o.raw(name)
+	if !ok {
+		if required {
+			o.missing(name)
+		}
+		return nil, false
+	}
+	if jsonKind(raw) != "array" {
+		o.p.Add(o.at(name), "invalid_type", "The field %q must be an array, got %s.", name, jsonKind(raw))
+		return nil, false
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		o.p.Add(o.at(name), "invalid_json", "The array cannot be read: %v.", err)
+		return nil, false
+	}
+	if max > 0 && len(items) > max {
+		o.p.Add(o.at(name), "too_many", "The field %q has %d elements; at most %d are allowed.", name, len(items), max)
+		return nil, false
+	}
+	if items == nil {
+		items = []json.RawMessage{}
+	}
+	return items, true
+}
+
+// object reads an object field.
+func (o *jsonObject) object(name string, required bool) (*jsonObject, bool) {
+	raw, ok := o.raw(name)
+	if !ok {
+		if required {
+			o.missing(name)
+		}
+		return nil, false
+	}
+	return readObject(o.p, o.at(name), raw)
+}
+
+// finish reports every field that was never read as unknown, in name order.
+func (o *jsonObject) finish() {
+	var unknown []string
+	for name := range o.fields {
+		if !o.used[name] {
+			unknown = append(unknown, name)
+		}
+	}
+	sort.Strings(unknown)
+	for _, name := range unknown {
+		o.p.Add(o.at(name), "unknown_field", "The field %q is not part of this object; check its spelling.", truncateForDetail(name))
+	}
+}
+
+// ignore marks fields as read without using them.
+func (o *jsonObject) ignore(names ...string) {
+	for _, n := range names {
+		o.used[n] = true
+	}
+}
+
+func fmtNum(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

@@ -1,0 +1,134 @@
+// Package modelstest gives tests real databases: an embedded SQLite file
+// always, and PostgreSQL too when TEST_DATABASE_URL is set. Every test gets a
+// fresh, migrated database (a temp file, or a PostgreSQL schema of its own
+// that is dropped afterwards), so tests may run in parallel.
+package modelstest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"net/url"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"gocloud.dev/blob"
+	"gocloud.dev/blob/memblob"
+	"gorm.io/driver/postgres"
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+
+	"github.com/markuproom/markuproom/models"
+)
+
+// PostgresURLEnv names the variable that turns PostgreSQL tests on.
+const PostgresURLEnv = "TEST_DATABASE_URL"
+
+// Dialects lists the databases tests run on here.
+func Dialects() []models.Dialect {
+	if os.Getenv(PostgresURLEnv) != "" {
+		return []models.Dialect{models.DialectSQLite, models.DialectPostgres}
+	}
+	return []models.Dialect{models.DialectSQLite}
+}
+
+// Clock is a settable clock for tests.
+type Clock struct{ t time.Time }
+
+// NewClock starts a clock at a fixed instant.
+func NewClock() *Clock {
+	return &Clock{t: time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)}
+}
+
+// Now returns the clock's time.
+func (c *Clock) Now() time.Time { return c.t }
+
+// Advance moves the clock forward.
+func (c *Clock) Advance(d time.Duration) { c.t = c.t.Add(d) }
+
+// Env is one test's database, bucket, store and clock.
+type Env struct {
+	DB     *models.Database
+	Bucket *blob.Bucket
+	Store  *models.Store
+	Clock  *Clock
+}
+
+// Each runs fn as a subtest on every dialect of Dialects.
+func Each(t *testing.T, fn func(t *testing.T, env *Env)) {
+	t.Helper()
+	for _, d := range Dialects() {
+		t.Run(string(d), func(t *testing.T) {
+			fn(t, New(t, d))
+		})
+	}
+}
+
+// New opens a fresh migrated database of dialect with a memory bucket.
+func New(t testing.TB, dialect models.Dialect) *Env {
+	t.Helper()
+	db := OpenDatabase(t, dialect)
+	if _, err := db.Migrate(context.Background()); err != nil {
+		t.Fatalf("migrate: %v", err)
+	}
+	bucket := memblob.OpenBucket(nil)
+	t.Cleanup(func() { _ = bucket.Close() })
+	clock := NewClock()
+	store := models.NewStore(db, bucket, models.StoreOptions{Now: clock.Now, TempDir: t.TempDir()})
+	return &Env{DB: db, Bucket: bucket, Store: store, Clock: clock}
+}
+
+// OpenDatabase opens an empty, unmigrated database of dialect.
+func OpenDatabase(t testing.TB, dialect models.Dialect) *models.Database {
+	t.Helper()
+	ctx := context.Background()
+	var dbURL string
+	switch dialect {
+	case models.DialectPostgres:
+		dbURL = PostgresSchemaURL(t)
+	default:
+		dbURL = "sqlite://" + filepath.Join(t.TempDir(), "test.db")
+	}
+	db, err := models.OpenDatabase(ctx, models.DatabaseOptions{URL: dbURL})
+	if err != nil {
+		t.Fatalf("open %s: %v", dialect, err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	return db
+}
+
+// PostgresSchemaURL creates a schema of the test's own and returns a URL whose
+// search_path selects it; the schema is dropped when the test ends.
+func PostgresSchemaURL(t testing.TB) string {
+	t.Helper()
+	base := os.Getenv(PostgresURLEnv)
+	if base == "" {
+		t.Fatalf("%s is not set", PostgresURLEnv)
+	}
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	schema := "t_" + hex.EncodeToString(b)
+	admin, err := gorm.Open(postgres.Open(base), &gorm.Config{Logger: logger.Discard})
+	if err != nil {
+		t.Fatalf("connect to %s: %v", PostgresURLEnv, err)
+	}
+	if err := admin.Exec("CREATE SCHEMA " + schema).Error; err != nil {
+		t.Fatalf("create schema: %v", err)
+	}
+	t.Cleanup(func() {
+		_ = admin.Exec("DROP SCHEMA " + schema + " CASCADE").Error
+		if sqlDB, err := admin.DB(); err == nil {
+			_ = sqlDB.Close()
+		}
+	})
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatalf("parse %s: %v", PostgresURLEnv, err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
+}

@@ -1,0 +1,81 @@
+package models
+
+import (
+	"context"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// MaxNameLength bounds names of organizations, users and tokens.
+const MaxNameLength = 255
+
+// Organization is a customer account: it owns users, tokens, documents and transactions.
+type Organization struct {
+	ID         int64     `gorm:"column:id;primaryKey"`
+	Name       string    `gorm:"column:name"`
+	APIEnabled bool      `gorm:"column:api_enabled"`
+	CreatedAt  time.Time `gorm:"column:created_at;autoCreateTime:false"`
+	UpdatedAt  time.Time `gorm:"column:updated_at;autoUpdateTime:false"`
+}
+
+// TableName implements gorm's tabler.
+func (Organization) TableName() string { return "organizations" }
+
+// CreateOrganization adds an organization.
+func (s *Store) CreateOrganization(ctx context.Context, name string, apiEnabled bool) (*Organization, error) {
+	name = strings.TrimSpace(name)
+	var p Problems
+	checkRequiredText(&p, "#/name", name, MaxNameLength)
+	if err := p.Err(KindInvalid, "The organization is not valid."); err != nil {
+		return nil, err
+	}
+	now := s.Now()
+	org := &Organization{Name: name, APIEnabled: apiEnabled, CreatedAt: now, UpdatedAt: now}
+	if err := s.db.WithContext(ctx).Create(org).Error; err != nil {
+		return nil, mapDBError(err)
+	}
+	return org, nil
+}
+
+// GetOrganization reads one organization.
+func (s *Store) GetOrganization(ctx context.Context, id int64) (*Organization, error) {
+	var org Organization
+	if err := s.db.WithContext(ctx).First(&org, "id = ?", id).Error; err != nil {
+		return nil, mapDBError(err)
+	}
+	return &org, nil
+}
+
+// SetOrganizationAPIEnabled turns an organization's API permission on or off.
+func (s *Store) SetOrganizationAPIEnabled(ctx context.Context, id int64, enabled bool) error {
+	res := s.db.WithContext(ctx).Model(&Organization{}).Where("id = ?", id).
+		Updates(map[string]any{"api_enabled": enabled, "updated_at": s.Now()})
+	if res.Error != nil {
+		return mapDBError(res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// checkRequiredText records a problem when s is blank or longer than max characters.
+func checkRequiredText(p *Problems, pointer, s string, max int) {
+	if strings.TrimSpace(s) == "" {
+		p.Add(pointer, "required", "This field is required and must not be blank.")
+		return
+	}
+	checkTextLength(p, pointer, s, max)
+}
+
+// checkTextLength records a problem when s is longer than max characters or not UTF-8.
+func checkTextLength(p *Problems, pointer, s string, max int) {
+	if !utf8.ValidString(s) {
+		p.Add(pointer, "invalid_encoding", "The value is not valid UTF-8.")
+		return
+	}
+	if n := utf8.RuneCountInString(s); n > max {
+		p.Add(pointer, "too_long", "The value has %d characters; at most %d are allowed.", n, max)
+	}
+}

@@ -1,0 +1,25 @@
+package pdf
+
+import (
+	"errors"
+	"fmt"
+)
+
+// MaxPages is the largest page count Inspect accepts.
+const MaxPages = 2000
+
+var (
+	// ErrNotPDF reports input that does not start with a PDF header (HTML, images, text, empty files).
+	ErrNotPDF = errors.New("not a PDF file")
+	// ErrEncrypted reports a PDF that uses any kind of encryption, even one that opens without a password.
+	ErrEncrypted = errors.New("the PDF is encrypted")
+	// ErrMalformed reports a truncated or damaged PDF; returned errors wrap it with the detail.
+	ErrMalformed = errors.New("the PDF is damaged")
+	// ErrTooManyPages reports a PDF with more than MaxPages pages.
+	ErrTooManyPages = fmt.Errorf("the PDF has more than %d pages", MaxPages)
+)
+
+// malformed wraps ErrMalformed with a formatted detail.
+func malformed(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrMalformed, fmt.Sprintf(format, args...))
+}

@@ -1,0 +1,159 @@
+package pdf
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/validate"
+)
+
+// Page is one page's geometry in PDF user-space points.
+type Page struct {
+	// MediaBox is the full page, as given by the page or inherited.
+	MediaBox Box `json:"mediaBox"`
+	// CropBox is the visible region: the page's CropBox clipped to the
+	// MediaBox, or the MediaBox when the page has none.
+	CropBox Box `json:"cropBox"`
+	// Rotate is the clockwise display rotation: 0, 90, 180 or 270.
+	Rotate int `json:"rotate"`
+}
+
+// Info is what Inspect learns about a document; len(Pages) is the page count.
+type Info struct {
+	Pages []Page `json:"pages"`
+}
+
+// Inspect checks that r holds a complete, unencrypted PDF of at most MaxPages
+// pages and returns the geometry of its pages.
+//
+// Errors wrap ErrNotPDF, ErrEncrypted, ErrMalformed or ErrTooManyPages when
+// the content is at fault, the context's error when ctx ends first, and are
+// plain I/O errors otherwise. Inspect reads r through Seek and Read only and
+// leaves its position anywhere.
+func Inspect(ctx context.Context, r io.ReadSeeker) (Info, error) {
+	return inspect(ctx, r, MaxPages)
+}
+
+// inspect is Inspect with the page limit as a parameter, for tests.
+func inspect(ctx context.Context, r io.ReadSeeker, maxPages int) (info Info, err error) {
+	defer func() {
+		// pdfcpu is not hardened against every hostile input; a panic while
+		// reading an upload means the upload is unusable, not that the server is.
+		if p := recover(); p != nil {
+			info, err = Info{}, malformed("internal parser failure: %v", p)
+		}
+	}()
+	if err := ctx.Err(); err != nil {
+		return Info{}, err
+	}
+	if r == nil {
+		return Info{}, errors.New("pdf: Inspect called with a nil reader")
+	}
+	size, err := r.Seek(0, io.SeekEnd)
+	if err != nil {
+		return Info{}, fmt.Errorf("pdf: seek: %w", err)
+	}
+	if size == 0 {
+		return Info{}, ErrNotPDF
+	}
+	src := &source{r: r, size: size}
+	base, err := findHeader(src)
+	if err != nil {
+		return Info{}, err
+	}
+	start, err := findStartXRef(src)
+	if err != nil {
+		return Info{}, err
+	}
+	xr, err := walkXRef(ctx, src, base, start)
+	if xr != nil && xr.encrypted {
+		return Info{}, ErrEncrypted
+	}
+	if err != nil {
+		return Info{}, err
+	}
+	if err := verifyOffsets(ctx, src, base, xr.inUse); err != nil {
+		return Info{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return Info{}, err
+	}
+	pages, err := readPages(ctx, r, maxPages)
+	if err != nil {
+		return Info{}, err
+	}
+	return Info{Pages: pages}, nil
+}
+
+// readPages lets pdfcpu read and validate the document (relaxed mode), then
+// collects the page geometry.
+func readPages(ctx context.Context, r io.ReadSeeker, maxPages int) ([]Page, error) {
+	pc, err := pdfcpu.ReadWithContext(ctx, r, newConfig())
+	if err != nil {
+		return nil, classify(ctx, err)
+	}
+	xrt := pc.XRefTable
+	if xrt.Encrypt != nil || pc.E != nil {
+		return nil, ErrEncrypted
+	}
+	count := announcedPages(xrt)
+	if count > maxPages {
+		return nil, fmt.Errorf("%w (it announces %d)", ErrTooManyPages, count)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := validate.XRefTable(pc); err != nil {
+		return nil, classify(ctx, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	pages, err := collectPages(xrt, maxPages)
+	if err != nil {
+		return nil, err
+	}
+	if len(pages) == 0 {
+		return nil, malformed("the document has no pages")
+	}
+	if count >= 0 && count != len(pages) {
+		return nil, malformed("the page tree announces %d pages but holds %d", count, len(pages))
+	}
+	return pages, nil
+}
+
+// announcedPages returns the /Count of the page tree root, or -1.
+func announcedPages(xrt *model.XRefTable) int {
+	root, err := xrt.Pages()
+	if err != nil || root == nil {
+		return -1
+	}
+	d, err := xrt.DereferenceDict(*root)
+	if err != nil || d == nil {
+		return -1
+	}
+	o, ok := d.Find("Count")
+	if !ok {
+		return -1
+	}
+	c, err := xrt.DereferenceInteger(o)
+	if err != nil || c == nil {
+		return -1
+	}
+	return c.Value()
+}
+
+// classify maps a pdfcpu error to this package's errors.
+func classify(ctx context.Context, err error) error {
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return ctxErr
+	}
+	if errors.Is(err, pdfcpu.ErrWrongPassword) || errors.Is(err, pdfcpu.ErrEncrypted) {
+		return ErrEncrypted
+	}
+	return fmt.Errorf("%w: %v", ErrMalformed, err)
+}

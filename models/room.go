@@ -1,0 +1,277 @@
+package models
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+)
+
+// roomTokenPrefix starts every Markup Room capability token.
+const roomTokenPrefix = "mrr"
+
+// Room statuses.
+const (
+	RoomOpen      = "open"
+	RoomCompleted = "completed"
+	RoomExpired   = "expired"
+)
+
+// RoomStatuses lists the statuses a room may report.
+func RoomStatuses() []string { return []string{RoomOpen, RoomCompleted, RoomExpired} }
+
+// Room is a Markup Room: a capability URL through which staff edit one draft transaction.
+type Room struct {
+	ID               string     `gorm:"column:id;primaryKey"`
+	OrganizationID   int64      `gorm:"column:organization_id"`
+	SenderID         int64      `gorm:"column:sender_id"`
+	TransactionID    string     `gorm:"column:transaction_id"`
+	Config           RoomConfig `gorm:"column:config"`
+	TokenSelector    string     `gorm:"column:token_selector"`
+	TokenHash        []byte     `gorm:"column:token_hash"`
+	State            string     `gorm:"column:status"`
+	ExpiresAt        time.Time  `gorm:"column:expires_at"`
+	CreatedByTokenID *int64     `gorm:"column:created_by_token_id"`
+	CreatedAt        time.Time  `gorm:"column:created_at;autoCreateTime:false"`
+	UpdatedAt        time.Time  `gorm:"column:updated_at;autoUpdateTime:false"`
+	CompletedAt      *time.Time `gorm:"column:completed_at"`
+}
+
+// TableName implements gorm's tabler.
+func (Room) TableName() string { return "markup_rooms" }
+
+// Status is the room's status at time now: a room past its expiry that was
+// not completed is expired.
+func (r *Room) Status(now time.Time) string {
+	if r.State == RoomCompleted {
+		return RoomCompleted
+	}
+	if !now.Before(r.ExpiresAt) {
+		return RoomExpired
+	}
+	return RoomOpen
+}
+
+// RoomURLPath is the path of a room's capability URL for token.
+func RoomURLPath(token string) string { return "/markup-room/" + token }
+
+// CreatedRoom is a new room with its capability token, shown only once.
+type CreatedRoom struct {
+	Room  *Room
+	Token string
+}
+
+// ErrRoomExpired reports a capability URL past its expiry.
+var ErrRoomExpired = errors.New("this Markup Room link has expired")
+
+// CreateRoom checks a room request against the organization's users and
+// documents and creates, in one database transaction, the draft
+// transaction the room edits and the room itself. A sender who is not a
+// user of the organization is an *AuthError (401, SPEC §5).
+func (s *Store) CreateRoom(ctx context.Context, actor Actor, in *RoomInput) (*CreatedRoom, error) {
+	senderID, err := strconv.ParseInt(in.SenderID, 10, 64)
+	if err != nil || senderID <= 0 {
+		return nil, &AuthError{Detail: "senderId does not name a user of the organization this token was issued for."}
+	}
+	sender, err := s.GetUserInOrganization(ctx, actor.OrganizationID, senderID)
+	if errors.Is(err, ErrNotFound) {
+		return nil, &AuthError{Detail: "senderId does not name a user of the organization this token was issued for."}
+	}
+	if err != nil {
+		return nil, err
+	}
+	docs, err := s.FindDocumentsByRef(ctx, actor.OrganizationID, in.Documents)
+	if err != nil {
+		return nil, err
+	}
+	var p Problems
+	for i, ref := range in.Documents {
+		if docs[ref] == nil {
+			p.Add(pointer("#/documents", i), "unknown_document", "Document %d is not a valid PDF uploaded by this organization (%q).", i, truncateForDetail(ref))
+		}
+	}
+	if len(in.Participants) == 0 && !in.Config.Participants.Add {
+		p.Add("#/participants", "participants_required", "With config.participants.add false, the participants must be given here: nobody could add them in the room.")
+	}
+	if err := p.Err(KindUnprocessable, "The Markup Room cannot be created; see errors for each problem."); err != nil {
+		return nil, err
+	}
+
+	roomUID, err := uuid.NewV7()
+	if err != nil {
+		return nil, err
+	}
+	txUID, err := uuid.NewV7()
+	if err != nil {
+		return nil, err
+	}
+	tok, err := newSplitToken(roomTokenPrefix)
+	if err != nil {
+		return nil, err
+	}
+	now := s.Now()
+	room := &Room{
+		ID: roomUID.String(), OrganizationID: actor.OrganizationID, SenderID: sender.ID, TransactionID: txUID.String(),
+		Config: in.Config, TokenSelector: tok.selector, TokenHash: tok.hash, State: RoomOpen,
+		ExpiresAt: now.Add(s.roomTTL), CreatedByTokenID: actor.TokenID, CreatedAt: now, UpdatedAt: now,
+	}
+	t, err := s.roomTransaction(room, in, docs, now)
+	if err != nil {
+		return nil, err
+	}
+	actor.UserID = &sender.ID
+	actor.Label += " for " + sender.FullName() + " (Markup Room)"
+	err = s.inTx(ctx, func(tx *Store) error {
+		if err := tx.db.Create(t).Error; err != nil {
+			return mapDBError(err)
+		}
+		if err := tx.insertChildren(t); err != nil {
+			return err
+		}
+		if err := tx.db.Create(room).Error; err != nil {
+			return mapDBError(err)
+		}
+		return tx.recordEvent(ctx, t, actor, EventCreated, map[string]any{
+			"status": t.Status, "documents": t.DocumentCount, "tags": 0, "participants": t.ParticipantCount, "room": room.ID,
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &CreatedRoom{Room: room, Token: tok.plaintext}, nil
+}
+
+// roomTransaction builds the draft transaction a new room edits.
+func (s *Store) roomTransaction(room *Room, in *RoomInput, docs map[string]*Document, now time.Time) (*Transaction, error) {
+	ref := room.ID
+	if in.ReferenceID != nil {
+		ref = *in.ReferenceID
+	}
+	ti := &TransactionInput{Status: StatusDraft, ReferenceID: ref}
+	byRef := map[string]*Document{}
+	for _, loc := range in.Documents {
+		d := docs[loc]
+		byRef[d.ID] = d
+		ti.Documents = append(ti.Documents, DocumentInput{GCSRefID: d.ID, Title: d.Title, SessionType: "esign", Type: "undetermined", Tags: []TagInput{}})
+	}
+	for _, rp := range in.Participants {
+		id, err := NewParticipantID()
+		if err != nil {
+			return nil, err
+		}
+		ti.Participants = append(ti.Participants, ParticipantInput{
+			ID: id, Email: rp.Email, FirstName: rp.FirstName, LastName: rp.LastName,
+			AuthenticationType: AuthNone, TwoFactorContact: ContactEmail,
+		})
+	}
+	t, err := s.buildTransaction(room.TransactionID, room.OrganizationID, ti, byRef)
+	if err != nil {
+		return nil, err
+	}
+	for i := range t.Participants {
+		room.Config.ApplyParticipantRules(&t.Participants[i])
+	}
+	t.Version, t.CreatedAt, t.UpdatedAt = 1, now, now
+	return t, nil
+}
+
+// NewParticipantID generates an id for a participant added in a room.
+func NewParticipantID() (string, error) {
+	s, err := randomString(6)
+	if err != nil {
+		return "", err
+	}
+	return "p_" + s, nil
+}
+
+// GetRoom reads a room of one organization.
+func (s *Store) GetRoom(ctx context.Context, orgID int64, id string) (*Room, error) {
+	var r Room
+	if err := s.db.WithContext(ctx).Where("id = ? AND organization_id = ?", id, orgID).Take(&r).Error; err != nil {
+		return nil, mapDBError(err)
+	}
+	return &r, nil
+}
+
+// RoomFilter selects and pages a room list.
+type RoomFilter struct {
+	Status string
+	Limit  int
+	Cursor string
+}
+
+// ListRooms lists an organization's rooms, newest first.
+func (s *Store) ListRooms(ctx context.Context, orgID int64, f RoomFilter) ([]Room, string, error) {
+	var p Problems
+	valid := f.Status == ""
+	for _, st := range RoomStatuses() {
+		valid = valid || f.Status == st
+	}
+	if !valid {
+		p.Add("query:status", "invalid_enum", "status must be one of open, completed, expired.")
+	}
+	limit, after := pageArgs(&p, f.Limit, f.Cursor)
+	if err := p.Err(KindInvalid, "The list query is not valid."); err != nil {
+		return nil, "", err
+	}
+	now := s.Now()
+	q := s.db.WithContext(ctx).Where("organization_id = ?", orgID)
+	switch f.Status {
+	case RoomCompleted:
+		q = q.Where("status = ?", RoomCompleted)
+	case RoomOpen:
+		q = q.Where("status = ? AND expires_at > ?", RoomOpen, now)
+	case RoomExpired:
+		q = q.Where("status = ? AND expires_at <= ?", RoomOpen, now)
+	}
+	if after != "" {
+		q = q.Where("id < ?", after)
+	}
+	var rows []Room
+	if err := q.Order("id DESC").Limit(limit + 1).Find(&rows).Error; err != nil {
+		return nil, "", err
+	}
+	next := ""
+	if len(rows) > limit {
+		rows = rows[:limit]
+		next = encodeCursor(rows[limit-1].ID)
+	}
+	return rows, next, nil
+}
+
+// OpenRoom checks a capability token: an unknown token is ErrNotFound, an
+// expired room ErrRoomExpired.
+func (s *Store) OpenRoom(ctx context.Context, token string) (*Room, error) {
+	selector, verifier, ok := parseSplitToken(roomTokenPrefix, token)
+	if !ok {
+		return nil, ErrNotFound
+	}
+	var r Room
+	err := s.db.WithContext(ctx).Where("token_selector = ?", selector).Take(&r).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		verifierMatches(verifier, make([]byte, 32))
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !verifierMatches(verifier, r.TokenHash) {
+		return nil, ErrNotFound
+	}
+	if r.Status(s.Now()) == RoomExpired {
+		return nil, ErrRoomExpired
+	}
+	return &r, nil
+}
+
+// RoomByID reads a room for a browser session already bound to it.
+func (s *Store) RoomByID(ctx context.Context, id string) (*Room, error) {
+	var r Room
+	if err := s.db.WithContext(ctx).Where("id = ?", id).Take(&r).Error; err != nil {
+		return nil, mapDBError(err)
+	}
+	return &r, nil
+}

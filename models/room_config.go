@@ -1,0 +1,187 @@
+package models
+
+import (
+	"database/sql/driver"
+	"encoding/json"
+	"fmt"
+)
+
+// RoomConfig says which Markup Room controls are enabled (SPEC 2.8). Every
+// flag defaults to true. The editor shows a control only when its flag is
+// on, and every room endpoint asks Require before acting, so the UI is never
+// the only gate.
+type RoomConfig struct {
+	IDV            IDVConfig            `json:"idv"`
+	Authentication AuthenticationConfig `json:"authentication"`
+	Documents      DocumentsConfig      `json:"documents"`
+	Participants   ParticipantsConfig   `json:"participants"`
+}
+
+// IDVConfig groups the identity-verification options.
+type IDVConfig struct {
+	KBA                bool `json:"kba"`
+	CredentialAnalysis bool `json:"credentialAnalysis"`
+}
+
+// AuthenticationConfig groups the options of the participant authentication dropdown.
+type AuthenticationConfig struct {
+	PersonalPassword bool `json:"personalPassword"`
+	TwoFactor        bool `json:"twoFactor"`
+}
+
+// DocumentsConfig groups the document options.
+type DocumentsConfig struct {
+	Rename       bool `json:"rename"`
+	Edit         bool `json:"edit"`
+	AdvancedEdit bool `json:"advancedEdit"`
+}
+
+// ParticipantsConfig groups the participant options.
+type ParticipantsConfig struct {
+	Add    bool `json:"add"`
+	Edit   bool `json:"edit"`
+	Remove bool `json:"remove"`
+}
+
+// DefaultRoomConfig has every flag on.
+func DefaultRoomConfig() RoomConfig {
+	return RoomConfig{
+		IDV:            IDVConfig{KBA: true, CredentialAnalysis: true},
+		Authentication: AuthenticationConfig{PersonalPassword: true, TwoFactor: true},
+		Documents:      DocumentsConfig{Rename: true, Edit: true, AdvancedEdit: true},
+		Participants:   ParticipantsConfig{Add: true, Edit: true, Remove: true},
+	}
+}
+
+// RoomAction is something a Markup Room user may do, gated by one flag.
+type RoomAction string
+
+// The actions of a Markup Room, one per flag of SPEC 2.8.
+const (
+	ActionSetKBA                RoomAction = "idv.kba"
+	ActionSetCredentialAnalysis RoomAction = "idv.credentialAnalysis"
+	ActionUsePersonalPassword   RoomAction = "authentication.personalPassword"
+	ActionUseTwoFactor          RoomAction = "authentication.twoFactor"
+	ActionRenameDocument        RoomAction = "documents.rename"
+	ActionEditTags              RoomAction = "documents.edit"
+	ActionAdvancedEdit          RoomAction = "documents.advancedEdit"
+	ActionAddParticipant        RoomAction = "participants.add"
+	ActionEditParticipant       RoomAction = "participants.edit"
+	ActionRemoveParticipant     RoomAction = "participants.remove"
+)
+
+// RoomActions lists every action, in the order of SPEC 2.8.
+func RoomActions() []RoomAction {
+	return []RoomAction{
+		ActionSetKBA, ActionSetCredentialAnalysis, ActionUsePersonalPassword, ActionUseTwoFactor,
+		ActionRenameDocument, ActionEditTags, ActionAdvancedEdit,
+		ActionAddParticipant, ActionEditParticipant, ActionRemoveParticipant,
+	}
+}
+
+// Allows reports whether the configuration enables action.
+func (c RoomConfig) Allows(action RoomAction) bool {
+	switch action {
+	case ActionSetKBA:
+		return c.IDV.KBA
+	case ActionSetCredentialAnalysis:
+		return c.IDV.CredentialAnalysis
+	case ActionUsePersonalPassword:
+		return c.Authentication.PersonalPassword
+	case ActionUseTwoFactor:
+		return c.Authentication.TwoFactor
+	case ActionRenameDocument:
+		return c.Documents.Rename
+	case ActionEditTags:
+		return c.Documents.Edit
+	case ActionAdvancedEdit:
+		return c.Documents.AdvancedEdit
+	case ActionAddParticipant:
+		return c.Participants.Add
+	case ActionEditParticipant:
+		return c.Participants.Edit
+	case ActionRemoveParticipant:
+		return c.Participants.Remove
+	}
+	return false
+}
+
+// ForbiddenError is a room action its configuration turns off; it matches ErrForbidden.
+type ForbiddenError struct{ Action RoomAction }
+
+// Error implements error.
+func (e *ForbiddenError) Error() string {
+	return fmt.Sprintf("This Markup Room does not allow this action (config.%s is false).", e.Action)
+}
+
+// Is makes errors.Is(err, ErrForbidden) true.
+func (e *ForbiddenError) Is(target error) bool { return target == ErrForbidden }
+
+// Require returns a *ForbiddenError when the configuration turns action off.
+func (c RoomConfig) Require(action RoomAction) error {
+	if c.Allows(action) {
+		return nil
+	}
+	return &ForbiddenError{Action: action}
+}
+
+// ApplyParticipantRules enforces SPEC 2.8's rules on a participant: with
+// both identity checks off, neither is required; with both authentication
+// options off, the authentication type is "none".
+func (c RoomConfig) ApplyParticipantRules(p *Participant) {
+	if !c.IDV.KBA && !c.IDV.CredentialAnalysis {
+		f := false
+		p.KBARequired, p.CredAnalysisRequired = &f, &f
+	}
+	if !c.Authentication.PersonalPassword && !c.Authentication.TwoFactor {
+		p.AuthenticationType = AuthNone
+		p.PersonalPasswordHash, p.PersonalPasswordQuestion = nil, nil
+	}
+}
+
+// Value implements driver.Valuer.
+func (c RoomConfig) Value() (driver.Value, error) {
+	b, err := json.Marshal(c)
+	return string(b), err
+}
+
+// Scan implements sql.Scanner.
+func (c *RoomConfig) Scan(src any) error {
+	switch v := src.(type) {
+	case string:
+		return json.Unmarshal([]byte(v), c)
+	case []byte:
+		return json.Unmarshal(v, c)
+	default:
+		return fmt.Errorf("RoomConfig: cannot scan %T", src)
+	}
+}
+
+// parseRoomConfig merges a request's partial config over the defaults; unknown
+// groups or keys and non-boolean values are problems.
+func parseRoomConfig(o *jsonObject) RoomConfig {
+	c := DefaultRoomConfig()
+	groups := []struct {
+		name  string
+		flags map[string]*bool
+	}{
+		{"idv", map[string]*bool{"kba": &c.IDV.KBA, "credentialAnalysis": &c.IDV.CredentialAnalysis}},
+		{"authentication", map[string]*bool{"personalPassword": &c.Authentication.PersonalPassword, "twoFactor": &c.Authentication.TwoFactor}},
+		{"documents", map[string]*bool{"rename": &c.Documents.Rename, "edit": &c.Documents.Edit, "advancedEdit": &c.Documents.AdvancedEdit}},
+		{"participants", map[string]*bool{"add": &c.Participants.Add, "edit": &c.Participants.Edit, "remove": &c.Participants.Remove}},
+	}
+	for _, g := range groups {
+		group, ok := o.object(g.name, false)
+		if !ok {
+			continue
+		}
+		for name, target := range g.flags {
+			if v := group.boolean(name); v != nil {
+				*target = *v
+			}
+		}
+		group.finish()
+	}
+	o.finish()
+	return c
+}

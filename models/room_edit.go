@@ -1,0 +1,272 @@
+package models
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+)
+
+// ErrRoomCompleted reports a change to a room whose session was already created.
+var ErrRoomCompleted = errors.New("this Markup Room is completed and can no longer be changed")
+
+// RoomWorkspace is everything the Markup Room page shows.
+type RoomWorkspace struct {
+	Room        *Room
+	Transaction *Transaction
+	Sender      *User
+	// Uploads are the uploaded documents of the transaction, by document id, for page geometry.
+	Uploads map[string]*Document
+}
+
+// RoomWorkspace loads a room with its transaction and sender.
+func (s *Store) RoomWorkspace(ctx context.Context, roomID string) (*RoomWorkspace, error) {
+	room, err := s.RoomByID(ctx, roomID)
+	if err != nil {
+		return nil, err
+	}
+	t, err := s.GetTransaction(ctx, room.OrganizationID, room.TransactionID)
+	if err != nil {
+		return nil, err
+	}
+	sender, err := s.GetUserInOrganization(ctx, room.OrganizationID, room.SenderID)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(t.Documents))
+	for i, d := range t.Documents {
+		ids[i] = d.DocumentID
+	}
+	uploads, err := s.FindDocumentsByRef(ctx, room.OrganizationID, ids)
+	if err != nil {
+		return nil, err
+	}
+	return &RoomWorkspace{Room: room, Transaction: t, Sender: sender, Uploads: uploads}, nil
+}
+
+// ParticipantForm is a participant as the room's add/edit dialog posts it.
+type ParticipantForm struct {
+	FirstName                string
+	MiddleName               string
+	LastName                 string
+	Email                    string
+	Phone                    string
+	AuthenticationType       string
+	TwoFactorContact         string
+	PersonalPasswordQuestion string
+	// PersonalPassword empty keeps the password stored for this participant.
+	PersonalPassword     string
+	KBARequired          bool
+	CredAnalysisRequired bool
+}
+
+// AddRoomParticipant adds a participant to a room's transaction.
+func (s *Store) AddRoomParticipant(ctx context.Context, roomID string, f ParticipantForm) (string, error) {
+	id, err := NewParticipantID()
+	if err != nil {
+		return "", err
+	}
+	err = s.editRoom(ctx, roomID, ActionAddParticipant, func(room *Room, in *TransactionInput) error {
+		pi, err := room.participantFromForm(id, f)
+		if err != nil {
+			return err
+		}
+		in.Participants = append(in.Participants, pi)
+		return nil
+	})
+	return id, err
+}
+
+// UpdateRoomParticipant changes a participant of a room's transaction.
+func (s *Store) UpdateRoomParticipant(ctx context.Context, roomID, participantID string, f ParticipantForm) error {
+	return s.editRoom(ctx, roomID, ActionEditParticipant, func(room *Room, in *TransactionInput) error {
+		i := participantIndex(in, participantID)
+		if i < 0 {
+			return ErrNotFound
+		}
+		pi, err := room.participantFromForm(participantID, f)
+		if err != nil {
+			return err
+		}
+		pi.Order = in.Participants[i].Order
+		in.Participants[i] = pi
+		return nil
+	})
+}
+
+// RemoveRoomParticipant removes a participant and the tags assigned to them.
+func (s *Store) RemoveRoomParticipant(ctx context.Context, roomID, participantID string) error {
+	return s.editRoom(ctx, roomID, ActionRemoveParticipant, func(_ *Room, in *TransactionInput) error {
+		i := participantIndex(in, participantID)
+		if i < 0 {
+			return ErrNotFound
+		}
+		in.Participants = append(in.Participants[:i], in.Participants[i+1:]...)
+		for d := range in.Documents {
+			kept := in.Documents[d].Tags[:0]
+			for _, t := range in.Documents[d].Tags {
+				if t.SignerID != participantID {
+					kept = append(kept, t)
+				}
+			}
+			in.Documents[d].Tags = kept
+		}
+		return nil
+	})
+}
+
+// RenameRoomDocument changes the title of the document at position.
+func (s *Store) RenameRoomDocument(ctx context.Context, roomID string, position int, title string) error {
+	return s.editRoom(ctx, roomID, ActionRenameDocument, func(_ *Room, in *TransactionInput) error {
+		if position < 0 || position >= len(in.Documents) {
+			return ErrNotFound
+		}
+		title = strings.TrimSpace(title)
+		var p Problems
+		checkRequiredText(&p, "#/title", title, MaxTitleLength)
+		if err := p.Err(KindInvalid, "The title is not valid."); err != nil {
+			return err
+		}
+		in.Documents[position].Title = title
+		return nil
+	})
+}
+
+// editRoom applies one change to a room's transaction through the same
+// checks and atomic replace as the API, in one database transaction.
+func (s *Store) editRoom(ctx context.Context, roomID string, action RoomAction, change func(*Room, *TransactionInput) error) error {
+	return s.inTx(ctx, func(tx *Store) error {
+		room, err := tx.RoomByID(ctx, roomID)
+		if err != nil {
+			return err
+		}
+		switch room.Status(tx.Now()) {
+		case RoomExpired:
+			return ErrRoomExpired
+		case RoomCompleted:
+			return ErrRoomCompleted
+		}
+		if err := room.Config.Require(action); err != nil {
+			return err
+		}
+		old, err := tx.lockTransaction(ctx, room.OrganizationID, room.TransactionID)
+		if err != nil {
+			return err
+		}
+		current, err := tx.GetTransaction(ctx, room.OrganizationID, room.TransactionID)
+		if err != nil {
+			return err
+		}
+		in := inputFromTransaction(current)
+		if err := change(room, in); err != nil {
+			return err
+		}
+		actor := Actor{OrganizationID: room.OrganizationID, Label: "Markup Room " + room.ID}
+		t, err := tx.prepareTransaction(ctx, actor, room.TransactionID, in)
+		if err != nil {
+			return err
+		}
+		for i := range t.Participants {
+			room.Config.ApplyParticipantRules(&t.Participants[i])
+		}
+		return tx.writeReplacement(ctx, actor, old, t)
+	})
+}
+
+// participantFromForm checks a posted participant with the API's own rules
+// and the room's flags (a hidden option cannot be posted: 403).
+func (r *Room) participantFromForm(id string, f ParticipantForm) (ParticipantInput, error) {
+	if f.KBARequired {
+		if err := r.Config.Require(ActionSetKBA); err != nil {
+			return ParticipantInput{}, err
+		}
+	}
+	if f.CredAnalysisRequired {
+		if err := r.Config.Require(ActionSetCredentialAnalysis); err != nil {
+			return ParticipantInput{}, err
+		}
+	}
+	switch f.AuthenticationType {
+	case AuthPersonalPassword:
+		if err := r.Config.Require(ActionUsePersonalPassword); err != nil {
+			return ParticipantInput{}, err
+		}
+	case AuthTwoFactor:
+		if err := r.Config.Require(ActionUseTwoFactor); err != nil {
+			return ParticipantInput{}, err
+		}
+	case "":
+		f.AuthenticationType = AuthNone
+	}
+	if f.TwoFactorContact == "" {
+		f.TwoFactorContact = ContactEmail
+	}
+	obj := map[string]any{
+		"id": id, "firstName": f.FirstName, "lastName": f.LastName, "email": strings.TrimSpace(f.Email),
+		"authenticationType": f.AuthenticationType, "twoFactorContact": f.TwoFactorContact,
+		"kbaRequired": f.KBARequired, "credAnalysisRequired": f.CredAnalysisRequired,
+	}
+	for name, v := range map[string]string{"middleName": f.MiddleName, "phone": f.Phone, "personalPasswordQuestion": f.PersonalPasswordQuestion, "personalPassword": f.PersonalPassword} {
+		if strings.TrimSpace(v) != "" {
+			obj[name] = v
+		}
+	}
+	raw, err := json.Marshal(obj)
+	if err != nil {
+		return ParticipantInput{}, err
+	}
+	var p Problems
+	pi, _ := parseParticipantInput(&p, "#", raw)
+	if f.AuthenticationType != AuthPersonalPassword {
+		pi.PersonalPassword, pi.PersonalPasswordQuestion = nil, nil
+	}
+	if err := p.Err(KindInvalid, "The participant is not valid; see errors for each field."); err != nil {
+		return ParticipantInput{}, err
+	}
+	return pi, nil
+}
+
+func participantIndex(in *TransactionInput, id string) int {
+	for i, p := range in.Participants {
+		if p.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// inputFromTransaction turns a stored transaction back into a request, so an
+// edit can go through the same checks and writes as an API replace. Stored
+// passwords are not in it; writeReplacement keeps them by participant id.
+func inputFromTransaction(t *Transaction) *TransactionInput {
+	in := &TransactionInput{
+		Status: t.Status, ReferenceID: t.ReferenceID, SigningOrder: t.SigningOrder,
+		PersonalizedMessage: t.PersonalizedMessage, InviteEmailSubject: t.InviteEmailSubject,
+		HasNotify: t.HasNotify, NotifyEmail: t.NotifyEmail, SendFinalEnoteTo: t.SendFinalEnoteTo,
+	}
+	for _, d := range t.Documents {
+		di := DocumentInput{
+			GCSRefID: d.DocumentID, Title: d.Title, Description: d.Description, SessionType: d.SessionType,
+			Type: d.Type, Order: d.Order, ReadOnly: d.ReadOnly, Visible: d.Visible, XFDF: &d.XFDF,
+		}
+		for _, tag := range d.Tags {
+			di.Tags = append(di.Tags, TagInput{
+				Type: tag.Type, X: tag.X, Y: tag.Y, Width: tag.Width, Height: tag.Height, SignerID: tag.SignerID,
+				CustomData: tag.CustomData, Page: tag.Page, Required: tag.Required, StateFormat: tag.StateFormat,
+				DateFormat: tag.DateFormat, FontSize: tag.FontSize,
+			})
+		}
+		in.Documents = append(in.Documents, di)
+	}
+	for _, p := range t.Participants {
+		in.Participants = append(in.Participants, ParticipantInput{
+			ID: p.ParticipantID, Order: p.Order, Email: p.Email, FirstName: p.FirstName, MiddleName: p.MiddleName,
+			LastName: p.LastName, Address1: p.Address1, Address2: p.Address2, Country: p.Country, City: p.City,
+			State: p.State, Zip: p.Zip, Phone: p.Phone, KBARequired: p.KBARequired,
+			CredAnalysisRequired: p.CredAnalysisRequired, ExternalID: p.ExternalID,
+			AuthenticationType: p.AuthenticationType, TwoFactorContact: p.TwoFactorContact,
+			PersonalPasswordQuestion: p.PersonalPasswordQuestion,
+		})
+	}
+	return in
+}

@@ -1,0 +1,119 @@
+package models
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// RoomInput is a validated "Create a Markup Room" body (SPEC 2.6–2.8).
+type RoomInput struct {
+	Config RoomConfig
+	// SenderID is the sender's user id as a string (a JSON number is read as its decimal string).
+	SenderID     string
+	Participants []RoomParticipantInput
+	// Documents are locations (or ids, or gcsRefIds) of uploaded PDFs.
+	Documents []string
+	// ReferenceID is an optional extension: the referenceId of the room's transaction.
+	ReferenceID *string
+}
+
+// RoomParticipantInput is a participant preloaded into a room (SPEC 2.7).
+type RoomParticipantInput struct {
+	FirstName string
+	LastName  string
+	Email     string
+}
+
+// ParseRoomInput decodes and checks a room request; every problem of
+// syntax, type, required field, e-mail and unknown key is a 400-class
+// *ValidationError listing all of them.
+func ParseRoomInput(body []byte) (*RoomInput, error) {
+	var p Problems
+	in := parseRoomInput(&p, body)
+	if err := p.Err(KindInvalid, "The Markup Room request is not valid; see errors for each problem."); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+func parseRoomInput(p *Problems, body []byte) *RoomInput {
+	o, ok := parseBody(p, body)
+	if !ok {
+		return nil
+	}
+	in := &RoomInput{Config: DefaultRoomConfig()}
+	if c, ok := o.object("config", false); ok {
+		in.Config = parseRoomConfig(c)
+	}
+	in.SenderID = readSenderID(o)
+	if v, ok := o.str("referenceId", false, MaxShortTextLength); ok {
+		in.ReferenceID = &v
+	}
+	if items, ok := o.array("documents", false, MaxDocuments); ok {
+		for i, raw := range items {
+			var s string
+			if jsonKind(raw) != "string" || json.Unmarshal(raw, &s) != nil {
+				p.Add(pointer(o.at("documents"), i), "invalid_type", "Each document must be a location string returned by the upload endpoint, got %s.", jsonKind(raw))
+				continue
+			}
+			if strings.TrimSpace(s) == "" || len(s) > 2048 {
+				p.Add(pointer(o.at("documents"), i), "invalid_location", "A document location must be a non-empty string of at most 2048 characters.")
+				continue
+			}
+			in.Documents = append(in.Documents, s)
+		}
+	}
+	if items, ok := o.array("participants", false, MaxParticipants); ok {
+		seen := map[string]int{}
+		for i, raw := range items {
+			ptr := pointer(o.at("participants"), i)
+			po, ok := readObject(p, ptr, raw)
+			if !ok {
+				continue
+			}
+			var rp RoomParticipantInput
+			rp.FirstName, _ = po.str("firstName", true, MaxNameLength)
+			rp.LastName, _ = po.str("lastName", true, MaxNameLength)
+			rp.Email = po.email("email")
+			po.finish()
+			if key := EmailKey(rp.Email); ValidEmail(rp.Email) {
+				if first, dup := seen[key]; dup {
+					p.Add(pointer(ptr, "email"), "duplicate_email", "This e-mail is already used by participant %d (e-mails are compared ignoring case).", first)
+				} else {
+					seen[key] = i
+				}
+			}
+			in.Participants = append(in.Participants, rp)
+		}
+	}
+	o.finish()
+	return in
+}
+
+// readSenderID reads senderId as a string; a JSON number stands for its decimal string.
+func readSenderID(o *jsonObject) string {
+	raw, ok := o.raw("senderId")
+	if !ok {
+		o.missing("senderId")
+		return ""
+	}
+	switch jsonKind(raw) {
+	case "string":
+		s, _ := o.str("senderId", true, MaxShortTextLength)
+		return strings.TrimSpace(s)
+	case "number":
+		var n json.Number
+		if err := json.Unmarshal(raw, &n); err != nil {
+			o.p.Add(o.at("senderId"), "invalid_type", "senderId must be a string.")
+			return ""
+		}
+		if i, err := n.Int64(); err == nil {
+			return strconv.FormatInt(i, 10)
+		}
+		return n.String()
+	default:
+		o.p.Add(o.at("senderId"), "invalid_type", "senderId must be a string (or a number), got %s.", jsonKind(raw))
+		return ""
+	}
+}

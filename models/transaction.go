@@ -1,0 +1,213 @@
+package models
+
+import (
+	"database/sql/driver"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// Transaction is an e-signature transaction: documents with tags, and participants.
+type Transaction struct {
+	ID                  string     `gorm:"column:id;primaryKey"`
+	OrganizationID      int64      `gorm:"column:organization_id"`
+	ReferenceID         string     `gorm:"column:reference_id"`
+	Status              string     `gorm:"column:status"`
+	SigningOrder        *bool      `gorm:"column:signing_order"`
+	PersonalizedMessage *string    `gorm:"column:personalized_message"`
+	InviteEmailSubject  *string    `gorm:"column:invite_email_subject"`
+	NotifyEmail         *bool      `gorm:"column:notify_email"`
+	HasNotify           bool       `gorm:"column:has_notify"`
+	EVault              string     `gorm:"column:evault"`
+	SendFinalEnoteTo    StringList `gorm:"column:send_final_enote_to"`
+	Version             int        `gorm:"column:version"`
+	DocumentCount       int        `gorm:"column:document_count"`
+	TagCount            int        `gorm:"column:tag_count"`
+	ParticipantCount    int        `gorm:"column:participant_count"`
+	CreatedAt           time.Time  `gorm:"column:created_at;autoCreateTime:false"`
+	UpdatedAt           time.Time  `gorm:"column:updated_at;autoUpdateTime:false"`
+
+	Documents    []TransactionDocument `gorm:"-"`
+	Participants []Participant         `gorm:"-"`
+}
+
+// TableName implements gorm's tabler.
+func (Transaction) TableName() string { return "transactions" }
+
+// ETag is the entity tag of the transaction's current version.
+func (t *Transaction) ETag() string { return `"` + strconv.Itoa(t.Version) + `"` }
+
+// TransactionDocument is one document of a transaction.
+type TransactionDocument struct {
+	TransactionID string  `gorm:"column:transaction_id;primaryKey"`
+	Position      int     `gorm:"column:position;primaryKey"`
+	DocumentID    string  `gorm:"column:document_id"`
+	GCSRefID      string  `gorm:"column:gcs_ref_id"`
+	Title         string  `gorm:"column:title"`
+	Description   *string `gorm:"column:description"`
+	XFDF          string  `gorm:"column:xfdf"`
+	SessionType   string  `gorm:"column:session_type"`
+	Type          string  `gorm:"column:type"`
+	Order         *int    `gorm:"column:display_order"`
+	Pages         int     `gorm:"column:pages"`
+	ReadOnly      *bool   `gorm:"column:read_only"`
+	Visible       *bool   `gorm:"column:visible"`
+
+	Tags []Tag `gorm:"-"`
+}
+
+// TableName implements gorm's tabler.
+func (TransactionDocument) TableName() string { return "transaction_documents" }
+
+// Tag is a field placed on a document page for one signer.
+type Tag struct {
+	TransactionID    string   `gorm:"column:transaction_id;primaryKey"`
+	DocumentPosition int      `gorm:"column:document_position;primaryKey"`
+	Position         int      `gorm:"column:position;primaryKey"`
+	Type             string   `gorm:"column:type"`
+	X                float64  `gorm:"column:x"`
+	Y                float64  `gorm:"column:y"`
+	Width            float64  `gorm:"column:width"`
+	Height           float64  `gorm:"column:height"`
+	SignerID         string   `gorm:"column:signer_id"`
+	CustomData       RawJSON  `gorm:"column:custom_data"`
+	Page             int      `gorm:"column:page"`
+	Required         *bool    `gorm:"column:required"`
+	StateFormat      *string  `gorm:"column:state_format"`
+	DateFormat       *string  `gorm:"column:date_format"`
+	FontSize         *float64 `gorm:"column:font_size"`
+}
+
+// TableName implements gorm's tabler.
+func (Tag) TableName() string { return "transaction_tags" }
+
+// Participant is a signer of a transaction.
+type Participant struct {
+	TransactionID            string  `gorm:"column:transaction_id;primaryKey"`
+	Position                 int     `gorm:"column:position;primaryKey"`
+	ParticipantID            string  `gorm:"column:participant_id"`
+	Order                    *int    `gorm:"column:signing_order"`
+	Email                    string  `gorm:"column:email"`
+	FirstName                string  `gorm:"column:first_name"`
+	MiddleName               *string `gorm:"column:middle_name"`
+	LastName                 string  `gorm:"column:last_name"`
+	Address1                 *string `gorm:"column:address1"`
+	Address2                 *string `gorm:"column:address2"`
+	Country                  *string `gorm:"column:country"`
+	City                     *string `gorm:"column:city"`
+	State                    *string `gorm:"column:state"`
+	Zip                      *string `gorm:"column:zip"`
+	Phone                    *string `gorm:"column:phone"`
+	KBARequired              *bool   `gorm:"column:kba_required"`
+	CredAnalysisRequired     *bool   `gorm:"column:cred_analysis_required"`
+	ExternalID               *string `gorm:"column:external_id"`
+	AuthenticationType       string  `gorm:"column:authentication_type"`
+	TwoFactorContact         string  `gorm:"column:two_factor_contact"`
+	PersonalPasswordQuestion *string `gorm:"column:personal_password_question"`
+	// PersonalPasswordHash is an argon2id hash; the password itself is never stored.
+	PersonalPasswordHash *string `gorm:"column:personal_password_hash"`
+}
+
+// TableName implements gorm's tabler.
+func (Participant) TableName() string { return "transaction_participants" }
+
+// VerifyPersonalPassword reports whether password is the participant's personal password.
+func (p *Participant) VerifyPersonalPassword(password string) bool {
+	return p.PersonalPasswordHash != nil && VerifyPassword(*p.PersonalPasswordHash, password)
+}
+
+// FullName is "First Middle Last".
+func (p *Participant) FullName() string {
+	name := p.FirstName
+	if p.MiddleName != nil && *p.MiddleName != "" {
+		name += " " + *p.MiddleName
+	}
+	return name + " " + p.LastName
+}
+
+// RawJSON is a JSON value stored as text, byte for byte.
+type RawJSON []byte
+
+// Value implements driver.Valuer.
+func (r RawJSON) Value() (driver.Value, error) {
+	if r == nil {
+		return "{}", nil
+	}
+	return string(r), nil
+}
+
+// Scan implements sql.Scanner.
+func (r *RawJSON) Scan(src any) error {
+	switch v := src.(type) {
+	case string:
+		*r = RawJSON(v)
+	case []byte:
+		*r = append(RawJSON(nil), v...)
+	case nil:
+		*r = nil
+	default:
+		return fmt.Errorf("RawJSON: cannot scan %T", src)
+	}
+	return nil
+}
+
+// MarshalJSON writes the stored bytes.
+func (r RawJSON) MarshalJSON() ([]byte, error) {
+	if len(r) == 0 {
+		return []byte("{}"), nil
+	}
+	return r, nil
+}
+
+// StringList is a list of strings stored as a JSON array.
+type StringList []string
+
+// Value implements driver.Valuer.
+func (l StringList) Value() (driver.Value, error) {
+	if l == nil {
+		l = StringList{}
+	}
+	b, err := json.Marshal([]string(l))
+	return string(b), err
+}
+
+// Scan implements sql.Scanner.
+func (l *StringList) Scan(src any) error {
+	var b []byte
+	switch v := src.(type) {
+	case string:
+		b = []byte(v)
+	case []byte:
+		b = v
+	case nil:
+		*l = nil
+		return nil
+	default:
+		return fmt.Errorf("StringList: cannot scan %T", src)
+	}
+	return json.Unmarshal(b, (*[]string)(l))
+}
+
+// TransactionEvent is one entry of a transaction's history.
+type TransactionEvent struct {
+	ID             string    `gorm:"column:id;primaryKey"`
+	TransactionID  string    `gorm:"column:transaction_id"`
+	OrganizationID int64     `gorm:"column:organization_id"`
+	Kind           string    `gorm:"column:kind"`
+	Actor          string    `gorm:"column:actor"`
+	TokenID        *int64    `gorm:"column:token_id"`
+	UserID         *int64    `gorm:"column:user_id"`
+	Summary        RawJSON   `gorm:"column:summary"`
+	CreatedAt      time.Time `gorm:"column:created_at;autoCreateTime:false"`
+}
+
+// TableName implements gorm's tabler.
+func (TransactionEvent) TableName() string { return "transaction_events" }
+
+// Event kinds recorded in a transaction's history.
+const (
+	EventCreated       = "created"
+	EventReplaced      = "replaced"
+	EventStatusChanged = "status_changed"
+)

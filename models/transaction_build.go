@@ -1,0 +1,260 @@
+package models
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/markuproom/markuproom/models/xfdf"
+)
+
+// DefaultInviteSubject is the invitation subject when a transaction names none.
+const DefaultInviteSubject = "Please review and sign your documents"
+
+// signerColors colour tags by participant position, in the editor and in XFDF.
+func signerColors() []string {
+	return []string{"#1F77B4", "#D62728", "#2CA02C", "#9467BD", "#FF7F0E", "#17BECF", "#8C564B", "#E377C2", "#7F7F7F", "#BCBD22"}
+}
+
+// SignerColor is the colour of the participant at position i.
+func SignerColor(i int) string {
+	c := signerColors()
+	if i < 0 {
+		return c[0]
+	}
+	return c[i%len(c)]
+}
+
+// checkSettings reports 400-class problems that need the store's configuration.
+func (s *Store) checkSettings(p *Problems, in *TransactionInput) {
+	if in.EVault != nil && *in.EVault != s.evault {
+		p.Add("#/evault", "invalid_enum", "%q is not an eVault of this service; use %q.", truncateForDetail(*in.EVault), s.evault)
+	}
+	for i, v := range in.SendFinalEnoteTo {
+		if v != s.evault {
+			p.Add(pointer("#/sendFinalEnoteTo", i), "invalid_enum", "%q is not an eVault of this service; use %q.", truncateForDetail(v), s.evault)
+		}
+	}
+	subject := in.InviteEmailSubject
+	for i, pi := range in.Participants {
+		if pi.InviteEmailSubject == nil {
+			continue
+		}
+		if subject == nil {
+			subject = pi.InviteEmailSubject
+			continue
+		}
+		if *pi.InviteEmailSubject != *subject {
+			p.Add(pointer(pointer("#/participants", i), "inviteEmailSubject"), "conflicting_value",
+				"A transaction has one invitation subject; this differs from the one given before.")
+		}
+	}
+}
+
+// checkReferences reports 422-class problems: references between the parts of
+// the request and to the organization's uploaded documents.
+func checkReferences(p *Problems, in *TransactionInput, docs map[string]*Document) {
+	signers := make(map[string]bool, len(in.Participants))
+	for i, pi := range in.Participants {
+		ptr := pointer("#/participants", i)
+		if signers[pi.ID] {
+			p.Add(pointer(ptr, "id"), "duplicate_participant_id", "Another participant already has the id %q.", truncateForDetail(pi.ID))
+		}
+		signers[pi.ID] = true
+		if pi.AuthenticationType == AuthTwoFactor && pi.TwoFactorContact == ContactSMS && (pi.Phone == nil || *pi.Phone == "") {
+			p.Add(pointer(ptr, "phone"), "phone_required", "Two-factor authentication by SMS needs the participant's phone number.")
+		}
+	}
+	for i, d := range in.Documents {
+		ptr := pointer("#/documents", i)
+		doc := docs[d.GCSRefID]
+		if doc == nil {
+			p.Add(pointer(ptr, "gcsRefId"), "unknown_document", "No document uploaded by this organization has the reference %q.", truncateForDetail(d.GCSRefID))
+		}
+		if d.ID != nil {
+			byID := docs[*d.ID]
+			switch {
+			case byID == nil:
+				p.Add(pointer(ptr, "id"), "unknown_document", "No document uploaded by this organization has the id %q.", truncateForDetail(*d.ID))
+			case doc != nil && byID.ID != doc.ID:
+				p.Add(pointer(ptr, "id"), "document_mismatch", "The id and the gcsRefId name different uploads.")
+			}
+		}
+		if doc == nil {
+			continue
+		}
+		if d.Pages != nil && *d.Pages != doc.PageCount {
+			p.Add(pointer(ptr, "pages"), "page_count_mismatch", "The document has %d pages, not %d.", doc.PageCount, *d.Pages)
+		}
+		for j, t := range d.Tags {
+			tptr := pointer(pointer(ptr, "tags"), j)
+			if !signers[t.SignerID] {
+				p.Add(pointer(tptr, "signerId"), "unknown_signer", "No participant of this request has the id %q.", truncateForDetail(t.SignerID))
+			}
+			if t.Page > doc.PageCount {
+				p.Add(pointer(tptr, "page"), "page_out_of_range", "The document has %d pages; page %d does not exist.", doc.PageCount, t.Page)
+				continue
+			}
+			box := doc.Pages[t.Page-1].CropBox
+			if !box.Contains(t.X, t.Y, t.Width, t.Height) {
+				p.Add(tptr, "outside_page", "The tag (x %s, y %s, width %s, height %s) does not lie inside page %d (%s,%s to %s,%s).",
+					fmtNum(t.X), fmtNum(t.Y), fmtNum(t.Width), fmtNum(t.Height), t.Page,
+					fmtNum(box.LLX), fmtNum(box.LLY), fmtNum(box.URX), fmtNum(box.URY))
+			}
+		}
+	}
+}
+
+// documentRefs lists the upload references a request names (gcsRefIds and ids).
+func documentRefs(in *TransactionInput) []string {
+	refs := make([]string, 0, 2*len(in.Documents))
+	for _, d := range in.Documents {
+		refs = append(refs, d.GCSRefID)
+		if d.ID != nil {
+			refs = append(refs, *d.ID)
+		}
+	}
+	return refs
+}
+
+// buildTransaction turns a checked request into the rows to store. Personal
+// passwords are hashed here, outside any database transaction.
+func (s *Store) buildTransaction(id string, orgID int64, in *TransactionInput, docs map[string]*Document) (*Transaction, error) {
+	t := &Transaction{
+		ID:                  id,
+		OrganizationID:      orgID,
+		ReferenceID:         in.ReferenceID,
+		Status:              in.Status,
+		SigningOrder:        in.SigningOrder,
+		PersonalizedMessage: in.PersonalizedMessage,
+		HasNotify:           in.HasNotify,
+		NotifyEmail:         in.NotifyEmail,
+		EVault:              s.evault,
+		SendFinalEnoteTo:    StringList(in.SendFinalEnoteTo),
+	}
+	if t.SendFinalEnoteTo == nil {
+		t.SendFinalEnoteTo = StringList{s.evault}
+	}
+	subject := DefaultInviteSubject
+	if in.InviteEmailSubject != nil {
+		subject = *in.InviteEmailSubject
+	} else {
+		for _, pi := range in.Participants {
+			if pi.InviteEmailSubject != nil {
+				subject = *pi.InviteEmailSubject
+				break
+			}
+		}
+	}
+	t.InviteEmailSubject = &subject
+
+	colorOf := make(map[string]string, len(in.Participants))
+	t.Participants = make([]Participant, len(in.Participants))
+	for i, pi := range in.Participants {
+		colorOf[pi.ID] = SignerColor(i)
+		row, err := participantRow(id, i, pi, in.SigningOrder != nil && *in.SigningOrder)
+		if err != nil {
+			return nil, err
+		}
+		t.Participants[i] = row
+	}
+	t.Documents = make([]TransactionDocument, len(in.Documents))
+	for i, d := range in.Documents {
+		doc := docs[d.GCSRefID]
+		td := TransactionDocument{
+			TransactionID: id, Position: i, DocumentID: doc.ID, GCSRefID: doc.ObjectKey, Title: d.Title,
+			Description: d.Description, SessionType: d.SessionType, Type: d.Type, Order: d.Order,
+			Pages: doc.PageCount, ReadOnly: d.ReadOnly, Visible: d.Visible,
+			Tags: make([]Tag, len(d.Tags)),
+		}
+		for j, ti := range d.Tags {
+			td.Tags[j] = Tag{
+				TransactionID: id, DocumentPosition: i, Position: j, Type: ti.Type,
+				X: ti.X, Y: ti.Y, Width: ti.Width, Height: ti.Height, SignerID: ti.SignerID,
+				CustomData: ti.CustomData, Page: ti.Page, Required: ti.Required,
+				StateFormat: ti.StateFormat, DateFormat: ti.DateFormat, FontSize: ti.FontSize,
+			}
+		}
+		var callerXFDF []byte
+		if d.XFDF != nil {
+			callerXFDF = []byte(*d.XFDF)
+		}
+		merged, err := xfdf.Merge(callerXFDF, tagAnnotations(id, i, td.Tags, colorOf))
+		if err != nil {
+			return nil, Invalid(pointer(pointer("#/documents", i), "xfdf"), "invalid_xfdf", "The XFDF cannot be merged: "+err.Error())
+		}
+		td.XFDF = string(merged)
+		t.Documents[i] = td
+		t.TagCount += len(td.Tags)
+	}
+	t.DocumentCount, t.ParticipantCount = len(t.Documents), len(t.Participants)
+	return t, nil
+}
+
+func participantRow(txID string, i int, pi ParticipantInput, signingOrder bool) (Participant, error) {
+	row := Participant{
+		TransactionID: txID, Position: i, ParticipantID: pi.ID, Order: pi.Order, Email: pi.Email,
+		FirstName: pi.FirstName, MiddleName: pi.MiddleName, LastName: pi.LastName,
+		Address1: pi.Address1, Address2: pi.Address2, Country: pi.Country, City: pi.City, State: pi.State, Zip: pi.Zip,
+		Phone: pi.Phone, KBARequired: pi.KBARequired, CredAnalysisRequired: pi.CredAnalysisRequired,
+		ExternalID: pi.ExternalID, AuthenticationType: pi.AuthenticationType, TwoFactorContact: pi.TwoFactorContact,
+		PersonalPasswordQuestion: pi.PersonalPasswordQuestion,
+	}
+	if signingOrder && row.Order == nil {
+		n := i + 1
+		row.Order = &n
+	}
+	if pi.PersonalPassword != nil {
+		h, err := HashPassword(*pi.PersonalPassword)
+		if err != nil {
+			return row, err
+		}
+		row.PersonalPasswordHash = &h
+	}
+	return row, nil
+}
+
+// tagCustomData is what a generated XFDF annotation carries about its tag.
+type tagCustomData struct {
+	Type        string          `json:"type"`
+	SignerID    string          `json:"signerId"`
+	Page        int             `json:"page"`
+	Required    *bool           `json:"required,omitempty"`
+	StateFormat *string         `json:"stateFormat,omitempty"`
+	DateFormat  *string         `json:"dateFormat,omitempty"`
+	FontSize    *float64        `json:"fontSize,omitempty"`
+	CustomData  json.RawMessage `json:"customData"`
+}
+
+// tagAnnotations converts one document's tags into XFDF annotations.
+func tagAnnotations(txID string, docPos int, tags []Tag, colorOf map[string]string) []xfdf.Annotation {
+	out := make([]xfdf.Annotation, len(tags))
+	key := txID + "/" + strconv.Itoa(docPos)
+	for i, t := range tags {
+		cd, _ := json.Marshal(tagCustomData{
+			Type: t.Type, SignerID: t.SignerID, Page: t.Page, Required: t.Required, StateFormat: t.StateFormat,
+			DateFormat: t.DateFormat, FontSize: t.FontSize, CustomData: json.RawMessage(t.CustomData.orEmpty()),
+		})
+		color := colorOf[t.SignerID]
+		if color == "" {
+			color = SignerColor(0)
+		}
+		out[i] = xfdf.Annotation{
+			Name:       xfdf.GeneratedName(key, i),
+			Page:       t.Page - 1,
+			Rect:       xfdf.Rect{X1: t.X, Y1: t.Y, X2: t.X + t.Width, Y2: t.Y + t.Height},
+			Color:      color,
+			Subject:    t.Type,
+			Title:      t.SignerID,
+			CustomData: cd,
+		}
+	}
+	return out
+}
+
+// orEmpty is the stored JSON, or {} when nothing is stored.
+func (r RawJSON) orEmpty() RawJSON {
+	if len(r) == 0 {
+		return RawJSON("{}")
+	}
+	return r
+}

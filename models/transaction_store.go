@@ -1,0 +1,320 @@
+package models
+
+import (
+	"context"
+	"encoding/json"
+
+	"strings"
+
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+)
+
+// Insert batch sizes keep every statement under both databases' bind-parameter limits.
+const (
+	tagBatchSize         = 1000
+	participantBatchSize = 500
+	documentBatchSize    = 100
+)
+
+// Actor is who changes a transaction, for its history.
+type Actor struct {
+	OrganizationID int64
+	TokenID        *int64
+	UserID         *int64
+	// Label is shown in the history, e.g. "token 3" or "user 5 (Markup Room)".
+	Label string
+}
+
+// Actor describes an API caller for the history.
+func (p *Principal) Actor() Actor {
+	return Actor{OrganizationID: p.Organization.ID, TokenID: &p.Token.ID, Label: "API token " + formatInt(p.Token.ID) + " (" + p.Token.Name + ")"}
+}
+
+// prepareTransaction runs the checks that need the store (400 first, then
+// 422) and builds the rows to write; nothing is written.
+func (s *Store) prepareTransaction(ctx context.Context, actor Actor, id string, in *TransactionInput) (*Transaction, error) {
+	var bad Problems
+	s.checkSettings(&bad, in)
+	if err := bad.Err(KindInvalid, "The transaction is not valid; see errors for each problem."); err != nil {
+		return nil, err
+	}
+	docs, err := s.FindDocumentsByRef(ctx, actor.OrganizationID, documentRefs(in))
+	if err != nil {
+		return nil, err
+	}
+	var unprocessable Problems
+	if in.ID != nil && *in.ID != id {
+		unprocessable.Add("#/id", "id_mismatch", "The body's id %q differs from the id in the URL.", truncateForDetail(*in.ID))
+	}
+	checkReferences(&unprocessable, in, docs)
+	if err := unprocessable.Err(KindUnprocessable, "The transaction cannot be processed; see errors for each problem."); err != nil {
+		return nil, err
+	}
+	return s.buildTransaction(id, actor.OrganizationID, in, docs)
+}
+
+// CreateTransaction stores a new transaction from a checked request.
+func (s *Store) CreateTransaction(ctx context.Context, actor Actor, in *TransactionInput) (*Transaction, error) {
+	uid, err := uuid.NewV7()
+	if err != nil {
+		return nil, err
+	}
+	id := uid.String()
+	if in.ID != nil {
+		return nil, Invalid("#/id", "read_only", "A new transaction's id is chosen by the service; leave \"id\" out.")
+	}
+	t, err := s.prepareTransaction(ctx, actor, id, in)
+	if err != nil {
+		return nil, err
+	}
+	now := s.Now()
+	t.Version, t.CreatedAt, t.UpdatedAt = 1, now, now
+	err = s.inTx(ctx, func(tx *Store) error {
+		if err := tx.requirePasswords(ctx, t, nil); err != nil {
+			return err
+		}
+		if err := tx.db.Create(t).Error; err != nil {
+			return mapDBError(err)
+		}
+		if err := tx.insertChildren(t); err != nil {
+			return err
+		}
+		return tx.recordEvent(ctx, t, actor, EventCreated, map[string]any{
+			"status": t.Status, "documents": t.DocumentCount, "tags": t.TagCount, "participants": t.ParticipantCount,
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// ReplaceTransaction replaces a transaction's fields, documents, tags and
+// participants with a checked request, as one database transaction: the
+// result is exactly this request, and on any failure nothing changes.
+// ifMatch, when not empty, must match the current ETag (else
+// ErrPreconditionFailed). Concurrent replaces of one transaction take turns.
+func (s *Store) ReplaceTransaction(ctx context.Context, actor Actor, id string, in *TransactionInput, ifMatch string) (*Transaction, error) {
+	// Unknown ids answer 404 before the body's references are looked at.
+	if _, err := s.getTransactionRow(ctx, s.db, actor.OrganizationID, id); err != nil {
+		return nil, err
+	}
+	t, err := s.prepareTransaction(ctx, actor, id, in)
+	if err != nil {
+		return nil, err
+	}
+	err = s.inTx(ctx, func(tx *Store) error {
+		old, err := tx.lockTransaction(ctx, actor.OrganizationID, id)
+		if err != nil {
+			return err
+		}
+		if ifMatch != "" && !etagMatches(ifMatch, old.ETag()) {
+			return ErrPreconditionFailed
+		}
+		return tx.writeReplacement(ctx, actor, old, t)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// writeReplacement swaps the stored rows of old for t (inside the caller's
+// database transaction, with old locked) and records the history.
+func (s *Store) writeReplacement(ctx context.Context, actor Actor, old, t *Transaction) error {
+	if err := s.requirePasswords(ctx, t, old); err != nil {
+		return err
+	}
+	t.Version, t.CreatedAt, t.UpdatedAt = old.Version+1, old.CreatedAt, s.Now()
+	for _, table := range []any{&Tag{}, &Participant{}, &TransactionDocument{}} {
+		if err := s.db.Where("transaction_id = ?", t.ID).Delete(table).Error; err != nil {
+			return err
+		}
+	}
+	if err := s.db.Model(&Transaction{}).Where("id = ?", t.ID).Select("*").Omit("id", "organization_id", "created_at").Updates(t).Error; err != nil {
+		return err
+	}
+	if err := s.insertChildren(t); err != nil {
+		return err
+	}
+	summary := map[string]any{
+		"documents":    map[string]int{"before": old.DocumentCount, "after": t.DocumentCount},
+		"tags":         map[string]int{"before": old.TagCount, "after": t.TagCount},
+		"participants": map[string]int{"before": old.ParticipantCount, "after": t.ParticipantCount},
+		"version":      t.Version,
+	}
+	if err := s.recordEvent(ctx, t, actor, EventReplaced, summary); err != nil {
+		return err
+	}
+	if old.Status != t.Status {
+		return s.recordEvent(ctx, t, actor, EventStatusChanged, map[string]any{"from": old.Status, "to": t.Status})
+	}
+	return nil
+}
+
+// lockTransaction reads the transaction row and holds it until the database
+// transaction ends (SELECT … FOR UPDATE on PostgreSQL; SQLite's IMMEDIATE
+// transactions already serialize writers).
+func (s *Store) lockTransaction(ctx context.Context, orgID int64, id string) (*Transaction, error) {
+	q := s.db
+	if s.dialect == DialectPostgres {
+		q = q.Clauses(clause.Locking{Strength: "UPDATE"})
+	}
+	return s.getTransactionRow(ctx, q, orgID, id)
+}
+
+func (s *Store) getTransactionRow(ctx context.Context, q *gorm.DB, orgID int64, id string) (*Transaction, error) {
+	var t Transaction
+	if err := q.WithContext(ctx).Where("id = ? AND organization_id = ?", id, orgID).Take(&t).Error; err != nil {
+		return nil, mapDBError(err)
+	}
+	return &t, nil
+}
+
+// requirePasswords checks that every personal-password participant has a
+// password. One omitted from a replace keeps the hash stored for the same
+// participant id, since responses never return it.
+func (s *Store) requirePasswords(ctx context.Context, t *Transaction, old *Transaction) error {
+	var missing []int
+	for i, p := range t.Participants {
+		if p.AuthenticationType == AuthPersonalPassword && p.PersonalPasswordHash == nil {
+			missing = append(missing, i)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	kept := map[string]*string{}
+	if old != nil {
+		var rows []Participant
+		err := s.db.WithContext(ctx).Select("participant_id", "personal_password_hash").
+			Where("transaction_id = ? AND personal_password_hash IS NOT NULL", old.ID).Find(&rows).Error
+		if err != nil {
+			return err
+		}
+		for _, r := range rows {
+			kept[r.ParticipantID] = r.PersonalPasswordHash
+		}
+	}
+	var p Problems
+	for _, i := range missing {
+		if h := kept[t.Participants[i].ParticipantID]; h != nil {
+			t.Participants[i].PersonalPasswordHash = h
+			continue
+		}
+		p.Add(pointer(pointer("#/participants", i), "personalPassword"), "password_required",
+			"Authentication type %q needs a personal password.", AuthPersonalPassword)
+	}
+	return p.Err(KindUnprocessable, "The transaction cannot be processed; see errors for each problem.")
+}
+
+// insertChildren writes documents, tags and participants in batches.
+func (s *Store) insertChildren(t *Transaction) error {
+	if len(t.Documents) > 0 {
+		if err := s.db.CreateInBatches(t.Documents, documentBatchSize).Error; err != nil {
+			return mapDBError(err)
+		}
+	}
+	tags := make([]Tag, 0, t.TagCount)
+	for _, d := range t.Documents {
+		tags = append(tags, d.Tags...)
+	}
+	if len(tags) > 0 {
+		if err := s.db.CreateInBatches(tags, tagBatchSize).Error; err != nil {
+			return mapDBError(err)
+		}
+	}
+	if len(t.Participants) > 0 {
+		if err := s.db.CreateInBatches(t.Participants, participantBatchSize).Error; err != nil {
+			return mapDBError(err)
+		}
+	}
+	return nil
+}
+
+func (s *Store) recordEvent(ctx context.Context, t *Transaction, actor Actor, kind string, summary map[string]any) error {
+	uid, err := uuid.NewV7()
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(summary)
+	if err != nil {
+		return err
+	}
+	ev := &TransactionEvent{
+		ID: uid.String(), TransactionID: t.ID, OrganizationID: t.OrganizationID, Kind: kind, Actor: actor.Label,
+		TokenID: actor.TokenID, UserID: actor.UserID, Summary: b, CreatedAt: s.Now(),
+	}
+	return mapDBError(s.db.WithContext(ctx).Create(ev).Error)
+}
+
+// etagMatches implements If-Match's strong comparison against one current tag.
+func etagMatches(header, current string) bool {
+	for _, part := range strings.Split(header, ",") {
+		part = strings.TrimSpace(part)
+		if part == "*" || part == current {
+			return true
+		}
+	}
+	return false
+}
+
+// GetTransaction reads a whole transaction with four queries, whatever its size.
+func (s *Store) GetTransaction(ctx context.Context, orgID int64, id string) (*Transaction, error) {
+	db := s.db.WithContext(ctx)
+	t, err := s.getTransactionRow(ctx, db, orgID, id)
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Where("transaction_id = ?", id).Order("position").Find(&t.Documents).Error; err != nil {
+		return nil, err
+	}
+	var tags []Tag
+	if err := db.Where("transaction_id = ?", id).Order("document_position, position").Find(&tags).Error; err != nil {
+		return nil, err
+	}
+	if err := db.Where("transaction_id = ?", id).Order("position").Find(&t.Participants).Error; err != nil {
+		return nil, err
+	}
+	attachTags(t, tags)
+	return t, nil
+}
+
+// attachTags hands each document its tags (tags arrive ordered by document, then position).
+func attachTags(t *Transaction, tags []Tag) {
+	byDoc := make(map[int]int, len(t.Documents))
+	for i := range t.Documents {
+		byDoc[t.Documents[i].Position] = i
+		t.Documents[i].Tags = []Tag{}
+	}
+	for _, tag := range tags {
+		if i, ok := byDoc[tag.DocumentPosition]; ok {
+			t.Documents[i].Tags = append(t.Documents[i].Tags, tag)
+		}
+	}
+}
+
+// GetTransactionXFDF returns the merged XFDF of one document of a transaction,
+// found by the document's upload id or its position ("0", "1", …).
+func (s *Store) GetTransactionXFDF(ctx context.Context, orgID int64, txID, documentID string) (string, *TransactionDocument, error) {
+	if _, err := s.getTransactionRow(ctx, s.db, orgID, txID); err != nil {
+		return "", nil, err
+	}
+	var docs []TransactionDocument
+	if err := s.db.WithContext(ctx).Where("transaction_id = ? AND document_id = ?", txID, documentID).Order("position").Limit(1).Find(&docs).Error; err != nil {
+		return "", nil, err
+	}
+	if len(docs) == 0 {
+		return "", nil, ErrNotFound
+	}
+	return docs[0].XFDF, &docs[0], nil
+}
+
+// ListTransactionEvents returns a transaction's history, oldest first.
+func (s *Store) ListTransactionEvents(ctx context.Context, orgID int64, txID string) ([]TransactionEvent, error) {
+	var out []TransactionEvent
+	err := s.db.WithContext(ctx).Where("transaction_id = ? AND organization_id = ?", txID, orgID).Order("created_at, id").Find(&out).Error
+	return out, mapDBError(err)
+}

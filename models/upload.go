@@ -1,0 +1,209 @@
+package models
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/google/uuid"
+	"gocloud.dev/blob"
+
+	"github.com/markuproom/markuproom/models/pdf"
+)
+
+// StagedUpload is an uploaded file written to a temporary file and checked to
+// be a valid PDF, waiting to be saved. Close it in every case.
+type StagedUpload struct {
+	file     *os.File
+	size     int64
+	sha256   string
+	info     pdf.Info
+	fileName string
+}
+
+// Close removes the temporary file.
+func (u *StagedUpload) Close() error {
+	if u == nil || u.file == nil {
+		return nil
+	}
+	name := u.file.Name()
+	err := u.file.Close()
+	if rmErr := os.Remove(name); rmErr != nil && !errors.Is(rmErr, os.ErrNotExist) && err == nil {
+		err = rmErr
+	}
+	u.file = nil
+	return err
+}
+
+// SHA256 is the hex SHA-256 of the staged file.
+func (u *StagedUpload) SHA256() string { return u.sha256 }
+
+// Pages is the page count of the staged PDF.
+func (u *StagedUpload) Pages() int { return len(u.info.Pages) }
+
+// StageUpload streams r into a temporary file (never holding it whole in
+// memory) while hashing it, refuses it past maxBytes, and checks that it is
+// a PDF that is neither encrypted nor damaged. fileName is the client's name
+// for the file, kept for display and as the default title.
+func (s *Store) StageUpload(ctx context.Context, r io.Reader, maxBytes int64, fileName string) (*StagedUpload, error) {
+	f, err := os.CreateTemp(s.tempDir, "markuproom-upload-*.pdf")
+	if err != nil {
+		return nil, fmt.Errorf("create temp file: %w", err)
+	}
+	u := &StagedUpload{file: f, fileName: cleanFileName(fileName)}
+	ok := false
+	defer func() {
+		if !ok {
+			_ = u.Close()
+		}
+	}()
+	h := sha256.New()
+	n, err := io.Copy(io.MultiWriter(f, h), io.LimitReader(r, maxBytes+1))
+	if err != nil {
+		// A body cut short by the server's own size limit surfaces here too;
+		// the caller's error mapping recognises it through the wrap.
+		return nil, fmt.Errorf("receive upload: %w", err)
+	}
+	if n > maxBytes {
+		return nil, tooLargeError(maxBytes)
+	}
+	if n == 0 {
+		return nil, Unprocessable("#/file", "empty_file", "The uploaded file is empty.")
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	info, err := pdf.Inspect(ctx, f)
+	if err != nil {
+		return nil, pdfProblem(err)
+	}
+	u.size, u.sha256, u.info = n, hex.EncodeToString(h.Sum(nil)), info
+	ok = true
+	return u, nil
+}
+
+func tooLargeError(maxBytes int64) error {
+	return &ValidationError{Kind: KindTooLarge, Detail: fmt.Sprintf("The file is larger than the limit of %s.", formatBytes(maxBytes)),
+		Errors: []FieldError{{Pointer: "#/file", Code: "file_too_large", Detail: fmt.Sprintf("At most %d bytes are accepted.", maxBytes)}}}
+}
+
+// pdfProblem explains why a file is not an acceptable PDF.
+func pdfProblem(err error) error {
+	switch {
+	case errors.Is(err, pdf.ErrNotPDF):
+		return Unprocessable("#/file", "not_pdf", "The file is not a PDF document.")
+	case errors.Is(err, pdf.ErrEncrypted):
+		return Unprocessable("#/file", "encrypted_pdf", "The PDF is encrypted or password-protected; upload an unprotected copy.")
+	case errors.Is(err, pdf.ErrTooManyPages):
+		return Unprocessable("#/file", "too_many_pages", fmt.Sprintf("The PDF has more than %d pages.", pdf.MaxPages))
+	case errors.Is(err, pdf.ErrMalformed):
+		return Unprocessable("#/file", "damaged_pdf", "The PDF is damaged or incomplete and cannot be read.")
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return err
+	default:
+		return Unprocessable("#/file", "damaged_pdf", "The PDF cannot be read.")
+	}
+}
+
+// NewDocument is what SaveDocument records besides the staged file.
+type NewDocument struct {
+	OrganizationID int64
+	TokenID        *int64
+	// Title is optional; the file name (without .pdf) or "Document" is used when empty.
+	Title string
+}
+
+// SaveDocument copies a staged upload into the bucket and records it.
+// The bucket object is removed again when the record cannot be written.
+func (s *Store) SaveDocument(ctx context.Context, u *StagedUpload, in NewDocument) (*Document, error) {
+	title := strings.TrimSpace(in.Title)
+	if title == "" {
+		title = strings.TrimSpace(strings.TrimSuffix(u.fileName, filepath.Ext(u.fileName)))
+	}
+	if title == "" {
+		title = "Document"
+	}
+	var p Problems
+	checkTextLength(&p, "#/title", title, MaxTitleLength)
+	if err := p.Err(KindInvalid, "The document title is not valid."); err != nil {
+		return nil, err
+	}
+	id, err := uuid.NewV7()
+	if err != nil {
+		return nil, err
+	}
+	d := &Document{
+		ID:                id.String(),
+		OrganizationID:    in.OrganizationID,
+		ObjectKey:         "orgs/" + strconv.FormatInt(in.OrganizationID, 10) + "/documents/" + id.String() + ".pdf",
+		Title:             title,
+		FileName:          u.fileName,
+		SizeBytes:         u.size,
+		SHA256:            u.sha256,
+		PageCount:         len(u.info.Pages),
+		Pages:             PageList(u.info.Pages),
+		UploadedByTokenID: in.TokenID,
+		CreatedAt:         s.Now(),
+	}
+	if err := s.putObject(ctx, d.ObjectKey, u.file); err != nil {
+		return nil, err
+	}
+	if err := s.db.WithContext(ctx).Create(d).Error; err != nil {
+		if delErr := s.bucket.Delete(context.WithoutCancel(ctx), d.ObjectKey); delErr != nil {
+			s.log.WarnContext(ctx, "remove orphaned upload", "key", d.ObjectKey, "error", delErr)
+		}
+		return nil, mapDBError(err)
+	}
+	return d, nil
+}
+
+func (s *Store) putObject(ctx context.Context, key string, f *os.File) error {
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	w, err := s.bucket.NewWriter(ctx, key, &blob.WriterOptions{ContentType: "application/pdf"})
+	if err != nil {
+		return fmt.Errorf("store document: %w", err)
+	}
+	if _, err := io.Copy(w, f); err != nil {
+		_ = w.Close()
+		return fmt.Errorf("store document: %w", err)
+	}
+	if err := w.Close(); err != nil {
+		return fmt.Errorf("store document: %w", err)
+	}
+	return nil
+}
+
+// cleanFileName keeps the base name of a client-supplied file name, bounded in length.
+func cleanFileName(name string) string {
+	name = strings.TrimSpace(strings.ReplaceAll(name, "\\", "/"))
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		name = name[i+1:]
+	}
+	name = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return -1
+		}
+		return r
+	}, name)
+	if r := []rune(name); len(r) > MaxTitleLength {
+		name = string(r[:MaxTitleLength])
+	}
+	return name
+}
+
+func formatBytes(n int64) string {
+	const mib = 1 << 20
+	if n%mib == 0 {
+		return strconv.FormatInt(n/mib, 10) + " MiB"
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
+}

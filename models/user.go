@@ -1,0 +1,98 @@
+package models
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+)
+
+// User is a person of an organization: a sender of Markup Rooms, and an admin when IsAdmin.
+type User struct {
+	ID             int64     `gorm:"column:id;primaryKey"`
+	OrganizationID int64     `gorm:"column:organization_id"`
+	Email          string    `gorm:"column:email"`
+	EmailKey       string    `gorm:"column:email_key"`
+	FirstName      string    `gorm:"column:first_name"`
+	LastName       string    `gorm:"column:last_name"`
+	IsAdmin        bool      `gorm:"column:is_admin"`
+	PasswordHash   string    `gorm:"column:password_hash"`
+	CreatedAt      time.Time `gorm:"column:created_at;autoCreateTime:false"`
+	UpdatedAt      time.Time `gorm:"column:updated_at;autoUpdateTime:false"`
+}
+
+// TableName implements gorm's tabler.
+func (User) TableName() string { return "users" }
+
+// FullName is "First Last".
+func (u *User) FullName() string {
+	return strings.TrimSpace(u.FirstName + " " + u.LastName)
+}
+
+// NewUser is the input of CreateUser.
+type NewUser struct {
+	OrganizationID int64
+	Email          string
+	FirstName      string
+	LastName       string
+	Admin          bool
+	// Password is optional; empty means the user cannot log in to the console.
+	Password string
+}
+
+// CreateUser adds a user to an organization; the e-mail is unique per organization, ignoring case.
+func (s *Store) CreateUser(ctx context.Context, in NewUser) (*User, error) {
+	in.Email = strings.TrimSpace(in.Email)
+	in.FirstName = strings.TrimSpace(in.FirstName)
+	in.LastName = strings.TrimSpace(in.LastName)
+	var p Problems
+	checkEmail(&p, "#/email", in.Email)
+	checkRequiredText(&p, "#/firstName", in.FirstName, MaxNameLength)
+	checkRequiredText(&p, "#/lastName", in.LastName, MaxNameLength)
+	if len(in.Password) > MaxPasswordLength {
+		p.Add("#/password", "too_long", "The password is longer than %d bytes.", MaxPasswordLength)
+	} else if in.Password != "" && len(in.Password) < 8 {
+		p.Add("#/password", "too_short", "The password must have at least 8 characters.")
+	}
+	if err := p.Err(KindInvalid, "The user is not valid."); err != nil {
+		return nil, err
+	}
+	if _, err := s.GetOrganization(ctx, in.OrganizationID); err != nil {
+		if errors.Is(err, ErrNotFound) {
+			return nil, Unprocessable("#/organizationId", "unknown_organization", "No organization has this id.")
+		}
+		return nil, err
+	}
+	var hash string
+	if in.Password != "" {
+		var err error
+		if hash, err = HashPassword(in.Password); err != nil {
+			return nil, err
+		}
+	}
+	now := s.Now()
+	u := &User{
+		OrganizationID: in.OrganizationID, Email: in.Email, EmailKey: EmailKey(in.Email),
+		FirstName: in.FirstName, LastName: in.LastName, IsAdmin: in.Admin, PasswordHash: hash,
+		CreatedAt: now, UpdatedAt: now,
+	}
+	if err := s.db.WithContext(ctx).Create(u).Error; err != nil {
+		err = mapDBError(err)
+		if errors.Is(err, ErrConflict) {
+			return nil, &ValidationError{Kind: KindUnprocessable, Detail: "A user with this e-mail already exists in the organization.",
+				Errors: []FieldError{{Pointer: "#/email", Code: "duplicate_email", Detail: "A user with this e-mail already exists in the organization."}}}
+		}
+		return nil, err
+	}
+	return u, nil
+}
+
+// GetUserInOrganization reads a user of one organization; another organization's user is ErrNotFound.
+func (s *Store) GetUserInOrganization(ctx context.Context, orgID, userID int64) (*User, error) {
+	var u User
+	err := s.db.WithContext(ctx).Where("id = ? AND organization_id = ?", userID, orgID).First(&u).Error
+	if err != nil {
+		return nil, mapDBError(err)
+	}
+	return &u, nil
+}

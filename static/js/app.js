@@ -1,0 +1,109 @@
+// Markup Room — progressive enhancement for server-rendered pages.
+//
+// Loaded with `defer` after htmx; the Content-Security-Policy forbids inline
+// script and inline event handlers, so all behaviour is wired here through
+// data attributes, with listeners delegated from `document` so content that
+// htmx swaps in later works too. Every page stays usable without this file.
+//
+//   <button data-dialog-open="confirm-delete">…</button>   opens <dialog id="confirm-delete">
+//   <button data-dialog-close>…</button>                    closes the enclosing <dialog>
+//   <button class="alert__close" data-dismiss>…</button>    removes the enclosing .alert / [data-dismissible]
+//   <details class="dropdown">…</details>                    closes on outside click and Escape
+//   <form data-confirm="Remove Ann?">…</form>                asks before submitting
+//   <dialog data-open-on-load>…</dialog>                     opens as a modal when the page loads
+(function () {
+  "use strict";
+
+  // htmx settings that keep it inside the CSP. These run before htmx
+  // initialises: deferred scripts execute before DOMContentLoaded, which is
+  // when htmx reads its configuration and would inject its indicator <style>.
+  if (window.htmx) {
+    Object.assign(window.htmx.config, {
+      includeIndicatorStyles: false, // the inline <style> would be blocked; app.css has .htmx-indicator
+      allowEval: false, // no hx-on / js: / event-filter expressions: script-src has no 'unsafe-eval'
+      allowScriptTags: false, // never run <script> found in swapped HTML
+      selfRequestsOnly: true, // only talk to this origin
+      historyCacheSize: 0, // keep no page snapshots (documents, participants) in sessionStorage
+      refreshOnHistoryMiss: true, // back/forward reloads the page from the server instead
+    });
+  }
+
+  document.addEventListener("click", function (event) {
+    var target = event.target instanceof Element ? event.target : null;
+    if (!target) return;
+    closeDropdowns(target);
+
+    var opener = target.closest("[data-dialog-open]");
+    if (opener) {
+      var dialog = document.getElementById(opener.getAttribute("data-dialog-open"));
+      if (dialog instanceof HTMLDialogElement) {
+        event.preventDefault();
+        if (!dialog.open) dialog.showModal();
+      }
+      return;
+    }
+
+    var closer = target.closest("[data-dialog-close]");
+    if (closer) {
+      var open = closer.closest("dialog");
+      if (open) {
+        event.preventDefault();
+        open.close(closer.getAttribute("data-dialog-close") || "");
+      }
+      return;
+    }
+
+    // A click on a modal dialog's backdrop lands on the <dialog> itself.
+    if (target instanceof HTMLDialogElement && target.open && target.hasAttribute("data-dialog-light-dismiss")) {
+      var box = target.getBoundingClientRect();
+      var inside =
+        event.clientX >= box.left && event.clientX <= box.right && event.clientY >= box.top && event.clientY <= box.bottom;
+      if (!inside) target.close("");
+      return;
+    }
+
+    var dismiss = target.closest("[data-dismiss]");
+    if (dismiss) {
+      var dismissible = dismiss.closest("[data-dismissible], .alert");
+      if (dismissible) dismissible.remove();
+    }
+  });
+
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape") return;
+    var open = document.querySelector("details.dropdown[open]");
+    if (open) {
+      open.removeAttribute("open");
+      var summary = open.querySelector("summary");
+      if (summary) summary.focus();
+    }
+  });
+
+  // <form data-confirm="Question?"> asks before it is submitted.
+  document.addEventListener("submit", function (event) {
+    var form = event.target instanceof HTMLFormElement ? event.target : null;
+    var question = form && form.getAttribute("data-confirm");
+    if (question && !window.confirm(question)) event.preventDefault();
+  });
+
+  // <dialog data-open-on-load> (a form sent back with errors) opens as a modal when the page loads.
+  function openDialogsOnLoad() {
+    document.querySelectorAll("dialog[data-open-on-load]").forEach(function (dialog) {
+      if (dialog instanceof HTMLDialogElement && !dialog.open) dialog.showModal();
+    });
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", openDialogsOnLoad);
+  } else {
+    openDialogsOnLoad();
+  }
+
+  // closeDropdowns closes every open dropdown that does not contain the clicked element.
+  function closeDropdowns(clicked) {
+    document.querySelectorAll("details.dropdown[open]").forEach(function (details) {
+      if (!details.contains(clicked) || clicked.closest(".dropdown__item")) {
+        details.removeAttribute("open");
+      }
+    });
+  }
+})();

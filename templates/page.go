@@ -1,0 +1,64 @@
+package templates
+
+import (
+	"strings"
+
+	"github.com/a-h/templ"
+)
+
+// productName is shown in the header and appended to every page title.
+const productName = "Markup Room"
+
+// AssetURLs turns a logical static file name such as "css/app.css" into the
+// URL a page links to; *static.Assets satisfies it.
+type AssetURLs interface {
+	URL(name string) string
+}
+
+// Page is the view model every full page shares.
+type Page struct {
+	// Title is shown as "<Title> · Markup Room"; empty shows "Markup Room".
+	Title string
+	// Assets resolves static file names to their content-hashed URLs.
+	Assets AssetURLs
+	// BodyClass is an optional layout variant on <body>, e.g. "app" for the editor.
+	BodyClass string
+	// CSRFToken, when set, is exposed as <meta name="csrf-token"> and sent by
+	// htmx as the X-CSRF-Token header on every request.
+	CSRFToken string
+	// Nav lists optional header links.
+	Nav []NavLink
+}
+
+// NavLink is one link in the page header.
+type NavLink struct {
+	// Label is the visible link text.
+	Label string
+	// Href is the link target, normally a path on this site.
+	Href string
+	// Current marks the link to the page being shown (aria-current="page").
+	Current bool
+}
+
+// fullTitle is the document <title>.
+func (p Page) fullTitle() string {
+	t := strings.TrimSpace(p.Title)
+	if t == "" || t == productName {
+		return productName
+	}
+	return t + " · " + productName
+}
+
+// assetURL resolves a static file name, falling back to its unhashed URL
+// when no AssetURLs is set.
+func (p Page) assetURL(name string) string {
+	if p.Assets == nil {
+		return "/static/" + name
+	}
+	return p.Assets.URL(name)
+}
+
+// csrfHeaders is the hx-headers JSON that makes htmx send the CSRF token.
+func (p Page) csrfHeaders() (string, error) {
+	return templ.JSONString(map[string]string{"X-CSRF-Token": p.CSRFToken})
+}

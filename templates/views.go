@@ -1,0 +1,129 @@
+package templates
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// HomeView is what the landing page at / shows.
+type HomeView struct {
+	// BaseURL is the public origin used in the curl examples, e.g.
+	// https://markup.example.com; empty shows "$BASE".
+	BaseURL string
+	// APIDocURL is where the OpenAPI document is served, e.g. /api/openapi.json.
+	APIDocURL string
+	// AdminURL links to the admin console; empty hides the link.
+	AdminURL string
+}
+
+// base is the origin the quick-start examples call.
+func (v HomeView) base() string {
+	if b := strings.TrimRight(strings.TrimSpace(v.BaseURL), "/"); b != "" {
+		return b
+	}
+	return "$BASE"
+}
+
+// uploadExample is the curl command that uploads a PDF.
+func (v HomeView) uploadExample() string {
+	return `curl -H "Authorization: Bearer $TOKEN" \
+  -F file=@contract.pdf \
+  ` + v.base() + `/api/v1/documents/upload`
+}
+
+// markupRoomExample is the curl command that creates a Markup Room.
+func (v HomeView) markupRoomExample() string {
+	return `curl -H "Authorization: Bearer $TOKEN" \
+  -H "Content-Type: application/json" \
+  -d '{
+    "senderId": "<sender id>",
+    "documents": ["<location from the upload>"],
+    "participants": [
+      {"firstName": "Ada", "lastName": "Lovelace", "email": "ada@example.com"}
+    ]
+  }' \
+  ` + v.base() + `/api/v1/markup-rooms`
+}
+
+// transactionExample is the curl command that replaces a transaction.
+func (v HomeView) transactionExample() string {
+	return `curl -X PUT -H "Authorization: Bearer $TOKEN" \
+  -H "Content-Type: application/json" \
+  -d @transaction.json \
+  ` + v.base() + `/api/v1/transactions/{id}`
+}
+
+// ErrorView is what the error page shows; it never carries internal detail
+// such as a stack trace or an SQL error.
+type ErrorView struct {
+	// Status is the HTTP status code, e.g. 404.
+	Status int
+	// Title is the headline; empty, or just the status text ("Not Found"),
+	// picks a friendlier one for Status.
+	Title string
+	// Message explains what happened and what to do; empty picks one for Status.
+	Message string
+	// RequestID is shown small so support can find the request in the logs.
+	RequestID string
+	// HomeURL is where the "home" button leads; empty means "/".
+	HomeURL string
+}
+
+// heading is the error page's <h1>.
+func (v ErrorView) heading() string {
+	if t := strings.TrimSpace(v.Title); t != "" && !strings.EqualFold(t, http.StatusText(v.Status)) {
+		return t
+	}
+	switch {
+	case v.Status == http.StatusNotFound:
+		return "We couldn't find that page"
+	case v.Status == http.StatusGone:
+		return "This Markup Room link has expired"
+	case v.Status == http.StatusUnauthorized:
+		return "Please sign in"
+	case v.Status == http.StatusForbidden:
+		return "You don't have access to this page"
+	case v.Status == http.StatusTooManyRequests:
+		return "Too many requests"
+	case v.Status >= 500:
+		return "Something went wrong"
+	default:
+		return "We couldn't complete that request"
+	}
+}
+
+// message is the error page's explanation.
+func (v ErrorView) message() string {
+	if m := strings.TrimSpace(v.Message); m != "" {
+		return m
+	}
+	switch {
+	case v.Status == http.StatusNotFound:
+		return "The address may be mistyped, or the page may have moved."
+	case v.Status == http.StatusGone:
+		return "Ask the sender for a new link."
+	case v.Status == http.StatusTooManyRequests:
+		return "Please wait a moment and try again."
+	case v.Status >= 500:
+		return "Something went wrong on our side. Please try again in a moment."
+	default:
+		return "Please check the address and try again."
+	}
+}
+
+// statusText is the status code as shown, or "" when unknown.
+func (v ErrorView) statusText() string {
+	if v.Status < 100 || v.Status > 999 {
+		return ""
+	}
+	return strconv.Itoa(v.Status)
+}
+
+// homeURL is where the "home" button leads.
+func (v ErrorView) homeURL() string {
+	if v.HomeURL == "" {
+		return "/"
+	}
+	return v.HomeURL
+}
