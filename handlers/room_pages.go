@@ -23,6 +23,9 @@ type RoomEditor interface {
 	RenameRoomDocument(ctx context.Context, roomID string, position int, title string) error
 }
 
+// maxFormBytes bounds a room form post (a participant is a few hundred bytes).
+const maxFormBytes = 64 << 10
+
 // roomHeaders keep room pages out of caches and referrers.
 func roomHeaders(c *gin.Context) {
 	c.Header("Cache-Control", "no-store")
@@ -91,6 +94,7 @@ func (h *Handler) roomChange(c *gin.Context, change func(ws *models.RoomWorkspac
 	if err != nil {
 		return err
 	}
+	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, maxFormBytes)
 	if err := checkCSRF(c); err != nil {
 		return err
 	}
