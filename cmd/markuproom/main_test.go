@@ -162,7 +162,9 @@ func TestServeDemoAndGracefulShutdown(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		var out, errOut syncBuffer
 		done := make(chan int, 1)
-		go func() { done <- run(ctx, nil, func(k string) string { return env[k] }, strings.NewReader(""), &out, &errOut) }()
+		go func() {
+			done <- run(ctx, nil, func(k string) string { return env[k] }, strings.NewReader(""), &out, &errOut)
+		}()
 		base := "http://" + addr
 		deadline := time.Now().Add(60 * time.Second)
 		for {
