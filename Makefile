@@ -3,15 +3,25 @@ SHELL := /bin/bash
 GO    ?= go
 PKGS  := ./...
 
-.PHONY: run test vet templ-check generate assets bench bench-go load fmt
+.PHONY: run test test-browser vet templ-check generate assets bench bench-go load fmt
 
 ## run: start the server with embedded defaults (SQLite in ./data, demo data printed)
 run:
 	$(GO) run ./cmd/markuproom
 
-## test: vet, templ freshness, then every Go test (SQLite always; PostgreSQL too when TEST_DATABASE_URL is set)
+CHROMIUM ?= /usr/lib/chromium/chromium
+
+## test: vet, templ freshness, every Go test (SQLite always; PostgreSQL too when TEST_DATABASE_URL is set),
+## then the browser tests when Chromium and node_modules are present (CI installs both)
 test: vet templ-check
 	$(GO) test -count=1 -timeout 20m $(PKGS)
+	@if [ -x "$(CHROMIUM)" ] && [ -d node_modules/playwright-core ]; then $(MAKE) --no-print-directory test-browser; \
+	elif [ -n "$$CI" ]; then echo "CI: Chromium or node_modules missing; .ci/run should have installed them"; exit 1; \
+	else echo "NOTE: browser tests not run here: install Debian's chromium and run 'npm ci' (bash .ci/run does both)"; fi
+
+## test-browser: drive the real pages in headless Chromium (playwright-core)
+test-browser:
+	CHROMIUM_PATH=$(CHROMIUM) npm run --silent test:browser
 
 vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './node_modules/*')); \

@@ -1,0 +1,123 @@
+// Browser test of the Markup Room page in real Chromium (Debian's package),
+// driven by playwright-core: start the real server with demo data, open the
+// printed Markup Room URL, add a participant through the dialog, rename the
+// document, and check that the page logs no errors (CSP violations included).
+//
+// Run: make test-browser   (needs `npm ci` and /usr/lib/chromium/chromium)
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import net from "node:net";
+import { chromium } from "playwright-core";
+
+const chromiumPath = process.env.CHROMIUM_PATH || "/usr/lib/chromium/chromium";
+let server, dataDir, browser, roomURL, base;
+
+function freePort() {
+  return new Promise((resolve) => {
+    const srv = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+before(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), "markuproom-e2e-"));
+  const bin = join(dataDir, "markuproom");
+  execFileSync("go", ["build", "-o", bin, "./cmd/markuproom"], { stdio: "inherit" });
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  server = spawn(bin, [], {
+    env: { ...process.env, MARKUPROOM_DATA_DIR: dataDir, MARKUPROOM_ADDR: `127.0.0.1:${port}`, MARKUPROOM_BASE_URL: base, MARKUPROOM_LOG_LEVEL: "warn" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  roomURL = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("server did not print a Markup Room URL:\n" + out)), 60000);
+    server.stdout.on("data", (chunk) => {
+      out += chunk;
+      const m = out.match(/(http:\/\/\S+\/markup-room\/\S+)/);
+      if (m && out.includes("listening")) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    server.on("exit", (code) => reject(new Error(`server exited with ${code}:\n${out}`)));
+  });
+  browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill("SIGTERM");
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+test("the room opens, edits participants and titles, and logs no errors", async () => {
+  const page = await browser.newPage();
+  const problems = [];
+  page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") problems.push(m.text()); });
+  page.on("pageerror", (e) => problems.push(e.message));
+
+  await page.goto(roomURL);
+  assert.match(page.url(), /\/rooms\/[0-9a-f-]+$/, "the token leaves the address bar");
+  await page.getByRole("heading", { level: 1, name: "Sample Purchase Agreement" }).waitFor();
+  assert.equal(await page.locator(".room-participant").count(), 2);
+
+  // Add a participant through the dialog (keyboard-reachable button, native form).
+  await page.getByRole("button", { name: "Add Participant" }).click();
+  const dialog = page.locator("dialog#participant-add");
+  await dialog.waitFor({ state: "visible" });
+  await dialog.getByLabel("First name", { exact: true }).fill("Casey");
+  await dialog.getByLabel("Last name", { exact: true }).fill("Witness");
+  await dialog.getByLabel("E-mail", { exact: true }).fill("not-an-email");
+  await dialog.getByRole("button", { name: "Save participant" }).click();
+  // The browser's own validation keeps the dialog open for a malformed e-mail.
+  await dialog.waitFor({ state: "visible" });
+  await dialog.getByLabel("E-mail", { exact: true }).fill("casey@example.com");
+  await dialog.getByLabel("Authentication", { exact: true }).selectOption("two-factor-authentication");
+  await dialog.getByLabel("Knowledge-based authentication (KBA)").check();
+  await Promise.all([page.waitForURL(/\/rooms\//), dialog.getByRole("button", { name: "Save participant" }).click()]);
+  await page.getByText("Casey Witness").waitFor();
+  assert.equal(await page.locator(".room-participant").count(), 3);
+  assert.ok(await page.getByText("Knowledge-based authentication", { exact: true }).isVisible());
+
+  // Edit through the participant's dropdown.
+  const casey = page.locator(".room-participant", { hasText: "Casey Witness" });
+  await casey.locator("summary").click();
+  await casey.getByRole("button", { name: "Edit" }).click();
+  const edit = page.locator("dialog[open]");
+  await edit.getByLabel("Last name", { exact: true }).fill("Notary");
+  await Promise.all([page.waitForURL(/\/rooms\//), edit.getByRole("button", { name: "Save participant" }).click()]);
+  await page.getByText("Casey Notary").waitFor();
+
+  // Rename the document.
+  await page.locator(".room-doc__rename summary").click();
+  await page.locator(".room-doc__rename-form input[name=title]").fill("Signed Purchase Agreement");
+  await Promise.all([page.waitForURL(/\/rooms\//), page.getByRole("button", { name: "Save title" }).click()]);
+  await page.getByRole("heading", { level: 1, name: "Signed Purchase Agreement" }).waitFor();
+
+  // Remove, confirming the browser dialog.
+  page.once("dialog", (d) => d.accept());
+  const again = page.locator(".room-participant", { hasText: "Casey Notary" });
+  await again.locator("summary").click();
+  await Promise.all([page.waitForURL(/\/rooms\//), again.getByRole("button", { name: "Remove" }).click()]);
+  assert.equal(await page.locator(".room-participant").count(), 2);
+
+  assert.deepEqual(problems, [], "the page logged errors or warnings");
+});
+
+test("another browser without the link's session is refused", async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const res = await page.goto(base + "/rooms/00000000-0000-0000-0000-000000000000");
+  assert.equal(res.status(), 403);
+  await context.close();
+});
