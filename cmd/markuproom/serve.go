@@ -90,6 +90,7 @@ func (e *cliEnv) serve(ctx context.Context, args []string) int {
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	go a.purgeExpired(ctx)
 	select {
 	case err := <-errc:
 		if !errors.Is(err, http.ErrServerClosed) {
@@ -115,4 +116,23 @@ func (e *cliEnv) serverLogger() *slog.Logger {
 		level = slog.LevelInfo
 	}
 	return slog.New(slog.NewJSONHandler(e.stderr, &slog.HandlerOptions{Level: level}))
+}
+
+// purgeExpired deletes Idempotency-Key records past their 24 hours, hourly,
+// until ctx ends. Every instance may run it; the deletes are idempotent.
+func (a *app) purgeExpired(ctx context.Context) {
+	tick := time.NewTicker(time.Hour)
+	defer tick.Stop()
+	for {
+		if n, err := a.store.PurgeExpiredIdempotencyKeys(ctx); err != nil && ctx.Err() == nil {
+			a.log.WarnContext(ctx, "purge idempotency keys", "error", err)
+		} else if n > 0 {
+			a.log.InfoContext(ctx, "purged idempotency keys", "count", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
 }
