@@ -3,7 +3,6 @@ package models
 import (
 	"context"
 	"database/sql/driver"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -70,26 +69,11 @@ func (p PageList) Value() (driver.Value, error) {
 	if p == nil {
 		p = PageList{}
 	}
-	b, err := json.Marshal([]pdf.Page(p))
-	return string(b), err
+	return jsonColumn([]pdf.Page(p))
 }
 
 // Scan implements sql.Scanner.
-func (p *PageList) Scan(src any) error {
-	var b []byte
-	switch v := src.(type) {
-	case string:
-		b = []byte(v)
-	case []byte:
-		b = v
-	case nil:
-		*p = nil
-		return nil
-	default:
-		return fmt.Errorf("PageList: cannot scan %T", src)
-	}
-	return json.Unmarshal(b, (*[]pdf.Page)(p))
-}
+func (p *PageList) Scan(src any) error { return scanJSONColumn(src, (*[]pdf.Page)(p), "PageList") }
 
 // GetDocument reads a document of one organization; another organization's document is ErrNotFound.
 func (s *Store) GetDocument(ctx context.Context, orgID int64, id string) (*Document, error) {

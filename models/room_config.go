@@ -2,7 +2,6 @@ package models
 
 import (
 	"database/sql/driver"
-	"encoding/json"
 	"fmt"
 )
 
@@ -140,22 +139,10 @@ func (c RoomConfig) ApplyParticipantRules(p *Participant) {
 }
 
 // Value implements driver.Valuer.
-func (c RoomConfig) Value() (driver.Value, error) {
-	b, err := json.Marshal(c)
-	return string(b), err
-}
+func (c RoomConfig) Value() (driver.Value, error) { return jsonColumn(c) }
 
 // Scan implements sql.Scanner.
-func (c *RoomConfig) Scan(src any) error {
-	switch v := src.(type) {
-	case string:
-		return json.Unmarshal([]byte(v), c)
-	case []byte:
-		return json.Unmarshal(v, c)
-	default:
-		return fmt.Errorf("RoomConfig: cannot scan %T", src)
-	}
-}
+func (c *RoomConfig) Scan(src any) error { return scanJSONColumn(src, c, "RoomConfig") }
 
 // parseRoomConfig merges a request's partial config over the defaults; unknown
 // groups or keys and non-boolean values are problems.

@@ -2,7 +2,6 @@ package models
 
 import (
 	"database/sql/driver"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"time"
@@ -168,26 +167,11 @@ func (l StringList) Value() (driver.Value, error) {
 	if l == nil {
 		l = StringList{}
 	}
-	b, err := json.Marshal([]string(l))
-	return string(b), err
+	return jsonColumn([]string(l))
 }
 
 // Scan implements sql.Scanner.
-func (l *StringList) Scan(src any) error {
-	var b []byte
-	switch v := src.(type) {
-	case string:
-		b = []byte(v)
-	case []byte:
-		b = v
-	case nil:
-		*l = nil
-		return nil
-	default:
-		return fmt.Errorf("StringList: cannot scan %T", src)
-	}
-	return json.Unmarshal(b, (*[]string)(l))
-}
+func (l *StringList) Scan(src any) error { return scanJSONColumn(src, (*[]string)(l), "StringList") }
 
 // TransactionEvent is one entry of a transaction's history.
 type TransactionEvent struct {
