@@ -274,6 +274,7 @@ func TestTransactionValidation400(t *testing.T) {
 			{"fractional page", set(1.5, "documents", 0, "tags", 0, "page"), "#/documents/0/tags/0/page", "not_integer"},
 			{"wrong evault", set("other", "evault"), "#/evault", "invalid_enum"},
 			{"document not an object", set("doc", "documents", 0), "#/documents/0", "invalid_type"},
+			{"NUL in a string", set("Con\x00tract", "documents", 0, "title"), "#/documents/0/title", "invalid_character"},
 		}
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {
@@ -298,6 +299,14 @@ func TestTransactionValidation400(t *testing.T) {
 			for _, want := range [][2]string{{"#/status", "invalid_enum"}, {"#/participants/0/email", "invalid_email"},
 				{"#/documents/0/tags/2/type", "invalid_enum"}, {"#/documents/0/title", "required"}, {"#/extra", "unknown_field"}} {
 				hasError(t, prob, want[0], want[1])
+			}
+		})
+		t.Run("body over the limit", func(t *testing.T) {
+			big := clone(base)
+			big["personalizedMessage"] = strings.Repeat("x", 11<<20)
+			p := s.do(jsonReq(http.MethodPost, "/api/v1/transactions", tenant.Token, big)).problem(http.StatusRequestEntityTooLarge)
+			if p.Type != "/problems/payload-too-large" {
+				t.Fatalf("type %q", p.Type)
 			}
 		})
 		t.Run("wrong content type", func(t *testing.T) {

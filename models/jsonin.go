@@ -120,7 +120,8 @@ func (o *jsonObject) missing(name string) {
 }
 
 // str reads a string field; required fields report their absence. Values are
-// bounded by max characters (0 means no bound beyond the body limit).
+// bounded by max characters (0 means no bound beyond the body limit) and may
+// not contain NUL, which PostgreSQL text cannot store.
 func (o *jsonObject) str(name string, required bool, max int) (string, bool) {
 	raw, ok := o.raw(name)
 	if !ok {
@@ -138,12 +139,13 @@ func (o *jsonObject) str(name string, required bool, max int) (string, bool) {
 		o.p.Add(o.at(name), "required", "The field %q must not be blank.", name)
 		return s, false
 	}
-	if max > 0 {
-		before := o.p.Len()
-		checkTextLength(o.p, o.at(name), s, max)
-		if o.p.Len() > before {
-			return s, false
-		}
+	if max <= 0 {
+		max = int(^uint(0) >> 1)
+	}
+	before := o.p.Len()
+	checkTextLength(o.p, o.at(name), s, max)
+	if o.p.Len() > before {
+		return s, false
 	}
 	return s, true
 }

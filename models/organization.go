@@ -75,6 +75,10 @@ func checkTextLength(p *Problems, pointer, s string, max int) {
 		p.Add(pointer, "invalid_encoding", "The value is not valid UTF-8.")
 		return
 	}
+	if strings.ContainsRune(s, 0) {
+		p.Add(pointer, "invalid_character", "The value contains a NUL character.")
+		return
+	}
 	if n := utf8.RuneCountInString(s); n > max {
 		p.Add(pointer, "too_long", "The value has %d characters; at most %d are allowed.", n, max)
 	}
