@@ -92,7 +92,6 @@ func roomView(ws *models.RoomWorkspace, now time.Time, form *templates.Participa
 		v.Documents = append(v.Documents, dv)
 	}
 	for i, p := range t.Participants {
-		p := p
 		pv := templates.RoomParticipantView{
 			ID: p.ParticipantID, Name: p.FullName(), Email: p.Email, Color: models.SignerColor(i),
 			AuthLabel: authLabel(p.AuthenticationType), TagCount: tagCounts[p.ParticipantID],
