@@ -49,3 +49,21 @@ assets:
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
+
+BENCHTIME      ?= 1s
+LOADBENCH_ARGS ?=
+
+## bench: the store's Go benchmarks (SQLite; PostgreSQL too when TEST_DATABASE_URL is set), then
+## cmd/loadbench, the loopback load comparison with baselines (PostgreSQL: BENCH_DATABASE_URL, else
+## TEST_DATABASE_URL, else a local markuproom_bench database it creates). See docs/benchmarks.md.
+bench:
+	@$(MAKE) --no-print-directory bench-go
+	@$(MAKE) --no-print-directory load
+
+## bench-go: go test benchmarks of models (ReplaceTransaction, ParseTransactionInput)
+bench-go:
+	$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) -count 1 -timeout 15m ./models/
+
+## load: cmd/loadbench alone (flags through LOADBENCH_ARGS, e.g. LOADBENCH_ARGS='-c 16 -d 30s')
+load:
+	$(GO) run ./cmd/loadbench $(LOADBENCH_ARGS)
