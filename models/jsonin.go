@@ -13,15 +13,16 @@ import (
 
 // This file reads untrusted JSON request bodies field by field so that every
 // problem is reported with a JSON Pointer: unknown fields, wrong types,
-// missing required fields. Objects are decoded one level at a time into
-// json.RawMessage, so nested values (customData) keep their exact bytes.
+// missing required fields. The body is checked once with json.Valid and
+// indexed in one pass (jsontree.go); nested values (customData) keep their
+// exact bytes.
 
 // jsonObject is one JSON object being read; call finish to report unknown fields.
 type jsonObject struct {
-	p      *Problems
-	ptr    string
-	fields map[string]json.RawMessage
-	used   map[string]bool
+	p    *Problems
+	ptr  string
+	node jsonNode
+	used []bool
 }
 
 // parseBody reads a request body that must be one JSON object.
@@ -35,7 +36,7 @@ func parseBody(p *Problems, body []byte) (*jsonObject, bool) {
 		p.Add("#", "invalid_json", "The request body is not valid JSON: %s.", jsonSyntaxDetail(trimmed))
 		return nil, false
 	}
-	return readObject(p, "#", trimmed)
+	return readObject(p, "#", scanJSON(trimmed))
 }
 
 // jsonSyntaxDetail explains where JSON parsing failed.
@@ -52,45 +53,45 @@ func jsonSyntaxDetail(b []byte) string {
 	return "unknown error"
 }
 
-// readObject decodes raw as an object, recording a type problem otherwise.
-func readObject(p *Problems, ptr string, raw json.RawMessage) (*jsonObject, bool) {
-	if jsonKind(raw) != "object" {
-		p.Add(ptr, "invalid_type", "Expected an object, got %s.", jsonKind(raw))
+// readObject reads node as an object, recording a type problem otherwise.
+func readObject(p *Problems, ptr string, node jsonNode) (*jsonObject, bool) {
+	if node.kind != "object" {
+		p.Add(ptr, "invalid_type", "Expected an object, got %s.", node.kind)
 		return nil, false
 	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil {
-		p.Add(ptr, "invalid_json", "The object cannot be read: %v.", err)
-		return nil, false
-	}
-	return &jsonObject{p: p, ptr: ptr, fields: fields, used: make(map[string]bool, len(fields))}, true
+	return &jsonObject{p: p, ptr: ptr, node: node, used: make([]bool, len(node.keys))}, true
 }
 
-// jsonKind names the JSON type of raw (its first byte decides).
-func jsonKind(raw json.RawMessage) string {
-	raw = bytes.TrimLeft(raw, " \t\r\n")
-	if len(raw) == 0 {
-		return "nothing"
+// field finds a member by name (the last one wins, as with encoding/json)
+// and marks every member of that name as read. Objects are small, so a scan
+// beats building a map.
+func (o *jsonObject) field(name string, markUsed bool) (jsonNode, bool) {
+	found := -1
+	for i, k := range o.node.keys {
+		if string(k) == name {
+			found = i
+			if markUsed {
+				o.used[i] = true
+			}
+		}
 	}
-	switch raw[0] {
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case '"':
-		return "string"
-	case 't', 'f':
-		return "boolean"
-	case 'n':
-		return "null"
-	default:
-		return "number"
+	if found < 0 {
+		return jsonNode{}, false
 	}
+	return o.node.vals[found], true
 }
 
 // pointer appends one escaped segment to a JSON Pointer.
 func pointer(base string, segment any) string {
-	s := fmt.Sprint(segment)
+	var s string
+	switch v := segment.(type) {
+	case int:
+		return base + "/" + strconv.Itoa(v)
+	case string:
+		s = v
+	default:
+		s = fmt.Sprint(v)
+	}
 	s = strings.ReplaceAll(s, "~", "~0")
 	s = strings.ReplaceAll(s, "/", "~1")
 	return base + "/" + s
@@ -99,20 +100,19 @@ func pointer(base string, segment any) string {
 // at returns the pointer of a field of this object.
 func (o *jsonObject) at(name string) string { return pointer(o.ptr, name) }
 
-// raw returns a field's bytes; JSON null counts as absent.
-func (o *jsonObject) raw(name string) (json.RawMessage, bool) {
-	o.used[name] = true
-	v, ok := o.fields[name]
-	if !ok || jsonKind(v) == "null" {
-		return nil, false
+// raw returns a field's value; JSON null counts as absent.
+func (o *jsonObject) raw(name string) (jsonNode, bool) {
+	v, ok := o.field(name, true)
+	if !ok || v.kind == "null" {
+		return jsonNode{}, false
 	}
 	return v, true
 }
 
 // has tells whether a field is present and not null.
 func (o *jsonObject) has(name string) bool {
-	v, ok := o.fields[name]
-	return ok && jsonKind(v) != "null"
+	v, ok := o.field(name, false)
+	return ok && v.kind != "null"
 }
 
 func (o *jsonObject) missing(name string) {
@@ -130,11 +130,11 @@ func (o *jsonObject) str(name string, required bool, max int) (string, bool) {
 		}
 		return "", false
 	}
-	var s string
-	if jsonKind(raw) != "string" || json.Unmarshal(raw, &s) != nil {
-		o.p.Add(o.at(name), "invalid_type", "The field %q must be a string, got %s.", name, jsonKind(raw))
+	if raw.kind != "string" {
+		o.p.Add(o.at(name), "invalid_type", "The field %q must be a string, got %s.", name, raw.kind)
 		return "", false
 	}
+	s := decodeJSONString(raw.raw)
 	if required && strings.TrimSpace(s) == "" {
 		o.p.Add(o.at(name), "required", "The field %q must not be blank.", name)
 		return s, false
@@ -142,9 +142,8 @@ func (o *jsonObject) str(name string, required bool, max int) (string, bool) {
 	if max <= 0 {
 		max = int(^uint(0) >> 1)
 	}
-	before := o.p.Len()
-	checkTextLength(o.p, o.at(name), s, max)
-	if o.p.Len() > before {
+	if code, detail := textProblem(s, max); code != "" {
+		o.p.Add(o.at(name), code, "%s", detail)
 		return s, false
 	}
 	return s, true
@@ -189,11 +188,11 @@ func (o *jsonObject) boolean(name string) *bool {
 	if !ok {
 		return nil
 	}
-	var b bool
-	if jsonKind(raw) != "boolean" || json.Unmarshal(raw, &b) != nil {
-		o.p.Add(o.at(name), "invalid_type", "The field %q must be true or false, got %s.", name, jsonKind(raw))
+	if raw.kind != "boolean" {
+		o.p.Add(o.at(name), "invalid_type", "The field %q must be true or false, got %s.", name, raw.kind)
 		return nil
 	}
+	b := raw.boolean()
 	return &b
 }
 
@@ -206,9 +205,9 @@ func (o *jsonObject) number(name string, required bool, min, max float64) (float
 		}
 		return 0, false
 	}
-	var f float64
-	if jsonKind(raw) != "number" || json.Unmarshal(raw, &f) != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-		o.p.Add(o.at(name), "invalid_type", "The field %q must be a number, got %s.", name, jsonKind(raw))
+	f, ok := raw.float()
+	if raw.kind != "number" || !ok || math.IsInf(f, 0) || math.IsNaN(f) {
+		o.p.Add(o.at(name), "invalid_type", "The field %q must be a number, got %s.", name, raw.kind)
 		return 0, false
 	}
 	if f < min || f > max {
@@ -234,7 +233,7 @@ func (o *jsonObject) integer(name string, required bool, min, max int) (int, boo
 // optInt reads an optional whole number as a pointer.
 func (o *jsonObject) optInt(name string, min, max int) *int {
 	if !o.has(name) {
-		o.used[name] = true
+		o.field(name, true)
 		return nil
 	}
 	n, ok := o.integer(name, false, min, max)
@@ -245,7 +244,7 @@ func (o *jsonObject) optInt(name string, min, max int) *int {
 }
 
 // array reads an array field, bounded to max elements.
-func (o *jsonObject) array(name string, required bool, max int) ([]json.RawMessage, bool) {
+func (o *jsonObject) array(name string, required bool, max int) ([]jsonNode, bool) {
 	raw, ok := o.raw(name)
 	if !ok {
 		if required {
@@ -253,23 +252,15 @@ func (o *jsonObject) array(name string, required bool, max int) ([]json.RawMessa
 		}
 		return nil, false
 	}
-	if jsonKind(raw) != "array" {
-		o.p.Add(o.at(name), "invalid_type", "The field %q must be an array, got %s.", name, jsonKind(raw))
+	if raw.kind != "array" {
+		o.p.Add(o.at(name), "invalid_type", "The field %q must be an array, got %s.", name, raw.kind)
 		return nil, false
 	}
-	var items []json.RawMessage
-	if err := json.Unmarshal(raw, &items); err != nil {
-		o.p.Add(o.at(name), "invalid_json", "The array cannot be read: %v.", err)
+	if max > 0 && len(raw.vals) > max {
+		o.p.Add(o.at(name), "too_many", "The field %q has %d elements; at most %d are allowed.", name, len(raw.vals), max)
 		return nil, false
 	}
-	if max > 0 && len(items) > max {
-		o.p.Add(o.at(name), "too_many", "The field %q has %d elements; at most %d are allowed.", name, len(items), max)
-		return nil, false
-	}
-	if items == nil {
-		items = []json.RawMessage{}
-	}
-	return items, true
+	return raw.vals, true
 }
 
 // object reads an object field.
@@ -287,9 +278,9 @@ func (o *jsonObject) object(name string, required bool) (*jsonObject, bool) {
 // finish reports every field that was never read as unknown, in name order.
 func (o *jsonObject) finish() {
 	var unknown []string
-	for name := range o.fields {
-		if !o.used[name] {
-			unknown = append(unknown, name)
+	for i, name := range o.node.keys {
+		if !o.used[i] {
+			unknown = append(unknown, string(name))
 		}
 	}
 	sort.Strings(unknown)
@@ -301,7 +292,7 @@ func (o *jsonObject) finish() {
 // ignore marks fields as read without using them.
 func (o *jsonObject) ignore(names ...string) {
 	for _, n := range names {
-		o.used[n] = true
+		o.field(n, true)
 	}
 }
 

@@ -2,6 +2,7 @@ package models
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -69,17 +70,25 @@ func checkRequiredText(p *Problems, pointer, s string, max int) {
 	checkTextLength(p, pointer, s, max)
 }
 
-// checkTextLength records a problem when s is longer than max characters or not UTF-8.
+// checkTextLength records a problem when s is longer than max characters, not UTF-8, or holds NUL.
 func checkTextLength(p *Problems, pointer, s string, max int) {
+	if code, detail := textProblem(s, max); code != "" {
+		p.Add(pointer, code, "%s", detail)
+	}
+}
+
+// textProblem tells what is wrong with s as text of at most max characters, if anything.
+func textProblem(s string, max int) (code, detail string) {
 	if !utf8.ValidString(s) {
-		p.Add(pointer, "invalid_encoding", "The value is not valid UTF-8.")
-		return
+		return "invalid_encoding", "The value is not valid UTF-8."
 	}
-	if strings.ContainsRune(s, 0) {
-		p.Add(pointer, "invalid_character", "The value contains a NUL character.")
-		return
+	if strings.IndexByte(s, 0) >= 0 {
+		return "invalid_character", "The value contains a NUL character."
 	}
-	if n := utf8.RuneCountInString(s); n > max {
-		p.Add(pointer, "too_long", "The value has %d characters; at most %d are allowed.", n, max)
+	if len(s) > max { // bytes ≥ characters: count characters only when it may matter
+		if n := utf8.RuneCountInString(s); n > max {
+			return "too_long", fmt.Sprintf("The value has %d characters; at most %d are allowed.", n, max)
+		}
 	}
+	return "", ""
 }

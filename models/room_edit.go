@@ -216,7 +216,7 @@ func (r *Room) participantFromForm(id string, f ParticipantForm) (ParticipantInp
 		return ParticipantInput{}, err
 	}
 	var p Problems
-	pi, _ := parseParticipantInput(&p, "#", raw)
+	pi, _ := parseParticipantInput(&p, "#", scanJSON(raw))
 	if f.AuthenticationType != AuthPersonalPassword {
 		pi.PersonalPassword, pi.PersonalPasswordQuestion = nil, nil
 	}

@@ -51,12 +51,12 @@ func parseRoomInput(p *Problems, body []byte) *RoomInput {
 		in.ReferenceID = &v
 	}
 	if items, ok := o.array("documents", false, MaxDocuments); ok {
-		for i, raw := range items {
-			var s string
-			if jsonKind(raw) != "string" || json.Unmarshal(raw, &s) != nil {
-				p.Add(pointer(o.at("documents"), i), "invalid_type", "Each document must be a location string returned by the upload endpoint, got %s.", jsonKind(raw))
+		for i, item := range items {
+			if item.kind != "string" {
+				p.Add(pointer(o.at("documents"), i), "invalid_type", "Each document must be a location string returned by the upload endpoint, got %s.", item.kind)
 				continue
 			}
+			s := decodeJSONString(item.raw)
 			if strings.TrimSpace(s) == "" || len(s) > 2048 {
 				p.Add(pointer(o.at("documents"), i), "invalid_location", "A document location must be a non-empty string of at most 2048 characters.")
 				continue
@@ -98,22 +98,18 @@ func readSenderID(o *jsonObject) string {
 		o.missing("senderId")
 		return ""
 	}
-	switch jsonKind(raw) {
+	switch raw.kind {
 	case "string":
 		s, _ := o.str("senderId", true, MaxShortTextLength)
 		return strings.TrimSpace(s)
 	case "number":
-		var n json.Number
-		if err := json.Unmarshal(raw, &n); err != nil {
-			o.p.Add(o.at("senderId"), "invalid_type", "senderId must be a string.")
-			return ""
-		}
+		n := json.Number(raw.raw)
 		if i, err := n.Int64(); err == nil {
 			return strconv.FormatInt(i, 10)
 		}
 		return n.String()
 	default:
-		o.p.Add(o.at("senderId"), "invalid_type", "senderId must be a string (or a number), got %s.", jsonKind(raw))
+		o.p.Add(o.at("senderId"), "invalid_type", "senderId must be a string (or a number), got %s.", raw.kind)
 		return ""
 	}
 }

@@ -116,13 +116,12 @@ func parseTransactionInput(p *Problems, body []byte) *TransactionInput {
 	}
 	if items, ok := o.array("sendFinalEnoteTo", false, 10); ok {
 		in.SendFinalEnoteTo = make([]string, 0, len(items))
-		for i, raw := range items {
-			var s string
-			if jsonKind(raw) != "string" || json.Unmarshal(raw, &s) != nil {
+		for i, item := range items {
+			if item.kind != "string" {
 				p.Add(pointer(o.at("sendFinalEnoteTo"), i), "invalid_type", "Each element must be a string.")
 				continue
 			}
-			in.SendFinalEnoteTo = append(in.SendFinalEnoteTo, s)
+			in.SendFinalEnoteTo = append(in.SendFinalEnoteTo, decodeJSONString(item.raw))
 		}
 	}
 	if v, ok := o.str("id", false, MaxShortTextLength); ok {
@@ -151,7 +150,7 @@ func parseTransactionInput(p *Problems, body []byte) *TransactionInput {
 	return in
 }
 
-func parseDocumentInput(p *Problems, ptr string, raw json.RawMessage) (DocumentInput, bool) {
+func parseDocumentInput(p *Problems, ptr string, raw jsonNode) (DocumentInput, bool) {
 	o, ok := readObject(p, ptr, raw)
 	if !ok {
 		return DocumentInput{}, false
@@ -184,8 +183,9 @@ func parseDocumentInput(p *Problems, ptr string, raw json.RawMessage) (DocumentI
 	d.Visible = o.boolean("visible")
 	if items, ok := o.array("tags", true, MaxTagsPerDocument); ok {
 		d.Tags = make([]TagInput, 0, len(items))
+		tagsPtr, codes := o.at("tags"), TagTypeCodes()
 		for i, raw := range items {
-			if t, ok := parseTagInput(p, pointer(o.at("tags"), i), raw); ok {
+			if t, ok := parseTagInput(p, pointer(tagsPtr, i), raw, codes); ok {
 				d.Tags = append(d.Tags, t)
 			}
 		}
@@ -199,13 +199,13 @@ func liftedTagFields() []string {
 	return []string{"page", "required", "stateFormat", "dateFormat", "fontSize"}
 }
 
-func parseTagInput(p *Problems, ptr string, raw json.RawMessage) (TagInput, bool) {
+func parseTagInput(p *Problems, ptr string, raw jsonNode, tagTypeCodes []string) (TagInput, bool) {
 	o, ok := readObject(p, ptr, raw)
 	if !ok {
 		return TagInput{}, false
 	}
 	var t TagInput
-	t.Type, _ = o.enum("type", true, TagTypeCodes())
+	t.Type, _ = o.enum("type", true, tagTypeCodes)
 	t.X, _ = o.number("x", true, -MaxCoordinate, MaxCoordinate)
 	t.Y, _ = o.number("y", true, -MaxCoordinate, MaxCoordinate)
 	t.Width, _ = o.number("width", true, 0, MaxCoordinate)
@@ -225,19 +225,15 @@ func parseTagInput(p *Problems, ptr string, raw json.RawMessage) (TagInput, bool
 	var inner *jsonObject
 	if rawCD, ok := o.raw("customData"); !ok {
 		o.missing("customData")
-	} else if jsonKind(rawCD) != "object" {
-		p.Add(o.at("customData"), "invalid_type", "The field \"customData\" must be an object, got %s.", jsonKind(rawCD))
-	} else if len(rawCD) > MaxCustomDataBytes {
-		p.Add(o.at("customData"), "too_long", "customData has %d bytes; at most %d are allowed.", len(rawCD), MaxCustomDataBytes)
+	} else if rawCD.kind != "object" {
+		p.Add(o.at("customData"), "invalid_type", "The field \"customData\" must be an object, got %s.", rawCD.kind)
+	} else if len(rawCD.raw) > MaxCustomDataBytes {
+		p.Add(o.at("customData"), "too_long", "customData has %d bytes; at most %d are allowed.", len(rawCD.raw), MaxCustomDataBytes)
 	} else {
-		kept, lifted, err := splitObject(rawCD, liftedTagFields())
-		if err != nil {
-			p.Add(o.at("customData"), "invalid_json", "customData cannot be read: %v.", err)
-		} else {
-			t.CustomData = kept
-			if len(lifted) > 0 {
-				inner = &jsonObject{p: p, ptr: o.at("customData"), fields: lifted, used: map[string]bool{}}
-			}
+		var lifted jsonNode
+		t.CustomData, lifted = splitObject(rawCD, liftedTagFields())
+		if len(lifted.keys) > 0 {
+			inner, _ = readObject(p, o.at("customData"), lifted)
 		}
 	}
 	// Each lifted field is read from beside customData, else from inside it;
@@ -246,13 +242,14 @@ func parseTagInput(p *Problems, ptr string, raw json.RawMessage) (TagInput, bool
 		outer, in := o.has(name), inner != nil && inner.has(name)
 		switch {
 		case outer && in:
-			if !jsonEqual(o.fields[name], inner.fields[name]) {
+			outerVal, _ := o.field(name, false)
+			innerVal, _ := inner.field(name, true)
+			if !jsonEqual(outerVal.raw, innerVal.raw) {
 				p.Add(inner.at(name), "conflicting_value", "%q is given beside and inside customData with different values.", name)
 			}
-			inner.used[name] = true
 			return o
 		case in:
-			o.used[name] = true
+			o.field(name, true)
 			return inner
 		default:
 			return o
@@ -271,7 +268,7 @@ func parseTagInput(p *Problems, ptr string, raw json.RawMessage) (TagInput, bool
 	return t, true
 }
 
-func parseParticipantInput(p *Problems, ptr string, raw json.RawMessage) (ParticipantInput, bool) {
+func parseParticipantInput(p *Problems, ptr string, raw jsonNode) (ParticipantInput, bool) {
 	o, ok := readObject(p, ptr, raw)
 	if !ok {
 		return ParticipantInput{}, false
@@ -326,52 +323,36 @@ func validPhone(s string) bool {
 	return digits >= 5 && digits <= 20
 }
 
-// splitObject separates the named top-level members from a JSON object,
-// keeping the other members' order and bytes.
-func splitObject(raw json.RawMessage, names []string) (RawJSON, map[string]json.RawMessage, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if _, err := dec.Token(); err != nil { // {
-		return nil, nil, err
+// splitObject separates the named top-level members from a JSON object
+// (returned as an object node of their own); the other members keep their
+// order and bytes (the whole text when none moves).
+func splitObject(obj jsonNode, names []string) (RawJSON, jsonNode) {
+	lifted := jsonNode{kind: "object"}
+	for i, k := range obj.keys {
+		if slices.Contains(names, string(k)) {
+			lifted.keys = append(lifted.keys, k)
+			lifted.vals = append(lifted.vals, obj.vals[i])
+		}
 	}
-	var (
-		out    bytes.Buffer
-		lifted map[string]json.RawMessage
-		first  = true
-	)
+	if len(lifted.keys) == 0 {
+		return RawJSON(obj.raw), lifted
+	}
+	var out bytes.Buffer
 	out.WriteByte('{')
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, nil, err
-		}
-		key, _ := tok.(string)
-		var val json.RawMessage
-		if err := dec.Decode(&val); err != nil {
-			return nil, nil, err
-		}
-		if slices.Contains(names, key) {
-			if lifted == nil {
-				lifted = map[string]json.RawMessage{}
-			}
-			lifted[key] = val
+	for i, k := range obj.keys {
+		if slices.Contains(names, string(k)) {
 			continue
 		}
-		if !first {
+		if out.Len() > 1 {
 			out.WriteByte(',')
 		}
-		first = false
-		k, _ := json.Marshal(key)
-		out.Write(k)
+		key, _ := json.Marshal(string(k))
+		out.Write(key)
 		out.WriteByte(':')
-		if err := json.Compact(&out, val); err != nil {
-			return nil, nil, err
-		}
+		out.Write(obj.vals[i].raw)
 	}
 	out.WriteByte('}')
-	if lifted == nil && bytes.Equal(bytes.TrimSpace(raw), out.Bytes()) {
-		return RawJSON(bytes.TrimSpace(raw)), nil, nil
-	}
-	return RawJSON(out.Bytes()), lifted, nil
+	return RawJSON(out.Bytes()), lifted
 }
 
 // jsonEqual compares two JSON values by meaning.

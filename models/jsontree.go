@@ -1,0 +1,163 @@
+package models
+
+import (
+	"encoding/json"
+	"strconv"
+	"unicode/utf8"
+)
+
+// jsonNode is one value of a request body, found in a single pass over its
+// bytes: raw is the value's exact text (customData keeps it byte for byte),
+// objects keep their members in order.
+type jsonNode struct {
+	kind string // object, array, string, number, boolean, null
+	raw  []byte
+	keys [][]byte // decoded member names of an object
+	// vals are an object's member values (beside keys) or an array's elements.
+	vals []jsonNode
+}
+
+// scanJSON indexes b, which must already have passed json.Valid.
+func scanJSON(b []byte) jsonNode {
+	s := &jsonScanner{b: b}
+	return s.value()
+}
+
+type jsonScanner struct {
+	b []byte
+	i int
+}
+
+func (s *jsonScanner) space() {
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+func (s *jsonScanner) value() jsonNode {
+	s.space()
+	start := s.i
+	var n jsonNode
+	switch s.b[s.i] {
+	case '{':
+		n.kind = "object"
+		n.keys, n.vals = make([][]byte, 0, 8), make([]jsonNode, 0, 8)
+		s.i++
+		s.space()
+		if s.b[s.i] == '}' {
+			s.i++
+			break
+		}
+		for {
+			s.space()
+			k := s.i
+			s.skipString()
+			n.keys = append(n.keys, decodeJSONKey(s.b[k:s.i]))
+			s.space()
+			s.i++ // ':'
+			n.vals = append(n.vals, s.value())
+			s.space()
+			c := s.b[s.i]
+			s.i++ // ',' or '}'
+			if c == '}' {
+				break
+			}
+		}
+	case '[':
+		n.kind = "array"
+		s.i++
+		s.space()
+		if s.b[s.i] == ']' {
+			s.i++
+			n.vals = []jsonNode{}
+			break
+		}
+		for {
+			n.vals = append(n.vals, s.value())
+			s.space()
+			c := s.b[s.i]
+			s.i++ // ',' or ']'
+			if c == ']' {
+				break
+			}
+		}
+	case '"':
+		n.kind = "string"
+		s.skipString()
+	case 't':
+		n.kind = "boolean"
+		s.i += 4
+	case 'f':
+		n.kind = "boolean"
+		s.i += 5
+	case 'n':
+		n.kind = "null"
+		s.i += 4
+	default:
+		n.kind = "number"
+		for s.i < len(s.b) && isNumberByte(s.b[s.i]) {
+			s.i++
+		}
+	}
+	n.raw = s.b[start:s.i]
+	return n
+}
+
+func (s *jsonScanner) skipString() {
+	s.i++ // opening quote
+	for s.b[s.i] != '"' {
+		if s.b[s.i] == '\\' {
+			s.i++
+		}
+		s.i++
+	}
+	s.i++
+}
+
+func isNumberByte(c byte) bool {
+	return c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
+}
+
+// decodeJSONString turns a JSON string literal into its value; plain ASCII or
+// UTF-8 without escapes is sliced without decoding.
+func decodeJSONString(raw []byte) string {
+	inner := raw[1 : len(raw)-1]
+	plain := utf8.Valid(inner)
+	for _, c := range inner {
+		if c == '\\' {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return string(inner)
+	}
+	var s string
+	_ = json.Unmarshal(raw, &s)
+	return s
+}
+
+// decodeJSONKey is decodeJSONString for member names, without copying plain ones.
+func decodeJSONKey(raw []byte) []byte {
+	inner := raw[1 : len(raw)-1]
+	for _, c := range inner {
+		if c == '\\' || c >= utf8.RuneSelf {
+			return []byte(decodeJSONString(raw))
+		}
+	}
+	return inner
+}
+
+// float reads a number node; false for numbers outside float64.
+func (n jsonNode) float() (float64, bool) {
+	f, err := strconv.ParseFloat(string(n.raw), 64)
+	return f, err == nil
+}
+
+// boolean reads a boolean node.
+func (n jsonNode) boolean() bool { return len(n.raw) > 0 && n.raw[0] == 't' }
