@@ -100,8 +100,19 @@ func (s *Store) AuthenticateAPIToken(ctx context.Context, plaintext string) (*Pr
 	if !ok {
 		return nil, &AuthError{Detail: "The access token is not recognized.", InvalidToken: true}
 	}
-	var t APIToken
-	err := s.db.WithContext(ctx).Where("selector = ?", selector).First(&t).Error
+	// The token and its organization in one query: this runs on every API call.
+	var row struct {
+		APIToken
+		OrgName       string    `gorm:"column:org_name"`
+		OrgAPIEnabled bool      `gorm:"column:org_api_enabled"`
+		OrgCreatedAt  time.Time `gorm:"column:org_created_at"`
+		OrgUpdatedAt  time.Time `gorm:"column:org_updated_at"`
+	}
+	err := s.db.WithContext(ctx).Table("api_tokens").
+		Select("api_tokens.*, o.name AS org_name, o.api_enabled AS org_api_enabled, o.created_at AS org_created_at, o.updated_at AS org_updated_at").
+		Joins("JOIN organizations o ON o.id = api_tokens.organization_id").
+		Where("api_tokens.selector = ?", selector).Take(&row).Error
+	t := row.APIToken
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		// Compare anyway so unknown selectors take as long as wrong verifiers.
 		verifierMatches(verifier, make([]byte, 32))
@@ -116,10 +127,7 @@ func (s *Store) AuthenticateAPIToken(ctx context.Context, plaintext string) (*Pr
 	if t.RevokedAt != nil {
 		return nil, &AuthError{Detail: "The access token has been revoked.", InvalidToken: true}
 	}
-	org, err := s.GetOrganization(ctx, t.OrganizationID)
-	if err != nil {
-		return nil, err
-	}
+	org := &Organization{ID: t.OrganizationID, Name: row.OrgName, APIEnabled: row.OrgAPIEnabled, CreatedAt: row.OrgCreatedAt, UpdatedAt: row.OrgUpdatedAt}
 	if !org.APIEnabled {
 		return nil, &AuthError{Detail: "API access is not enabled for this organization.", InvalidToken: true}
 	}

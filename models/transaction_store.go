@@ -3,6 +3,7 @@ package models
 import (
 	"context"
 	"encoding/json"
+	"errors"
 
 	"strings"
 
@@ -11,12 +12,15 @@ import (
 	"gorm.io/gorm/clause"
 )
 
-// Insert batch sizes keep every statement under both databases' bind-parameter limits.
-const (
-	tagBatchSize         = 1000
-	participantBatchSize = 500
-	documentBatchSize    = 100
-)
+// batchRows is how many rows one INSERT carries: under PostgreSQL's
+// bind-parameter limit, and small on SQLite, whose pure-Go driver binds
+// parameters in time quadratic in their number per statement.
+func (s *Store) batchRows() int {
+	if s.dialect == DialectSQLite {
+		return 50
+	}
+	return 1000
+}
 
 // Actor is who changes a transaction, for its history.
 type Actor struct {
@@ -97,12 +101,12 @@ func (s *Store) CreateTransaction(ctx context.Context, actor Actor, in *Transact
 // ifMatch, when not empty, must match the current ETag (else
 // ErrPreconditionFailed). Concurrent replaces of one transaction take turns.
 func (s *Store) ReplaceTransaction(ctx context.Context, actor Actor, id string, in *TransactionInput, ifMatch string) (*Transaction, error) {
-	// Unknown ids answer 404 before the body's references are looked at.
-	if _, err := s.getTransactionRow(ctx, s.db, actor.OrganizationID, id); err != nil {
-		return nil, err
-	}
 	t, err := s.prepareTransaction(ctx, actor, id, in)
 	if err != nil {
+		// An unknown id answers 404 rather than the body's problems.
+		if _, rowErr := s.getTransactionRow(ctx, s.db, actor.OrganizationID, id); errors.Is(rowErr, ErrNotFound) {
+			return nil, ErrNotFound
+		}
 		return nil, err
 	}
 	err = s.inTx(ctx, func(tx *Store) error {
@@ -213,7 +217,7 @@ func (s *Store) requirePasswords(ctx context.Context, t *Transaction, old *Trans
 // insertChildren writes documents, tags and participants in batches.
 func (s *Store) insertChildren(t *Transaction) error {
 	if len(t.Documents) > 0 {
-		if err := s.db.CreateInBatches(t.Documents, documentBatchSize).Error; err != nil {
+		if err := s.db.CreateInBatches(t.Documents, s.batchRows()).Error; err != nil {
 			return mapDBError(err)
 		}
 	}
@@ -222,12 +226,12 @@ func (s *Store) insertChildren(t *Transaction) error {
 		tags = append(tags, d.Tags...)
 	}
 	if len(tags) > 0 {
-		if err := s.db.CreateInBatches(tags, tagBatchSize).Error; err != nil {
+		if err := s.db.CreateInBatches(tags, s.batchRows()).Error; err != nil {
 			return mapDBError(err)
 		}
 	}
 	if len(t.Participants) > 0 {
-		if err := s.db.CreateInBatches(t.Participants, participantBatchSize).Error; err != nil {
+		if err := s.db.CreateInBatches(t.Participants, s.batchRows()).Error; err != nil {
 			return mapDBError(err)
 		}
 	}
