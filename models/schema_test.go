@@ -90,3 +90,29 @@ func TestMigrateIsIdempotentAndCheckSchemaSeesPending(t *testing.T) {
 		})
 	}
 }
+
+// TestBulkInsertColumnsCoverTheModels fails when a child table's hand-written
+// insert column list misses a field of its model.
+func TestBulkInsertColumnsCoverTheModels(t *testing.T) {
+	env := modelstest.New(t, modelstest.Dialects()[0])
+	for table, cols := range models.BulkInsertColumns() {
+		var entity any
+		for _, e := range models.Entities() {
+			s, _ := schema.Parse(e, &sync.Map{}, env.DB.DB.NamingStrategy)
+			if s.Table == table {
+				entity = e
+				if len(s.DBNames) != len(cols) {
+					t.Errorf("%s: insert lists %d columns, the model has %d (%v)", table, len(cols), len(s.DBNames), s.DBNames)
+				}
+				for _, c := range s.DBNames {
+					if !slices.Contains(cols, c) {
+						t.Errorf("%s: insert misses column %s", table, c)
+					}
+				}
+			}
+		}
+		if entity == nil {
+			t.Errorf("no model for table %s", table)
+		}
+	}
+}

@@ -216,26 +216,17 @@ func (s *Store) requirePasswords(ctx context.Context, t *Transaction, old *Trans
 
 // insertChildren writes documents, tags and participants in batches.
 func (s *Store) insertChildren(t *Transaction) error {
-	if len(t.Documents) > 0 {
-		if err := s.db.CreateInBatches(t.Documents, s.batchRows()).Error; err != nil {
-			return mapDBError(err)
-		}
+	if err := insertRows(s.db, "transaction_documents", documentColumns(), t.Documents, s.batchRows(), documentValues); err != nil {
+		return err
 	}
 	tags := make([]Tag, 0, t.TagCount)
 	for _, d := range t.Documents {
 		tags = append(tags, d.Tags...)
 	}
-	if len(tags) > 0 {
-		if err := s.db.CreateInBatches(tags, s.batchRows()).Error; err != nil {
-			return mapDBError(err)
-		}
+	if err := insertRows(s.db, "transaction_tags", tagColumns(), tags, s.batchRows(), tagValues); err != nil {
+		return err
 	}
-	if len(t.Participants) > 0 {
-		if err := s.db.CreateInBatches(t.Participants, s.batchRows()).Error; err != nil {
-			return mapDBError(err)
-		}
-	}
-	return nil
+	return insertRows(s.db, "transaction_participants", participantColumns(), t.Participants, s.batchRows(), participantValues)
 }
 
 func (s *Store) recordEvent(ctx context.Context, t *Transaction, actor Actor, kind string, summary map[string]any) error {
