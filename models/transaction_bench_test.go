@@ -2,8 +2,6 @@ package models_test
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"sync/atomic"
 	"testing"
 
@@ -37,58 +35,6 @@ func benchSizes() []benchSize {
 func (s benchSize) tags() int { return s.docs * s.tagsPerDoc }
 
 // benchTagTypes are the tag types the benchmark payload cycles through.
-func benchTagTypes() []string {
-	return []string{"SIGNATURETEMPLATE", "INITIALSTEMPLATE", "DATETEMPLATE", "FULLNAMETEMPLATE"}
-}
-
-// benchTxBody is a replace body for doc: 2 participants without passwords
-// (authenticationType "none", so no password hashing is timed) and
-// tagsPerDoc tags on each of docs documents, spread over the 3 pages of the
-// sample PDF inside its 612×792 box. Documents name their upload by id and
-// gcsRefId, as a read sent back would. cmd/loadbench builds the same shape.
-func benchTxBody(doc *models.Document, docs, tagsPerDoc int) []byte {
-	type obj = map[string]any
-	types := benchTagTypes()
-	documents := make([]obj, 0, docs)
-	for d := range docs {
-		tags := make([]obj, 0, tagsPerDoc)
-		for j := range tagsPerDoc {
-			slot := j / 3
-			tag := obj{
-				"type":       types[j%len(types)],
-				"x":          36 + (slot%8)*70, // 36 … 526, + width 60 ≤ 586
-				"y":          36 + (slot/8%28)*25,
-				"width":      60,
-				"height":     20,
-				"signerId":   fmt.Sprint("p", 1+j%2),
-				"customData": obj{"label": fmt.Sprint("field ", j+1)},
-				"page":       1 + j%3,
-				"required":   true,
-			}
-			if tag["type"] == "DATETEMPLATE" {
-				tag["dateFormat"] = "MM/DD/YYYY"
-			}
-			tags = append(tags, tag)
-		}
-		documents = append(documents, obj{
-			"id": doc.ID, "gcsRefId": doc.ObjectKey, "title": fmt.Sprint("Agreement part ", d+1), "sessionType": "esign",
-			"type": "acknowledgment", "pages": 3, "tags": tags,
-		})
-	}
-	body, err := json.Marshal(obj{
-		"status": "draft", "referenceId": "bench", "signingOrder": true,
-		"documents": documents,
-		"participants": []obj{
-			{"id": "p1", "email": "pat.buyer@example.com", "firstName": "Pat", "lastName": "Buyer", "authenticationType": "none", "twoFactorContact": "email"},
-			{"id": "p2", "email": "robin.seller@example.com", "firstName": "Robin", "lastName": "Seller", "authenticationType": "none", "twoFactorContact": "email"},
-		},
-	})
-	if err != nil {
-		panic(err)
-	}
-	return body
-}
-
 // benchCountStatements counts every SQL statement GORM runs on db (BEGIN and
 // COMMIT are not callbacks, so they are not counted).
 func benchCountStatements(b *testing.B, db *gorm.DB) *atomic.Int64 {
@@ -130,7 +76,7 @@ func BenchmarkReplaceTransaction(b *testing.B) {
 			statements := benchCountStatements(b, env.DB.DB)
 			for _, size := range benchSizes() {
 				b.Run(size.name, func(b *testing.B) {
-					in, err := models.ParseTransactionInput(benchTxBody(doc, size.docs, size.tagsPerDoc))
+					in, err := models.ParseTransactionInput(modelstest.TransactionBody(doc, size.docs, size.tagsPerDoc))
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -159,7 +105,7 @@ func BenchmarkParseTransactionInput(b *testing.B) {
 	doc := &models.Document{ID: "0198a6a0-0000-7000-8000-000000000000", ObjectKey: "orgs/1/documents/0198a6a0-0000-7000-8000-000000000000.pdf"}
 	for _, size := range benchSizes() {
 		b.Run(size.name, func(b *testing.B) {
-			body := benchTxBody(doc, size.docs, size.tagsPerDoc)
+			body := modelstest.TransactionBody(doc, size.docs, size.tagsPerDoc)
 			b.SetBytes(int64(len(body)))
 			b.ReportAllocs()
 			for b.Loop() {

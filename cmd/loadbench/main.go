@@ -27,6 +27,8 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/jackc/pgx/v5"
+
+	"github.com/markuproom/markuproom/models/modelstest"
 )
 
 // Aims (docs/benchmarks.md).
@@ -121,7 +123,7 @@ func bench(ctx context.Context, o options, stdout, stderr io.Writer) (code int, 
 		return 1, err
 	}
 	defer prod.close()
-	putBody := txBody(prod.doc, 1, 25)
+	putBody := modelstest.TransactionBody(prod.doc, 1, 25)
 	prodTxIDs, err := createTransactions(ctx, prod.store, prod.actor, putBody, o.c)
 	if err != nil {
 		return 1, err

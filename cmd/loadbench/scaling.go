@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/models/modelstest"
 )
 
 // scaling is the in-process timing of Store.ReplaceTransaction at 1×250 and
@@ -42,7 +43,7 @@ func measureScaling(ctx context.Context, e *productEnv, rounds int, budget time.
 		n              *int
 		total          *time.Duration
 	}{{s.SmallTags, 5, &s.SmallN, &s.Small}, {s.LargeTags, 2, &s.LargeN, &s.Large}} {
-		body := txBody(e.doc, 1, size.tags)
+		body := modelstest.TransactionBody(e.doc, 1, size.tags)
 		in, err := models.ParseTransactionInput(body)
 		if err != nil {
 			return s, err
