@@ -1,30 +1,39 @@
 package models
 
 import (
+	"context"
+	"strconv"
 	"strings"
-
-	"gorm.io/gorm"
 )
 
 // insertRows writes rows to table with multi-row INSERT statements of at
-// most batch rows each, without GORM's per-row reflection: replaces write
-// thousands of child rows, and this is their hot path. values returns one
-// row's values in the order of cols.
-func insertRows[T any](db *gorm.DB, table string, cols []string, rows []T, batch int, values func(*T) []any) error {
+// most batch rows each, straight on the connection (or database transaction)
+// under GORM: replaces write thousands of child rows, and GORM's per-value
+// reflection was most of their cost. values returns one row's values in the
+// order of cols.
+func insertRows[T any](ctx context.Context, s *Store, table string, cols []string, rows []T, values func(*T) []any) error {
+	batch := s.batchRows()
+	pool := s.db.Statement.ConnPool
 	for start := 0; start < len(rows); start += batch {
 		chunk := rows[start:min(start+batch, len(rows))]
 		var sql strings.Builder
 		sql.WriteString("INSERT INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES ")
-		row := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(cols)), ", ") + ")"
 		args := make([]any, 0, len(chunk)*len(cols))
 		for i := range chunk {
 			if i > 0 {
 				sql.WriteString(", ")
 			}
-			sql.WriteString(row)
+			sql.WriteByte('(')
+			for c := range cols {
+				if c > 0 {
+					sql.WriteString(", ")
+				}
+				sql.WriteString(s.placeholder(len(args) + c + 1))
+			}
+			sql.WriteByte(')')
 			args = append(args, values(&chunk[i])...)
 		}
-		if err := db.Exec(sql.String(), args...).Error; err != nil {
+		if _, err := pool.ExecContext(ctx, sql.String(), args...); err != nil {
 			return mapDBError(err)
 		}
 	}
@@ -73,4 +82,13 @@ func BulkInsertColumns() map[string][]string {
 		"transaction_tags":         tagColumns(),
 		"transaction_participants": participantColumns(),
 	}
+}
+
+// placeholder is the n-th (1-based) bind parameter in the dialect's SQL, for
+// statements sent straight to the connection.
+func (s *Store) placeholder(n int) string {
+	if s.dialect == DialectPostgres {
+		return "$" + strconv.Itoa(n)
+	}
+	return "?"
 }

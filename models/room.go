@@ -128,7 +128,7 @@ func (s *Store) CreateRoom(ctx context.Context, actor Actor, in *RoomInput) (*Cr
 		if err := tx.db.Create(t).Error; err != nil {
 			return mapDBError(err)
 		}
-		if err := tx.insertChildren(t); err != nil {
+		if err := tx.insertChildren(ctx, t); err != nil {
 			return err
 		}
 		if err := tx.db.Create(room).Error; err != nil {

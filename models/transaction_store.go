@@ -82,7 +82,7 @@ func (s *Store) CreateTransaction(ctx context.Context, actor Actor, in *Transact
 		if err := tx.db.Create(t).Error; err != nil {
 			return mapDBError(err)
 		}
-		if err := tx.insertChildren(t); err != nil {
+		if err := tx.insertChildren(ctx, t); err != nil {
 			return err
 		}
 		return tx.recordEvent(ctx, t, actor, EventCreated, map[string]any{
@@ -132,15 +132,15 @@ func (s *Store) writeReplacement(ctx context.Context, actor Actor, old, t *Trans
 		return err
 	}
 	t.Version, t.CreatedAt, t.UpdatedAt = old.Version+1, old.CreatedAt, s.Now()
-	for _, table := range []any{&Tag{}, &Participant{}, &TransactionDocument{}} {
-		if err := s.db.Where("transaction_id = ?", t.ID).Delete(table).Error; err != nil {
+	for _, table := range []string{"transaction_tags", "transaction_participants", "transaction_documents"} {
+		if _, err := s.db.Statement.ConnPool.ExecContext(ctx, "DELETE FROM "+table+" WHERE transaction_id = "+s.placeholder(1), t.ID); err != nil {
 			return err
 		}
 	}
 	if err := s.db.Model(&Transaction{}).Where("id = ?", t.ID).Select("*").Omit("id", "organization_id", "created_at").Updates(t).Error; err != nil {
 		return err
 	}
-	if err := s.insertChildren(t); err != nil {
+	if err := s.insertChildren(ctx, t); err != nil {
 		return err
 	}
 	summary := map[string]any{
@@ -215,18 +215,18 @@ func (s *Store) requirePasswords(ctx context.Context, t *Transaction, old *Trans
 }
 
 // insertChildren writes documents, tags and participants in batches.
-func (s *Store) insertChildren(t *Transaction) error {
-	if err := insertRows(s.db, "transaction_documents", documentColumns(), t.Documents, s.batchRows(), documentValues); err != nil {
+func (s *Store) insertChildren(ctx context.Context, t *Transaction) error {
+	if err := insertRows(ctx, s, "transaction_documents", documentColumns(), t.Documents, documentValues); err != nil {
 		return err
 	}
 	tags := make([]Tag, 0, t.TagCount)
 	for _, d := range t.Documents {
 		tags = append(tags, d.Tags...)
 	}
-	if err := insertRows(s.db, "transaction_tags", tagColumns(), tags, s.batchRows(), tagValues); err != nil {
+	if err := insertRows(ctx, s, "transaction_tags", tagColumns(), tags, tagValues); err != nil {
 		return err
 	}
-	return insertRows(s.db, "transaction_participants", participantColumns(), t.Participants, s.batchRows(), participantValues)
+	return insertRows(ctx, s, "transaction_participants", participantColumns(), t.Participants, participantValues)
 }
 
 func (s *Store) recordEvent(ctx context.Context, t *Transaction, actor Actor, kind string, summary map[string]any) error {
