@@ -92,7 +92,7 @@ func BenchmarkReplaceTransaction(b *testing.B) {
 						}
 					}
 					b.ReportMetric(float64(size.tags()*b.N)/b.Elapsed().Seconds(), "tags/s")
-					b.ReportMetric(float64(statements.Load())/float64(b.N), "stmts/op")
+					b.ReportMetric(float64(statements.Load())/float64(b.N), "gorm_stmts/op")
 				})
 			}
 		})
