@@ -89,15 +89,6 @@ func (s *Store) Ready(ctx context.Context) error {
 	return nil
 }
 
-// DB exposes the GORM handle for tests and operator tooling.
-func (s *Store) DB() *gorm.DB { return s.db }
-
-// Dialect tells which database the store runs on.
-func (s *Store) Dialect() Dialect { return s.dialect }
-
-// EVault is the configured eVault provider name.
-func (s *Store) EVault() string { return s.evault }
-
 // mapDBError turns GORM errors into the package's sentinel errors.
 func mapDBError(err error) error {
 	switch {

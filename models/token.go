@@ -151,9 +151,3 @@ func (s *Store) touchAPIToken(ctx context.Context, t *APIToken) {
 	t.LastUsedAt = &now
 }
 
-// ListAPITokens lists an organization's tokens, newest first.
-func (s *Store) ListAPITokens(ctx context.Context, orgID int64) ([]APIToken, error) {
-	var out []APIToken
-	err := s.db.WithContext(ctx).Where("organization_id = ?", orgID).Order("id DESC").Find(&out).Error
-	return out, mapDBError(err)
-}

@@ -86,11 +86,6 @@ func loadConfig(getenv func(string) string) (config, error) {
 	return c, errors.Join(errs...)
 }
 
-// secureCookies is true when the public origin is https.
-func (c config) secureCookies() bool {
-	return strings.HasPrefix(c.BaseURL, "https://")
-}
-
 // sessionKey returns MARKUPROOM_SESSION_SECRET, or a random key kept in the
 // data dir so that sessions survive restarts.
 func (c config) sessionKey() ([]byte, error) {

@@ -67,9 +67,6 @@ func (n *node) prefix() string {
 	return p + ":"
 }
 
-// isSpace reports whether n is character data made of XML whitespace only.
-func (n *node) isSpace() bool { return n.kind == kindText && isXMLSpace(n.data) }
-
 func splitName(name string) (prefix, local string) {
 	if i := strings.IndexByte(name, ':'); i >= 0 {
 		return name[:i], name[i+1:]
