@@ -150,4 +150,3 @@ func (s *Store) touchAPIToken(ctx context.Context, t *APIToken) {
 	}
 	t.LastUsedAt = &now
 }
-
