@@ -96,6 +96,8 @@ func problemFromError(err error) Problem {
 		status, detail = http.StatusForbidden, err.Error()
 	case errors.Is(err, models.ErrPreconditionFailed):
 		status, detail = http.StatusPreconditionFailed, "The resource changed since the ETag in If-Match was read; read it again and retry."
+	case errors.Is(err, models.ErrRoomCompleted):
+		status, detail = http.StatusConflict, "This Markup Room is completed; nothing can be changed any more."
 	case errors.Is(err, models.ErrIdempotencyInProgress):
 		status, detail = http.StatusConflict, err.Error()
 	case errors.Is(err, models.ErrRoomExpired):

@@ -50,12 +50,21 @@ func (h *Handler) openRoomLink(c *gin.Context) error {
 	return nil
 }
 
-// roomFor loads the room this request addresses, if this browser opened its link.
-func (h *Handler) roomFor(c *gin.Context) (*models.RoomWorkspace, error) {
+// boundRoomID returns the addressed room's id if this browser opened its link.
+func (h *Handler) boundRoomID(c *gin.Context) (string, error) {
 	roomHeaders(c)
 	id := c.Param("id")
 	if !roomBound(c, id, h.store.Now()) {
-		return nil, errStatus(http.StatusForbidden, "This browser has not opened this Markup Room. Open the link you received (it signs this browser in), then try again.")
+		return "", errStatus(http.StatusForbidden, "This browser has not opened this Markup Room. Open the link you received (it signs this browser in), then try again.")
+	}
+	return id, nil
+}
+
+// roomFor loads the room this request addresses, if this browser opened its link.
+func (h *Handler) roomFor(c *gin.Context) (*models.RoomWorkspace, error) {
+	id, err := h.boundRoomID(c)
+	if err != nil {
+		return nil, err
 	}
 	ws, err := h.store.RoomWorkspace(c.Request.Context(), id)
 	if err != nil {
@@ -87,10 +96,11 @@ func (h *Handler) renderRoom(c *gin.Context, status int, ws *models.RoomWorkspac
 	render(c, status, templates.RoomPage(p, v))
 }
 
-// roomChange runs one room edit posted by a form: CSRF check, change, then
-// back to the room (303), or the room again with the form's errors.
-func (h *Handler) roomChange(c *gin.Context, change func(ws *models.RoomWorkspace) (*templates.ParticipantFormView, error)) error {
-	ws, err := h.roomFor(c)
+// roomChange runs one room edit posted by a form: CSRF check, change (which
+// checks the room's state and flags itself), then back to the room (303), or
+// the room again with the form's errors.
+func (h *Handler) roomChange(c *gin.Context, change func(roomID string) (*templates.ParticipantFormView, error)) error {
+	id, err := h.boundRoomID(c)
 	if err != nil {
 		return err
 	}
@@ -98,57 +108,58 @@ func (h *Handler) roomChange(c *gin.Context, change func(ws *models.RoomWorkspac
 	if err := checkCSRF(c); err != nil {
 		return err
 	}
-	form, err := change(ws)
+	form, err := change(id)
 	var ve *models.ValidationError
 	if errors.As(err, &ve) && form != nil {
 		form.Errors = fieldErrors(ve)
-		// Show the current state with the refused form open again.
-		if fresh, ferr := h.store.RoomWorkspace(c.Request.Context(), ws.Room.ID); ferr == nil {
-			ws = fresh
+		ws, err := h.store.RoomWorkspace(c.Request.Context(), id)
+		if err != nil {
+			return err
 		}
+		// The current state with the refused form open again.
 		h.renderRoom(c, http.StatusUnprocessableEntity, ws, form)
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	c.Redirect(http.StatusSeeOther, "/rooms/"+ws.Room.ID)
+	c.Redirect(http.StatusSeeOther, "/rooms/"+id)
 	return nil
 }
 
 func (h *Handler) addRoomParticipant(c *gin.Context) error {
-	return h.roomChange(c, func(ws *models.RoomWorkspace) (*templates.ParticipantFormView, error) {
+	return h.roomChange(c, func(roomID string) (*templates.ParticipantFormView, error) {
 		f := participantFormFromRequest(c)
-		_, err := h.store.AddRoomParticipant(c.Request.Context(), ws.Room.ID, f)
+		_, err := h.store.AddRoomParticipant(c.Request.Context(), roomID, f)
 		v := participantFormView("", f)
-		v.Action = "/rooms/" + ws.Room.ID + "/participants"
+		v.Action = "/rooms/" + roomID + "/participants"
 		return v, err
 	})
 }
 
 func (h *Handler) updateRoomParticipant(c *gin.Context) error {
-	return h.roomChange(c, func(ws *models.RoomWorkspace) (*templates.ParticipantFormView, error) {
+	return h.roomChange(c, func(roomID string) (*templates.ParticipantFormView, error) {
 		f := participantFormFromRequest(c)
-		err := h.store.UpdateRoomParticipant(c.Request.Context(), ws.Room.ID, c.Param("participantId"), f)
+		err := h.store.UpdateRoomParticipant(c.Request.Context(), roomID, c.Param("participantId"), f)
 		v := participantFormView(c.Param("participantId"), f)
-		v.Action = "/rooms/" + ws.Room.ID + "/participants/" + url.PathEscape(c.Param("participantId"))
+		v.Action = "/rooms/" + roomID + "/participants/" + url.PathEscape(c.Param("participantId"))
 		return v, err
 	})
 }
 
 func (h *Handler) removeRoomParticipant(c *gin.Context) error {
-	return h.roomChange(c, func(ws *models.RoomWorkspace) (*templates.ParticipantFormView, error) {
-		return nil, h.store.RemoveRoomParticipant(c.Request.Context(), ws.Room.ID, c.Param("participantId"))
+	return h.roomChange(c, func(roomID string) (*templates.ParticipantFormView, error) {
+		return nil, h.store.RemoveRoomParticipant(c.Request.Context(), roomID, c.Param("participantId"))
 	})
 }
 
 func (h *Handler) renameRoomDocument(c *gin.Context) error {
-	return h.roomChange(c, func(ws *models.RoomWorkspace) (*templates.ParticipantFormView, error) {
+	return h.roomChange(c, func(roomID string) (*templates.ParticipantFormView, error) {
 		pos, err := strconv.Atoi(c.Param("position"))
 		if err != nil {
 			return nil, models.ErrNotFound
 		}
-		return nil, h.store.RenameRoomDocument(c.Request.Context(), ws.Room.ID, pos, c.PostForm("title"))
+		return nil, h.store.RenameRoomDocument(c.Request.Context(), roomID, pos, c.PostForm("title"))
 	})
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/models/pdf"
 	"github.com/markuproom/markuproom/templates"
 )
 
@@ -68,21 +69,18 @@ func roomView(ws *models.RoomWorkspace, now time.Time, form *templates.Participa
 		}
 		upload := ws.Uploads[d.DocumentID]
 		for n := 1; n <= d.Pages; n++ {
-			pv := templates.RoomPageView{Number: n, ViewBox: "0 0 612 792"}
-			var box struct{ llx, lly, urx, ury float64 }
-			box.urx, box.ury = 612, 792
+			box := pdf.Box{URX: 612, URY: 792} // US Letter when the upload is unknown
 			if upload != nil && n <= len(upload.Pages) {
-				cb := upload.Pages[n-1].CropBox
-				box.llx, box.lly, box.urx, box.ury = cb.LLX, cb.LLY, cb.URX, cb.URY
-				pv.ViewBox = num(0) + " 0 " + num(cb.Width()) + " " + num(cb.Height())
+				box = upload.Pages[n-1].CropBox
 			}
+			pv := templates.RoomPageView{Number: n, ViewBox: "0 0 " + num(box.Width()) + " " + num(box.Height())}
 			for _, tag := range d.Tags {
 				if tag.Page != n {
 					continue
 				}
 				tagCounts[tag.SignerID]++
 				pv.Tags = append(pv.Tags, templates.RoomTagView{
-					X: num(tag.X - box.llx), Y: num(box.ury - tag.Y - tag.Height),
+					X: num(tag.X - box.LLX), Y: num(box.URY - tag.Y - tag.Height),
 					Width: num(tag.Width), Height: num(tag.Height),
 					Color: colors[tag.SignerID], Label: labels[tag.Type], SignerName: names[tag.SignerID],
 				})

@@ -3,6 +3,7 @@ package models
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 	"time"
 
@@ -206,11 +207,7 @@ type RoomFilter struct {
 // ListRooms lists an organization's rooms, newest first.
 func (s *Store) ListRooms(ctx context.Context, orgID int64, f RoomFilter) ([]Room, string, error) {
 	var p Problems
-	valid := f.Status == ""
-	for _, st := range RoomStatuses() {
-		valid = valid || f.Status == st
-	}
-	if !valid {
+	if f.Status != "" && !slices.Contains(RoomStatuses(), f.Status) {
 		p.Add("query:status", "invalid_enum", "status must be one of open, completed, expired.")
 	}
 	limit, after := pageArgs(&p, f.Limit, f.Cursor)
