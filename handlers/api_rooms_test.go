@@ -190,6 +190,7 @@ func TestCreateRoomUnauthorized(t *testing.T) {
 			sender any
 		}{
 			{"no token", "", body["senderId"]},
+			{"bad token", "mrt_not_a_real_token", body["senderId"]},
 			{"api permission off", off.Token, fmt.Sprint(off.Sender.ID)},
 			{"sender of another organization", tenant.Token, fmt.Sprint(other.Sender.ID)},
 			{"unknown sender", tenant.Token, "999999"},

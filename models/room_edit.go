@@ -153,11 +153,10 @@ func (s *Store) editRoom(ctx context.Context, roomID string, action RoomAction, 
 		if err != nil {
 			return err
 		}
-		current, err := tx.GetTransaction(ctx, room.OrganizationID, room.TransactionID)
-		if err != nil {
+		if err := tx.loadChildren(ctx, old); err != nil {
 			return err
 		}
-		in := inputFromTransaction(current)
+		in := inputFromTransaction(old)
 		if err := change(room, in); err != nil {
 			return err
 		}

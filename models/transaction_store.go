@@ -258,23 +258,28 @@ func etagMatches(header, current string) bool {
 
 // GetTransaction reads a whole transaction with four queries, whatever its size.
 func (s *Store) GetTransaction(ctx context.Context, orgID int64, id string) (*Transaction, error) {
-	db := s.db.WithContext(ctx)
-	t, err := s.getTransactionRow(ctx, db, orgID, id)
+	t, err := s.getTransactionRow(ctx, s.db, orgID, id)
 	if err != nil {
 		return nil, err
 	}
-	if err := db.Where("transaction_id = ?", id).Order("position").Find(&t.Documents).Error; err != nil {
-		return nil, err
+	return t, s.loadChildren(ctx, t)
+}
+
+// loadChildren reads a transaction row's documents, tags and participants (three queries).
+func (s *Store) loadChildren(ctx context.Context, t *Transaction) error {
+	db := s.db.WithContext(ctx)
+	if err := db.Where("transaction_id = ?", t.ID).Order("position").Find(&t.Documents).Error; err != nil {
+		return err
 	}
 	var tags []Tag
-	if err := db.Where("transaction_id = ?", id).Order("document_position, position").Find(&tags).Error; err != nil {
-		return nil, err
+	if err := db.Where("transaction_id = ?", t.ID).Order("document_position, position").Find(&tags).Error; err != nil {
+		return err
 	}
-	if err := db.Where("transaction_id = ?", id).Order("position").Find(&t.Participants).Error; err != nil {
-		return nil, err
+	if err := db.Where("transaction_id = ?", t.ID).Order("position").Find(&t.Participants).Error; err != nil {
+		return err
 	}
 	attachTags(t, tags)
-	return t, nil
+	return nil
 }
 
 // attachTags hands each document its tags (tags arrive ordered by document, then position).
