@@ -15,13 +15,19 @@ CHROMIUM ?= /usr/lib/chromium/chromium
 ## then the browser tests when Chromium and node_modules are present (CI installs both)
 test: vet templ-check
 	$(GO) test -count=1 -timeout 20m $(PKGS)
+	@if [ -d node_modules/esbuild ]; then npm run --silent check && npm run --silent test:unit; \
+	elif [ -n "$$CI" ]; then echo "CI: node_modules missing; .ci/run should have run npm ci"; exit 1; \
+	else echo "NOTE: front-end checks not run here: run 'npm ci' first"; fi
 	@if [ -x "$(CHROMIUM)" ] && [ -d node_modules/playwright-core ]; then $(MAKE) --no-print-directory test-browser; \
 	elif [ -n "$$CI" ]; then echo "CI: Chromium or node_modules missing; .ci/run should have installed them"; exit 1; \
 	else echo "NOTE: browser tests not run here: install Debian's chromium and run 'npm ci' (bash .ci/run does both)"; fi
 
-## test-browser: drive the real pages in headless Chromium (playwright-core)
+## test-browser: drive the real pages in headless Chromium (playwright-core), on the embedded
+## SQLite, then on PostgreSQL too when TEST_DATABASE_URL is set (a fresh database per server)
 test-browser:
 	CHROMIUM_PATH=$(CHROMIUM) npm run --silent test:browser
+	@if [ -n "$$TEST_DATABASE_URL" ]; then echo "browser tests on PostgreSQL"; \
+	  CHROMIUM_PATH=$(CHROMIUM) E2E_POSTGRES_URL="$$TEST_DATABASE_URL" npm run --silent test:browser; fi
 
 vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './node_modules/*')); \
@@ -42,10 +48,11 @@ templ-check:
 generate:
 	$(GO) tool templ generate -path templates
 
-## assets: refresh vendored front-end files from npm (needs Node; results are committed)
+## assets: refresh vendored front-end files and the editor bundle from npm (needs Node; results are committed)
 assets:
 	npm ci
 	npm run vendor
+	npm run build
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

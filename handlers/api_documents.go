@@ -79,7 +79,7 @@ func (h *Handler) uploadDocument(c *gin.Context) error {
 		title = c.Query("title")
 		staged, err = h.store.StageUpload(c.Request.Context(), c.Request.Body, h.cfg.MaxUploadBytes, fileNameFromDisposition(c.GetHeader("Content-Disposition")))
 	case "multipart/form-data":
-		staged, title, err = h.stageMultipart(c, params["boundary"])
+		staged, title, err = h.stageMultipart(c, params["boundary"], nil)
 	default:
 		return &models.ValidationError{Kind: models.KindUnsupportedMedia,
 			Detail: "Send the PDF as multipart/form-data (part \"file\") or as an application/pdf body.",
@@ -103,8 +103,10 @@ func (h *Handler) uploadDocument(c *gin.Context) error {
 	})
 }
 
-// stageMultipart streams the "file" part to the store and reads the "title" part.
-func (h *Handler) stageMultipart(c *gin.Context, boundary string) (*models.StagedUpload, string, error) {
+// stageMultipart streams the "file" part to the store and reads the "title"
+// part. beforeFile, when set, is called with the "csrf" part read so far
+// just before the file is received (browser forms put it first).
+func (h *Handler) stageMultipart(c *gin.Context, boundary string, beforeFile func(csrf string) error) (*models.StagedUpload, string, error) {
 	if boundary == "" {
 		return nil, "", models.Invalid("header:Content-Type", "missing_boundary", "The multipart body has no boundary parameter.")
 	}
@@ -112,6 +114,7 @@ func (h *Handler) stageMultipart(c *gin.Context, boundary string) (*models.Stage
 	var (
 		staged *models.StagedUpload
 		title  string
+		csrf   string
 	)
 	fail := func(err error) (*models.StagedUpload, string, error) {
 		_ = staged.Close()
@@ -133,6 +136,11 @@ func (h *Handler) stageMultipart(c *gin.Context, boundary string) (*models.Stage
 			if staged != nil {
 				return fail(models.Invalid("#/file", "duplicate_file", "Send exactly one part named \"file\"."))
 			}
+			if beforeFile != nil {
+				if err := beforeFile(csrf); err != nil {
+					return fail(err)
+				}
+			}
 			staged, err = h.store.StageUpload(c.Request.Context(), part, h.cfg.MaxUploadBytes, part.FileName())
 			if err != nil {
 				return fail(err)
@@ -143,6 +151,12 @@ func (h *Handler) stageMultipart(c *gin.Context, boundary string) (*models.Stage
 				return fail(err)
 			}
 			title = string(b)
+		case csrfField:
+			b, err := io.ReadAll(io.LimitReader(part, 256))
+			if err != nil {
+				return fail(err)
+			}
+			csrf = string(b)
 		default:
 			_, _ = io.Copy(io.Discard, io.LimitReader(part, 1<<20))
 		}
@@ -186,11 +200,12 @@ func (h *Handler) getDocumentContent(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.servePDF(c, doc)
+	return h.servePDF(c, doc, "private, max-age=3600")
 }
 
-// servePDF writes a stored document's bytes.
-func (h *Handler) servePDF(c *gin.Context, doc *models.Document) error {
+// servePDF sends a stored PDF with its ETag; cacheControl says how long a
+// browser may keep it (an upload never changes; a room document can).
+func (h *Handler) servePDF(c *gin.Context, doc *models.Document, cacheControl string) error {
 	content, err := h.store.OpenDocumentContent(c.Request.Context(), doc)
 	if err != nil {
 		return err
@@ -200,7 +215,7 @@ func (h *Handler) servePDF(c *gin.Context, doc *models.Document) error {
 	w.Set("Content-Type", "application/pdf")
 	w.Set("Content-Disposition", contentDisposition(doc.Title))
 	w.Set("ETag", `"`+doc.SHA256+`"`)
-	w.Set("Cache-Control", "private, max-age=3600")
+	w.Set("Cache-Control", cacheControl)
 	http.ServeContent(c.Writer, c.Request, "", doc.CreatedAt, content)
 	return nil
 }

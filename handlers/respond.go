@@ -22,8 +22,12 @@ func respondError(c *gin.Context, err error) {
 }
 
 // wantsHTML is true for browser routes: everything outside /api and the
-// operational endpoints, when the client accepts HTML.
+// operational endpoints, when the client accepts HTML. htmx requests get a
+// problem body, which the page shows inline next to what failed.
 func wantsHTML(c *gin.Context) bool {
+	if c.GetHeader("HX-Request") == "true" {
+		return false
+	}
 	path := c.Request.URL.Path
 	if strings.HasPrefix(path, "/api/") || path == "/api" || strings.HasPrefix(path, "/static/") {
 		return false

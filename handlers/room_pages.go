@@ -21,6 +21,16 @@ type RoomEditor interface {
 	UpdateRoomParticipant(ctx context.Context, roomID, participantID string, f models.ParticipantForm) error
 	RemoveRoomParticipant(ctx context.Context, roomID, participantID string) error
 	RenameRoomDocument(ctx context.Context, roomID string, position int, title string) error
+	AddRoomTag(ctx context.Context, roomID string, docPos int, f models.RoomTagForm) (*models.TagEdit, error)
+	UpdateRoomTag(ctx context.Context, roomID, tagID string, f models.RoomTagForm) (*models.TagEdit, error)
+	DeleteRoomTag(ctx context.Context, roomID, tagID string) error
+	RoomChecklist(ctx context.Context, ws *models.RoomWorkspace) []models.ChecklistItem
+	CompleteRoom(ctx context.Context, roomID string) (*models.Transaction, error)
+	DeleteRoomPage(ctx context.Context, roomID string, docPos, page int) error
+	MoveRoomPage(ctx context.Context, roomID string, docPos, from, to int) error
+	AddRoomDocument(ctx context.Context, roomID string, u *models.StagedUpload, title string) (*models.Document, error)
+	RemoveRoomDocument(ctx context.Context, roomID string, pos int) error
+	MoveRoomParticipant(ctx context.Context, roomID, participantID string, to int) error
 }
 
 // maxFormBytes bounds a room form post (a participant is a few hundred bytes).
@@ -54,7 +64,11 @@ func (h *Handler) openRoomLink(c *gin.Context) error {
 func (h *Handler) boundRoomID(c *gin.Context) (string, error) {
 	roomHeaders(c)
 	id := c.Param("id")
-	if !roomBound(c, id, h.store.Now()) {
+	bound, expired := roomBound(c, id, h.store.Now())
+	if expired {
+		return "", models.ErrRoomExpired
+	}
+	if !bound {
 		return "", errStatus(http.StatusForbidden, "This browser has not opened this Markup Room. Open the link you received (it signs this browser in), then try again.")
 	}
 	return id, nil
@@ -89,23 +103,48 @@ func (h *Handler) roomPage(c *gin.Context) error {
 // renderRoom renders the room page; form, when not nil, is a dialog to show
 // again with the values and errors of a refused submission.
 func (h *Handler) renderRoom(c *gin.Context, status int, ws *models.RoomWorkspace, form *templates.ParticipantFormView) {
-	v := roomView(ws, h.store.Now(), form)
+	h.renderRoomView(c, status, roomView(h.assets, ws, h.store.Now(), form))
+}
+
+// renderRoomView renders the room page from its view model.
+func (h *Handler) renderRoomView(c *gin.Context, status int, v templates.RoomView) {
+	v.MaxUploadBytes = h.cfg.MaxUploadBytes
 	p := h.page(c, v.Title)
 	p.BodyClass = "app"
 	p.CSRFToken = csrfToken(c)
+	useViewerAssets(&p)
 	render(c, status, templates.RoomPage(p, v))
+}
+
+// useViewerAssets adds the page viewer's stylesheet and script to a page, and
+// has the browser fetch pdf.js and its worker early: they gate the first page.
+func useViewerAssets(p *templates.Page) {
+	p.Styles = append(p.Styles, "css/editor.css")
+	p.Scripts = append(p.Scripts, "js/editor.js")
+	p.ModulePreloads = append(p.ModulePreloads, "vendor/pdfjs/pdf.min.mjs")
+	p.Prefetches = append(p.Prefetches, "vendor/pdfjs/pdf.worker.min.mjs")
+}
+
+// roomPost starts a state-changing room request: this browser opened the
+// room, the body is bounded and the CSRF token is the session's.
+func (h *Handler) roomPost(c *gin.Context) (string, error) {
+	id, err := h.boundRoomID(c)
+	if err != nil {
+		return "", err
+	}
+	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, maxFormBytes)
+	if err := checkCSRF(c); err != nil {
+		return "", err
+	}
+	return id, nil
 }
 
 // roomChange runs one room edit posted by a form: CSRF check, change (which
 // checks the room's state and flags itself), then back to the room (303), or
 // the room again with the form's errors.
 func (h *Handler) roomChange(c *gin.Context, change func(roomID string) (*templates.ParticipantFormView, error)) error {
-	id, err := h.boundRoomID(c)
+	id, err := h.roomPost(c)
 	if err != nil {
-		return err
-	}
-	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, maxFormBytes)
-	if err := checkCSRF(c); err != nil {
 		return err
 	}
 	form, err := change(id)
@@ -163,21 +202,26 @@ func (h *Handler) renameRoomDocument(c *gin.Context) error {
 	})
 }
 
-// roomDocumentContent serves a room document's PDF to the bound browser.
+// roomDocumentContent serves one of the room's current documents to the bound
+// browser, by document ID: a document row's content never changes (a page edit
+// makes a new one), so the URL can be cached, and a viewer still loading while a
+// change removes another document never gets a different file at its URL.
 func (h *Handler) roomDocumentContent(c *gin.Context) error {
 	ws, err := h.roomFor(c)
 	if err != nil {
 		return err
 	}
-	pos, err := strconv.Atoi(c.Param("position"))
-	if err != nil || pos < 0 || pos >= len(ws.Transaction.Documents) {
-		return models.ErrNotFound
+	for _, d := range ws.Transaction.Documents {
+		if d.DocumentID != c.Param("document") {
+			continue
+		}
+		doc, err := h.store.GetDocument(c.Request.Context(), ws.Room.OrganizationID, d.DocumentID)
+		if err != nil {
+			return err
+		}
+		return h.servePDF(c, doc, "private, max-age=86400, immutable")
 	}
-	doc, err := h.store.GetDocument(c.Request.Context(), ws.Room.OrganizationID, ws.Transaction.Documents[pos].DocumentID)
-	if err != nil {
-		return err
-	}
-	return h.servePDF(c, doc)
+	return models.ErrNotFound
 }
 
 func participantFormFromRequest(c *gin.Context) models.ParticipantForm {
@@ -209,4 +253,21 @@ func fieldErrors(ve *models.ValidationError) map[string]string {
 		}
 	}
 	return out
+}
+
+// moveRoomParticipant changes a participant's place in the signing order:
+// POST /rooms/:id/participants/:participantId/move with the form field "to".
+func (h *Handler) moveRoomParticipant(c *gin.Context) error {
+	id, err := h.roomPost(c)
+	if err != nil {
+		return err
+	}
+	to, err := strconv.Atoi(c.PostForm("to"))
+	if err != nil {
+		return models.Invalid("#/to", "invalid_type", "to must be the participant's new position (1, 2, …).")
+	}
+	if err := h.store.MoveRoomParticipant(c.Request.Context(), id, c.Param("participantId"), to); err != nil {
+		return err
+	}
+	return h.afterRoomChange(c, id)
 }

@@ -128,7 +128,10 @@ func TestRoomLinkErrors(t *testing.T) {
 		if !strings.Contains(res.Body.String(), "expired") {
 			t.Fatalf("410 page does not say the link expired: %s", truncate(res.Body.String()))
 		}
-		b.get(path).status(http.StatusForbidden) // the session binding ends with the room
+		// The binding ends with the room: the browser that opened it is told it expired.
+		if res := b.get(path).status(http.StatusGone); !strings.Contains(res.Body.String(), "expired") {
+			t.Fatal("the room page does not say the link expired")
+		}
 	})
 }
 

@@ -96,14 +96,18 @@ func bindRoom(c *gin.Context, r *models.Room, now time.Time) error {
 	return s.Save()
 }
 
-// roomBound tells whether this browser's session was bound to the room by its link.
-func roomBound(c *gin.Context, roomID string, now time.Time) bool {
+// roomBound tells whether this browser's session was bound to the room by
+// its link (bound), and whether that binding ran out with the room (expired).
+func roomBound(c *gin.Context, roomID string, now time.Time) (bound, expired bool) {
 	for _, b := range loadBindings(sessions.Default(c)) {
-		if b.id == roomID && now.Unix() < b.exp {
-			return true
+		if b.id == roomID {
+			if now.Unix() < b.exp {
+				return true, false
+			}
+			expired = true
 		}
 	}
-	return false
+	return false, expired
 }
 
 // ensureCSRFToken returns the session's CSRF token, creating one if needed.
@@ -124,11 +128,16 @@ func csrfToken(c *gin.Context) string {
 
 // checkCSRF refuses a state-changing browser request without the session's token.
 func checkCSRF(c *gin.Context) error {
-	want := csrfToken(c)
 	got := c.GetHeader(csrfHeader)
 	if got == "" {
 		got = c.PostForm(csrfField)
 	}
+	return verifyCSRF(c, got)
+}
+
+// verifyCSRF refuses a token that is not this session's.
+func verifyCSRF(c *gin.Context, got string) error {
+	want := csrfToken(c)
 	if want == "" || subtle.ConstantTimeCompare([]byte(want), []byte(got)) != 1 {
 		return errStatus(http.StatusForbidden, "The form has expired or did not come from this page. Reload the page and try again.")
 	}

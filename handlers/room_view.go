@@ -7,13 +7,13 @@ import (
 	"time"
 
 	"github.com/markuproom/markuproom/models"
-	"github.com/markuproom/markuproom/models/pdf"
+	"github.com/markuproom/markuproom/static"
 	"github.com/markuproom/markuproom/templates"
 )
 
 // roomView shapes a room workspace for the room page. form, when not nil, is
 // a refused dialog to show open again.
-func roomView(ws *models.RoomWorkspace, now time.Time, form *templates.ParticipantFormView) templates.RoomView {
+func roomView(assets *static.Assets, ws *models.RoomWorkspace, now time.Time, form *templates.ParticipantFormView) templates.RoomView {
 	r, t := ws.Room, ws.Transaction
 	cfg := r.Config
 	status := r.Status(now)
@@ -43,58 +43,57 @@ func roomView(ws *models.RoomWorkspace, now time.Time, form *templates.Participa
 		AuthOptions:       authOptions(cfg),
 		ContactOptions:    []templates.OptionView{{Value: models.ContactEmail, Label: "E-mail"}, {Value: models.ContactSMS, Label: "SMS"}},
 		AddParticipantURL: base + "/participants",
+		ChecklistURL:      base + "/checklist",
+		CompleteURL:       base + "/complete",
 	}
 	if readOnly {
 		v.Can = templates.RoomControls{}
 	}
-	for _, tt := range models.TagTypes() {
-		v.TagTypes = append(v.TagTypes, templates.TagTypeView{Code: tt.Code, Label: tt.Label, Group: tt.Group})
+	v.Viewer = viewerView(assets, t, ws.Uploads, func(pos int) string {
+		// By version: a page edit makes a new one, and a removal moves the others up.
+		return base + "/pdf/" + t.Documents[pos].DocumentID
+	}, v.Can.EditTags)
+	if v.Can.EditTags {
+		v.Viewer.TagURL = base + "/tags"
 	}
-	labels := map[string]string{}
-	for _, tt := range models.TagTypes() {
-		labels[tt.Code] = tt.Label
-	}
-	names := map[string]string{}
-	colors := map[string]string{}
+	v.TagGroups = paletteGroups()
+	v.DateFormats = models.DateFormats()[:10]
 	tagCounts := map[string]int{}
-	for i, p := range t.Participants {
-		names[p.ParticipantID] = p.FullName()
-		colors[p.ParticipantID] = models.SignerColor(i)
-	}
 	for _, d := range t.Documents {
 		dv := templates.RoomDocumentView{
 			Position: d.Position, Title: d.Title, PageCount: d.Pages, TagCount: len(d.Tags),
 			RenameURL:  base + "/documents/" + strconv.Itoa(d.Position) + "/title",
-			ContentURL: base + "/documents/" + strconv.Itoa(d.Position) + "/content",
+			ContentURL: base + "/pdf/" + d.DocumentID,
+			RemoveURL:  base + "/documents/" + strconv.Itoa(d.Position) + "/remove",
 		}
-		upload := ws.Uploads[d.DocumentID]
+		perPage := make([]int, d.Pages+1)
+		for _, tag := range d.Tags {
+			tagCounts[tag.SignerID]++
+			if tag.Page >= 1 && tag.Page <= d.Pages {
+				perPage[tag.Page]++
+			}
+		}
 		for n := 1; n <= d.Pages; n++ {
-			box := pdf.Box{URX: 612, URY: 792} // US Letter when the upload is unknown
-			if upload != nil && n <= len(upload.Pages) {
-				box = upload.Pages[n-1].CropBox
-			}
-			pv := templates.RoomPageView{Number: n, ViewBox: "0 0 " + num(box.Width()) + " " + num(box.Height())}
-			for _, tag := range d.Tags {
-				if tag.Page != n {
-					continue
-				}
-				tagCounts[tag.SignerID]++
-				pv.Tags = append(pv.Tags, templates.RoomTagView{
-					X: num(tag.X - box.LLX), Y: num(box.URY - tag.Y - tag.Height),
-					Width: num(tag.Width), Height: num(tag.Height),
-					Color: colors[tag.SignerID], Label: labels[tag.Type], SignerName: names[tag.SignerID],
-				})
-			}
-			dv.Pages = append(dv.Pages, pv)
+			pageBase := base + "/documents/" + strconv.Itoa(d.Position) + "/pages/" + strconv.Itoa(n)
+			dv.Pages = append(dv.Pages, templates.RoomPageView{
+				Number: n, TagCount: perPage[n], First: n == 1, Last: n == d.Pages,
+				MoveURL: pageBase + "/move", DeleteURL: pageBase + "/delete",
+			})
 		}
+		v.PageTotal += d.Pages
 		v.Documents = append(v.Documents, dv)
 	}
 	for i, p := range t.Participants {
 		pv := templates.RoomParticipantView{
-			ID: p.ParticipantID, Name: p.FullName(), Email: p.Email, Color: models.SignerColor(i),
+			ID: p.ParticipantID, Name: p.FullName(), Email: p.Email, ColorClass: signerClass(i),
 			AuthLabel: authLabel(p.AuthenticationType), TagCount: tagCounts[p.ParticipantID],
 			RemoveURL: base + "/participants/" + url.PathEscape(p.ParticipantID) + "/remove",
-			Form:      participantFormFromModel(base, &p),
+			MoveURL:   base + "/participants/" + url.PathEscape(p.ParticipantID) + "/move",
+			First:     i == 0, Last: i == len(t.Participants)-1,
+			Form: participantFormFromModel(base, &p),
+		}
+		if t.SigningOrder != nil && *t.SigningOrder {
+			pv.Order = i + 1
 		}
 		if p.KBARequired != nil && *p.KBARequired {
 			pv.Checks = append(pv.Checks, "Knowledge-based authentication")
@@ -107,12 +106,51 @@ func roomView(ws *models.RoomWorkspace, now time.Time, form *templates.Participa
 		}
 		v.Participants = append(v.Participants, pv)
 	}
+	if status == models.RoomCompleted {
+		v.Summary = roomSummary(ws)
+	}
+	if !readOnly && r.CanAddDocuments() {
+		v.UploadURL = base + "/documents"
+	}
 	v.AddForm = templates.ParticipantFormView{DialogID: "participant-add", Heading: "Add participant", Action: v.AddParticipantURL,
 		AuthenticationType: models.AuthNone, TwoFactorContact: models.ContactEmail}
 	if form != nil && form.DialogID == v.AddForm.DialogID {
 		v.AddForm = *form
 	}
 	return v
+}
+
+// roomSummary describes the session a completed room created.
+func roomSummary(ws *models.RoomWorkspace) *templates.RoomSummaryView {
+	t := ws.Transaction
+	sum := &templates.RoomSummaryView{TransactionID: t.ID, Status: t.Status, TagCount: t.TagCount}
+	if ws.Room.CompletedAt != nil {
+		sum.CompletedAt = ws.Room.CompletedAt.UTC().Format("2 Jan 2006, 15:04 MST")
+	}
+	for i := range t.Participants {
+		sum.Participants = append(sum.Participants, t.Participants[i].FullName()+" <"+t.Participants[i].Email+">")
+	}
+	for _, d := range t.Documents {
+		sum.Documents = append(sum.Documents, templates.RoomSummaryDocument{Title: d.Title, Pages: d.Pages, TagCount: len(d.Tags)})
+	}
+	return sum
+}
+
+// paletteGroups sorts the tag types into the palette's groups.
+func paletteGroups() []templates.TagGroupView {
+	groups := []templates.TagGroupView{
+		{ID: models.TagGroupSigner, Title: "Signer fields"},
+		{ID: models.TagGroupNotary, Title: "Notary fields"},
+		{ID: models.TagGroupText, Title: "Text"},
+	}
+	for _, tt := range models.TagTypes() {
+		for i := range groups {
+			if groups[i].ID == tt.Group {
+				groups[i].Types = append(groups[i].Types, templates.TagTypeView{Code: tt.Code, Label: tt.Label, Width: num(tt.Width), Height: num(tt.Height)})
+			}
+		}
+	}
+	return groups
 }
 
 func authOptions(cfg models.RoomConfig) []templates.OptionView {

@@ -30,6 +30,10 @@ type Config struct {
 	SessionSecret []byte
 	// SessionMaxAge is the lifetime of a browser session cookie (the room TTL).
 	SessionMaxAge time.Duration
+	// AdminIdleTimeout and AdminMaxAge end an admin console session after
+	// that long without a request, and that long after sign-in.
+	AdminIdleTimeout time.Duration
+	AdminMaxAge      time.Duration
 }
 
 // Store is everything the handlers ask of the domain layer.
@@ -40,6 +44,7 @@ type Store interface {
 	IdempotencyStore
 	RoomStore
 	RoomEditor
+	AdminStore
 	Ready(ctx context.Context) error
 }
 
@@ -70,6 +75,12 @@ func New(d Deps) (http.Handler, error) {
 	}
 	if d.Config.SessionMaxAge <= 0 {
 		d.Config.SessionMaxAge = 24 * time.Hour
+	}
+	if d.Config.AdminIdleTimeout <= 0 {
+		d.Config.AdminIdleTimeout = 30 * time.Minute
+	}
+	if d.Config.AdminMaxAge <= 0 {
+		d.Config.AdminMaxAge = 12 * time.Hour
 	}
 	if d.Logger == nil {
 		d.Logger = slog.New(slog.DiscardHandler)
@@ -123,8 +134,40 @@ func New(d Deps) (http.Handler, error) {
 	rooms.POST("/rooms/:id/participants", wrap(h.addRoomParticipant))
 	rooms.POST("/rooms/:id/participants/:participantId", wrap(h.updateRoomParticipant))
 	rooms.POST("/rooms/:id/participants/:participantId/remove", wrap(h.removeRoomParticipant))
+	rooms.POST("/rooms/:id/participants/:participantId/move", wrap(h.moveRoomParticipant))
 	rooms.POST("/rooms/:id/documents/:position/title", wrap(h.renameRoomDocument))
-	rooms.GET("/rooms/:id/documents/:position/content", wrap(h.roomDocumentContent))
+	rooms.GET("/rooms/:id/pdf/:document", wrap(h.roomDocumentContent))
+	rooms.POST("/rooms/:id/tags", wrap(h.addRoomTag))
+	rooms.PUT("/rooms/:id/tags/:tagId", wrap(h.updateRoomTag))
+	rooms.DELETE("/rooms/:id/tags/:tagId", wrap(h.deleteRoomTag))
+	rooms.POST("/rooms/:id/documents", wrap(h.addRoomDocument))
+	rooms.POST("/rooms/:id/documents/:position/remove", wrap(h.removeRoomDocument))
+	rooms.POST("/rooms/:id/documents/:position/pages/:page/delete", wrap(h.deleteRoomPage))
+	rooms.POST("/rooms/:id/documents/:position/pages/:page/move", wrap(h.moveRoomPage))
+	rooms.GET("/rooms/:id/checklist", wrap(h.roomChecklist))
+	rooms.POST("/rooms/:id/complete", wrap(h.completeRoom))
+
+	admin := r.Group("/admin", sessions.Sessions(adminSessionName, newAdminSessionStore(d.Config.SessionSecret, secure, d.Config.AdminMaxAge)), h.loadAdmin())
+	admin.GET("/login", wrap(h.adminLoginPage))
+	admin.POST("/login", wrap(h.adminLogin))
+	console := admin.Group("", requireAdmin)
+	console.GET("", func(c *gin.Context) { c.Redirect(http.StatusSeeOther, "/admin/transactions") })
+	console.POST("/logout", wrap(h.adminLogout))
+	console.GET("/transactions", wrap(h.adminTransactions))
+	console.GET("/transactions/:id", wrap(h.adminTransaction))
+	console.GET("/transactions/:id/documents/:position/content", wrap(h.adminDocumentContent))
+	console.GET("/transactions/:id/documents/:position/xfdf", wrap(h.adminDocumentXFDF))
+	console.GET("/rooms", wrap(h.adminRooms))
+	console.POST("/rooms/:id/expire", wrap(h.adminExpireRoom))
+	console.GET("/activity", wrap(h.adminActivity))
+	console.GET("/organizations", wrap(h.adminOrganizations))
+	console.POST("/organizations", wrap(h.adminCreateOrganization))
+	console.GET("/organizations/:id", wrap(h.adminOrganization))
+	console.POST("/organizations/:id/api-access", wrap(h.adminSetAPIAccess))
+	console.POST("/organizations/:id/users", wrap(h.adminCreateUser))
+	console.POST("/organizations/:id/users/:userId/disable", wrap(h.adminDisableUser))
+	console.POST("/organizations/:id/tokens", wrap(h.adminCreateToken))
+	console.POST("/organizations/:id/tokens/:tokenId/revoke", wrap(h.adminRevokeToken))
 
 	api := r.Group("/api/v1", requireToken(d.Store))
 	upload := wrap(h.uploadDocument)

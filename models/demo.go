@@ -22,13 +22,16 @@ type Demo struct {
 	AdminPassword string
 	Token         string
 	Document      *Document
+	// Disclosure is a second, shorter sample in the demo room.
+	Disclosure *Document
 	// Room is a ready Markup Room on the sample PDF; RoomToken opens it.
 	Room      *Room
 	RoomToken string
 }
 
 // SeedDemo fills an empty database with a demo organization, a sender, an
-// admin with a random password, an API token and a sample PDF. It returns
+// admin with a random password, an API token, two sample PDFs and a Markup
+// Room on both. It returns
 // nil, nil when the database already holds organizations or was seeded
 // before, so repeated starts create nothing new.
 func (s *Store) SeedDemo(ctx context.Context) (*Demo, error) {
@@ -48,6 +51,15 @@ func (s *Store) SeedDemo(ctx context.Context) (*Demo, error) {
 		return nil, err
 	}
 	defer staged.Close()
+	second, err := pdf.Sample(2, "Sample Disclosure Statement")
+	if err != nil {
+		return nil, err
+	}
+	stagedSecond, err := s.StageUpload(ctx, bytes.NewReader(second), int64(len(second)), "sample-disclosure-statement.pdf")
+	if err != nil {
+		return nil, err
+	}
+	defer stagedSecond.Close()
 	adminPassword, err := randomString(9)
 	if err != nil {
 		return nil, err
@@ -79,11 +91,15 @@ func (s *Store) SeedDemo(ctx context.Context) (*Demo, error) {
 		if err != nil {
 			return err
 		}
+		demo.Disclosure, err = tx.SaveDocument(ctx, stagedSecond, NewDocument{OrganizationID: orgID, TokenID: &tok.ID, Title: "Sample Disclosure Statement"})
+		if err != nil {
+			return err
+		}
 		actor := (&Principal{Organization: demo.Organization, Token: tok}).Actor()
 		room, err := tx.CreateRoom(ctx, actor, &RoomInput{
 			Config:    DefaultRoomConfig(),
 			SenderID:  formatInt(demo.Sender.ID),
-			Documents: []string{demo.Document.ID},
+			Documents: []string{demo.Document.ID, demo.Disclosure.ID},
 			Participants: []RoomParticipantInput{
 				{FirstName: "Pat", LastName: "Buyer", Email: "pat.buyer@example.com"},
 				{FirstName: "Robin", LastName: "Seller", Email: "robin.seller@example.com"},

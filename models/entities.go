@@ -16,5 +16,7 @@ func Entities() []any {
 		&TransactionEvent{},
 		&Room{},
 		&IdempotencyRecord{},
+		&LoginAttempt{},
+		&Activity{},
 	}
 }

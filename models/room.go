@@ -39,7 +39,13 @@ type Room struct {
 	CreatedAt        time.Time  `gorm:"column:created_at;autoCreateTime:false"`
 	UpdatedAt        time.Time  `gorm:"column:updated_at;autoUpdateTime:false"`
 	CompletedAt      *time.Time `gorm:"column:completed_at"`
+	// StartedEmpty is true for a room created without documents: its staff
+	// add them, whatever documents.edit says.
+	StartedEmpty bool `gorm:"column:started_empty"`
 }
+
+// CanAddDocuments tells whether staff may upload documents into the room.
+func (r *Room) CanAddDocuments() bool { return r.StartedEmpty || r.Config.Documents.Edit }
 
 // TableName implements gorm's tabler.
 func (Room) TableName() string { return "markup_rooms" }
@@ -78,6 +84,9 @@ func (s *Store) CreateRoom(ctx context.Context, actor Actor, in *RoomInput) (*Cr
 		return nil, &AuthError{Detail: "senderId does not name a user of the organization this token was issued for."}
 	}
 	sender, err := s.GetUserInOrganization(ctx, actor.OrganizationID, senderID)
+	if err == nil && sender.DisabledAt != nil {
+		err = ErrNotFound // a disabled user sends no rooms
+	}
 	if errors.Is(err, ErrNotFound) {
 		return nil, &AuthError{Detail: "senderId does not name a user of the organization this token was issued for."}
 	}
@@ -118,6 +127,7 @@ func (s *Store) CreateRoom(ctx context.Context, actor Actor, in *RoomInput) (*Cr
 		ID: roomUID.String(), OrganizationID: actor.OrganizationID, SenderID: sender.ID, TransactionID: txUID.String(),
 		Config: in.Config, TokenSelector: tok.selector, TokenHash: tok.hash, State: RoomOpen,
 		ExpiresAt: now.Add(s.roomTTL), CreatedByTokenID: actor.TokenID, CreatedAt: now, UpdatedAt: now,
+		StartedEmpty: len(in.Documents) == 0,
 	}
 	t, err := s.roomTransaction(room, in, docs, now)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 )
 
@@ -136,20 +137,7 @@ func (s *Store) RenameRoomDocument(ctx context.Context, roomID string, position 
 // checks and atomic replace as the API, in one database transaction.
 func (s *Store) editRoom(ctx context.Context, roomID string, action RoomAction, change func(*Room, *TransactionInput) error) error {
 	return s.inTx(ctx, func(tx *Store) error {
-		room, err := tx.RoomByID(ctx, roomID)
-		if err != nil {
-			return err
-		}
-		switch room.Status(tx.Now()) {
-		case RoomExpired:
-			return ErrRoomExpired
-		case RoomCompleted:
-			return ErrRoomCompleted
-		}
-		if err := room.Config.Require(action); err != nil {
-			return err
-		}
-		old, err := tx.lockTransaction(ctx, room.OrganizationID, room.TransactionID)
+		room, old, err := tx.lockRoom(ctx, roomID, action)
 		if err != nil {
 			return err
 		}
@@ -157,6 +145,7 @@ func (s *Store) editRoom(ctx context.Context, roomID string, action RoomAction, 
 			return err
 		}
 		in := inputFromTransaction(old)
+		in.AllowUnassignedTags = true
 		if err := change(room, in); err != nil {
 			return err
 		}
@@ -170,6 +159,33 @@ func (s *Store) editRoom(ctx context.Context, roomID string, action RoomAction, 
 		}
 		return tx.writeReplacement(ctx, actor, old, t)
 	})
+}
+
+// lockRoom starts a change of an open room inside the caller's database
+// transaction: the room read, its state checked (expired 410, completed
+// 409), its configuration asked for action (none when empty; 403), and its
+// transaction row read and locked, so changes of one room take turns.
+func (s *Store) lockRoom(ctx context.Context, roomID string, action RoomAction) (*Room, *Transaction, error) {
+	room, err := s.RoomByID(ctx, roomID)
+	if err != nil {
+		return nil, nil, err
+	}
+	switch room.Status(s.Now()) {
+	case RoomExpired:
+		return nil, nil, ErrRoomExpired
+	case RoomCompleted:
+		return nil, nil, ErrRoomCompleted
+	}
+	if action != "" {
+		if err := room.Config.Require(action); err != nil {
+			return nil, nil, err
+		}
+	}
+	t, err := s.lockTransaction(ctx, room.OrganizationID, room.TransactionID)
+	if err != nil {
+		return nil, nil, err
+	}
+	return room, t, nil
 }
 
 // participantFromForm checks a posted participant with the API's own rules
@@ -250,7 +266,7 @@ func inputFromTransaction(t *Transaction) *TransactionInput {
 		}
 		for _, tag := range d.Tags {
 			di.Tags = append(di.Tags, TagInput{
-				Type: tag.Type, X: tag.X, Y: tag.Y, Width: tag.Width, Height: tag.Height, SignerID: tag.SignerID,
+				ID: tag.TagID, Type: tag.Type, X: tag.X, Y: tag.Y, Width: tag.Width, Height: tag.Height, SignerID: tag.SignerID,
 				CustomData: tag.CustomData, Page: tag.Page, Required: tag.Required, StateFormat: tag.StateFormat,
 				DateFormat: tag.DateFormat, FontSize: tag.FontSize,
 			})
@@ -268,4 +284,30 @@ func inputFromTransaction(t *Transaction) *TransactionInput {
 		})
 	}
 	return in
+}
+
+// MoveRoomParticipant moves a participant to position to (1-based) in a
+// room's transaction that uses a signing order; every participant's order
+// follows its new position (participants.edit).
+func (s *Store) MoveRoomParticipant(ctx context.Context, roomID, participantID string, to int) error {
+	return s.editRoom(ctx, roomID, ActionEditParticipant, func(_ *Room, in *TransactionInput) error {
+		if in.SigningOrder == nil || !*in.SigningOrder {
+			return Unprocessable("#/signingOrder", "no_signing_order", "This transaction has no signing order, so participants have no order to change.")
+		}
+		i := participantIndex(in, participantID)
+		if i < 0 {
+			return ErrNotFound
+		}
+		if to < 1 || to > len(in.Participants) {
+			return Unprocessable("#/to", "invalid_position", "There is no position "+strconv.Itoa(to)+" among "+strconv.Itoa(len(in.Participants))+" participants.")
+		}
+		moved := in.Participants[i]
+		rest := append(append([]ParticipantInput{}, in.Participants[:i]...), in.Participants[i+1:]...)
+		in.Participants = append(append(append([]ParticipantInput{}, rest[:to-1]...), moved), rest[to-1:]...)
+		for k := range in.Participants {
+			n := k + 1
+			in.Participants[k].Order = &n
+		}
+		return nil
+	})
 }

@@ -61,21 +61,23 @@ func (TransactionDocument) TableName() string { return "transaction_documents" }
 
 // Tag is a field placed on a document page for one signer.
 type Tag struct {
-	TransactionID    string   `gorm:"column:transaction_id;primaryKey"`
-	DocumentPosition int      `gorm:"column:document_position;primaryKey"`
-	Position         int      `gorm:"column:position;primaryKey"`
-	Type             string   `gorm:"column:type"`
-	X                float64  `gorm:"column:x"`
-	Y                float64  `gorm:"column:y"`
-	Width            float64  `gorm:"column:width"`
-	Height           float64  `gorm:"column:height"`
-	SignerID         string   `gorm:"column:signer_id"`
-	CustomData       RawJSON  `gorm:"column:custom_data"`
-	Page             int      `gorm:"column:page"`
-	Required         *bool    `gorm:"column:required"`
-	StateFormat      *string  `gorm:"column:state_format"`
-	DateFormat       *string  `gorm:"column:date_format"`
-	FontSize         *float64 `gorm:"column:font_size"`
+	TransactionID    string `gorm:"column:transaction_id;primaryKey"`
+	DocumentPosition int    `gorm:"column:document_position;primaryKey"`
+	Position         int    `gorm:"column:position;primaryKey"`
+	// TagID is stable for the tag's life: room edits address a tag by it.
+	TagID       string   `gorm:"column:tag_id"`
+	Type        string   `gorm:"column:type"`
+	X           float64  `gorm:"column:x"`
+	Y           float64  `gorm:"column:y"`
+	Width       float64  `gorm:"column:width"`
+	Height      float64  `gorm:"column:height"`
+	SignerID    string   `gorm:"column:signer_id"`
+	CustomData  RawJSON  `gorm:"column:custom_data"`
+	Page        int      `gorm:"column:page"`
+	Required    *bool    `gorm:"column:required"`
+	StateFormat *string  `gorm:"column:state_format"`
+	DateFormat  *string  `gorm:"column:date_format"`
+	FontSize    *float64 `gorm:"column:font_size"`
 }
 
 // TableName implements gorm's tabler.

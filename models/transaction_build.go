@@ -87,7 +87,7 @@ func checkReferences(p *Problems, in *TransactionInput, docs map[string]*Documen
 		}
 		for j, t := range d.Tags {
 			tptr := pointer(pointer(ptr, "tags"), j)
-			if !signers[t.SignerID] {
+			if !signers[t.SignerID] && !(t.SignerID == "" && in.AllowUnassignedTags) {
 				p.Add(pointer(tptr, "signerId"), "unknown_signer", "No participant of this request has the id %q.", truncateForDetail(t.SignerID))
 			}
 			if t.Page > doc.PageCount {
@@ -167,8 +167,15 @@ func (s *Store) buildTransaction(id string, orgID int64, in *TransactionInput, d
 			Tags: make([]Tag, len(d.Tags)),
 		}
 		for j, ti := range d.Tags {
+			tagID := ti.ID
+			if tagID == "" {
+				var err error
+				if tagID, err = NewTagID(); err != nil {
+					return nil, err
+				}
+			}
 			td.Tags[j] = Tag{
-				TransactionID: id, DocumentPosition: i, Position: j, Type: ti.Type,
+				TransactionID: id, DocumentPosition: i, Position: j, TagID: tagID, Type: ti.Type,
 				X: ti.X, Y: ti.Y, Width: ti.Width, Height: ti.Height, SignerID: ti.SignerID,
 				CustomData: ti.CustomData, Page: ti.Page, Required: ti.Required,
 				StateFormat: ti.StateFormat, DateFormat: ti.DateFormat, FontSize: ti.FontSize,
@@ -236,7 +243,7 @@ func tagAnnotations(txID string, docPos int, tags []Tag, colorOf map[string]stri
 		})
 		color := colorOf[t.SignerID]
 		if color == "" {
-			color = SignerColor(0)
+			color = UnassignedColor
 		}
 		out[i] = xfdf.Annotation{
 			Name:       xfdf.GeneratedName(key, i),

@@ -19,33 +19,60 @@ func DocumentTypes() []string { return []string{"acknowledgment", "oath", "undet
 type TagType struct {
 	Code  string
 	Label string
-	// Group sorts the palette: "signature", "text", "notary".
+	// Group sorts the palette: "signer" (fields a signer fills in), "text", "notary".
 	Group string
+	// Width and Height are the size in points a new tag of this type gets.
+	Width, Height float64
 }
+
+// Palette groups of TagType.Group, in palette order.
+const (
+	TagGroupSigner = "signer"
+	TagGroupText   = "text"
+	TagGroupNotary = "notary"
+)
 
 // TagTypes lists the 18 tag types of SPEC 2.3 in palette order.
 func TagTypes() []TagType {
 	return []TagType{
-		{"SIGNATURETEMPLATE", "Signature", "signature"},
-		{"SIGNHERETAGTEMPLATEANNOTATION", "Sign here", "signature"},
-		{"INITIALSTEMPLATE", "Initials", "signature"},
-		{"INITIALHERETAGTEMPLATEANNOTATION", "Initial here", "signature"},
-		{"DATETEMPLATE", "Date", "text"},
-		{"FULLNAMETEMPLATE", "Full name", "text"},
-		{"FREEFORMTEXTTAGTEMPLATEANNOTATION", "Free-form text", "text"},
-		{"TEXTANNOT", "Text note", "text"},
-		{"DOCUMENTIDTEMPLATE", "Document ID", "text"},
-		{"DISCLAIMERTEMPLATE", "Disclaimer", "text"},
-		{"NOTARYSESSIONIDTEMPLATE", "Notary session ID", "notary"},
-		{"COMMISSIONIDTEMPLATE", "Commission ID", "notary"},
-		{"COMMISSIONEXPIRATIONTEMPLATE", "Commission expiration", "notary"},
-		{"COMMISSIONSTAMPTEMPLATE", "Commission stamp", "notary"},
-		{"SEALTAGTEMPLATEANNOTATION", "Notary seal", "notary"},
-		{"NOTARYTITLETEMPLATE", "Notary title", "notary"},
-		{"NOTARYCOUNTYTEMPLATE", "Notary county", "notary"},
-		{"NOTARYSTATETEMPLATE", "Notary state", "notary"},
+		{"SIGNATURETEMPLATE", "Signature", TagGroupSigner, 144, 36},
+		{"SIGNHERETAGTEMPLATEANNOTATION", "Sign here", TagGroupSigner, 120, 30},
+		{"INITIALSTEMPLATE", "Initials", TagGroupSigner, 60, 30},
+		{"INITIALHERETAGTEMPLATEANNOTATION", "Initial here", TagGroupSigner, 72, 30},
+		{"DATETEMPLATE", "Date", TagGroupSigner, 96, 20},
+		{"FULLNAMETEMPLATE", "Full name", TagGroupSigner, 144, 20},
+		{"FREEFORMTEXTTAGTEMPLATEANNOTATION", "Free-form text", TagGroupText, 160, 20},
+		{"TEXTANNOT", "Text note", TagGroupText, 160, 40},
+		{"DOCUMENTIDTEMPLATE", "Document ID", TagGroupText, 144, 20},
+		{"DISCLAIMERTEMPLATE", "Disclaimer", TagGroupText, 216, 54},
+		{"NOTARYSESSIONIDTEMPLATE", "Notary session ID", TagGroupNotary, 144, 20},
+		{"COMMISSIONIDTEMPLATE", "Commission ID", TagGroupNotary, 120, 20},
+		{"COMMISSIONEXPIRATIONTEMPLATE", "Commission expiration", TagGroupNotary, 120, 20},
+		{"COMMISSIONSTAMPTEMPLATE", "Commission stamp", TagGroupNotary, 180, 72},
+		{"SEALTAGTEMPLATEANNOTATION", "Notary seal", TagGroupNotary, 108, 108},
+		{"NOTARYTITLETEMPLATE", "Notary title", TagGroupNotary, 144, 20},
+		{"NOTARYCOUNTYTEMPLATE", "Notary county", TagGroupNotary, 120, 20},
+		{"NOTARYSTATETEMPLATE", "Notary state", TagGroupNotary, 96, 20},
 	}
 }
+
+// TagTypeByCode finds a tag type; ok is false for an unknown code.
+func TagTypeByCode(code string) (TagType, bool) {
+	for _, t := range TagTypes() {
+		if t.Code == code {
+			return t, true
+		}
+	}
+	return TagType{}, false
+}
+
+// IsDateTag tells whether tags of this type take a dateFormat.
+func IsDateTag(code string) bool {
+	return code == "DATETEMPLATE" || code == "COMMISSIONEXPIRATIONTEMPLATE"
+}
+
+// IsStateTag tells whether tags of this type take a stateFormat.
+func IsStateTag(code string) bool { return code == "NOTARYSTATETEMPLATE" }
 
 // TagTypeCodes lists the codes of TagTypes.
 func TagTypeCodes() []string {

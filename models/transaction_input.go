@@ -24,6 +24,9 @@ type TransactionInput struct {
 	ID           *string
 	Documents    []DocumentInput
 	Participants []ParticipantInput
+	// AllowUnassignedTags lets tags have an empty signerId: a Markup Room's
+	// draft may hold tags nobody was chosen for yet. Never set from a body.
+	AllowUnassignedTags bool
 }
 
 // DocumentInput is one document of a TransactionInput.
@@ -44,6 +47,9 @@ type DocumentInput struct {
 
 // TagInput is one tag of a DocumentInput.
 type TagInput struct {
+	// ID is the stored tag's id when a room edit rebuilds the request; it is
+	// never read from an API body (a replace gives every tag a new id).
+	ID          string
 	Type        string
 	X, Y        float64
 	Width       float64

@@ -9,16 +9,18 @@ import (
 
 // User is a person of an organization: a sender of Markup Rooms, and an admin when IsAdmin.
 type User struct {
-	ID             int64     `gorm:"column:id;primaryKey"`
-	OrganizationID int64     `gorm:"column:organization_id"`
-	Email          string    `gorm:"column:email"`
-	EmailKey       string    `gorm:"column:email_key"`
-	FirstName      string    `gorm:"column:first_name"`
-	LastName       string    `gorm:"column:last_name"`
-	IsAdmin        bool      `gorm:"column:is_admin"`
-	PasswordHash   string    `gorm:"column:password_hash"`
-	CreatedAt      time.Time `gorm:"column:created_at;autoCreateTime:false"`
-	UpdatedAt      time.Time `gorm:"column:updated_at;autoUpdateTime:false"`
+	ID             int64  `gorm:"column:id;primaryKey"`
+	OrganizationID int64  `gorm:"column:organization_id"`
+	Email          string `gorm:"column:email"`
+	EmailKey       string `gorm:"column:email_key"`
+	FirstName      string `gorm:"column:first_name"`
+	LastName       string `gorm:"column:last_name"`
+	IsAdmin        bool   `gorm:"column:is_admin"`
+	PasswordHash   string `gorm:"column:password_hash"`
+	// DisabledAt is set when an admin disabled the user: no sign-in, not a sender.
+	DisabledAt *time.Time `gorm:"column:disabled_at"`
+	CreatedAt  time.Time  `gorm:"column:created_at;autoCreateTime:false"`
+	UpdatedAt  time.Time  `gorm:"column:updated_at;autoUpdateTime:false"`
 }
 
 // TableName implements gorm's tabler.

@@ -28,6 +28,17 @@ type Page struct {
 	CSRFToken string
 	// Nav lists optional header links.
 	Nav []NavLink
+	// Styles and Scripts name extra static files a page needs (e.g.
+	// "css/editor.css", "js/editor.js"); scripts load deferred, after app.js.
+	Styles  []string
+	Scripts []string
+	// ModulePreloads are ES modules the page will import (fetched early);
+	// Prefetches are files it will need soon (e.g. a worker), fetched at
+	// low priority into the HTTP cache.
+	ModulePreloads []string
+	Prefetches     []string
+	// SignOutURL, when set, puts a "Sign out" button in the header (admin console).
+	SignOutURL string
 }
 
 // NavLink is one link in the page header.

@@ -27,8 +27,25 @@ type RoomView struct {
 	AuthOptions []OptionView
 	// ContactOptions are the two-factor contact channels.
 	ContactOptions []OptionView
-	// TagTypes is the palette, in order.
-	TagTypes []TagTypeView
+	// TagGroups is the palette: the tag types in their groups, in order.
+	TagGroups []TagGroupView
+	// DateFormats are the choices of a date tag's format.
+	DateFormats []string
+	// Viewer is the page viewer with every document's pages and tags.
+	Viewer ViewerView
+	// PageTotal counts the pages of every document.
+	PageTotal int
+	// UploadURL receives PDFs uploaded into the room; empty when staff may not add documents.
+	UploadURL string
+	// MaxUploadBytes is the largest PDF accepted (shown, and checked before sending).
+	MaxUploadBytes int64
+	// ChecklistURL serves the "Create e-signature session" checklist; CompleteURL creates it.
+	ChecklistURL string
+	CompleteURL  string
+	// Summary describes a completed room (nil while open).
+	Summary *RoomSummaryView
+	// OpenChecklist, when set, renders the checklist dialog open (a refused completion).
+	OpenChecklist *ChecklistView
 	// AddForm is the "Add Participant" dialog (opened again with errors after a refused submission).
 	AddForm ParticipantFormView
 	// AddParticipantURL receives the add dialog's form.
@@ -57,36 +74,39 @@ type RoomDocumentView struct {
 	TagCount   int
 	RenameURL  string
 	ContentURL string
-	Pages      []RoomPageView
+	// RemoveURL removes the document with its tags (documents.advancedEdit).
+	RemoveURL string
+	Pages     []RoomPageView
 }
 
-// RoomPageView is one page, drawn as an SVG in PDF points with its tags.
+// RoomPageView is one page in the documents sidebar.
 type RoomPageView struct {
-	Number int
-	// ViewBox is the SVG viewBox of the page's crop box ("0 0 612 792").
-	ViewBox string
-	Tags    []RoomTagView
-}
-
-// RoomTagView is a tag drawn on a page, in SVG coordinates (y grows downwards).
-type RoomTagView struct {
-	X, Y, Width, Height string
-	Color               string
-	Label               string
-	SignerName          string
+	Number   int
+	TagCount int
+	// First and Last disable the moves that would leave the document.
+	First, Last bool
+	// MoveURL and DeleteURL receive the page edits (documents.advancedEdit).
+	MoveURL   string
+	DeleteURL string
 }
 
 // RoomParticipantView is one participant in the participants panel.
 type RoomParticipantView struct {
-	ID        string
-	Name      string
-	Email     string
-	Color     string
-	AuthLabel string
-	TagCount  int
+	ID    string
+	Name  string
+	Email string
+	// ColorClass colours the participant's swatch and tags ("signer-c0" …).
+	ColorClass string
+	AuthLabel  string
+	TagCount   int
 	// Checks lists the identity checks required of the participant, in words.
 	Checks    []string
 	RemoveURL string
+	// Order is the place in the signing order (0 when the transaction has none);
+	// MoveURL changes it, First/Last disable the moves that would leave the list.
+	Order       int
+	MoveURL     string
+	First, Last bool
 	// Form is the participant's "Edit" dialog, filled in.
 	Form ParticipantFormView
 }
@@ -123,11 +143,18 @@ type OptionView struct {
 	Label string
 }
 
-// TagTypeView is one entry of the tag palette.
+// TagGroupView is one group of the palette ("Signer fields", …).
+type TagGroupView struct {
+	ID    string
+	Title string
+	Types []TagTypeView
+}
+
+// TagTypeView is one entry of the tag palette; Width and Height are its
+// default size in points.
 type TagTypeView struct {
-	Code  string
-	Label string
-	Group string
+	Code, Label   string
+	Width, Height string
 }
 
 // pluralize writes "1 page" / "3 pages".
@@ -144,4 +171,50 @@ func removeConfirm(p RoomParticipantView) string {
 		return "Remove " + p.Name + "?"
 	}
 	return "Remove " + p.Name + " and their " + pluralize(p.TagCount, "tag", "tags") + "?"
+}
+
+// ChecklistView is the "Create e-signature session" dialog's checklist.
+type ChecklistView struct {
+	Items []ChecklistItemView
+	// Ready is true when every item is met: the button creates the session.
+	Ready       bool
+	CompleteURL string
+	CSRFToken   string
+}
+
+// ChecklistItemView is one condition; FixURL leads to where it is fixed.
+type ChecklistItemView struct {
+	ID       string
+	Label    string
+	OK       bool
+	Problems []string
+	FixURL   string
+	FixLabel string
+}
+
+// RoomSummaryView is what a completed room shows: the session it created.
+type RoomSummaryView struct {
+	TransactionID string
+	Status        string
+	CompletedAt   string
+	Participants  []string
+	Documents     []RoomSummaryDocument
+	TagCount      int
+}
+
+// RoomSummaryDocument is one document of a completed room's summary.
+type RoomSummaryDocument struct {
+	Title    string
+	Pages    int
+	TagCount int
+}
+
+// moveTo is the hx-vals of a page move to position n.
+func moveTo(n int) string {
+	return `{"to":"` + strconv.Itoa(n) + `"}`
+}
+
+// megabytes writes a byte limit for people ("50 MB").
+func megabytes(n int64) string {
+	return strconv.FormatInt(n>>20, 10) + " MB"
 }

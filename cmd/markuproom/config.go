@@ -29,6 +29,10 @@ type config struct {
 	MaxUploadBytes int64
 	AutoMigrate    bool
 	LogLevel       string
+	// AdminIdleTimeout and AdminMaxAge end an admin console session after
+	// that long without a request, and that long after sign-in.
+	AdminIdleTimeout time.Duration
+	AdminMaxAge      time.Duration
 }
 
 // loadConfig reads every variable, applies the defaults and reports every bad value at once.
@@ -74,6 +78,16 @@ func loadConfig(getenv func(string) string) (config, error) {
 		errs = append(errs, fmt.Errorf("MARKUPROOM_ROOM_TTL=%q must be a positive duration such as 24h or 90m", ttl))
 	}
 	c.RoomTTL = d
+	duration := func(key, def string) time.Duration {
+		v := str(key, def)
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			errs = append(errs, fmt.Errorf("%s=%q must be a positive duration such as 30m or 12h", key, v))
+		}
+		return d
+	}
+	c.AdminIdleTimeout = duration("MARKUPROOM_ADMIN_IDLE_TIMEOUT", "30m")
+	c.AdminMaxAge = duration("MARKUPROOM_ADMIN_MAX_AGE", "12h")
 	maxUpload := str("MARKUPROOM_MAX_UPLOAD_BYTES", "52428800")
 	n, err := strconv.ParseInt(maxUpload, 10, 64)
 	if err != nil || n <= 0 {

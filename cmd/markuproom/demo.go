@@ -17,12 +17,14 @@ Markup Room demo data (created now; the secrets below are shown only once)
 
   Organization   %s (id %d)
   Sender         %s <%s>  senderId %q
-  Admin user     %s  password %s  (for the admin console)
+  Admin user     %s  password %s
+  Admin console  %s/admin
   API token      %s
   Sample PDF     %q, %d pages
                  id        %s
                  gcsRefId  %s
                  location  %s
+  Second PDF     %q, %d pages (in the Markup Room too)
 
   Markup Room    %s
                  (open it in a browser; valid until %s)
@@ -33,10 +35,11 @@ Try it:
 `, rule,
 		d.Organization.Name, d.Organization.ID,
 		d.Sender.FullName(), d.Sender.Email, fmt.Sprint(d.Sender.ID),
-		d.Admin.Email, d.AdminPassword,
+		d.Admin.Email, d.AdminPassword, baseURL,
 		d.Token,
 		d.Document.Title, d.Document.PageCount,
 		d.Document.ID, d.Document.ObjectKey, location,
+		d.Disclosure.Title, d.Disclosure.PageCount,
 		baseURL+models.RoomURLPath(d.RoomToken), d.Room.ExpiresAt.Format("2006-01-02 15:04 MST"),
 		d.Token, baseURL, d.Document.ID,
 		rule)

@@ -182,7 +182,7 @@ func TestServeDemoAndGracefulShutdown(t *testing.T) {
 	}
 
 	base, out, stop := start()
-	for _, want := range []string{"Markup Room demo data", "API token", "mrt_", "Markup Room    " + base + "/markup-room/mrr_", "3 pages"} {
+	for _, want := range []string{"Markup Room demo data", "API token", "mrt_", "Markup Room    " + base + "/markup-room/mrr_", "3 pages", "Admin console  " + base + "/admin", "Second PDF"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo block lacks %q:\n%s", want, out)
 		}

@@ -56,10 +56,12 @@ func (e *cliEnv) serve(ctx context.Context, args []string) int {
 	gin.SetMode(gin.ReleaseMode)
 	handler, err := handlers.New(handlers.Deps{
 		Config: handlers.Config{
-			BaseURL:        a.cfg.BaseURL,
-			MaxUploadBytes: a.cfg.MaxUploadBytes,
-			SessionSecret:  sessionKey,
-			SessionMaxAge:  a.cfg.RoomTTL,
+			BaseURL:          a.cfg.BaseURL,
+			MaxUploadBytes:   a.cfg.MaxUploadBytes,
+			SessionSecret:    sessionKey,
+			SessionMaxAge:    a.cfg.RoomTTL,
+			AdminIdleTimeout: a.cfg.AdminIdleTimeout,
+			AdminMaxAge:      a.cfg.AdminMaxAge,
 		},
 		Store:    a.store,
 		Assets:   assets,

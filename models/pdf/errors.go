@@ -9,6 +9,10 @@ import (
 const MaxPages = 2000
 
 var (
+	// ErrPageOutOfRange reports a page edit naming a page the document does not have.
+	ErrPageOutOfRange = errors.New("no such page")
+	// ErrLastPage reports an attempt to delete the only page of a document.
+	ErrLastPage = errors.New("the last page of a document cannot be deleted")
 	// ErrNotPDF reports input that does not start with a PDF header (HTML, images, text, empty files).
 	ErrNotPDF = errors.New("not a PDF file")
 	// ErrEncrypted reports a PDF that uses any kind of encryption, even one that opens without a password.

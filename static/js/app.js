@@ -25,6 +25,19 @@
       selfRequestsOnly: true, // only talk to this origin
       historyCacheSize: 0, // keep no page snapshots (documents, participants) in sessionStorage
       refreshOnHistoryMiss: true, // back/forward reloads the page from the server instead
+      // Never copy the old element's attributes onto its swapped-in twin: copying
+      // "style" is an inline style the CSP blocks, and "class" would carry state
+      // (a page marked as drawn) the new element does not have.
+      attributesToSettle: [],
+      // 4xx answers carry a problem body the page shows where the change was
+      // made (they are the user's to fix, not page errors): never swapped,
+      // and not logged to the console as htmx errors. 5xx still are.
+      responseHandling: [
+        { code: "204", swap: false },
+        { code: "[23]..", swap: true },
+        { code: "4..", swap: false, error: false },
+        { code: "...", swap: false, error: true },
+      ],
     });
   }
 
@@ -47,7 +60,8 @@
     if (closer) {
       var open = closer.closest("dialog");
       if (open) {
-        event.preventDefault();
+        // A link that closes its dialog still goes where it points (e.g. "#palette-title").
+        if (!closer.matches("a[href]")) event.preventDefault();
         open.close(closer.getAttribute("data-dialog-close") || "");
       }
       return;
@@ -59,6 +73,18 @@
       var inside =
         event.clientX >= box.left && event.clientX <= box.right && event.clientY >= box.top && event.clientY <= box.bottom;
       if (!inside) target.close("");
+      return;
+    }
+
+    // <button data-copy="#id"> copies the text of #id to the clipboard.
+    var copier = target.closest("[data-copy]");
+    if (copier) {
+      var source = document.querySelector(copier.getAttribute("data-copy"));
+      if (source && navigator.clipboard) {
+        navigator.clipboard.writeText(source.textContent.trim()).then(function () {
+          copier.textContent = "Copied";
+        });
+      }
       return;
     }
 
@@ -85,6 +111,29 @@
     var question = form && form.getAttribute("data-confirm");
     if (question && !window.confirm(question)) event.preventDefault();
   });
+
+  // <select data-control="authentication-type"> shows only the fields of the
+  // chosen type: [data-auth-show="<type>"] in the same form.
+  function syncAuthFields(select) {
+    var form = select.form;
+    if (!form) return;
+    form.querySelectorAll("[data-auth-show]").forEach(function (el) {
+      el.hidden = el.getAttribute("data-auth-show") !== select.value;
+    });
+  }
+  document.addEventListener("change", function (event) {
+    var t = event.target;
+    if (t instanceof HTMLSelectElement && t.matches('[data-control="authentication-type"]')) syncAuthFields(t);
+  });
+  function syncAllAuthFields() {
+    document.querySelectorAll('select[data-control="authentication-type"]').forEach(syncAuthFields);
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", syncAllAuthFields);
+  } else {
+    syncAllAuthFields();
+  }
+  document.addEventListener("htmx:afterSettle", syncAllAuthFields);
 
   // <dialog data-open-on-load> (a form sent back with errors) opens as a modal when the page loads.
   function openDialogsOnLoad() {

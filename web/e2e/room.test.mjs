@@ -6,58 +6,19 @@
 // Run: make test-browser   (needs `npm ci` and /usr/lib/chromium/chromium)
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import net from "node:net";
-import { chromium } from "playwright-core";
+import { startServer, launchBrowser } from "./lib/server.mjs";
 
-const chromiumPath = process.env.CHROMIUM_PATH || "/usr/lib/chromium/chromium";
-let server, dataDir, browser, roomURL, base;
-
-function freePort() {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
+let srv, browser, roomURL, base;
 
 before(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), "markuproom-e2e-"));
-  const bin = join(dataDir, "markuproom");
-  execFileSync("go", ["build", "-o", bin, "./cmd/markuproom"], { stdio: "inherit" });
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  server = spawn(bin, [], {
-    env: { ...process.env, MARKUPROOM_DATA_DIR: dataDir, MARKUPROOM_ADDR: `127.0.0.1:${port}`, MARKUPROOM_BASE_URL: base, MARKUPROOM_LOG_LEVEL: "warn" },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  let out = "";
-  roomURL = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("server did not print a Markup Room URL:\n" + out)), 60000);
-    server.stdout.on("data", (chunk) => {
-      out += chunk;
-      const m = out.match(/(http:\/\/\S+\/markup-room\/\S+)/);
-      if (m && out.includes("listening")) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    server.on("exit", (code) => reject(new Error(`server exited with ${code}:\n${out}`)));
-  });
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-  });
+  srv = await startServer();
+  ({ roomURL, base } = srv);
+  browser = await launchBrowser();
 });
 
 after(async () => {
   await browser?.close();
-  server?.kill("SIGTERM");
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  srv?.stop();
 });
 
 test("the room opens, edits participants and titles, and logs no errors", async () => {
@@ -85,7 +46,7 @@ test("the room opens, edits participants and titles, and logs no errors", async 
   await dialog.getByLabel("Authentication", { exact: true }).selectOption("two-factor-authentication");
   await dialog.getByLabel("Knowledge-based authentication (KBA)").check();
   await Promise.all([page.waitForURL(/\/rooms\//), dialog.getByRole("button", { name: "Save participant" }).click()]);
-  await page.getByText("Casey Witness").waitFor();
+  await page.locator(".room-participant", { hasText: "Casey Witness" }).waitFor();
   assert.equal(await page.locator(".room-participant").count(), 3);
   assert.ok(await page.getByText("Knowledge-based authentication", { exact: true }).isVisible());
 
@@ -96,12 +57,13 @@ test("the room opens, edits participants and titles, and logs no errors", async 
   const edit = page.locator("dialog[open]");
   await edit.getByLabel("Last name", { exact: true }).fill("Notary");
   await Promise.all([page.waitForURL(/\/rooms\//), edit.getByRole("button", { name: "Save participant" }).click()]);
-  await page.getByText("Casey Notary").waitFor();
+  await page.locator(".room-participant", { hasText: "Casey Notary" }).waitFor();
 
   // Rename the document.
-  await page.locator(".room-doc__rename summary").click();
-  await page.locator(".room-doc__rename-form input[name=title]").fill("Signed Purchase Agreement");
-  await Promise.all([page.waitForURL(/\/rooms\//), page.getByRole("button", { name: "Save title" }).click()]);
+  const firstDoc = page.locator('.room-doc[data-document="0"]');
+  await firstDoc.locator(".room-doc__rename summary").click();
+  await firstDoc.locator(".room-doc__rename-form input[name=title]").fill("Signed Purchase Agreement");
+  await Promise.all([page.waitForURL(/\/rooms\//), firstDoc.getByRole("button", { name: "Save title" }).click()]);
   await page.getByRole("heading", { level: 1, name: "Signed Purchase Agreement" }).waitFor();
 
   // Remove, confirming the browser dialog.

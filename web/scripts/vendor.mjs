@@ -18,14 +18,30 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const vendorDir = join(root, "static", "vendor");
 
-// Each entry: the npm package, and which of its files land where under static/vendor/.
-// Add pdf.js (pdfjs-dist) here when the editor needs it.
+// Each entry: the npm package, which of its files land where under
+// static/vendor/, and which whole directories are copied (every file in them).
 const packages = [
   {
     name: "htmx.org",
     files: {
       "dist/htmx.min.js": "htmx/htmx.min.js",
       LICENSE: "htmx/LICENSE",
+    },
+  },
+  {
+    // pdf.js: the display library (an ES module the editor imports on demand),
+    // its worker, and the standard fonts for PDFs that do not embed them.
+    // Not copied: source maps, the scripting sandbox (we run no PDF scripts),
+    // cMaps (CJK text in non-embedded fonts; add them when a customer needs
+    // them) and the wasm image decoders (JBIG2/JPEG 2000 fall back to JS).
+    name: "pdfjs-dist",
+    files: {
+      "build/pdf.min.mjs": "pdfjs/pdf.min.mjs",
+      "build/pdf.worker.min.mjs": "pdfjs/pdf.worker.min.mjs",
+      LICENSE: "pdfjs/LICENSE",
+    },
+    dirs: {
+      standard_fonts: "pdfjs/standard_fonts",
     },
   },
 ];
@@ -54,6 +70,15 @@ for (const pkg of packages) {
       fail(`${pkg.name}@${installed} has no ${from}`);
     }
     wanted.set(to, readFileSync(src));
+  }
+  for (const [from, to] of Object.entries(pkg.dirs ?? {})) {
+    const srcDir = join(pkgDir, ...from.split("/"));
+    if (!existsSync(srcDir)) {
+      fail(`${pkg.name}@${installed} has no ${from}/`);
+    }
+    for (const entry of readdirSync(srcDir, { withFileTypes: true })) {
+      if (entry.isFile()) wanted.set(`${to}/${entry.name}`, readFileSync(join(srcDir, entry.name)));
+    }
   }
 }
 

@@ -1,0 +1,262 @@
+package handlers
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/templates"
+)
+
+// adminOrganizations lists organizations: GET /admin/organizations.
+func (h *Handler) adminOrganizations(c *gin.Context) error {
+	return h.renderOrganizations(c, http.StatusOK, "", "")
+}
+
+func (h *Handler) renderOrganizations(c *gin.Context, status int, name, problem string) error {
+	rows, err := h.store.AdminListOrganizations(c.Request.Context())
+	if err != nil {
+		return err
+	}
+	v := templates.AdminOrganizationsView{CSRFToken: csrfToken(c), Name: name, Error: problem}
+	for _, r := range rows {
+		id := strconv.FormatInt(r.ID, 10)
+		v.Rows = append(v.Rows, templates.AdminOrganizationRowView{ID: id, Name: r.Name, URL: "/admin/organizations/" + id,
+			ToggleURL: "/admin/organizations/" + id + "/api-access", APIEnabled: r.APIEnabled, Users: r.Users, Tokens: r.Tokens})
+	}
+	render(c, status, templates.AdminOrganizationsPage(h.adminPage(c, "Organizations", "/admin/organizations"), v))
+	return nil
+}
+
+// adminCreateOrganization adds an organization: POST /admin/organizations with "name".
+func (h *Handler) adminCreateOrganization(c *gin.Context) error {
+	if err := adminForm(c); err != nil {
+		return err
+	}
+	org, err := h.store.CreateOrganization(c.Request.Context(), c.PostForm("name"), true)
+	var ve *models.ValidationError
+	if errors.As(err, &ve) {
+		return h.renderOrganizations(c, http.StatusUnprocessableEntity, c.PostForm("name"), firstProblem(ve))
+	}
+	if err != nil {
+		return err
+	}
+	if err := h.recordAdmin(c, models.ActivityCreate, "organization "+org.Name); err != nil {
+		return err
+	}
+	c.Redirect(http.StatusSeeOther, "/admin/organizations/"+strconv.FormatInt(org.ID, 10))
+	return nil
+}
+
+// adminSetAPIAccess switches an organization's API permission:
+// POST /admin/organizations/:id/api-access with enabled=true|false (the
+// last value wins, so a form's hidden "false" gives way to a ticked box).
+func (h *Handler) adminSetAPIAccess(c *gin.Context) error {
+	if err := adminForm(c); err != nil {
+		return err
+	}
+	id, err := orgParam(c)
+	if err != nil {
+		return err
+	}
+	values := c.PostFormArray("enabled")
+	enabled := len(values) > 0 && values[len(values)-1] == "true"
+	if err := h.store.SetOrganizationAPIEnabled(c.Request.Context(), id, enabled); err != nil {
+		return err
+	}
+	state := "off"
+	if enabled {
+		state = "on"
+	}
+	if err := h.recordAdmin(c, models.ActivityToggle, "API access "+state+" for organization "+strconv.FormatInt(id, 10)); err != nil {
+		return err
+	}
+	if c.GetHeader("HX-Request") == "true" {
+		c.Status(http.StatusNoContent)
+		return nil
+	}
+	c.Redirect(http.StatusSeeOther, "/admin/organizations/"+strconv.FormatInt(id, 10))
+	return nil
+}
+
+// adminOrganization shows an organization's users and tokens: GET /admin/organizations/:id.
+func (h *Handler) adminOrganization(c *gin.Context) error {
+	return h.renderOrganization(c, http.StatusOK, templates.AdminOrganizationView{})
+}
+
+func (h *Handler) renderOrganization(c *gin.Context, status int, v templates.AdminOrganizationView) error {
+	id, err := orgParam(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request.Context()
+	org, err := h.store.GetOrganization(ctx, id)
+	if err != nil {
+		return err
+	}
+	users, err := h.store.OrganizationUsers(ctx, id)
+	if err != nil {
+		return err
+	}
+	tokens, err := h.store.OrganizationTokens(ctx, id)
+	if err != nil {
+		return err
+	}
+	base := "/admin/organizations/" + strconv.FormatInt(id, 10)
+	v.ID, v.Name, v.APIEnabled, v.CSRFToken = strconv.FormatInt(id, 10), org.Name, org.APIEnabled, csrfToken(c)
+	v.ToggleURL, v.UsersURL, v.TokensURL = base+"/api-access", base+"/users", base+"/tokens"
+	for _, u := range users {
+		uid := strconv.FormatInt(u.ID, 10)
+		row := templates.AdminUserRowView{ID: uid, Name: u.FullName(), Email: u.Email, Role: "Sender", Status: "Active"}
+		if u.IsAdmin {
+			row.Role = "Admin"
+		}
+		switch {
+		case u.DisabledAt != nil:
+			row.Status = "Disabled"
+		case u.ID == adminFrom(c).ID:
+			row.Status = "Active (you)"
+		default:
+			row.DisableURL = base + "/users/" + uid + "/disable"
+		}
+		v.Users = append(v.Users, row)
+	}
+	for _, t := range tokens {
+		tid := strconv.FormatInt(t.ID, 10)
+		row := templates.AdminTokenRowView{ID: tid, Name: t.Name, Created: t.CreatedAt.UTC().Format("2 Jan 2006, 15:04"), LastUsed: "Never", Status: "Live"}
+		if t.LastUsedAt != nil {
+			row.LastUsed = t.LastUsedAt.UTC().Format("2 Jan 2006, 15:04")
+		}
+		if t.RevokedAt != nil {
+			row.Status = "Revoked " + t.RevokedAt.UTC().Format("2 Jan 2006")
+		} else {
+			row.RevokeURL = base + "/tokens/" + tid + "/revoke"
+		}
+		v.Tokens = append(v.Tokens, row)
+	}
+	render(c, status, templates.AdminOrganizationPage(h.adminPage(c, org.Name, "/admin/organizations"), v))
+	return nil
+}
+
+// adminCreateUser adds a user to an organization: POST /admin/organizations/:id/users.
+func (h *Handler) adminCreateUser(c *gin.Context) error {
+	if err := adminForm(c); err != nil {
+		return err
+	}
+	id, err := orgParam(c)
+	if err != nil {
+		return err
+	}
+	u, err := h.store.CreateUser(c.Request.Context(), models.NewUser{OrganizationID: id, Email: c.PostForm("email"),
+		FirstName: c.PostForm("firstName"), LastName: c.PostForm("lastName"), Admin: c.PostForm("admin") == "true", Password: c.PostForm("password")})
+	var ve *models.ValidationError
+	if errors.As(err, &ve) {
+		return h.renderOrganization(c, http.StatusUnprocessableEntity, templates.AdminOrganizationView{UserError: firstProblem(ve)})
+	}
+	if err != nil {
+		return err
+	}
+	if err := h.recordAdmin(c, models.ActivityCreate, "user "+u.Email); err != nil {
+		return err
+	}
+	c.Redirect(http.StatusSeeOther, "/admin/organizations/"+strconv.FormatInt(id, 10))
+	return nil
+}
+
+// adminDisableUser disables a user: POST /admin/organizations/:id/users/:userId/disable.
+func (h *Handler) adminDisableUser(c *gin.Context) error {
+	if err := adminForm(c); err != nil {
+		return err
+	}
+	id, err := orgParam(c)
+	if err != nil {
+		return err
+	}
+	uid, err := strconv.ParseInt(c.Param("userId"), 10, 64)
+	if err != nil {
+		return models.ErrNotFound
+	}
+	if uid == adminFrom(c).ID {
+		return errStatus(http.StatusUnprocessableEntity, "You cannot disable your own account; ask another admin.")
+	}
+	if err := h.store.DisableUser(c.Request.Context(), id, uid); err != nil {
+		return err
+	}
+	if err := h.recordAdmin(c, models.ActivityDisable, "user "+c.Param("userId")); err != nil {
+		return err
+	}
+	c.Redirect(http.StatusSeeOther, "/admin/organizations/"+strconv.FormatInt(id, 10))
+	return nil
+}
+
+// adminCreateToken issues an API token and shows it this once: POST /admin/organizations/:id/tokens.
+func (h *Handler) adminCreateToken(c *gin.Context) error {
+	if err := adminForm(c); err != nil {
+		return err
+	}
+	id, err := orgParam(c)
+	if err != nil {
+		return err
+	}
+	tok, plaintext, err := h.store.CreateAPIToken(c.Request.Context(), id, c.PostForm("name"))
+	var ve *models.ValidationError
+	if errors.As(err, &ve) {
+		return h.renderOrganization(c, http.StatusUnprocessableEntity, templates.AdminOrganizationView{TokenError: firstProblem(ve)})
+	}
+	if err != nil {
+		return err
+	}
+	if err := h.recordAdmin(c, models.ActivityCreate, "API token "+strconv.FormatInt(tok.ID, 10)+" ("+tok.Name+")"); err != nil {
+		return err
+	}
+	c.Header("Cache-Control", "no-store")
+	return h.renderOrganization(c, http.StatusCreated, templates.AdminOrganizationView{NewToken: plaintext, NewTokenName: tok.Name})
+}
+
+// adminRevokeToken revokes a token: POST /admin/organizations/:id/tokens/:tokenId/revoke.
+func (h *Handler) adminRevokeToken(c *gin.Context) error {
+	if err := adminForm(c); err != nil {
+		return err
+	}
+	id, err := orgParam(c)
+	if err != nil {
+		return err
+	}
+	tid, err := strconv.ParseInt(c.Param("tokenId"), 10, 64)
+	if err != nil {
+		return models.ErrNotFound
+	}
+	if err := h.store.RevokeOrganizationToken(c.Request.Context(), id, tid); err != nil {
+		return err
+	}
+	if err := h.recordAdmin(c, models.ActivityRevoke, "API token "+c.Param("tokenId")); err != nil {
+		return err
+	}
+	c.Redirect(http.StatusSeeOther, "/admin/organizations/"+strconv.FormatInt(id, 10))
+	return nil
+}
+
+// adminForm bounds a console form post and checks its CSRF token.
+func adminForm(c *gin.Context) error {
+	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, maxFormBytes)
+	return checkCSRF(c)
+}
+
+func orgParam(c *gin.Context) (int64, error) {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, models.ErrNotFound
+	}
+	return id, nil
+}
+
+// firstProblem is a validation error's message for a form.
+func firstProblem(ve *models.ValidationError) string {
+	if len(ve.Errors) > 0 {
+		return ve.Errors[0].Detail
+	}
+	return ve.Detail
+}

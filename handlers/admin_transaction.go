@@ -1,0 +1,102 @@
+package handlers
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/templates"
+)
+
+// adminTransaction shows one transaction of any organization: GET /admin/transactions/:id.
+func (h *Handler) adminTransaction(c *gin.Context) error {
+	at, err := h.store.AdminGetTransaction(c.Request.Context(), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	t := at.Transaction
+	base := "/admin/transactions/" + url.PathEscape(t.ID)
+	when := func(tm time.Time) string { return tm.UTC().Format("2 Jan 2006, 15:04:05 UTC") }
+	yesNo := func(b *bool) string {
+		if b != nil && *b {
+			return "Yes"
+		}
+		return "No"
+	}
+	v := templates.AdminTransactionView{
+		ID: t.ID, Organization: at.Organization.Name, ReferenceID: t.ReferenceID, Status: t.Status, Version: t.Version,
+		Created: when(t.CreatedAt), Updated: when(t.UpdatedAt), SigningOrder: yesNo(t.SigningOrder),
+		Notify: yesNo(t.NotifyEmail), Subject: deref(t.InviteEmailSubject),
+		Viewer: viewerView(h.assets, t, at.Uploads, func(pos int) string {
+			return base + "/documents/" + strconv.Itoa(pos) + "/content?v=" + url.QueryEscape(t.Documents[pos].DocumentID)
+		}, false),
+	}
+	for i := range t.Participants {
+		p := &t.Participants[i]
+		pv := templates.AdminParticipantView{ID: p.ParticipantID, Name: p.FullName(), Email: p.Email, Auth: authLabel(p.AuthenticationType)}
+		if p.Order != nil {
+			pv.Order = strconv.Itoa(*p.Order)
+		}
+		if p.KBARequired != nil && *p.KBARequired {
+			pv.Checks = append(pv.Checks, "KBA")
+		}
+		if p.CredAnalysisRequired != nil && *p.CredAnalysisRequired {
+			pv.Checks = append(pv.Checks, "Credential analysis")
+		}
+		v.Participants = append(v.Participants, pv)
+	}
+	for _, d := range t.Documents {
+		v.Documents = append(v.Documents, templates.AdminDocumentView{Title: d.Title, Pages: d.Pages, Tags: len(d.Tags),
+			XFDFURL: base + "/documents/" + strconv.Itoa(d.Position) + "/xfdf"})
+	}
+	for i := len(at.Events) - 1; i >= 0; i-- { // newest first
+		e := at.Events[i]
+		v.History = append(v.History, templates.AdminEventView{When: when(e.CreatedAt), WhenISO: e.CreatedAt.UTC().Format(time.RFC3339), Actor: e.Actor, Words: historyWords(e)})
+	}
+	p := h.adminPage(c, t.ReferenceID, "/admin/transactions")
+	useViewerAssets(&p)
+	render(c, http.StatusOK, templates.AdminTransactionPage(p, v))
+	return nil
+}
+
+// adminDocument finds a document of a transaction by position, for its content and XFDF.
+func (h *Handler) adminDocument(c *gin.Context) (*models.AdminTransaction, *models.TransactionDocument, error) {
+	at, err := h.store.AdminGetTransaction(c.Request.Context(), c.Param("id"))
+	if err != nil {
+		return nil, nil, err
+	}
+	pos, err := strconv.Atoi(c.Param("position"))
+	if err != nil || pos < 0 || pos >= len(at.Transaction.Documents) {
+		return nil, nil, models.ErrNotFound
+	}
+	return at, &at.Transaction.Documents[pos], nil
+}
+
+// adminDocumentContent serves a transaction document's PDF to the console's viewer.
+func (h *Handler) adminDocumentContent(c *gin.Context) error {
+	at, d, err := h.adminDocument(c)
+	if err != nil {
+		return err
+	}
+	doc, err := h.store.GetDocument(c.Request.Context(), at.Transaction.OrganizationID, d.DocumentID)
+	if err != nil {
+		return err
+	}
+	return h.servePDF(c, doc, "private, no-cache")
+}
+
+// adminDocumentXFDF downloads a transaction document's XFDF.
+func (h *Handler) adminDocumentXFDF(c *gin.Context) error {
+	_, d, err := h.adminDocument(c)
+	if err != nil {
+		return err
+	}
+	c.Header("Cache-Control", "no-store")
+	c.Header("Content-Disposition", `attachment; filename="`+sanitizeHeaderValue(d.Title)+`.xfdf"`)
+	c.Data(http.StatusOK, "application/vnd.adobe.xfdf", []byte(d.XFDF))
+	return nil
+}

@@ -1,0 +1,71 @@
+package handlers
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/templates"
+)
+
+// adminTransactions lists every organization's transactions: GET
+// /admin/transactions?org=&status=&q=&after=|before=. The URL holds the
+// filters, so links, reloads and the back button show the same table; htmx
+// swaps just the table (the response is the same page either way).
+func (h *Handler) adminTransactions(c *gin.Context) error {
+	f := models.AdminTransactionFilter{Status: c.Query("status"), Search: c.Query("q"), After: c.Query("after"), Before: c.Query("before")}
+	if org := c.Query("org"); org != "" {
+		id, err := strconv.ParseInt(org, 10, 64)
+		if err != nil || id <= 0 {
+			return models.Invalid("query:org", "invalid_type", "org must be an organization's id.")
+		}
+		f.OrganizationID = id
+	}
+	page, err := h.store.AdminListTransactions(c.Request.Context(), f)
+	if err != nil {
+		return err
+	}
+	orgs, err := h.store.OrganizationNames(c.Request.Context())
+	if err != nil {
+		return err
+	}
+	v := templates.AdminTransactionsView{
+		OrganizationID: c.Query("org"), Status: f.Status, Search: f.Search,
+		Filtered: f.OrganizationID != 0 || f.Status != "" || f.Search != "",
+	}
+	for _, o := range orgs {
+		v.Organizations = append(v.Organizations, templates.OptionView{Value: strconv.FormatInt(o.ID, 10), Label: o.Name})
+	}
+	for _, s := range models.TransactionStatuses() {
+		v.Statuses = append(v.Statuses, templates.OptionView{Value: s, Label: s})
+	}
+	for _, r := range page.Rows {
+		v.Rows = append(v.Rows, templates.AdminTransactionRowView{
+			ID: r.ID, URL: "/admin/transactions/" + url.PathEscape(r.ID), Organization: r.OrganizationName,
+			ReferenceID: r.ReferenceID, Status: r.Status, Participants: r.ParticipantCount, Documents: r.DocumentCount,
+			Updated: r.UpdatedAt.UTC().Format("2 Jan 2006, 15:04"), UpdatedISO: r.UpdatedAt.UTC().Format(time.RFC3339),
+		})
+	}
+	pageURL := func(key, id string) string {
+		q := url.Values{}
+		for k, val := range map[string]string{"org": v.OrganizationID, "status": f.Status, "q": f.Search, key: id} {
+			if val != "" {
+				q.Set(k, val)
+			}
+		}
+		return "/admin/transactions?" + q.Encode()
+	}
+	if page.HasNext {
+		v.NextURL = pageURL("after", page.LastID)
+	}
+	if page.HasPrev {
+		v.PrevURL = pageURL("before", page.FirstID)
+	}
+	c.Header("Vary", "HX-Request")
+	render(c, http.StatusOK, templates.AdminTransactionsPage(h.adminPage(c, "Transactions", "/admin/transactions"), v))
+	return nil
+}

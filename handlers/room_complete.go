@@ -1,0 +1,90 @@
+package handlers
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/templates"
+)
+
+// roomChecklist renders the "Create e-signature session" dialog's checklist
+// for the room as it is now: GET /rooms/:id/checklist (an htmx fragment).
+func (h *Handler) roomChecklist(c *gin.Context) error {
+	ws, err := h.roomFor(c)
+	if err != nil {
+		return err
+	}
+	if ws.Room.Status(h.store.Now()) != models.RoomOpen {
+		return models.ErrRoomCompleted
+	}
+	items := h.store.RoomChecklist(c.Request.Context(), ws)
+	c.Header("Vary", "HX-Request")
+	render(c, http.StatusOK, templates.Checklist(checklistView(ws, items, csrfToken(c))))
+	return nil
+}
+
+// completeRoom creates the e-signature session: POST /rooms/:id/complete,
+// then back to the room, now read-only with its summary (303). An unmet
+// checklist shows the room again with the dialog open (422).
+func (h *Handler) completeRoom(c *gin.Context) error {
+	id, err := h.roomPost(c)
+	if err != nil {
+		return err
+	}
+	_, err = h.store.CompleteRoom(c.Request.Context(), id)
+	var ve *models.ValidationError
+	if errors.As(err, &ve) && c.GetHeader("HX-Request") != "true" {
+		ws, wsErr := h.store.RoomWorkspace(c.Request.Context(), id)
+		if wsErr != nil {
+			return wsErr
+		}
+		v := roomView(h.assets, ws, h.store.Now(), nil)
+		cl := checklistView(ws, h.store.RoomChecklist(c.Request.Context(), ws), csrfToken(c))
+		v.OpenChecklist = &cl
+		h.renderRoomView(c, http.StatusUnprocessableEntity, v)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	c.Redirect(http.StatusSeeOther, "/rooms/"+id)
+	return nil
+}
+
+// checklistView shapes the checklist, with a link to fix each unmet item.
+func checklistView(ws *models.RoomWorkspace, items []models.ChecklistItem, csrf string) templates.ChecklistView {
+	v := templates.ChecklistView{Ready: models.ChecklistDone(items), CompleteURL: "/rooms/" + ws.Room.ID + "/complete", CSRFToken: csrf}
+	for _, it := range items {
+		iv := templates.ChecklistItemView{ID: it.ID, Label: it.Label, OK: it.OK, Problems: it.Problems}
+		if !it.OK {
+			iv.FixURL, iv.FixLabel = fixLink(ws, it.ID)
+		}
+		v.Items = append(v.Items, iv)
+	}
+	return v
+}
+
+// fixLink is where an unmet checklist item is fixed.
+func fixLink(ws *models.RoomWorkspace, id string) (string, string) {
+	switch id {
+	case models.CheckDocuments:
+		return "#documents-title", "Go to the documents"
+	case models.CheckParticipants:
+		return "#participants-title", "Go to the participants"
+	case models.CheckEveryoneTags:
+		return "#palette-title", "Place tags"
+	case models.CheckTagsAssigned:
+		for _, d := range ws.Transaction.Documents {
+			for _, t := range d.Tags {
+				if t.SignerID == "" {
+					return "#doc-" + strconv.Itoa(d.Position) + "-page-" + strconv.Itoa(t.Page), "Show the first one"
+				}
+			}
+		}
+	}
+	return "", ""
+}

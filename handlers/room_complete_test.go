@@ -1,0 +1,139 @@
+package handlers_test
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/models/modelstest"
+)
+
+func TestCreatingTheSessionNeedsACompleteRoom(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
+		s := newServer(t, env)
+		tenant := env.NewTenant(t, "Acme")
+		tr := openTagRoom(t, s, tenant, nil)
+		ids := tr.participantIDs(t)
+		complete := func() *response {
+			return tr.b.post(tr.path+"/complete", url.Values{"csrf": {tr.csrf}})
+		}
+		checklist := func() string {
+			return tr.b.get(tr.path + "/checklist").status(http.StatusOK).Body.String()
+		}
+		unmet := func(html string) []string {
+			var out []string
+			for _, id := range []string{models.CheckDocuments, models.CheckParticipants, models.CheckEveryoneTags, models.CheckTagsAssigned, models.CheckValid} {
+				i := strings.Index(html, `data-check="`+id+`"`)
+				if i < 0 {
+					t.Fatalf("checklist lacks %s: %s", id, html)
+				}
+				end := strings.Index(html[i:], ">")
+				if !strings.Contains(html[i:i+end], "data-ok") {
+					out = append(out, id)
+				}
+			}
+			return out
+		}
+
+		// No tags yet: each participant is named; the button is disabled.
+		html := checklist()
+		if got := unmet(html); strings.Join(got, ",") != models.CheckEveryoneTags {
+			t.Fatalf("unmet = %v", got)
+		}
+		if !strings.Contains(html, "Pat Buyer has no tag yet.") || !strings.Contains(html, "Robin Seller has no tag yet.") || !strings.Contains(html, "disabled") {
+			t.Fatalf("checklist: %s", html)
+		}
+		page := complete().status(http.StatusUnprocessableEntity).Body.String()
+		if !strings.Contains(page, `id="session-dialog"`) || !strings.Contains(page, "data-open-on-load") || !strings.Contains(page, "has no tag yet") {
+			t.Fatal("a refused completion does not show the checklist again")
+		}
+
+		// Tags for both, plus one without a signer.
+		tr.add(t, tagForm(ids[0]))
+		tr.add(t, tagForm(ids[1], "x", "300"))
+		tr.add(t, tagForm("", "page", "3"))
+		html = checklist()
+		if got := unmet(html); strings.Join(got, ",") != models.CheckTagsAssigned {
+			t.Fatalf("unmet = %v", got)
+		}
+		if !strings.Contains(html, `href="#doc-0-page-3"`) {
+			t.Fatalf("no link to the unassigned tag: %s", html)
+		}
+		p := tr.send(http.MethodPost, tr.path+"/complete", nil).problem(http.StatusUnprocessableEntity)
+		hasError(t, p, "#/"+models.CheckTagsAssigned, "checklist_unmet")
+
+		// Assign it: the session is created through the replace path.
+		tags, v := tr.apiTags(t)
+		var unassigned string
+		for id, row := range storedTags(t, env, tr.room.TransactionID) {
+			if row.SignerID == "" {
+				unassigned = id
+			}
+		}
+		tr.send(http.MethodPut, tr.path+"/tags/"+unassigned, tagForm(ids[1], "page", "3")).status(http.StatusOK)
+		if got := unmet(checklist()); len(got) != 0 {
+			t.Fatalf("unmet = %v", got)
+		}
+		if res := complete().status(http.StatusSeeOther); res.Header().Get("Location") != tr.path {
+			t.Fatalf("redirect to %q", res.Header().Get("Location"))
+		}
+
+		var room struct {
+			Status        string `json:"status"`
+			TransactionID string `json:"transactionId"`
+		}
+		s.do(api(http.MethodGet, "/api/v1/markup-rooms/"+tr.room.ID, tr.token, nil)).status(http.StatusOK).json(&room)
+		if room.Status != models.RoomCompleted || room.TransactionID != tr.room.TransactionID {
+			t.Fatalf("room after completion = %+v", room)
+		}
+		var tx struct {
+			Status  string  `json:"status"`
+			Version float64 `json:"version"`
+		}
+		s.do(api(http.MethodGet, "/api/v1/transactions/"+tr.room.TransactionID, tr.token, nil)).status(http.StatusOK).json(&tx)
+		if tx.Status != models.StatusESignPending || tx.Version != v+2 {
+			t.Fatalf("transaction after completion = %+v (version before %v)", tx, v)
+		}
+		after, _ := tr.apiTags(t)
+		if len(after) != len(tags) {
+			t.Fatalf("tags changed: %d → %d", len(tags), len(after))
+		}
+		_, kinds := history(t, env, tenant.Org.ID, tr.room.TransactionID)
+		if got := strings.Join(kinds[len(kinds)-3:], ","); got != "replaced,status_changed,room_completed" {
+			t.Fatalf("history ends with %s", got)
+		}
+
+		// The page is read-only with a summary; every change is refused with 409.
+		html = tr.b.get(tr.path).status(http.StatusOK).Body.String()
+		for _, want := range []string{"data-room-summary", "E-signature session created", tr.room.TransactionID, "Pat Buyer &lt;pat@example.com&gt;"} {
+			if !strings.Contains(html, want) {
+				t.Errorf("completed room lacks %q", want)
+			}
+		}
+		for _, gone := range []string{`data-control="create-session"`, "data-palette", "data-editable"} {
+			if strings.Contains(html, gone) {
+				t.Errorf("completed room still shows %s", gone)
+			}
+		}
+		complete().status(http.StatusConflict)
+		tr.send(http.MethodPost, tr.path+"/tags", tagForm(ids[0])).status(http.StatusConflict)
+		tr.b.get(tr.path + "/checklist").status(http.StatusConflict)
+		form := url.Values{"csrf": {tr.csrf}, "firstName": {"Casey"}, "lastName": {"Late"}, "email": {"casey@example.com"}}
+		tr.b.post(tr.path+"/participants", form).status(http.StatusConflict)
+	})
+}
+
+func TestCreatingTheSessionIsRefusedWhenExpiredOrForged(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
+		s := newServer(t, env)
+		tenant := env.NewTenant(t, "Acme")
+		tr := openTagRoom(t, s, tenant, nil)
+		tr.b.post(tr.path+"/complete", url.Values{"csrf": {"forged"}}).status(http.StatusForbidden)
+		s.browser().post(tr.path+"/complete", url.Values{"csrf": {tr.csrf}}).status(http.StatusForbidden)
+		env.Clock.Advance(25 * time.Hour)
+		tr.b.post(tr.path+"/complete", url.Values{"csrf": {tr.csrf}}).status(http.StatusGone)
+	})
+}

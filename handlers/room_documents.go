@@ -1,0 +1,60 @@
+package handlers
+
+import (
+	"mime"
+	"net/http"
+	"strconv"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/markuproom/markuproom/models"
+)
+
+// addRoomDocument uploads a PDF into the room: POST /rooms/:id/documents,
+// multipart/form-data with parts "csrf" (unless the X-CSRF-Token header is
+// sent), "file" and an optional "title". Same checks and limits as the API's
+// upload (413 too large, 415 not multipart, 422 not a valid PDF).
+func (h *Handler) addRoomDocument(c *gin.Context) error {
+	id, err := h.boundRoomID(c)
+	if err != nil {
+		return err
+	}
+	mediaType, params, err := mime.ParseMediaType(c.GetHeader("Content-Type"))
+	if err != nil || mediaType != "multipart/form-data" {
+		return &models.ValidationError{Kind: models.KindUnsupportedMedia, Detail: "Send the PDF as multipart/form-data with a part named \"file\".",
+			Errors: []models.FieldError{{Pointer: "header:Content-Type", Code: "unsupported_media_type", Detail: "Use a multipart/form-data upload."}}}
+	}
+	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, h.cfg.MaxUploadBytes+1<<20)
+	checkToken := func(csrf string) error {
+		if header := c.GetHeader(csrfHeader); header != "" {
+			csrf = header
+		}
+		return verifyCSRF(c, csrf)
+	}
+	staged, title, err := h.stageMultipart(c, params["boundary"], checkToken)
+	if err != nil {
+		return err
+	}
+	defer staged.Close()
+	if _, err := h.store.AddRoomDocument(c.Request.Context(), id, staged, title); err != nil {
+		return err
+	}
+	return h.afterRoomChange(c, id)
+}
+
+// removeRoomDocument removes a document and its tags from the room:
+// POST /rooms/:id/documents/:position/remove (documents.advancedEdit).
+func (h *Handler) removeRoomDocument(c *gin.Context) error {
+	id, err := h.roomPost(c)
+	if err != nil {
+		return err
+	}
+	pos, err := strconv.Atoi(c.Param("position"))
+	if err != nil {
+		return models.ErrNotFound
+	}
+	if err := h.store.RemoveRoomDocument(c.Request.Context(), id, pos); err != nil {
+		return err
+	}
+	return h.afterRoomChange(c, id)
+}

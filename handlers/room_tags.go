@@ -1,0 +1,80 @@
+package handlers
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/templates"
+)
+
+// Tag edits of the Markup Room editor: one request per change, each answered
+// with the server's rendering of the tag (templates.Tag), which the editor
+// swaps in place of its own guess. The store checks the room's state, the
+// documents.edit flag and operation A's rules.
+
+// addRoomTag places a new tag: POST /rooms/:id/tags with documentPosition and the tag fields.
+func (h *Handler) addRoomTag(c *gin.Context) error {
+	roomID, err := h.roomPost(c)
+	if err != nil {
+		return err
+	}
+	pos, err := strconv.Atoi(c.PostForm("documentPosition"))
+	if err != nil {
+		return models.Invalid("#/documentPosition", "invalid_type", "documentPosition must be a document's position (0, 1, …).")
+	}
+	edit, err := h.store.AddRoomTag(c.Request.Context(), roomID, pos, tagFormFromRequest(c))
+	if err != nil {
+		return err
+	}
+	renderTag(c, http.StatusCreated, edit)
+	return nil
+}
+
+// updateRoomTag changes one tag: PUT /rooms/:id/tags/:tagId with every field of the tag.
+func (h *Handler) updateRoomTag(c *gin.Context) error {
+	roomID, err := h.roomPost(c)
+	if err != nil {
+		return err
+	}
+	edit, err := h.store.UpdateRoomTag(c.Request.Context(), roomID, c.Param("tagId"), tagFormFromRequest(c))
+	if err != nil {
+		return err
+	}
+	renderTag(c, http.StatusOK, edit)
+	return nil
+}
+
+// deleteRoomTag removes one tag: DELETE /rooms/:id/tags/:tagId (200, empty body, so an htmx swap removes it).
+func (h *Handler) deleteRoomTag(c *gin.Context) error {
+	roomID, err := h.roomPost(c)
+	if err != nil {
+		return err
+	}
+	if err := h.store.DeleteRoomTag(c.Request.Context(), roomID, c.Param("tagId")); err != nil {
+		return err
+	}
+	c.Data(http.StatusOK, "text/html; charset=utf-8", nil)
+	return nil
+}
+
+func tagFormFromRequest(c *gin.Context) models.RoomTagForm {
+	return models.RoomTagForm{
+		Type: c.PostForm("type"), SignerID: c.PostForm("signerId"), Page: c.PostForm("page"),
+		X: c.PostForm("x"), Y: c.PostForm("y"), Width: c.PostForm("width"), Height: c.PostForm("height"),
+		Required: c.PostForm("required"), DateFormat: c.PostForm("dateFormat"),
+		StateFormat: c.PostForm("stateFormat"), FontSize: c.PostForm("fontSize"),
+	}
+}
+
+func renderTag(c *gin.Context, status int, e *models.TagEdit) {
+	signers := viewerSigners{}
+	if e.Signer != nil {
+		signers[e.Signer.ParticipantID] = templates.TagView{
+			SignerName: e.Signer.FullName(), Initials: initials(e.Signer.FirstName, e.Signer.LastName), ColorClass: signerClass(e.SignerIndex),
+		}
+	}
+	render(c, status, templates.Tag(signers.tagView(&e.Tag, true)))
+}

@@ -1,0 +1,104 @@
+package handlers
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/models/pdf"
+	"github.com/markuproom/markuproom/static"
+	"github.com/markuproom/markuproom/templates"
+)
+
+// signerPalette is how many signer colours the stylesheet defines (signer-c0 …).
+const signerPalette = 10
+
+// viewerSigners knows each participant's name, initials and colour.
+type viewerSigners map[string]templates.TagView
+
+func newViewerSigners(ps []models.Participant) viewerSigners {
+	out := make(viewerSigners, len(ps))
+	for i := range ps {
+		out[ps[i].ParticipantID] = templates.TagView{
+			SignerName: ps[i].FullName(), Initials: initials(ps[i].FirstName, ps[i].LastName), ColorClass: signerClass(i),
+		}
+	}
+	return out
+}
+
+// signerClass is the colour class of the participant at position i (-1: none).
+func signerClass(i int) string {
+	if i < 0 {
+		return "signer-none"
+	}
+	return "signer-c" + strconv.Itoa(i%signerPalette)
+}
+
+func initials(first, last string) string {
+	var b strings.Builder
+	for _, s := range []string{first, last} {
+		if r, _ := utf8.DecodeRuneInString(strings.TrimSpace(s)); r != utf8.RuneError {
+			b.WriteRune(unicode.ToUpper(r))
+		}
+	}
+	return b.String()
+}
+
+// tagView shapes one stored tag for the viewer.
+func (s viewerSigners) tagView(t *models.Tag, editable bool) templates.TagView {
+	v := templates.TagView{
+		ID: t.TagID, Type: t.Type, Page: t.Page, X: num(t.X), Y: num(t.Y), W: num(t.Width), H: num(t.Height),
+		SignerID: t.SignerID, ColorClass: signerClass(-1), Required: t.Required != nil && *t.Required,
+		DateFormat: deref(t.DateFormat), StateFormat: deref(t.StateFormat), Editable: editable,
+	}
+	if tt, ok := models.TagTypeByCode(t.Type); ok {
+		v.Label = tt.Label
+	}
+	if t.FontSize != nil {
+		v.FontSize = num(*t.FontSize)
+	}
+	if who, ok := s[t.SignerID]; ok && t.SignerID != "" {
+		v.SignerName, v.Initials, v.ColorClass = who.SignerName, who.Initials, who.ColorClass
+	}
+	return v
+}
+
+// viewerView shapes a transaction's documents for the page viewer. uploads
+// gives each document's page geometry (by upload id); contentURL is where the
+// browser fetches a document's PDF.
+func viewerView(assets *static.Assets, t *models.Transaction, uploads map[string]*models.Document, contentURL func(pos int) string, editable bool) templates.ViewerView {
+	v := templates.ViewerView{
+		Editable:  editable,
+		PDFJSURL:  assets.URL("vendor/pdfjs/pdf.min.mjs"),
+		WorkerURL: assets.URL("vendor/pdfjs/pdf.worker.min.mjs"),
+		FontsURL:  "/static/vendor/pdfjs/standard_fonts/",
+	}
+	signers := newViewerSigners(t.Participants)
+	for _, d := range t.Documents {
+		dv := templates.ViewerDocument{ID: d.DocumentID, Position: d.Position, Title: d.Title, ContentURL: contentURL(d.Position)}
+		upload := uploads[d.DocumentID]
+		byPage := map[int][]templates.TagView{}
+		for i := range d.Tags {
+			byPage[d.Tags[i].Page] = append(byPage[d.Tags[i].Page], signers.tagView(&d.Tags[i], editable))
+		}
+		for n := 1; n <= d.Pages; n++ {
+			p := pdf.Page{CropBox: pdf.Box{URX: 612, URY: 792}} // US Letter when the upload is unknown
+			if upload != nil && n <= len(upload.Pages) {
+				p = upload.Pages[n-1]
+			}
+			w, h := p.CropBox.Width(), p.CropBox.Height()
+			if p.Rotate == 90 || p.Rotate == 270 {
+				w, h = h, w
+			}
+			box := p.CropBox
+			dv.Pages = append(dv.Pages, templates.ViewerPage{
+				Number: n, Width: num(w), Height: num(h), Rotate: p.Rotate, Tags: byPage[n],
+				Box: num(box.LLX) + " " + num(box.LLY) + " " + num(box.URX) + " " + num(box.URY),
+			})
+		}
+		v.Documents = append(v.Documents, dv)
+	}
+	return v
+}

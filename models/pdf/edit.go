@@ -1,0 +1,132 @@
+package pdf
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+)
+
+// DeletePage returns a copy of the PDF without page n (1-based) with its
+// page geometry. The last page cannot go: a document needs one.
+func DeletePage(ctx context.Context, content []byte, n int) ([]byte, Info, error) {
+	info, err := Inspect(ctx, bytes.NewReader(content))
+	if err != nil {
+		return nil, Info{}, err
+	}
+	if n < 1 || n > len(info.Pages) {
+		return nil, Info{}, fmt.Errorf("%w: page %d of %d", ErrPageOutOfRange, n, len(info.Pages))
+	}
+	if len(info.Pages) == 1 {
+		return nil, Info{}, ErrLastPage
+	}
+	if content, err = selfContained(content, info.Pages); err != nil {
+		return nil, Info{}, err
+	}
+	kept := make([]string, 0, len(info.Pages)-1)
+	for p := 1; p <= len(info.Pages); p++ {
+		if p != n {
+			kept = append(kept, strconv.Itoa(p))
+		}
+	}
+	var out bytes.Buffer
+	if err := api.Collect(bytes.NewReader(content), &out, kept, editConfig()); err != nil {
+		return nil, Info{}, fmt.Errorf("remove page %d: %w", n, err)
+	}
+	return inspected(ctx, out.Bytes())
+}
+
+// MovePage returns a copy of the PDF with page from moved to position to
+// (both 1-based), the pages between shifting by one, with its page geometry.
+func MovePage(ctx context.Context, content []byte, from, to int) ([]byte, Info, error) {
+	info, err := Inspect(ctx, bytes.NewReader(content))
+	if err != nil {
+		return nil, Info{}, err
+	}
+	n := len(info.Pages)
+	if from < 1 || from > n || to < 1 || to > n {
+		return nil, Info{}, fmt.Errorf("%w: move %d to %d of %d", ErrPageOutOfRange, from, to, n)
+	}
+	if content, err = selfContained(content, info.Pages); err != nil {
+		return nil, Info{}, err
+	}
+	order := MovedOrder(n, from, to)
+	pages := make([]string, n)
+	for i, p := range order {
+		pages[i] = strconv.Itoa(p)
+	}
+	var out bytes.Buffer
+	if err := api.Collect(bytes.NewReader(content), &out, pages, editConfig()); err != nil {
+		return nil, Info{}, fmt.Errorf("reorder pages: %w", err)
+	}
+	return inspected(ctx, out.Bytes())
+}
+
+// MovedOrder lists, for each new position, the old page number when page
+// from of n moves to position to.
+func MovedOrder(n, from, to int) []int {
+	order := make([]int, 0, n)
+	for p := 1; p <= n; p++ {
+		if p != from {
+			order = append(order, p)
+		}
+	}
+	order = append(order[:to-1], append([]int{from}, order[to-1:]...)...)
+	return order
+}
+
+// selfContained writes every page's effective MediaBox, CropBox, /Rotate and
+// inherited /Resources into the page itself. pdfcpu's page edits rebuild the
+// page tree and drop what pages inherit from the Pages nodes in between, which
+// would silently change page sizes and rotation (and move every tag).
+func selfContained(content []byte, pages []Page) ([]byte, error) {
+	ctx, err := api.ReadContext(bytes.NewReader(content), editConfig())
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	if err := ctx.EnsurePageCount(); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	if ctx.PageCount != len(pages) {
+		return nil, fmt.Errorf("%w: pdfcpu counts %d pages, not %d", ErrMalformed, ctx.PageCount, len(pages))
+	}
+	for i, p := range pages {
+		d, _, inh, err := ctx.PageDict(i+1, false)
+		if err != nil || d == nil {
+			return nil, fmt.Errorf("%w: page %d: %v", ErrMalformed, i+1, err)
+		}
+		d["MediaBox"] = rectangle(p.MediaBox)
+		d["CropBox"] = rectangle(p.CropBox)
+		d["Rotate"] = types.Integer(p.Rotate)
+		if _, ok := d["Resources"]; !ok && inh != nil && inh.Resources != nil {
+			d["Resources"] = inh.Resources
+		}
+	}
+	var out bytes.Buffer
+	if err := api.WriteContext(ctx, &out); err != nil {
+		return nil, fmt.Errorf("write the PDF: %w", err)
+	}
+	return out.Bytes(), nil
+}
+
+func rectangle(b Box) types.Array {
+	return types.NewRectangle(b.LLX, b.LLY, b.URX, b.URY).Array()
+}
+
+func inspected(ctx context.Context, b []byte) ([]byte, Info, error) {
+	info, err := Inspect(ctx, bytes.NewReader(b))
+	if err != nil {
+		return nil, Info{}, fmt.Errorf("inspect the edited PDF: %w", err)
+	}
+	return b, info, nil
+}
+
+// editConfig is pdfcpu's configuration for page edits: relaxed reading, as
+// for validation, and no optimisation (each api call sets its own command).
+func editConfig() *model.Configuration {
+	return newConfig()
+}

@@ -1,0 +1,173 @@
+package models
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// EventRoomCompleted records that a Markup Room created the e-signature session.
+const EventRoomCompleted = "room_completed"
+
+// Checklist item ids, stable for the page and its tests.
+const (
+	CheckDocuments    = "documents"
+	CheckParticipants = "participants"
+	CheckEveryoneTags = "participant-tags"
+	CheckTagsAssigned = "tags-assigned"
+	CheckValid        = "valid"
+)
+
+// ChecklistItem is one condition for creating the e-signature session.
+type ChecklistItem struct {
+	ID    string
+	Label string
+	OK    bool
+	// Problems say what is missing, each for one thing to fix.
+	Problems []string
+}
+
+// RoomChecklist tells whether a room's transaction is ready for signing: at
+// least one document and one participant, every participant with a tag,
+// every tag with a signer, and operation A's validation passing.
+func (s *Store) RoomChecklist(ctx context.Context, ws *RoomWorkspace) []ChecklistItem {
+	t := ws.Transaction
+	docs := ChecklistItem{ID: CheckDocuments, Label: "At least one document", OK: len(t.Documents) > 0}
+	if !docs.OK {
+		docs.Problems = []string{"Add a document to the room."}
+	}
+	people := ChecklistItem{ID: CheckParticipants, Label: "At least one participant", OK: len(t.Participants) > 0}
+	if !people.OK {
+		people.Problems = []string{"Add the people who will sign."}
+	}
+	tagged := map[string]int{}
+	unassigned := map[int]int{}
+	for _, d := range t.Documents {
+		for _, tag := range d.Tags {
+			if tag.SignerID == "" {
+				unassigned[tag.Page]++
+			} else {
+				tagged[tag.SignerID]++
+			}
+		}
+	}
+	everyone := ChecklistItem{ID: CheckEveryoneTags, Label: "Every participant has at least one tag", OK: true}
+	for _, p := range t.Participants {
+		if tagged[p.ParticipantID] == 0 {
+			everyone.OK = false
+			everyone.Problems = append(everyone.Problems, p.FullName()+" has no tag yet.")
+		}
+	}
+	assigned := ChecklistItem{ID: CheckTagsAssigned, Label: "Every tag has a signer", OK: len(unassigned) == 0}
+	if n := sumValues(unassigned); n > 0 {
+		assigned.Problems = []string{fmt.Sprintf("%d %s without a signer: select %s and choose its signer.", n, plural(n, "tag", "tags"), plural(n, "it", "each"))}
+	}
+	valid := ChecklistItem{ID: CheckValid, Label: "The transaction passes validation", OK: true}
+	if docs.OK && people.OK && assigned.OK {
+		in := inputFromTransaction(t)
+		in.Status = StatusESignPending
+		if _, err := s.prepareTransaction(ctx, Actor{OrganizationID: t.OrganizationID}, t.ID, in); err != nil {
+			valid.OK = false
+			valid.Problems = validationProblems(err)
+		}
+	}
+	return []ChecklistItem{docs, people, everyone, assigned, valid}
+}
+
+// ChecklistDone tells whether every item of a checklist is met.
+func ChecklistDone(items []ChecklistItem) bool {
+	for _, it := range items {
+		if !it.OK {
+			return false
+		}
+	}
+	return true
+}
+
+// CompleteRoom creates the e-signature session of a room: its transaction
+// becomes esign_pending through the same replace as PUT /transactions/{id}
+// (history recorded, invitations queued where asked) and the room becomes
+// completed, in one database transaction. An unmet checklist is a 422
+// naming each unmet item.
+func (s *Store) CompleteRoom(ctx context.Context, roomID string) (*Transaction, error) {
+	var out *Transaction
+	err := s.inTx(ctx, func(tx *Store) error {
+		room, old, err := tx.lockRoom(ctx, roomID, "")
+		if err != nil {
+			return err
+		}
+		if err := tx.loadChildren(ctx, old); err != nil {
+			return err
+		}
+		ws := &RoomWorkspace{Room: room, Transaction: old}
+		items := tx.RoomChecklist(ctx, ws)
+		if !ChecklistDone(items) {
+			var p Problems
+			for _, it := range items {
+				if !it.OK {
+					p.Add("#/"+it.ID, "checklist_unmet", "%s: %s", it.Label, strings.Join(it.Problems, " "))
+				}
+			}
+			return p.Err(KindUnprocessable, "The e-signature session cannot be created yet; see errors for what is missing.")
+		}
+		in := inputFromTransaction(old)
+		in.Status = StatusESignPending
+		actor := Actor{OrganizationID: room.OrganizationID, UserID: &room.SenderID, Label: "Markup Room " + room.ID}
+		t, err := tx.prepareTransaction(ctx, actor, old.ID, in)
+		if err != nil {
+			return err
+		}
+		for i := range t.Participants {
+			room.Config.ApplyParticipantRules(&t.Participants[i])
+		}
+		if err := tx.writeReplacement(ctx, actor, old, t); err != nil {
+			return err
+		}
+		now := tx.Now()
+		res := tx.db.WithContext(ctx).Model(&Room{}).Where("id = ? AND status = ?", room.ID, RoomOpen).
+			Updates(map[string]any{"status": RoomCompleted, "completed_at": now, "updated_at": now})
+		if res.Error != nil {
+			return res.Error
+		}
+		if res.RowsAffected != 1 {
+			return ErrRoomCompleted
+		}
+		out = t
+		return tx.recordEvent(ctx, t, actor, EventRoomCompleted, map[string]any{
+			"room": room.ID, "documents": t.DocumentCount, "tags": t.TagCount, "participants": t.ParticipantCount,
+		})
+	})
+	return out, err
+}
+
+// validationProblems turns a validation error into sentences for people.
+func validationProblems(err error) []string {
+	var ve *ValidationError
+	if !errors.As(err, &ve) {
+		return []string{"The transaction could not be checked; try again."}
+	}
+	var out []string
+	for _, f := range ve.Errors {
+		out = append(out, f.Detail)
+	}
+	if len(out) == 0 {
+		out = append(out, ve.Detail)
+	}
+	return out
+}
+
+func sumValues(m map[int]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

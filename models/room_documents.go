@@ -1,0 +1,134 @@
+package models
+
+import (
+	"context"
+
+	"github.com/markuproom/markuproom/models/xfdf"
+)
+
+// Event kinds of documents added to or removed from a room.
+const (
+	EventDocumentAdded   = "document_added"
+	EventDocumentRemoved = "document_removed"
+)
+
+// AddRoomDocument stores a staged upload and appends it to the room's
+// transaction as its last document, in one database transaction. Staff may
+// add documents when the room started without any, otherwise only with
+// documents.edit. The stored PDF is removed again if the change fails.
+func (s *Store) AddRoomDocument(ctx context.Context, roomID string, u *StagedUpload, title string) (*Document, error) {
+	var doc *Document
+	err := s.editRoomDocuments(ctx, roomID, func(tx *Store, room *Room, t *Transaction) error {
+		if !room.CanAddDocuments() {
+			return &ForbiddenError{Action: ActionEditTags}
+		}
+		if t.DocumentCount >= MaxDocuments {
+			return Unprocessable("#/file", "too_many_documents", "A transaction holds at most 100 documents.")
+		}
+		var err error
+		doc, err = tx.SaveDocument(ctx, u, NewDocument{OrganizationID: room.OrganizationID, Title: title})
+		if err != nil {
+			return err
+		}
+		empty, err := xfdf.Merge(nil, nil)
+		if err != nil {
+			return err
+		}
+		row := TransactionDocument{
+			TransactionID: t.ID, Position: t.DocumentCount, DocumentID: doc.ID, GCSRefID: doc.ObjectKey, Title: doc.Title,
+			XFDF: string(empty), SessionType: "esign", Type: "undetermined", Pages: doc.PageCount,
+		}
+		if err := insertRows(ctx, tx, "transaction_documents", documentColumns(), []TransactionDocument{row}, documentValues); err != nil {
+			return err
+		}
+		t.DocumentCount++
+		return tx.bumpTransaction(ctx, room, t, EventDocumentAdded, map[string]any{
+			"document": row.Position, "documentTitle": doc.Title, "pages": doc.PageCount, "documentId": doc.ID,
+		})
+	})
+	if err != nil && doc != nil {
+		if delErr := s.bucket.Delete(context.WithoutCancel(ctx), doc.ObjectKey); delErr != nil {
+			s.log.WarnContext(ctx, "remove the PDF of a failed room upload", "key", doc.ObjectKey, "error", delErr)
+		}
+		return nil, err
+	}
+	return doc, err
+}
+
+// RemoveRoomDocument removes the document at position pos and its tags from
+// a room's transaction (documents.advancedEdit); the documents after it move
+// up one position with their tags. The upload itself stays.
+func (s *Store) RemoveRoomDocument(ctx context.Context, roomID string, pos int) error {
+	return s.editRoomDocuments(ctx, roomID, func(tx *Store, room *Room, t *Transaction) error {
+		if err := room.Config.Require(ActionAdvancedEdit); err != nil {
+			return err
+		}
+		var docs []TransactionDocument
+		if err := tx.db.WithContext(ctx).Where("transaction_id = ? AND position = ?", t.ID, pos).Limit(1).Find(&docs).Error; err != nil {
+			return err
+		}
+		if len(docs) == 0 {
+			return ErrNotFound
+		}
+		db := tx.db.WithContext(ctx)
+		res := db.Exec("DELETE FROM transaction_tags WHERE transaction_id = ? AND document_position = ?", t.ID, pos)
+		if res.Error != nil {
+			return res.Error
+		}
+		removed := int(res.RowsAffected)
+		if err := db.Exec("DELETE FROM transaction_documents WHERE transaction_id = ? AND position = ?", t.ID, pos).Error; err != nil {
+			return err
+		}
+		// Shift later documents and their tags down by one, through a range no
+		// row uses, so no step collides with a row not yet moved.
+		const park = 1000000
+		for _, sql := range []string{
+			"UPDATE transaction_documents SET position = position + ? WHERE transaction_id = ? AND position > ?",
+			"UPDATE transaction_tags SET document_position = document_position + ? WHERE transaction_id = ? AND document_position > ?",
+		} {
+			if err := db.Exec(sql, park, t.ID, pos).Error; err != nil {
+				return err
+			}
+		}
+		for _, sql := range []string{
+			"UPDATE transaction_documents SET position = position - ? WHERE transaction_id = ? AND position > ?",
+			"UPDATE transaction_tags SET document_position = document_position - ? WHERE transaction_id = ? AND document_position > ?",
+		} {
+			if err := db.Exec(sql, park+1, t.ID, park).Error; err != nil {
+				return err
+			}
+		}
+		t.DocumentCount--
+		t.TagCount -= removed
+		return tx.bumpTransaction(ctx, room, t, EventDocumentRemoved, map[string]any{
+			"document": pos, "documentTitle": docs[0].Title, "tagsRemoved": removed, "documentId": docs[0].DocumentID,
+		})
+	})
+}
+
+// editRoomDocuments runs one document change of an open room with its
+// transaction row locked, in one database transaction.
+func (s *Store) editRoomDocuments(ctx context.Context, roomID string, change func(tx *Store, room *Room, t *Transaction) error) error {
+	return s.inTx(ctx, func(tx *Store) error {
+		room, t, err := tx.lockRoom(ctx, roomID, "")
+		if err != nil {
+			return err
+		}
+		return change(tx, room, t)
+	})
+}
+
+// bumpTransaction stores a room change's new counts, moves the transaction
+// to its next version and records the change in its history.
+func (s *Store) bumpTransaction(ctx context.Context, room *Room, t *Transaction, kind string, summary map[string]any) error {
+	t.Version++
+	t.UpdatedAt = s.Now()
+	err := s.db.WithContext(ctx).Model(&Transaction{}).Where("id = ?", t.ID).Updates(map[string]any{
+		"version": t.Version, "document_count": t.DocumentCount, "tag_count": t.TagCount, "updated_at": t.UpdatedAt,
+	}).Error
+	if err != nil {
+		return err
+	}
+	summary["version"] = t.Version
+	return s.recordEvent(ctx, t, Actor{OrganizationID: room.OrganizationID, Label: "Markup Room " + room.ID}, kind, summary)
+}

@@ -1,0 +1,174 @@
+package models
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/markuproom/markuproom/models/pdf"
+)
+
+// Event kinds of the Markup Room's page edits.
+const (
+	EventPageDeleted = "page_deleted"
+	EventPageMoved   = "page_moved"
+)
+
+// DeleteRoomPage removes page n (1-based) of the document at docPos of a
+// room's transaction: a new version of the PDF is stored (the upload stays),
+// the document points at it, the tags of that page go and those of later
+// pages move up with their pages — in one database transaction.
+func (s *Store) DeleteRoomPage(ctx context.Context, roomID string, docPos, n int) error {
+	return s.editRoomPages(ctx, roomID, docPos, EventPageDeleted,
+		func(ctx context.Context, content []byte, pages int) ([]byte, pdf.Info, error) {
+			if n < 1 || n > pages {
+				return nil, pdf.Info{}, ErrNotFound
+			}
+			if pages == 1 {
+				return nil, pdf.Info{}, Unprocessable("#/page", "last_page",
+					"A document needs at least one page: this is its only page. Remove the whole document instead.")
+			}
+			return pdf.DeletePage(ctx, content, n)
+		},
+		func(ctx context.Context, e *pageEdit) error {
+			removed, err := e.exec(ctx, "DELETE FROM transaction_tags WHERE transaction_id = ? AND document_position = ? AND page = ?", n)
+			if err != nil {
+				return err
+			}
+			e.tagDelta = -int(removed)
+			e.summary["page"], e.summary["tagsRemoved"] = n, removed
+			_, err = e.exec(ctx, "UPDATE transaction_tags SET page = page - 1 WHERE transaction_id = ? AND document_position = ? AND page > ?", n)
+			return err
+		})
+}
+
+// MoveRoomPage moves page from to position to (both 1-based) in the document
+// at docPos of a room's transaction; its tags move with it.
+func (s *Store) MoveRoomPage(ctx context.Context, roomID string, docPos, from, to int) error {
+	return s.editRoomPages(ctx, roomID, docPos, EventPageMoved,
+		func(ctx context.Context, content []byte, pages int) ([]byte, pdf.Info, error) {
+			if from < 1 || from > pages {
+				return nil, pdf.Info{}, ErrNotFound
+			}
+			if to < 1 || to > pages || to == from {
+				return nil, pdf.Info{}, Unprocessable("#/to", "invalid_position", fmt.Sprintf("Page %d cannot move to position %d of %d.", from, to, pages))
+			}
+			return pdf.MovePage(ctx, content, from, to)
+		},
+		func(ctx context.Context, e *pageEdit) error {
+			e.summary["from"], e.summary["to"] = from, to
+			// Park the moved page's tags on page 0, shift the pages in between, then land them.
+			if _, err := e.exec(ctx, "UPDATE transaction_tags SET page = 0 WHERE transaction_id = ? AND document_position = ? AND page = ?", from); err != nil {
+				return err
+			}
+			shift := "UPDATE transaction_tags SET page = page - 1 WHERE transaction_id = ? AND document_position = ? AND page > ? AND page <= ?"
+			lo, hi := from, to
+			if from > to {
+				shift = "UPDATE transaction_tags SET page = page + 1 WHERE transaction_id = ? AND document_position = ? AND page >= ? AND page < ?"
+				lo, hi = to, from
+			}
+			if _, err := e.exec(ctx, shift, lo, hi); err != nil {
+				return err
+			}
+			return e.tx.db.WithContext(ctx).Exec("UPDATE transaction_tags SET page = ? WHERE transaction_id = ? AND document_position = ? AND page = 0",
+				to, e.t.ID, e.docPos).Error
+		})
+}
+
+// pageEdit is one page edit in progress, inside its database transaction.
+type pageEdit struct {
+	tx       *Store
+	t        *Transaction
+	docPos   int
+	tagDelta int
+	summary  map[string]any
+}
+
+// exec runs a statement whose first two parameters are the transaction id
+// and the document position, followed by args; it returns the rows affected.
+func (e *pageEdit) exec(ctx context.Context, sql string, args ...any) (int64, error) {
+	res := e.tx.db.WithContext(ctx).Exec(sql, append([]any{e.t.ID, e.docPos}, args...)...)
+	return res.RowsAffected, res.Error
+}
+
+// editRoomPages runs one page edit of a room document: checks (state,
+// documents.advancedEdit), the transaction row locked, the PDF rewritten
+// into a new stored document, the document row pointed at it, the tags moved
+// by retag, the XFDF regenerated, the version bumped and the history
+// recorded — all or nothing. A new PDF left behind by a failure is removed.
+func (s *Store) editRoomPages(ctx context.Context, roomID string, docPos int, kind string,
+	rewrite func(ctx context.Context, content []byte, pages int) ([]byte, pdf.Info, error),
+	retag func(ctx context.Context, e *pageEdit) error) error {
+	var created *Document
+	err := s.inTx(ctx, func(tx *Store) error {
+		room, t, err := tx.lockRoom(ctx, roomID, ActionAdvancedEdit)
+		if err != nil {
+			return err
+		}
+		ed := &tagEditor{tx: tx, room: room, t: t}
+		doc, err := ed.document(ctx, docPos)
+		if err != nil {
+			return err
+		}
+		content, err := tx.readDocument(ctx, doc.upload)
+		if err != nil {
+			return err
+		}
+		out, _, err := rewrite(ctx, content, doc.upload.PageCount)
+		if err != nil {
+			var ve *ValidationError
+			if errors.Is(err, ErrNotFound) || errors.As(err, &ve) {
+				return err
+			}
+			return fmt.Errorf("edit the pages of document %s: %w", doc.upload.ID, err)
+		}
+		staged, err := tx.StageUpload(ctx, bytes.NewReader(out), int64(len(out)), doc.upload.FileName)
+		if err != nil {
+			return err
+		}
+		defer staged.Close()
+		created, err = tx.SaveDocument(ctx, staged, NewDocument{OrganizationID: room.OrganizationID, Title: doc.upload.Title})
+		if err != nil {
+			return err
+		}
+		err = tx.db.WithContext(ctx).Model(&TransactionDocument{}).Where("transaction_id = ? AND position = ?", t.ID, docPos).
+			Updates(map[string]any{"document_id": created.ID, "gcs_ref_id": created.ObjectKey, "pages": created.PageCount}).Error
+		if err != nil {
+			return err
+		}
+		e := &pageEdit{tx: tx, t: t, docPos: docPos, summary: map[string]any{
+			"document": docPos, "documentTitle": doc.row.Title, "pages": created.PageCount,
+			"fromDocumentId": doc.upload.ID, "toDocumentId": created.ID,
+		}}
+		if err := retag(ctx, e); err != nil {
+			return err
+		}
+		if err := tx.db.WithContext(ctx).Where("transaction_id = ?", t.ID).Order("position").Find(&ed.participants).Error; err != nil {
+			return err
+		}
+		return ed.finish(ctx, docPos, e.tagDelta, kind, e.summary)
+	})
+	if err != nil && created != nil {
+		if delErr := s.bucket.Delete(context.WithoutCancel(ctx), created.ObjectKey); delErr != nil {
+			s.log.WarnContext(ctx, "remove the PDF of a failed page edit", "key", created.ObjectKey, "error", delErr)
+		}
+	}
+	return err
+}
+
+// readDocument reads a stored PDF whole (page edits work in memory; the
+// upload limit bounds it).
+func (s *Store) readDocument(ctx context.Context, d *Document) ([]byte, error) {
+	r, err := s.OpenDocumentContent(ctx, d)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	b, err := io.ReadAll(io.LimitReader(r, d.SizeBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("read document %s: %w", d.ID, err)
+	}
+	return b, nil
+}

@@ -1,0 +1,365 @@
+package models
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/markuproom/markuproom/models/xfdf"
+)
+
+// Event kinds of the Markup Room's one-tag edits.
+const (
+	EventTagAdded   = "tag_added"
+	EventTagChanged = "tag_changed"
+	EventTagRemoved = "tag_removed"
+)
+
+// UnassignedColor draws a tag that belongs to no participant yet.
+const UnassignedColor = "#8A8F98"
+
+// NewTagID generates a stable id for a new tag.
+func NewTagID() (string, error) {
+	s, err := randomString(8)
+	if err != nil {
+		return "", err
+	}
+	return "t_" + s, nil
+}
+
+// RoomTagForm is one tag as the Markup Room editor posts it: the fields of
+// SPEC 2.3 as text, coordinates in PDF points from the page's bottom-left
+// corner. An empty SignerID leaves the tag unassigned (a draft may hold
+// such tags; creating the e-signature session needs every tag assigned).
+type RoomTagForm struct {
+	Type, SignerID, Page, X, Y, Width, Height string
+	// Optional fields: empty means absent.
+	Required, DateFormat, StateFormat, FontSize string
+}
+
+// TagEdit is a tag as stored by a room edit, with what the editor draws it with.
+type TagEdit struct {
+	Tag Tag
+	// Signer is the tag's participant (nil when unassigned) at SignerIndex.
+	Signer      *Participant
+	SignerIndex int
+}
+
+// AddRoomTag places a new tag on the document at docPos of a room's
+// transaction. Only the new row is written.
+func (s *Store) AddRoomTag(ctx context.Context, roomID string, docPos int, f RoomTagForm) (*TagEdit, error) {
+	id, err := NewTagID()
+	if err != nil {
+		return nil, err
+	}
+	var out *TagEdit
+	err = s.editRoomTag(ctx, roomID, func(e *tagEditor) error {
+		doc, err := e.document(ctx, docPos)
+		if err != nil {
+			return err
+		}
+		var n int64
+		if err := e.tx.db.WithContext(ctx).Model(&Tag{}).Where("transaction_id = ? AND document_position = ?", e.t.ID, docPos).Count(&n).Error; err != nil {
+			return err
+		}
+		if n >= MaxTagsPerDocument {
+			return Unprocessable("#", "too_many_tags", "A document holds at most "+strconv.Itoa(MaxTagsPerDocument)+" tags.")
+		}
+		tag, err := e.checkForm(doc, f)
+		if err != nil {
+			return err
+		}
+		var maxPos *int
+		if err := e.tx.db.WithContext(ctx).Model(&Tag{}).Select("MAX(position)").Where("transaction_id = ? AND document_position = ?", e.t.ID, docPos).Scan(&maxPos).Error; err != nil {
+			return err
+		}
+		tag.TransactionID, tag.DocumentPosition, tag.TagID = e.t.ID, docPos, id
+		if maxPos != nil {
+			tag.Position = *maxPos + 1
+		}
+		if err := insertRows(ctx, e.tx, "transaction_tags", tagColumns(), []Tag{*tag}, tagValues); err != nil {
+			return err
+		}
+		out = e.result(tag)
+		return e.finish(ctx, docPos, +1, EventTagAdded, tagSummary(doc, tag, nil))
+	})
+	return out, err
+}
+
+// UpdateRoomTag replaces the fields of one tag of a room's transaction (it
+// may move to another page of its document). Only that row changes.
+func (s *Store) UpdateRoomTag(ctx context.Context, roomID, tagID string, f RoomTagForm) (*TagEdit, error) {
+	var out *TagEdit
+	err := s.editRoomTag(ctx, roomID, func(e *tagEditor) error {
+		old, err := e.tag(ctx, tagID)
+		if err != nil {
+			return err
+		}
+		doc, err := e.document(ctx, old.DocumentPosition)
+		if err != nil {
+			return err
+		}
+		tag, err := e.checkForm(doc, f)
+		if err != nil {
+			return err
+		}
+		tag.TransactionID, tag.DocumentPosition, tag.Position, tag.TagID = old.TransactionID, old.DocumentPosition, old.Position, old.TagID
+		tag.CustomData = old.CustomData
+		err = e.tx.db.WithContext(ctx).Model(&Tag{}).
+			Where("transaction_id = ? AND document_position = ? AND position = ?", tag.TransactionID, tag.DocumentPosition, tag.Position).
+			Select("type", "x", "y", "width", "height", "signer_id", "page", "required", "state_format", "date_format", "font_size").
+			Updates(tag).Error
+		if err != nil {
+			return mapDBError(err)
+		}
+		out = e.result(tag)
+		return e.finish(ctx, tag.DocumentPosition, 0, EventTagChanged, tagSummary(doc, tag, old))
+	})
+	return out, err
+}
+
+// DeleteRoomTag removes one tag from a room's transaction.
+func (s *Store) DeleteRoomTag(ctx context.Context, roomID, tagID string) error {
+	return s.editRoomTag(ctx, roomID, func(e *tagEditor) error {
+		old, err := e.tag(ctx, tagID)
+		if err != nil {
+			return err
+		}
+		doc, err := e.document(ctx, old.DocumentPosition)
+		if err != nil {
+			return err
+		}
+		err = e.tx.db.WithContext(ctx).
+			Where("transaction_id = ? AND document_position = ? AND position = ?", old.TransactionID, old.DocumentPosition, old.Position).
+			Delete(&Tag{}).Error
+		if err != nil {
+			return err
+		}
+		return e.finish(ctx, old.DocumentPosition, -1, EventTagRemoved, tagSummary(doc, old, nil))
+	})
+}
+
+// tagEditor is one room tag edit in progress, inside its database transaction
+// with the transaction row locked.
+type tagEditor struct {
+	tx           *Store
+	room         *Room
+	t            *Transaction
+	participants []Participant
+}
+
+// editRoomTag runs one tag edit: room state and documents.edit checked, the
+// transaction row locked (edits of one room take turns, so two tabs never
+// interleave inside one edit), then fn, all in one database transaction.
+func (s *Store) editRoomTag(ctx context.Context, roomID string, fn func(*tagEditor) error) error {
+	return s.inTx(ctx, func(tx *Store) error {
+		room, t, err := tx.lockRoom(ctx, roomID, ActionEditTags)
+		if err != nil {
+			return err
+		}
+		e := &tagEditor{tx: tx, room: room, t: t}
+		if err := tx.db.WithContext(ctx).Where("transaction_id = ?", t.ID).Order("position").Find(&e.participants).Error; err != nil {
+			return err
+		}
+		return fn(e)
+	})
+}
+
+// roomDocument is a transaction document with the page geometry of its upload.
+type roomDocument struct {
+	row    TransactionDocument
+	upload *Document
+}
+
+func (e *tagEditor) document(ctx context.Context, pos int) (*roomDocument, error) {
+	var rows []TransactionDocument
+	if err := e.tx.db.WithContext(ctx).Where("transaction_id = ? AND position = ?", e.t.ID, pos).Limit(1).Find(&rows).Error; err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 {
+		return nil, ErrNotFound
+	}
+	uploads, err := e.tx.FindDocumentsByRef(ctx, e.t.OrganizationID, []string{rows[0].DocumentID})
+	if err != nil {
+		return nil, err
+	}
+	up := uploads[rows[0].DocumentID]
+	if up == nil {
+		return nil, errors.New("tag edit: the upload of a transaction document is missing")
+	}
+	return &roomDocument{row: rows[0], upload: up}, nil
+}
+
+func (e *tagEditor) tag(ctx context.Context, tagID string) (*Tag, error) {
+	var rows []Tag
+	if err := e.tx.db.WithContext(ctx).Where("transaction_id = ? AND tag_id = ?", e.t.ID, tagID).Limit(1).Find(&rows).Error; err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 {
+		return nil, ErrNotFound
+	}
+	return &rows[0], nil
+}
+
+// checkForm validates a posted tag with operation A's rules: the tag's own
+// fields (400), then its signer, page and rectangle against the room (422).
+func (e *tagEditor) checkForm(doc *roomDocument, f RoomTagForm) (*Tag, error) {
+	obj := map[string]any{"type": f.Type, "signerId": "-", "customData": map[string]any{}}
+	var bad Problems
+	for _, n := range []struct {
+		name, value string
+		required    bool
+	}{{"page", f.Page, true}, {"x", f.X, true}, {"y", f.Y, true}, {"width", f.Width, true}, {"height", f.Height, true}, {"fontSize", f.FontSize, false}} {
+		v := strings.TrimSpace(n.value)
+		if v == "" {
+			if n.required {
+				bad.Add("#/"+n.name, "required", "The field %q is required.", n.name)
+			}
+			continue
+		}
+		num, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			bad.Add("#/"+n.name, "invalid_type", "The field %q must be a number.", n.name)
+			continue
+		}
+		obj[n.name] = json.Number(strconv.FormatFloat(num, 'f', -1, 64))
+	}
+	switch f.Required {
+	case "":
+	case "false", "off":
+		obj["required"] = false
+	case "true", "on":
+		obj["required"] = true
+	default:
+		bad.Add("#/required", "invalid_type", "The field \"required\" must be true or false.")
+	}
+	if f.DateFormat != "" {
+		obj["dateFormat"] = f.DateFormat
+	}
+	if f.StateFormat != "" {
+		obj["stateFormat"] = f.StateFormat
+	}
+	raw, err := json.Marshal(obj)
+	if err != nil {
+		return nil, err
+	}
+	in, _ := parseTagInput(&bad, "#", scanJSON(raw), TagTypeCodes())
+	if len(f.SignerID) > MaxShortTextLength {
+		bad.Add("#/signerId", "too_long", "The signer id is too long.")
+	}
+	if err := bad.Err(KindInvalid, "The tag is not valid; see errors for each field."); err != nil {
+		return nil, err
+	}
+	var p Problems
+	if f.SignerID != "" && e.signerIndex(f.SignerID) < 0 {
+		p.Add("#/signerId", "unknown_signer", "No participant of this room has the id %q.", truncateForDetail(f.SignerID))
+	}
+	if in.Page > doc.upload.PageCount {
+		p.Add("#/page", "page_out_of_range", "The document has %d pages; page %d does not exist.", doc.upload.PageCount, in.Page)
+	} else if box := doc.upload.Pages[in.Page-1].CropBox; !box.Contains(in.X, in.Y, in.Width, in.Height) {
+		p.Add("#", "outside_page", "The tag (x %s, y %s, width %s, height %s) does not lie inside page %d (%s,%s to %s,%s).",
+			fmtNum(in.X), fmtNum(in.Y), fmtNum(in.Width), fmtNum(in.Height), in.Page,
+			fmtNum(box.LLX), fmtNum(box.LLY), fmtNum(box.URX), fmtNum(box.URY))
+	}
+	if err := p.Err(KindUnprocessable, "The tag cannot be placed; see errors for each problem."); err != nil {
+		return nil, err
+	}
+	return &Tag{
+		Type: in.Type, X: in.X, Y: in.Y, Width: in.Width, Height: in.Height, SignerID: f.SignerID,
+		CustomData: in.CustomData, Page: in.Page, Required: in.Required, StateFormat: in.StateFormat,
+		DateFormat: in.DateFormat, FontSize: in.FontSize,
+	}, nil
+}
+
+func (e *tagEditor) signerIndex(id string) int {
+	for i := range e.participants {
+		if e.participants[i].ParticipantID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+func (e *tagEditor) result(tag *Tag) *TagEdit {
+	out := &TagEdit{Tag: *tag, SignerIndex: e.signerIndex(tag.SignerID)}
+	if out.SignerIndex >= 0 {
+		out.Signer = &e.participants[out.SignerIndex]
+	}
+	return out
+}
+
+// finish regenerates the edited document's XFDF, moves the transaction to
+// its next version and records the edit in its history.
+func (e *tagEditor) finish(ctx context.Context, docPos, tagDelta int, kind string, summary map[string]any) error {
+	if err := e.tx.refreshDocumentXFDF(ctx, e.t.ID, docPos, e.participants); err != nil {
+		return err
+	}
+	e.t.TagCount += tagDelta
+	return e.tx.bumpTransaction(ctx, e.room, e.t, kind, summary)
+}
+
+// refreshDocumentXFDF regenerates the tag annotations of one document's
+// XFDF from its stored tags, keeping every other annotation.
+func (s *Store) refreshDocumentXFDF(ctx context.Context, txID string, docPos int, participants []Participant) error {
+	var doc TransactionDocument
+	if err := s.db.WithContext(ctx).Where("transaction_id = ? AND position = ?", txID, docPos).Take(&doc).Error; err != nil {
+		return mapDBError(err)
+	}
+	var tags []Tag
+	if err := s.db.WithContext(ctx).Where("transaction_id = ? AND document_position = ?", txID, docPos).Order("position").Find(&tags).Error; err != nil {
+		return err
+	}
+	colorOf := make(map[string]string, len(participants))
+	for i, p := range participants {
+		colorOf[p.ParticipantID] = SignerColor(i)
+	}
+	merged, err := xfdf.Merge([]byte(doc.XFDF), tagAnnotations(txID, docPos, tags, colorOf))
+	if err != nil {
+		return err
+	}
+	return s.db.WithContext(ctx).Model(&TransactionDocument{}).Where("transaction_id = ? AND position = ?", txID, docPos).
+		Update("xfdf", string(merged)).Error
+}
+
+// tagSummary describes a tag edit for the history: the document, page and
+// type, and for a change the fields that differ from before.
+func tagSummary(doc *roomDocument, tag, before *Tag) map[string]any {
+	out := map[string]any{
+		"tagId": tag.TagID, "type": tag.Type, "page": tag.Page,
+		"document": doc.row.Position, "documentTitle": doc.row.Title,
+	}
+	if before == nil {
+		return out
+	}
+	var changed []string
+	if before.Page != tag.Page || before.X != tag.X || before.Y != tag.Y {
+		changed = append(changed, "position")
+	}
+	if before.Width != tag.Width || before.Height != tag.Height {
+		changed = append(changed, "size")
+	}
+	if before.Type != tag.Type {
+		changed = append(changed, "type")
+	}
+	if before.SignerID != tag.SignerID {
+		changed = append(changed, "signer")
+	}
+	if !equalPtr(before.Required, tag.Required) || !equalPtr(before.DateFormat, tag.DateFormat) ||
+		!equalPtr(before.StateFormat, tag.StateFormat) || !equalPtr(before.FontSize, tag.FontSize) {
+		changed = append(changed, "options")
+	}
+	out["changed"] = changed
+	if before.Page != tag.Page {
+		out["fromPage"] = before.Page
+	}
+	return out
+}
+
+func equalPtr[T comparable](a, b *T) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}

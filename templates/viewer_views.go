@@ -1,0 +1,71 @@
+package templates
+
+// ViewerView is the page viewer: every page of every document in one
+// scrolling column, with the tags drawn at their PDF coordinates. The
+// Markup Room edits it; the admin console shows it read-only. The browser
+// side (static/js/editor.js) renders the pages with pdf.js and positions the
+// tags from the data attributes this view writes.
+type ViewerView struct {
+	// Editable turns on the tag tools (the room with documents.edit).
+	Editable bool
+	// PDFJSURL, WorkerURL and FontsURL locate the vendored pdf.js files.
+	PDFJSURL, WorkerURL, FontsURL string
+	// TagURL receives new tags (POST) and, followed by "/<tag id>", changes
+	// (PUT) and removals (DELETE). Empty when not editable.
+	TagURL    string
+	Documents []ViewerDocument
+}
+
+// ViewerDocument is one document of the viewer.
+type ViewerDocument struct {
+	// ID is the document's id as the API returns it (data-document-id).
+	ID         string
+	Position   int
+	Title      string
+	ContentURL string
+	Pages      []ViewerPage
+}
+
+// ViewerPage is one page: its size as displayed (after /Rotate), in points,
+// its crop box in PDF user space and its rotation, and its tags.
+type ViewerPage struct {
+	Number int
+	// Width and Height are the displayed size in points.
+	Width, Height string
+	// Box is the crop box "llx lly urx ury" in PDF points.
+	Box    string
+	Rotate int
+	Tags   []TagView
+}
+
+// TagView is one tag: its PDF rectangle (bottom-left origin, points) and
+// what it is drawn with.
+type TagView struct {
+	ID       string
+	Type     string
+	Label    string
+	Page     int
+	X, Y     string
+	W, H     string
+	SignerID string
+	// SignerName is empty for an unassigned tag; Initials are shown on the tag.
+	SignerName string
+	Initials   string
+	// ColorClass colours the tag by its signer ("signer-c0" … or "signer-none").
+	ColorClass  string
+	Required    bool
+	DateFormat  string
+	StateFormat string
+	FontSize    string
+	// Editable makes the tag focusable and selectable.
+	Editable bool
+}
+
+// tagLabel is the accessible name of a tag.
+func tagLabel(t TagView) string {
+	who := t.SignerName
+	if who == "" {
+		who = "unassigned"
+	}
+	return t.Label + " for " + who
+}

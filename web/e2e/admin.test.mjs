@@ -1,0 +1,156 @@
+// Browser tests of the admin console (issue "Admin console") in Chromium:
+// sign-in, sign-out and the lockout; the transactions table's filters and
+// search; a transaction's page with its tags drawn by the room's viewer;
+// tokens created and revoked, the API access switch, a disabled user and an
+// expired room, each checked against the API; the activity log.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { startServer, launchBrowser, watchProblems, artifacts } from "./lib/server.mjs";
+
+let srv, browser, ctx, page, problems;
+
+before(async () => {
+  srv = await startServer();
+  browser = await launchBrowser();
+  ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  page = await ctx.newPage();
+  problems = watchProblems(page);
+});
+
+after(async () => {
+  await browser?.close();
+  srv?.stop();
+});
+
+async function signIn(p, email, password) {
+  await p.goto(srv.base + "/admin");
+  await p.getByLabel("E-mail").fill(email);
+  await p.getByLabel("Password").fill(password);
+  await p.getByRole("button", { name: "Sign in" }).click();
+}
+
+const apiStatus = async (method, path, token, body) =>
+  (await fetch(srv.base + path, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+    body: body ? JSON.stringify(body) : undefined,
+  })).status;
+
+test("sign in, a refused password, sign out; a lockout answers 429", async () => {
+  await signIn(page, "admin@example.com", "not-the-password");
+  await page.getByRole("alert").waitFor();
+  assert.match(await page.getByRole("alert").textContent(), /not right/);
+  await page.screenshot({ path: join(artifacts, "admin-login.png") });
+  await signIn(page, "admin@example.com", srv.adminPassword);
+  await page.waitForURL(/\/admin\/transactions/);
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.waitForURL(/\/admin\/login/);
+  assert.equal((await page.goto(srv.base + "/admin/transactions")).url().endsWith("/admin/login"), true);
+
+  // Five failures lock an account for 15 minutes; the sixth attempt is refused with 429.
+  const lock = await ctx.newPage();
+  for (let i = 0; i < 5; i++) await signIn(lock, "someone@example.com", "guess" + i);
+  const [res] = await Promise.all([lock.waitForResponse((r) => r.url().endsWith("/admin/login") && r.request().method() === "POST"), signIn(lock, "someone@example.com", "guess")]);
+  assert.equal(res.status(), 429);
+  assert.match(await lock.getByRole("alert").textContent(), /Too many failed sign-ins/);
+  await lock.screenshot({ path: join(artifacts, "admin-lockout.png") });
+  await lock.close();
+});
+
+test("find a transaction by a participant's e-mail, see its tags and who changed it", async () => {
+  // A tag in the demo room's transaction, placed through the API.
+  const rooms = await srv.api("GET", "/api/v1/markup-rooms");
+  const demo = rooms.items[rooms.items.length - 1]; // the demo room, the only one so far
+  const txID = demo.transactionId;
+  const tx = await srv.transaction(txID);
+  tx.documents[0].tags = [{ type: "SIGNATURETEMPLATE", x: 72, y: 100, width: 144, height: 36, page: 1, signerId: tx.participants[0].id, customData: {} }];
+  await srv.api("PUT", `/api/v1/transactions/${txID}`, tx);
+  // Another transaction to filter out, already out for signing.
+  const other = await srv.api("POST", "/api/v1/transactions", {
+    status: "esign_pending", referenceId: "ORDER-7731", documents: [],
+    participants: [{ id: "c1", email: "carol@example.net", firstName: "Carol", lastName: "Client", authenticationType: "none", twoFactorContact: "email" }],
+  });
+
+  await signIn(page, "admin@example.com", srv.adminPassword);
+  await page.waitForURL(/\/admin\/transactions/);
+  assert.equal(await page.locator("[data-transaction-id]").count(), 2);
+  await page.getByLabel("Search").fill("PAT.BUYER@");
+  await page.waitForFunction(() => document.querySelectorAll("[data-transaction-id]").length === 1);
+  assert.match(page.url(), /q=PAT\.BUYER%40/, "the URL keeps the search");
+  assert.equal(await page.locator(`[data-transaction-id="${txID}"]`).count(), 1);
+  await page.screenshot({ path: join(artifacts, "admin-transactions.png") });
+  await page.getByLabel("Search").fill("");
+  await page.getByLabel("Status").selectOption("esign_pending");
+  await page.waitForFunction((id) => document.querySelectorAll("[data-transaction-id]").length === 1 && document.querySelector(`[data-transaction-id="${id}"]`), other.id);
+  await page.goBack();
+  await page.waitForFunction(() => document.querySelectorAll("[data-transaction-id]").length === 1);
+
+  await page.goto(srv.base + "/admin/transactions/" + txID);
+  await page.locator(".viewer-page--rendered").first().waitFor();
+  const tag = page.locator(".tag[data-tag-id][data-placed]");
+  assert.equal(await tag.count(), 1, "the tag is drawn");
+  assert.equal(await page.locator(".viewer[data-editable]").count(), 0, "read-only");
+  assert.equal(await page.getByRole("link", { name: "XFDF" }).count(), 2);
+  const history = await page.locator(".admin-history").textContent();
+  assert.match(history, /Replaced: tags 0 → 1/);
+  assert.match(history, /API token 1 \(Demo token\)/);
+  await page.screenshot({ path: join(artifacts, "admin-transaction.png"), fullPage: true });
+});
+
+test("tokens, API access, a disabled user and an expired room take effect at once", async () => {
+  await page.goto(srv.base + "/admin/organizations");
+  const orgRow = page.locator("[data-org-id]").first();
+  await orgRow.getByRole("link").click();
+  await page.waitForURL(/\/admin\/organizations\/\d+$/);
+
+  // A token: shown once, works, revoked, refused.
+  await page.getByLabel("Name", { exact: true }).fill("Browser test");
+  await page.getByRole("button", { name: "Create token" }).click();
+  const fresh = (await page.locator("[data-new-token]").textContent()).trim();
+  assert.match(fresh, /^mrt_/);
+  await page.screenshot({ path: join(artifacts, "admin-organization.png"), fullPage: true });
+  assert.equal(await apiStatus("GET", "/api/v1/transactions", fresh), 200);
+  page.once("dialog", (d) => d.accept());
+  const row = page.locator("[data-token-id]", { hasText: "Browser test" });
+  await Promise.all([page.waitForURL(/\/admin\/organizations\/\d+$/), row.getByRole("button", { name: "Revoke" }).click()]);
+  assert.equal(await apiStatus("GET", "/api/v1/transactions", fresh), 401);
+
+  // API access off: operation B refuses the demo token; on again: it works.
+  const room = { senderId: srv.senderId, documents: [], participants: [{ firstName: "A", lastName: "B", email: "a@example.com" }] };
+  const toggle = page.getByRole("switch", { name: "API access" });
+  await Promise.all([page.waitForResponse((r) => r.url().endsWith("/api-access")), toggle.uncheck()]);
+  assert.equal(await apiStatus("POST", "/api/v1/markup-rooms", srv.token, room), 401);
+  await Promise.all([page.waitForResponse((r) => r.url().endsWith("/api-access")), toggle.check()]);
+  assert.equal(await apiStatus("POST", "/api/v1/markup-rooms", srv.token, room), 200);
+
+  // A new user, disabled: no longer a senderId.
+  await page.getByLabel("E-mail").fill("temp.sender@example.com");
+  await page.getByLabel("First name", { exact: true }).fill("Temp");
+  await page.getByLabel("Last name", { exact: true }).fill("Sender");
+  await Promise.all([page.waitForURL(/\/admin\/organizations\/\d+$/), page.getByRole("button", { name: "Create user" }).click()]);
+  const userRow = page.locator("[data-user-id]", { hasText: "temp.sender@example.com" });
+  const userID = await userRow.getAttribute("data-user-id");
+  assert.equal(await apiStatus("POST", "/api/v1/markup-rooms", srv.token, { ...room, senderId: userID }), 200);
+  page.once("dialog", (d) => d.accept());
+  await Promise.all([page.waitForURL(/\/admin\/organizations\/\d+$/), userRow.getByRole("button", { name: "Disable" }).click()]);
+  assert.equal(await apiStatus("POST", "/api/v1/markup-rooms", srv.token, { ...room, senderId: userID }), 401);
+
+  // Expire a room: its URL answers 410.
+  const created = await srv.api("POST", "/api/v1/markup-rooms", room);
+  await page.goto(srv.base + "/admin/rooms");
+  page.once("dialog", (d) => d.accept());
+  await Promise.all([page.waitForURL(/\/admin\/rooms$/), page.locator(`[data-room-id="${created.id}"]`).getByRole("button", { name: "Expire" }).click()]);
+  assert.equal((await fetch(created.url, { redirect: "manual" })).status, 410);
+  assert.equal((await srv.api("GET", `/api/v1/markup-rooms/${created.id}`)).status, "expired");
+  await page.screenshot({ path: join(artifacts, "admin-rooms.png"), fullPage: true });
+
+  // The activity log tells all of it.
+  await page.getByRole("link", { name: "Activity" }).click();
+  const log = await page.locator("table").textContent();
+  for (const action of ["login", "logout", "failed login", "lockout", "create", "toggle", "disable", "revoke", "expire"]) {
+    assert.ok(log.includes(action), `activity lacks "${action}"`);
+  }
+  await page.screenshot({ path: join(artifacts, "admin-activity.png"), fullPage: true });
+  assert.deepEqual(problems.filter((p) => !/status of (401|429)/.test(p)), []);
+});

@@ -1,0 +1,132 @@
+// Starts the real server for browser tests: built once, a fresh data dir,
+// demo data on; exposes the demo token, sender and room URL it prints, and
+// helpers to call its API.
+import { spawn, execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import net from "node:net";
+import { chromium } from "playwright-core";
+
+export const chromiumPath = process.env.CHROMIUM_PATH || "/usr/lib/chromium/chromium";
+export const artifacts = join(dirname(fileURLToPath(import.meta.url)), "..", "artifacts");
+
+function freePort() {
+  return new Promise((resolve) => {
+    const srv = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * A fresh PostgreSQL database for one server when E2E_POSTGRES_URL is set
+ * (any database URL on the server the tests may create databases on): the
+ * browser tests then run against PostgreSQL instead of the embedded SQLite.
+ */
+function freshPostgres() {
+  const admin = process.env.E2E_POSTGRES_URL;
+  if (!admin) return null;
+  const name = `markuproom_e2e_${process.pid}_${Date.now().toString(36)}`;
+  execFileSync("psql", [admin, "-qc", `CREATE DATABASE ${name}`], { stdio: "inherit" });
+  const url = new URL(admin);
+  url.pathname = "/" + name;
+  return {
+    url: url.toString(),
+    drop: () => {
+      try {
+        execFileSync("psql", [admin, "-qc", `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`], { stdio: "ignore" });
+      } catch {}
+    },
+  };
+}
+
+/** Builds and starts the server; resolves with {base, token, senderId, roomURL, stop()}. */
+export async function startServer(extraEnv = {}) {
+  const pg = freshPostgres();
+  if (pg) extraEnv = { DATABASE_URL: pg.url, ...extraEnv };
+  const dataDir = mkdtempSync(join(tmpdir(), "markuproom-e2e-"));
+  const bin = join(dataDir, "markuproom");
+  execFileSync("go", ["build", "-o", bin, "./cmd/markuproom"], { stdio: "inherit" });
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const proc = spawn(bin, [], {
+    env: { ...process.env, MARKUPROOM_DATA_DIR: dataDir, MARKUPROOM_ADDR: `127.0.0.1:${port}`, MARKUPROOM_BASE_URL: base, MARKUPROOM_LOG_LEVEL: "warn", ...extraEnv },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("server did not start:\n" + out)), 60000);
+    proc.stdout.on("data", (chunk) => {
+      out += chunk;
+      if (out.includes("listening")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    proc.on("exit", (code) => reject(new Error(`server exited with ${code}:\n${out}`)));
+  });
+  const token = /API token\s+(\S+)/.exec(out)?.[1];
+  const senderId = /senderId "(\d+)"/.exec(out)?.[1];
+  const roomURL = /(http:\/\/\S+\/markup-room\/\S+)/.exec(out)?.[1];
+  const adminPassword = /Admin user\s+\S+\s+password (\S+)/.exec(out)?.[1];
+  mkdirSync(artifacts, { recursive: true });
+
+  const call = async (method, path, body, headers = {}) => {
+    const res = await fetch(base + path, {
+      method,
+      headers: { Authorization: `Bearer ${token}`, ...(body && !(body instanceof Buffer) ? { "Content-Type": "application/json" } : {}), ...headers },
+      body: body instanceof Buffer ? body : body ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    let json = null;
+    try {
+      json = JSON.parse(text);
+    } catch {}
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+    return json;
+  };
+  return {
+    base, token, senderId, roomURL, adminPassword, output: () => out,
+    api: call,
+    /** Uploads a PDF; resolves with the upload response. */
+    upload: (pdf, title) => call("POST", `/api/v1/documents/upload?title=${encodeURIComponent(title)}`, pdf, { "Content-Type": "application/pdf" }),
+    /** Creates a room on the uploaded documents with two participants. */
+    room: (docs, config) =>
+      call("POST", "/api/v1/markup-rooms", {
+        senderId,
+        documents: docs.map((d) => d.location),
+        participants: [
+          { firstName: "Pat", lastName: "Buyer", email: "pat@example.com" },
+          { firstName: "Robin", lastName: "Seller", email: "robin@example.com" },
+        ],
+        ...(config ? { config } : {}),
+      }),
+    transaction: (id) => call("GET", `/api/v1/transactions/${id}`),
+    stop: () => {
+      proc.kill("SIGTERM");
+      rmSync(dataDir, { recursive: true, force: true });
+      if (pg) proc.once("exit", pg.drop);
+    },
+  };
+}
+
+/** Launches Debian's Chromium headless. */
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath: chromiumPath,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  });
+}
+
+/** Collects console errors/warnings and page errors of a page. */
+export function watchProblems(page) {
+  const problems = [];
+  page.on("console", (m) => {
+    if (m.type() === "error" || m.type() === "warning") problems.push(`${m.type()}: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+  return problems;
+}

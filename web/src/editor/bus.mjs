@@ -1,0 +1,16 @@
+// The one small event bus the editor's parts talk through (as pdf.js's
+// viewer does), so no part reaches into another's internals.
+
+/** Creates a bus: on(type, fn) subscribes, emit(type, detail) notifies in order. */
+export function createBus() {
+  const handlers = new Map();
+  return {
+    on(type, fn) {
+      if (!handlers.has(type)) handlers.set(type, []);
+      handlers.get(type).push(fn);
+    },
+    emit(type, detail) {
+      for (const fn of handlers.get(type) || []) fn(detail);
+    },
+  };
+}

@@ -1,0 +1,34 @@
+// Keeps the tag counts beside documents, pages and participants in step with
+// the tags on the pages, as saves add, swap and remove them.
+
+const plural = (n) => (n === 1 ? "1 tag" : `${n} tags`);
+
+export function watchCounts(root) {
+  let queued = false;
+  const refresh = () => {
+    queued = false;
+    const count = (map, key) => map.set(key, (map.get(key) || 0) + 1);
+    const docs = new Map();
+    const pages = new Map();
+    const signers = new Map();
+    for (const tag of root.querySelectorAll(".tag[data-tag-id]")) {
+      const page = tag.closest(".viewer-page");
+      const doc = page.closest(".viewer-doc").dataset.docPosition;
+      count(docs, doc);
+      count(pages, `${doc}/${page.dataset.page}`);
+      count(signers, tag.dataset.signerId || "");
+    }
+    for (const el of document.querySelectorAll("[data-tag-count-doc]")) el.textContent = plural(docs.get(el.dataset.tagCountDoc) || 0);
+    for (const el of document.querySelectorAll("[data-tag-count-page]")) {
+      const n = pages.get(el.dataset.tagCountPage) || 0;
+      el.textContent = n ? plural(n) : "";
+    }
+    for (const el of document.querySelectorAll("[data-tag-count-signer]")) el.textContent = plural(signers.get(el.dataset.tagCountSigner) || 0);
+  };
+  new MutationObserver(() => {
+    if (!queued) {
+      queued = true;
+      requestAnimationFrame(refresh);
+    }
+  }).observe(root, { childList: true, subtree: true });
+}

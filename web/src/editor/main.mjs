@@ -1,0 +1,225 @@
+// Boots the page viewer on [data-viewer] and, when the page allows editing
+// ([data-editable]), the tag editor with its palette, properties panel,
+// toolbar and keyboard shortcuts. A room change that answers with the whole
+// room (a page edit) swaps it in through htmx; the editor then starts again
+// on the new markup, keeping the zoom and the scroll position. Loaded as a
+// deferred classic script; pdf.js (an ES module) is imported on demand.
+import { createBus } from "./bus.mjs";
+import { watchCounts } from "./counts.mjs";
+import { TagEditor } from "./editor.mjs";
+import { createHistory } from "./history.mjs";
+import { confirmRoomEdit, createPageEdits } from "./pages.mjs";
+import { createPalette, createSignerPicker } from "./palette.mjs";
+import { createProperties } from "./properties.mjs";
+import { createServer, installServerEvents } from "./server.mjs";
+import { commandFor } from "./shortcuts.mjs";
+import { createThumbnails } from "./thumbs.mjs";
+import { createUpload } from "./upload.mjs";
+import { Viewer } from "./viewer.mjs";
+
+let pdfjsReady = null; // pdf.js, imported once, its worker started once
+let current = null; // the running editor
+
+function loadPDFJS(root) {
+  if (!pdfjsReady) {
+    performance.mark("markuproom:boot");
+    // Start pdf.js's worker first: it parses in its own thread while this one
+    // evaluates the pdf.js module (both gate the first page).
+    const worker = new Worker(root.dataset.pdfjsWorker, { type: "module" });
+    pdfjsReady = import(root.dataset.pdfjs).then((pdfjs) => {
+      pdfjs.GlobalWorkerOptions.workerPort = worker;
+      performance.mark("markuproom:pdfjs");
+      return pdfjs;
+    });
+  }
+  return pdfjsReady;
+}
+
+/** Starts the viewer (and editor) on the page's [data-viewer]; prev restores zoom and scroll. */
+async function start(prev) {
+  const root = document.querySelector("[data-viewer]");
+  if (!root) return null;
+  const pdfjs = await loadPDFJS(root);
+  const bus = createBus();
+  const viewer = new Viewer(root, root, bus, pdfjs);
+  window.markupRoomViewer = viewer; // for the browser tests and the console
+  if (prev) {
+    if (!prev.fit) viewer.setZoom(prev.zoom);
+    root.scrollTop = prev.scrollTop;
+    root.scrollLeft = prev.scrollLeft;
+  }
+  bus.on("rendered", () => {
+    if (!performance.getEntriesByName("markuproom:first-page").length) performance.mark("markuproom:first-page");
+  });
+  wireToolbar(viewer, bus);
+  createThumbnails(viewer, bus);
+  createPageEdits(bus);
+  createUpload();
+  const status = document.querySelector("[data-save-status]");
+  const setStatus = (text, kind = "") => {
+    if (!status) return;
+    status.textContent = text;
+    status.dataset.kind = kind;
+  };
+  bus.on("status", ({ message }) => setStatus(message));
+  bus.on("error", ({ message }) => setStatus(`Not saved: ${message}`, "error"));
+  const state = { root, viewer, bus, setStatus, editor: null, palette: null, history: null };
+  state.destroy = () => viewer.destroy();
+  state.snapshot = () => ({ zoom: viewer.zoom, fit: viewer.fit, scrollTop: root.scrollTop, scrollLeft: root.scrollLeft });
+  if (!("editable" in root.dataset)) return state;
+
+  const typeInfo = typeCatalog();
+  const undoButton = document.querySelector('[data-action="undo"]');
+  const redoButton = document.querySelector('[data-action="redo"]');
+  const history = createHistory({
+    limit: 100,
+    onChange: () => {
+      if (undoButton) undoButton.disabled = !history.canUndo;
+      if (redoButton) redoButton.disabled = !history.canRedo;
+    },
+  });
+  const server = createServer(root.dataset.tagUrl, bus);
+  const signers = createSignerPicker(document.querySelector("[data-signer-picker]"));
+  const editor = new TagEditor({ root, viewer, server, history, bus, signers, typeInfo });
+  const palette = createPalette({ root: document.querySelector("[data-palette]"), viewer, editor, bus, typeInfo });
+  createProperties({ root: document.querySelector("[data-tag-props]"), editor, viewer, bus, typeInfo });
+  watchCounts(root);
+  window.markupRoomEditor = editor;
+
+  bus.on("saving", () => setStatus("Saving…", "busy"));
+  bus.on("saved", ({ inFlight }) => inFlight === 0 && setStatus("All changes saved", "ok"));
+  const undoRedo = (which) => history[which]().catch((err) => bus.emit("error", { message: err.message }));
+  undoButton?.addEventListener("click", () => undoRedo("undo"));
+  redoButton?.addEventListener("click", () => undoRedo("redo"));
+  Object.assign(state, { editor, palette, history, undoRedo });
+  return state;
+}
+
+/** The keyboard shortcuts, for whichever editor runs now. */
+function onKeydown(e) {
+  const s = current;
+  const cmd = commandFor(e);
+  if (!s || !cmd) return;
+  const typing = e.target.closest?.("input, select, textarea, [contenteditable]");
+  if ((typing && cmd.name !== "escape") || e.target.closest?.("dialog, [role=menu]")) return;
+  let handled = false;
+  if (cmd.name === "zoom") {
+    s.viewer.stepZoom(cmd.arg);
+    handled = true;
+  } else if (!s.editor) {
+    return;
+  } else if (cmd.name === "undo" || cmd.name === "redo") {
+    s.undoRedo(cmd.name);
+    handled = true;
+  } else if (cmd.name === "escape" && s.palette.armed) {
+    s.palette.arm("");
+    handled = true;
+  } else {
+    handled = s.editor.command(cmd.name, cmd.arg);
+  }
+  if (handled) e.preventDefault();
+}
+
+/** Label, default size and options of each tag type, read from the palette. */
+function typeCatalog() {
+  const types = new Map();
+  for (const b of document.querySelectorAll("[data-palette] [data-tag-type]")) {
+    types.set(b.dataset.tagType, {
+      label: b.textContent.trim(),
+      width: Number(b.dataset.defaultWidth),
+      height: Number(b.dataset.defaultHeight),
+      date: b.dataset.tagType === "DATETEMPLATE" || b.dataset.tagType === "COMMISSIONEXPIRATIONTEMPLATE",
+      state: b.dataset.tagType === "NOTARYSTATETEMPLATE",
+    });
+  }
+  return (type) => types.get(type) || { label: type, width: 120, height: 24, date: false, state: false };
+}
+
+/** Zoom and page navigation controls. */
+function wireToolbar(viewer, bus) {
+  const bar = document.querySelector("[data-viewer-toolbar]");
+  if (!bar) return;
+  const zoomSelect = bar.querySelector("[data-zoom-select]");
+  const pageInput = bar.querySelector("[data-page-input]");
+  bar.addEventListener("click", (e) => {
+    const action = e.target.closest("[data-action]")?.dataset.action;
+    if (action === "zoom-in") viewer.stepZoom(1);
+    if (action === "zoom-out") viewer.stepZoom(-1);
+    const cur = viewer.currentPage();
+    if (action === "page-prev" && cur) viewer.goToPage(cur.index);
+    if (action === "page-next" && cur) viewer.goToPage(cur.index + 2);
+  });
+  zoomSelect?.addEventListener("change", () => viewer.setZoom(zoomSelect.value));
+  pageInput?.addEventListener("change", () => viewer.goToPage(Number(pageInput.value) || 1));
+  const sync = ({ zoom, fit }) => {
+    if (!zoomSelect) return;
+    const match = [...zoomSelect.options].find((o) => o.value !== "fit" && Math.abs(Number(o.value) - zoom) < 0.001);
+    let custom = zoomSelect.querySelector("option[data-custom]");
+    if (fit) {
+      zoomSelect.value = "fit";
+    } else if (match) {
+      zoomSelect.value = match.value;
+    } else {
+      if (!custom) {
+        custom = new Option("", "");
+        custom.dataset.custom = "";
+        zoomSelect.append(custom);
+      }
+      custom.value = String(zoom);
+      custom.textContent = `${Math.round(zoom * 100)} %`;
+      zoomSelect.value = custom.value;
+    }
+    if (custom && (fit || match)) custom.remove();
+  };
+  bus.on("zoom", sync);
+  sync({ zoom: viewer.zoom, fit: viewer.fit });
+  bus.on("page", ({ page }) => {
+    if (page && pageInput && document.activeElement !== pageInput) pageInput.value = String(page.index + 1);
+  });
+}
+
+/** A room change answered with the room: start again on the new markup. */
+async function restartIfSwapped() {
+  const root = document.querySelector("[data-viewer]");
+  if (!current || root === current.root) return;
+  const prev = current.snapshot();
+  current.destroy();
+  current = null;
+  current = await start(prev);
+  current?.setStatus("All changes saved", "ok");
+}
+
+/** A room change (not a tag save: those answer with the tag) is on its way: hold new fetches. */
+function onBeforeRequest(e) {
+  if (!current || e.detail.requestConfig?.verb === "get" || e.detail.elt?.closest?.(".tag")) return;
+  current.viewer.pauseLoads();
+}
+
+/** Shows why a room change (not a tag save or an upload: those report themselves) was refused. */
+function onAfterRequest(e) {
+  // The room markup was not replaced (refused, or answered in part): fetch on.
+  if (current && document.querySelector("[data-viewer]") === current.root) current.viewer.resumeLoads();
+  const status = e.detail.xhr?.status || 0;
+  if (!current || (status >= 200 && status < 400) || e.detail.elt?.closest?.(".tag, [data-room-upload]")) return;
+  let message = status ? `The server answered ${status}.` : "The server could not be reached.";
+  try {
+    message = JSON.parse(e.detail.xhr.responseText).detail || message;
+  } catch {}
+  current.setStatus(`Not saved: ${message}`, "error");
+}
+
+async function boot() {
+  installServerEvents();
+  document.addEventListener("keydown", onKeydown);
+  document.addEventListener("htmx:confirm", confirmRoomEdit);
+  document.addEventListener("htmx:afterSettle", restartIfSwapped);
+  document.addEventListener("htmx:beforeRequest", onBeforeRequest);
+  document.addEventListener("htmx:afterRequest", onAfterRequest);
+  current = await start(null);
+}
+
+if (document.readyState === "loading") {
+  document.addEventListener("DOMContentLoaded", boot);
+} else {
+  boot();
+}

@@ -1,0 +1,136 @@
+// Page edits in the documents sidebar (documents.advancedEdit): the buttons
+// under each thumbnail are htmx posts; this adds their confirmation, a
+// context menu with the same actions (right-click, the context-menu key,
+// Shift+F10) and reordering by dragging a thumbnail. Each edit answers with
+// the room, which htmx swaps in; main.mjs then starts the editor again.
+
+export function createPageEdits(bus) {
+  for (const list of document.querySelectorAll("[data-page-edits]")) {
+    const menu = list.parentElement.querySelector("[data-control='thumbnail-context-menu']");
+    wireMenu(list, menu);
+    wireDrag(list, bus, ".room-thumb", (li) => li.dataset.page, "Moving the page…");
+  }
+  // Participants in a signing order reorder the same way.
+  const people = document.querySelector("[data-participant-order]");
+  if (people) wireDrag(people, bus, ".room-participant", (li) => li.dataset.position, "Changing the signing order…");
+}
+
+/** Asks before a page or a whole document is deleted, naming the tags that go with it. */
+export function confirmRoomEdit(e) {
+  const el = e.detail.elt;
+  if (!(el instanceof Element)) return;
+  let question = "";
+  if (el.dataset.pageAction === "delete") {
+    const li = el.closest(".room-thumb");
+    const count = li.querySelector("[data-tag-count-page]")?.textContent.trim();
+    const page = li.dataset.page;
+    question = count ? `Delete page ${page} and its ${count}? This cannot be undone.` : `Delete page ${page}? This cannot be undone.`;
+  } else if ("documentRemove" in el.dataset) {
+    const doc = el.closest(".room-doc");
+    const count = doc.querySelector("[data-tag-count-doc]")?.textContent.trim() || "0 tags";
+    question = `Remove “${el.dataset.documentRemove}” and its ${count} from this transaction? The uploaded file stays available.`;
+  } else {
+    return;
+  }
+  e.preventDefault();
+  if (window.confirm(question)) e.detail.issueRequest(true);
+}
+
+function wireMenu(list, menu) {
+  if (!menu) return;
+  let target = null; // the thumbnail the menu acts on
+  const items = () => [...menu.querySelectorAll("[role=menuitem]")];
+  const close = (refocus) => {
+    menu.hidden = true;
+    if (refocus) target?.querySelector(".room-thumb__link")?.focus();
+    target = null;
+  };
+  const open = (li, x, y, viaKeyboard) => {
+    target = li;
+    for (const item of items()) {
+      const twin = li.querySelector(`[data-page-action="${item.dataset.pageAction}"]`);
+      item.disabled = !twin || twin.disabled;
+    }
+    menu.hidden = false;
+    // Fixed at the pointer (the sidebar's scroll box would clip it), inside the window.
+    const w = menu.offsetWidth;
+    const h = menu.offsetHeight;
+    menu.style.left = `${Math.max(4, Math.min(x, window.innerWidth - w - 4))}px`;
+    menu.style.top = `${Math.max(4, Math.min(y, window.innerHeight - h - 4))}px`;
+    if (viaKeyboard) items().find((i) => !i.disabled)?.focus();
+  };
+  list.addEventListener("contextmenu", (e) => {
+    const li = e.target.closest(".room-thumb");
+    if (!li) return;
+    e.preventDefault();
+    const viaKeyboard = e.button !== 2 && e.clientX === 0 && e.clientY === 0;
+    const r = li.getBoundingClientRect();
+    open(li, viaKeyboard ? r.left + 24 : e.clientX, viaKeyboard ? r.bottom : e.clientY, viaKeyboard);
+  });
+  list.addEventListener("keydown", (e) => {
+    const li = e.target.closest(".room-thumb");
+    if (!li || !((e.shiftKey && e.key === "F10") || e.key === "ContextMenu")) return;
+    e.preventDefault();
+    const r = li.getBoundingClientRect();
+    open(li, r.left + 24, r.bottom, true);
+  });
+  menu.addEventListener("click", (e) => {
+    const item = e.target.closest("[role=menuitem]");
+    if (!item || item.disabled || !target) return;
+    const twin = target.querySelector(`[data-page-action="${item.dataset.pageAction}"]`);
+    close(false);
+    twin?.click();
+  });
+  menu.addEventListener("keydown", (e) => {
+    const all = items().filter((i) => !i.disabled);
+    const i = all.indexOf(document.activeElement);
+    if (e.key === "Escape" || e.key === "Tab") {
+      e.preventDefault();
+      close(true);
+    } else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+      e.preventDefault();
+      all[(i + (e.key === "ArrowDown" ? 1 : all.length - 1)) % all.length]?.focus();
+    }
+  });
+  document.addEventListener("pointerdown", (e) => {
+    if (!menu.hidden && !menu.contains(e.target)) close(false);
+  });
+}
+
+/** Drag an item of list onto another to move it there (one request to its data-move-url). */
+function wireDrag(list, bus, selector, positionOf, message) {
+  let dragged = null;
+  const clear = () => list.querySelectorAll(".drop-target").forEach((el) => el.classList.remove("drop-target"));
+  list.addEventListener("dragstart", (e) => {
+    dragged = e.target.closest?.(selector);
+    if (!dragged) return;
+    e.dataTransfer.effectAllowed = "move";
+    e.dataTransfer.setData("text/plain", positionOf(dragged));
+    dragged.classList.add("dragging");
+  });
+  list.addEventListener("dragover", (e) => {
+    const over = e.target.closest?.(selector);
+    if (!dragged || !over) return;
+    e.preventDefault();
+    clear();
+    if (over !== dragged) over.classList.add("drop-target");
+  });
+  list.addEventListener("dragend", () => {
+    dragged?.classList.remove("dragging");
+    clear();
+    dragged = null;
+  });
+  list.addEventListener("drop", (e) => {
+    const over = e.target.closest?.(selector);
+    if (!dragged || !over || over === dragged) return;
+    e.preventDefault();
+    bus.emit("status", { message });
+    window.htmx.ajax("POST", dragged.dataset.moveUrl, {
+      source: dragged,
+      values: { to: positionOf(over) },
+      target: ".room",
+      select: ".room",
+      swap: "outerHTML",
+    });
+  });
+}

@@ -1,0 +1,106 @@
+// The palette: drag a tag type onto a page, or pick it (click, Enter) and
+// click the page; picking it again from the keyboard places it on the page
+// in view. The signer picker says whom new tags belong to.
+
+const DRAG_THRESHOLD = 4;
+
+export function createPalette({ root, viewer, editor, bus, typeInfo }) {
+  let armed = "";
+  const hint = document.querySelector("[data-palette-hint]");
+  const defaultHint = hint?.textContent || "";
+
+  const arm = (type) => {
+    armed = type;
+    for (const b of root.querySelectorAll("[data-tag-type]")) b.setAttribute("aria-pressed", String(b.dataset.tagType === type));
+    viewer.root.classList.toggle("viewer--placing", !!type);
+    if (hint) {
+      hint.textContent = type
+        ? `Click on a page to place “${typeInfo(type).label}” there, press Enter again to put it on the page in view, or Escape to cancel.`
+        : defaultHint;
+    }
+  };
+  bus.placing = () => armed;
+  bus.on("placed", () => arm(""));
+
+  // Pointer drag from the palette, with a ghost of the tag's size at the current zoom.
+  root.addEventListener("pointerdown", (e) => {
+    const item = e.target.closest("[data-tag-type]");
+    if (!item || e.button !== 0) return;
+    const type = item.dataset.tagType;
+    const start = { x: e.clientX, y: e.clientY };
+    let ghost = null;
+    const move = (ev) => {
+      if (!ghost && Math.hypot(ev.clientX - start.x, ev.clientY - start.y) < DRAG_THRESHOLD) return;
+      if (!ghost) {
+        ghost = document.createElement("div");
+        ghost.className = `tag tag--ghost ${editor.signers.colorClass(editor.signers.current())}`;
+        ghost.textContent = typeInfo(type).label;
+        const scale = viewer.scale;
+        ghost.style.width = `${typeInfo(type).width * scale}px`;
+        ghost.style.height = `${typeInfo(type).height * scale}px`;
+        document.body.append(ghost);
+      }
+      ghost.style.left = `${ev.clientX}px`;
+      ghost.style.top = `${ev.clientY}px`;
+    };
+    const up = (ev) => {
+      window.removeEventListener("pointermove", move);
+      window.removeEventListener("pointerup", up);
+      window.removeEventListener("pointercancel", cancel);
+      if (!ghost) return; // a click: handled below
+      ghost.remove();
+      item.draggedAt = Date.now();
+      const page = viewer.pageOf(document.elementFromPoint(ev.clientX, ev.clientY));
+      if (!page) return;
+      const box = page.el.getBoundingClientRect();
+      editor.lastPage = page;
+      editor.run(editor.place(page, type, ev.clientX - box.left, ev.clientY - box.top));
+    };
+    const cancel = () => {
+      ghost?.remove();
+      ghost = null;
+      up({});
+    };
+    // The gesture is followed on the window: the pointer leaves the item at once.
+    window.addEventListener("pointermove", move);
+    window.addEventListener("pointerup", up);
+    window.addEventListener("pointercancel", cancel);
+  });
+
+  root.addEventListener("click", (e) => {
+    const item = e.target.closest("[data-tag-type]");
+    if (!item) return;
+    if (item.draggedAt && Date.now() - item.draggedAt < 400) return; // the click that ends a drag
+    const type = item.dataset.tagType;
+    const fromKeyboard = e.detail === 0;
+    if (armed === type && fromKeyboard) {
+      // Enter again: place it near the top-left of the part of the page in view.
+      const page = editor.lastPage || viewer.currentPage();
+      if (!page) return;
+      const scroller = viewer.scroller.getBoundingClientRect();
+      const box = page.el.getBoundingClientRect();
+      const left = Math.max(24, scroller.left - box.left + 24);
+      const top = Math.max(24, scroller.top - box.top + 24);
+      arm("");
+      editor.run(editor.place(page, type, left, top));
+      return;
+    }
+    arm(armed === type ? "" : type);
+  });
+
+  return { arm, get armed() { return armed; } };
+}
+
+/** The signer picker: current() is the participant id new tags get ("" when nobody). */
+export function createSignerPicker(root) {
+  const classes = new Map();
+  for (const label of root?.querySelectorAll("label") || []) {
+    const input = label.querySelector("input");
+    const cls = [...label.classList].find((c) => c.startsWith("signer-c"));
+    if (input && cls) classes.set(input.value, cls);
+  }
+  return {
+    current: () => root?.querySelector("input:checked")?.value || "",
+    colorClass: (id) => classes.get(id) || "signer-none",
+  };
+}

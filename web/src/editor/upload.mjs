@@ -1,0 +1,79 @@
+// Uploading PDFs into the room: choose or drop a file; it is checked here
+// first (a PDF, not over the limit), then sent by htmx with a progress bar;
+// the server's reason is shown when it refuses. The answer is the room,
+// which htmx swaps in (main.mjs then starts the editor again).
+
+export function createUpload() {
+  const form = document.querySelector("[data-room-upload]");
+  if (!form) return;
+  const input = form.querySelector("[data-upload-input]");
+  const drop = form.querySelector("[data-upload-drop]");
+  const bar = form.querySelector("[data-upload-progress]");
+  const error = form.querySelector("[data-upload-error]");
+  const max = Number(form.dataset.maxBytes) || Infinity;
+
+  const say = (message) => {
+    error.textContent = message || "";
+    error.hidden = !message;
+  };
+  const send = (file) => {
+    say("");
+    if (!file) return;
+    if (!/\.pdf$/i.test(file.name) && file.type !== "application/pdf") {
+      say(`“${file.name}” is not a PDF. Choose a PDF file.`);
+      return;
+    }
+    if (file.size > max) {
+      say(`“${file.name}” is ${(file.size / 1048576).toFixed(1)} MB; the limit is ${Math.floor(max / 1048576)} MB.`);
+      return;
+    }
+    if (input.files[0] !== file) {
+      const dt = new DataTransfer();
+      dt.items.add(file);
+      input.files = dt.files;
+    }
+    bar.value = 0;
+    bar.hidden = false;
+    form.classList.add("room-upload--busy");
+    window.htmx.trigger(form, "submit");
+  };
+
+  input.addEventListener("change", () => send(input.files[0]));
+  form.addEventListener("submit", (e) => {
+    // htmx sends the form; a submit without a file only explains.
+    if (!input.files[0]) {
+      e.preventDefault();
+      say("Choose a PDF first.");
+    }
+  });
+  for (const type of ["dragenter", "dragover"]) {
+    drop.addEventListener(type, (e) => {
+      if (![...e.dataTransfer.types].includes("Files")) return;
+      e.preventDefault();
+      drop.classList.add("room-upload__drop--over");
+    });
+  }
+  drop.addEventListener("dragleave", () => drop.classList.remove("room-upload__drop--over"));
+  drop.addEventListener("drop", (e) => {
+    e.preventDefault();
+    drop.classList.remove("room-upload__drop--over");
+    send(e.dataTransfer.files[0]);
+  });
+  form.addEventListener("htmx:xhr:progress", (e) => {
+    if (e.detail.lengthComputable) bar.value = Math.round((100 * e.detail.loaded) / e.detail.total);
+  });
+  form.addEventListener("htmx:afterRequest", (e) => {
+    form.classList.remove("room-upload--busy");
+    const status = e.detail.xhr?.status || 0;
+    if (status >= 200 && status < 300) return;
+    bar.hidden = true;
+    input.value = "";
+    let message = "The upload failed. Check your connection and try again.";
+    try {
+      const p = JSON.parse(e.detail.xhr.responseText);
+      const field = p.errors?.[0]?.detail;
+      message = field && field !== p.detail && p.status === 413 ? `${p.detail} ${field}` : field || p.detail || message;
+    } catch {}
+    say(message);
+  });
+}
