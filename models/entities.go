@@ -18,5 +18,7 @@ func Entities() []any {
 		&IdempotencyRecord{},
 		&LoginAttempt{},
 		&Activity{},
+		&WebhookEndpoint{},
+		&OutboxMessage{},
 	}
 }

@@ -158,6 +158,17 @@ func (o *jsonObject) optStr(name string, max int) *string {
 	return &s
 }
 
+// headerStr reads an optional one-line string that ends up in a mail header:
+// CR, LF and other control characters are refused (header injection).
+func (o *jsonObject) headerStr(name string, max int) *string {
+	v := o.optStr(name, max)
+	if v != nil && strings.ContainsFunc(*v, isControl) {
+		o.p.Add(o.at(name), "invalid_character", "The field %q is one line of text: it may not contain line breaks or control characters.", name)
+		return nil
+	}
+	return v
+}
+
 // email reads a required e-mail address field.
 func (o *jsonObject) email(name string) string {
 	s, ok := o.str(name, true, MaxEmailLength)

@@ -134,8 +134,13 @@ func (s *Store) CompleteRoom(ctx context.Context, roomID string) (*Transaction, 
 			return ErrRoomCompleted
 		}
 		out = t
-		return tx.recordEvent(ctx, t, actor, EventRoomCompleted, map[string]any{
+		if err := tx.recordEvent(ctx, t, actor, EventRoomCompleted, map[string]any{
 			"room": room.ID, "documents": t.DocumentCount, "tags": t.TagCount, "participants": t.ParticipantCount,
+		}); err != nil {
+			return err
+		}
+		return tx.queueEvent(ctx, room.OrganizationID, &t.ID, WebhookRoomCompleted, map[string]any{
+			"roomId": room.ID, "transactionId": t.ID, "referenceId": t.ReferenceID, "status": t.Status, "version": t.Version,
 		})
 	})
 	return out, err

@@ -111,7 +111,7 @@ func parseTransactionInput(p *Problems, body []byte) *TransactionInput {
 	in.ReferenceID, _ = o.str("referenceId", true, MaxShortTextLength)
 	in.SigningOrder = o.boolean("signingOrder")
 	in.PersonalizedMessage = o.optStr("personalizedMessage", MaxMessageLength)
-	in.InviteEmailSubject = o.optStr("inviteEmailSubject", MaxShortTextLength)
+	in.InviteEmailSubject = o.headerStr("inviteEmailSubject", MaxShortTextLength)
 	if n, ok := o.object("notifyParticipants", false); ok {
 		in.HasNotify = true
 		in.NotifyEmail = n.boolean("email")
@@ -309,7 +309,7 @@ func parseParticipantInput(p *Problems, ptr string, raw jsonNode) (ParticipantIn
 			in.PersonalPassword = &pw
 		}
 	}
-	in.InviteEmailSubject = o.optStr("inviteEmailSubject", MaxShortTextLength)
+	in.InviteEmailSubject = o.headerStr("inviteEmailSubject", MaxShortTextLength)
 	o.finish()
 	return in, true
 }

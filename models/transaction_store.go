@@ -85,9 +85,12 @@ func (s *Store) CreateTransaction(ctx context.Context, actor Actor, in *Transact
 		if err := tx.insertChildren(ctx, t); err != nil {
 			return err
 		}
-		return tx.recordEvent(ctx, t, actor, EventCreated, map[string]any{
+		if err := tx.recordEvent(ctx, t, actor, EventCreated, map[string]any{
 			"status": t.Status, "documents": t.DocumentCount, "tags": t.TagCount, "participants": t.ParticipantCount,
-		})
+		}); err != nil {
+			return err
+		}
+		return tx.queueTransactionMessages(ctx, actor, nil, t)
 	})
 	if err != nil {
 		return nil, err
@@ -126,7 +129,8 @@ func (s *Store) ReplaceTransaction(ctx context.Context, actor Actor, id string, 
 }
 
 // writeReplacement swaps the stored rows of old for t (inside the caller's
-// database transaction, with old locked) and records the history.
+// database transaction, with old locked), records the history and queues the
+// messages the change causes (webhook events, invitations).
 func (s *Store) writeReplacement(ctx context.Context, actor Actor, old, t *Transaction) error {
 	if err := s.requirePasswords(ctx, t, old); err != nil {
 		return err
@@ -153,9 +157,11 @@ func (s *Store) writeReplacement(ctx context.Context, actor Actor, old, t *Trans
 		return err
 	}
 	if old.Status != t.Status {
-		return s.recordEvent(ctx, t, actor, EventStatusChanged, map[string]any{"from": old.Status, "to": t.Status})
+		if err := s.recordEvent(ctx, t, actor, EventStatusChanged, map[string]any{"from": old.Status, "to": t.Status}); err != nil {
+			return err
+		}
 	}
-	return nil
+	return s.queueTransactionMessages(ctx, actor, old, t)
 }
 
 // lockTransaction reads the transaction row and holds it until the database

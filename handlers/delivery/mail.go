@@ -1,0 +1,134 @@
+package delivery
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/mail"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	gomail "github.com/wneessen/go-mail"
+
+	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/templates"
+)
+
+// Mailer sends invitation e-mails over SMTP.
+type Mailer struct {
+	host string
+	opts []gomail.Option
+	from *mail.Address
+}
+
+// NewMailer reads an SMTP URL: smtp://[user:pass@]host[:port] speaks
+// STARTTLS (required when credentials are given, so a password never
+// crosses the network in clear; used when offered otherwise, as by a local
+// mail catcher), smtps://… uses implicit TLS (port 465 by default). from is
+// the From address ("Name <addr>" or a bare address).
+func NewMailer(rawURL, from string, timeout time.Duration) (*Mailer, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Hostname() == "" {
+		return nil, fmt.Errorf("MARKUPROOM_SMTP_URL %q is not an smtp:// or smtps:// URL with a host", redact(rawURL))
+	}
+	sender, err := mail.ParseAddress(from)
+	if err != nil {
+		return nil, fmt.Errorf("MARKUPROOM_SMTP_FROM %q is not an e-mail address: %w", from, err)
+	}
+	opts := []gomail.Option{gomail.WithTimeout(timeout)}
+	port := 0
+	if p := u.Port(); p != "" {
+		if port, err = strconv.Atoi(p); err != nil || port <= 0 || port > 65535 {
+			return nil, fmt.Errorf("MARKUPROOM_SMTP_URL %q has a bad port", redact(rawURL))
+		}
+	}
+	switch u.Scheme {
+	case "smtp":
+		if port == 0 {
+			port = 587
+		}
+		policy := gomail.TLSOpportunistic
+		if u.User != nil {
+			policy = gomail.TLSMandatory
+		}
+		opts = append(opts, gomail.WithPort(port), gomail.WithTLSPolicy(policy))
+	case "smtps":
+		if port == 0 {
+			port = 465
+		}
+		opts = append(opts, gomail.WithSSL(), gomail.WithPort(port))
+	default:
+		return nil, fmt.Errorf("MARKUPROOM_SMTP_URL %q must start with smtp:// or smtps://", redact(rawURL))
+	}
+	if u.User != nil {
+		pass, _ := u.User.Password()
+		opts = append(opts, gomail.WithSMTPAuth(gomail.SMTPAuthAutoDiscover), gomail.WithUsername(u.User.Username()), gomail.WithPassword(pass))
+	}
+	return &Mailer{host: u.Hostname(), opts: opts, from: sender}, nil
+}
+
+// Send delivers one invitation; id becomes its Message-ID, so a receiver
+// can tell a repeat from a new message.
+func (m *Mailer) Send(ctx context.Context, id string, inv *models.Invitation) error {
+	msg, err := m.compose(ctx, id, inv)
+	if err != nil {
+		return err
+	}
+	// A client per message: go-mail's Client holds one connection at a time.
+	c, err := gomail.NewClient(m.host, m.opts...)
+	if err != nil {
+		return permanent(err)
+	}
+	if err := c.DialAndSendWithContext(ctx, msg); err != nil {
+		var se *gomail.SendError
+		if errors.As(err, &se) && se.ErrorCode() >= 500 && se.ErrorCode() < 600 {
+			return permanent(fmt.Errorf("the SMTP server refused the message for good: %w", err))
+		}
+		return err
+	}
+	return nil
+}
+
+// compose builds the message: the recipient checked with net/mail, every
+// header value free of control characters, a plain-text and an HTML body.
+func (m *Mailer) compose(ctx context.Context, id string, inv *models.Invitation) (*gomail.Msg, error) {
+	to, err := mail.ParseAddress(inv.To)
+	if err != nil || to.Name != "" {
+		return nil, permanent(fmt.Errorf("%q is not an e-mail address", inv.To))
+	}
+	view := templates.InvitationView{
+		Name: models.HeaderText(inv.Name), Subject: models.HeaderText(inv.Subject), Organization: models.HeaderText(inv.Organization),
+		Documents: inv.Documents, Message: inv.Message, ReferenceID: inv.ReferenceID,
+	}
+	var html bytes.Buffer
+	if err := templates.InvitationEmail(view).Render(ctx, &html); err != nil {
+		return nil, err
+	}
+	msg := gomail.NewMsg()
+	msg.FromMailAddress(m.from)
+	if err := msg.AddToFormat(view.Name, to.Address); err != nil {
+		return nil, permanent(err)
+	}
+	msg.Subject(view.Subject)
+	domain := m.from.Address[strings.LastIndexByte(m.from.Address, '@')+1:]
+	msg.SetMessageIDWithValue(id + "@" + domain)
+	msg.SetDate()
+	msg.SetBodyString(gomail.TypeTextPlain, templates.InvitationText(view))
+	msg.AddAlternativeString(gomail.TypeTextHTML, html.String())
+	return msg, nil
+}
+
+// redact hides a password in a URL for messages.
+func redact(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		return raw
+	}
+	if _, ok := u.User.Password(); ok {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	return u.String()
+}

@@ -1,0 +1,228 @@
+// Package delivery sends what the outbox holds: invitation e-mails over
+// SMTP and signed webhook calls. A Worker claims due messages from the
+// store (leased, so several instances never send one twice), sends each,
+// and records the outcome; failures come back later with exponential
+// backoff and jitter, then go dead.
+package delivery
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/markuproom/markuproom/models"
+)
+
+// Store is what the worker needs of models.Store.
+type Store interface {
+	ClaimMessages(ctx context.Context, limit int, lease time.Duration) ([]models.OutboxMessage, error)
+	FinishMessage(ctx context.Context, m *models.OutboxMessage, out models.Outcome, policy models.RetryPolicy) error
+	ReleaseMessage(ctx context.Context, m *models.OutboxMessage) error
+	GetWebhook(ctx context.Context, id string) (*models.WebhookEndpoint, error)
+}
+
+// Config sets up a Worker. Zero values take the defaults noted.
+type Config struct {
+	// SMTPURL is where e-mails go (smtp:// or smtps://); empty holds them:
+	// they are logged (recipient and subject) and kept as "held".
+	SMTPURL string
+	// From is the sender of e-mails (default "Markup Room <no-reply@localhost>").
+	From string
+	// AllowPrivateWebhooks lets webhooks use http:// and reach private addresses.
+	AllowPrivateWebhooks bool
+	// Retry spaces out attempts (default models.DefaultRetryPolicy).
+	Retry models.RetryPolicy
+	// Poll is how often an idle worker looks for due messages (default 1 s).
+	Poll time.Duration
+	// Batch is how many messages one claim takes (default 20).
+	Batch int
+	// Concurrency is how many sends run at once (default 4).
+	Concurrency int
+	// Timeout bounds one send (default 10 s); Lease must exceed it (default 2 min).
+	Timeout time.Duration
+	Lease   time.Duration
+	Logger  *slog.Logger
+}
+
+// Worker sends the outbox's due messages until its context ends.
+type Worker struct {
+	store  Store
+	cfg    Config
+	mailer *Mailer // nil: e-mails are held
+	hooks  *WebhookSender
+	log    *slog.Logger
+	wake   chan struct{}
+}
+
+// New checks the configuration and builds a worker.
+func New(store Store, cfg Config) (*Worker, error) {
+	if cfg.From == "" {
+		cfg.From = "Markup Room <no-reply@localhost>"
+	}
+	if cfg.Retry.Attempts <= 0 {
+		cfg.Retry = models.DefaultRetryPolicy
+	}
+	if cfg.Poll <= 0 {
+		cfg.Poll = time.Second
+	}
+	if cfg.Batch <= 0 {
+		cfg.Batch = 20
+	}
+	if cfg.Concurrency <= 0 {
+		cfg.Concurrency = 4
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 10 * time.Second
+	}
+	if cfg.Lease <= 0 {
+		cfg.Lease = 2 * time.Minute
+	}
+	if cfg.Lease <= 2*cfg.Timeout {
+		return nil, fmt.Errorf("the outbox lease (%s) must exceed twice the send timeout (%s)", cfg.Lease, cfg.Timeout)
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	w := &Worker{store: store, cfg: cfg, log: cfg.Logger, wake: make(chan struct{}, 1),
+		hooks: NewWebhookSender(cfg.AllowPrivateWebhooks, cfg.Timeout)}
+	if cfg.SMTPURL != "" {
+		m, err := NewMailer(cfg.SMTPURL, cfg.From, cfg.Timeout)
+		if err != nil {
+			return nil, err
+		}
+		w.mailer = m
+	}
+	return w, nil
+}
+
+// Wake asks an idle worker to look for due messages now (a change that
+// queued messages has committed).
+func (w *Worker) Wake() {
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Run sends due messages until ctx ends. Then it claims nothing more, lets
+// the sends in flight finish (each is bounded by the send timeout), returns
+// the claimed messages it has not started to the queue, and returns.
+func (w *Worker) Run(ctx context.Context) {
+	defer w.hooks.Close()
+	for ctx.Err() == nil {
+		n, err := w.RunOnce(ctx)
+		if err != nil && ctx.Err() == nil {
+			w.log.Warn("outbox: claiming messages failed", "error", err)
+		}
+		if n == w.cfg.Batch {
+			continue // there may be more right away
+		}
+		timer := time.NewTimer(w.cfg.Poll)
+		select {
+		case <-ctx.Done():
+		case <-w.wake:
+		case <-timer.C:
+		}
+		timer.Stop()
+	}
+}
+
+// RunOnce claims one batch of due messages and sends them; it reports how
+// many it claimed.
+func (w *Worker) RunOnce(ctx context.Context) (int, error) {
+	// Claims and outcomes use a context that outlives ctx: a send that was
+	// started finishes and is recorded even while the server stops.
+	keep := context.WithoutCancel(ctx)
+	msgs, err := w.store.ClaimMessages(keep, w.cfg.Batch, w.cfg.Lease)
+	if err != nil {
+		return 0, err
+	}
+	slots := make(chan struct{}, w.cfg.Concurrency)
+	var wg sync.WaitGroup
+	for i := range msgs {
+		m := &msgs[i]
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			if err := w.store.ReleaseMessage(keep, m); err != nil {
+				w.log.Warn("outbox: returning a message to the queue failed", "id", m.ID, "error", err)
+			}
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-slots }()
+			w.deliver(keep, m)
+		}()
+	}
+	wg.Wait()
+	return len(msgs), nil
+}
+
+// deliver sends one message and records the outcome.
+func (w *Worker) deliver(ctx context.Context, m *models.OutboxMessage) {
+	sendCtx, cancel := context.WithTimeout(ctx, w.cfg.Timeout)
+	defer cancel()
+	out := w.send(sendCtx, m)
+	log := w.log.With("id", m.ID, "kind", m.Kind, "event", m.Event, "attempt", m.Attempts)
+	switch {
+	case out.Held:
+		// Recipient and subject only: the body may carry personal text.
+		log.Info("outbox: no SMTP server configured; e-mail held", "to", m.Recipient, "subject", m.Subject)
+	case out.Err != nil:
+		log.Warn("outbox: send failed", "to", m.Recipient, "error", out.Err, "permanent", out.Permanent)
+	default:
+		log.Info("outbox: sent", "to", m.Recipient)
+	}
+	if err := w.store.FinishMessage(ctx, m, out, w.cfg.Retry); err != nil {
+		log.Error("outbox: recording the outcome failed", "error", err)
+	}
+}
+
+func (w *Worker) send(ctx context.Context, m *models.OutboxMessage) models.Outcome {
+	var err error
+	switch m.Kind {
+	case models.MessageEmail:
+		if w.mailer == nil {
+			return models.Outcome{Err: errors.New("no SMTP server is configured (MARKUPROOM_SMTP_URL)"), Held: true}
+		}
+		var inv models.Invitation
+		if err = json.Unmarshal(m.Payload, &inv); err != nil {
+			err = permanent(err)
+			break
+		}
+		err = w.mailer.Send(ctx, m.ID, &inv)
+	case models.MessageWebhook:
+		var ep *models.WebhookEndpoint
+		if m.EndpointID == nil {
+			err = permanent(errors.New("the webhook endpoint was deleted"))
+			break
+		}
+		if ep, err = w.store.GetWebhook(ctx, *m.EndpointID); errors.Is(err, models.ErrNotFound) {
+			err = permanent(errors.New("the webhook endpoint was deleted"))
+			break
+		} else if err != nil {
+			break
+		}
+		err = w.hooks.Send(ctx, ep, m)
+	default:
+		err = permanent(fmt.Errorf("unknown message kind %q", m.Kind))
+	}
+	var p *permanentError
+	return models.Outcome{Err: err, Permanent: errors.As(err, &p)}
+}
+
+// permanentError marks a failure a retry cannot fix.
+type permanentError struct{ err error }
+
+func (e *permanentError) Error() string { return e.err.Error() }
+func (e *permanentError) Unwrap() error { return e.err }
+
+func permanent(err error) error { return &permanentError{err: err} }

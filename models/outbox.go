@@ -1,0 +1,345 @@
+package models
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math"
+	mathrand "math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Message kinds.
+const (
+	MessageEmail   = "email"
+	MessageWebhook = "webhook"
+)
+
+// Message statuses. A pending message is due at NextAttemptAt; a worker that
+// claims it holds a lease until LeaseUntil (a crashed worker's rows come back
+// when the lease runs out).
+const (
+	MessagePending = "pending"
+	MessageSent    = "sent"
+	MessageHeld    = "held" // no SMTP server configured: logged, kept for a retry
+	MessageDead    = "dead" // out of attempts, or refused for good
+)
+
+// EventInvitation is the outbox event of an invitation e-mail.
+const EventInvitation = "invitation"
+
+// EventInvitationsQueued is the history kind recorded when invitations are queued.
+const EventInvitationsQueued = "invitations_queued"
+
+// OutboxMessage is one outgoing e-mail or webhook call. It is written in the
+// same database transaction as the change that causes it, so a rolled-back
+// change sends nothing and a committed one is never forgotten.
+type OutboxMessage struct {
+	ID             string     `gorm:"column:id;primaryKey"`
+	OrganizationID int64      `gorm:"column:organization_id"`
+	TransactionID  *string    `gorm:"column:transaction_id"`
+	EndpointID     *string    `gorm:"column:endpoint_id"`
+	Kind           string     `gorm:"column:kind"`
+	Event          string     `gorm:"column:event"`
+	Recipient      string     `gorm:"column:recipient"` // an e-mail address or an endpoint URL
+	Subject        string     `gorm:"column:subject"`
+	Payload        RawJSON    `gorm:"column:payload"` // an Invitation, or the webhook event body
+	Status         string     `gorm:"column:status"`
+	Attempts       int        `gorm:"column:attempts"`
+	LastError      string     `gorm:"column:last_error"`
+	NextAttemptAt  time.Time  `gorm:"column:next_attempt_at"`
+	LeaseUntil     *time.Time `gorm:"column:lease_until"`
+	LeaseToken     string     `gorm:"column:lease_token"`
+	SentAt         *time.Time `gorm:"column:sent_at"`
+	CreatedAt      time.Time  `gorm:"column:created_at;autoCreateTime:false"`
+	UpdatedAt      time.Time  `gorm:"column:updated_at;autoUpdateTime:false"`
+}
+
+// TableName implements gorm's tabler.
+func (OutboxMessage) TableName() string { return "outbox" }
+
+// Invitation is the payload of an invitation e-mail: everything the message
+// says, fixed when the change that caused it commits.
+type Invitation struct {
+	To            string   `json:"to"`
+	Name          string   `json:"name"`
+	Subject       string   `json:"subject"`
+	Organization  string   `json:"organization"`
+	Message       string   `json:"message,omitempty"`
+	Documents     []string `json:"documents"`
+	TransactionID string   `json:"transactionId"`
+	ReferenceID   string   `json:"referenceId,omitempty"`
+}
+
+// HeaderText makes s safe for a mail header: control characters (CR and LF
+// among them) become spaces, runs of spaces one space.
+func HeaderText(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if isControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// isControl reports C0 and C1 control characters (CR, LF, tab among them),
+// DEL, and the Unicode line and paragraph separators.
+func isControl(r rune) bool {
+	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == '\u2028' || r == '\u2029'
+}
+
+// newMessage is a pending message due now.
+func (s *Store) newMessage(orgID int64, txID *string, kind, event, recipient string, payload []byte) (*OutboxMessage, error) {
+	uid, err := uuid.NewV7()
+	if err != nil {
+		return nil, err
+	}
+	now := s.Now()
+	return &OutboxMessage{
+		ID: uid.String(), OrganizationID: orgID, TransactionID: txID, Kind: kind, Event: event,
+		Recipient: recipient, Payload: payload, Status: MessagePending, NextAttemptAt: now,
+		CreatedAt: now, UpdatedAt: now,
+	}, nil
+}
+
+// queueTransactionMessages writes, inside the caller's database transaction,
+// what a transaction change causes: invitations when it becomes esign_pending
+// with e-mail notification asked for, and webhook events for the
+// organization's endpoints. old is nil for a new transaction.
+func (s *Store) queueTransactionMessages(ctx context.Context, actor Actor, old, t *Transaction) error {
+	becamePending := t.Status == StatusESignPending && (old == nil || old.Status != StatusESignPending)
+	data := map[string]any{"transactionId": t.ID, "referenceId": t.ReferenceID, "status": t.Status, "version": t.Version}
+	if old != nil {
+		if err := s.queueEvent(ctx, t.OrganizationID, &t.ID, WebhookTransactionUpdated, data); err != nil {
+			return err
+		}
+	}
+	if !becamePending {
+		return nil
+	}
+	if err := s.queueEvent(ctx, t.OrganizationID, &t.ID, WebhookTransactionESignPending, data); err != nil {
+		return err
+	}
+	if t.NotifyEmail == nil || !*t.NotifyEmail {
+		return nil
+	}
+	return s.queueInvitations(ctx, actor, t)
+}
+
+// queueInvitations queues one invitation per participant and records it in the history.
+func (s *Store) queueInvitations(ctx context.Context, actor Actor, t *Transaction) error {
+	var org Organization
+	if err := s.db.WithContext(ctx).Select("name").First(&org, t.OrganizationID).Error; err != nil {
+		return mapDBError(err)
+	}
+	subject := DefaultInviteSubject
+	if t.InviteEmailSubject != nil && strings.TrimSpace(*t.InviteEmailSubject) != "" {
+		subject = *t.InviteEmailSubject
+	}
+	docs := make([]string, len(t.Documents))
+	for i, d := range t.Documents {
+		docs[i] = d.Title
+	}
+	var recipients []string
+	var rows []*OutboxMessage
+	for i := range t.Participants {
+		p := &t.Participants[i]
+		inv := Invitation{
+			To: p.Email, Name: HeaderText(p.FullName()), Subject: HeaderText(subject), Organization: org.Name,
+			Documents: docs, TransactionID: t.ID, ReferenceID: t.ReferenceID,
+		}
+		if t.PersonalizedMessage != nil {
+			inv.Message = *t.PersonalizedMessage
+		}
+		b, err := json.Marshal(inv)
+		if err != nil {
+			return err
+		}
+		m, err := s.newMessage(t.OrganizationID, &t.ID, MessageEmail, EventInvitation, p.Email, b)
+		if err != nil {
+			return err
+		}
+		m.Subject = inv.Subject
+		rows = append(rows, m)
+		recipients = append(recipients, p.Email)
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	if err := s.db.WithContext(ctx).Create(rows).Error; err != nil {
+		return mapDBError(err)
+	}
+	return s.recordEvent(ctx, t, actor, EventInvitationsQueued, map[string]any{"count": len(rows), "recipients": recipients})
+}
+
+// ClaimMessages leases up to limit due messages to one worker for lease. On
+// PostgreSQL the rows are picked with FOR UPDATE SKIP LOCKED, so workers on
+// several instances never claim the same row; SQLite serializes writers. The
+// attempt is counted at the claim, so a message that crashes its worker
+// still runs out of attempts.
+func (s *Store) ClaimMessages(ctx context.Context, limit int, lease time.Duration) ([]OutboxMessage, error) {
+	now := s.Now()
+	token, err := randomHex(16)
+	if err != nil {
+		return nil, err
+	}
+	lock := ""
+	if s.dialect == DialectPostgres {
+		lock = " FOR UPDATE SKIP LOCKED"
+	}
+	q := `UPDATE outbox SET lease_until = ?, lease_token = ?, attempts = attempts + 1, updated_at = ?
+WHERE id IN (SELECT id FROM outbox WHERE status = ? AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ?)
+ORDER BY next_attempt_at, id LIMIT ?` + lock + `) RETURNING *`
+	var rows []OutboxMessage
+	err = s.db.WithContext(ctx).Raw(q, now.Add(lease), token, now, MessagePending, now, now, limit).Scan(&rows).Error
+	return rows, err
+}
+
+// Outcome is what became of one send.
+type Outcome struct {
+	// Err is nil when the message was delivered.
+	Err error
+	// Permanent marks a refusal that a retry cannot fix (the message goes dead at once).
+	Permanent bool
+	// Held marks an e-mail kept back because no SMTP server is configured.
+	Held bool
+}
+
+// RetryPolicy spaces out attempts: Base·2^(n−1), at most Max, each spread by
+// ±50 % jitter so that failed messages do not come back in step; after
+// Attempts tries a message is dead.
+type RetryPolicy struct {
+	Base     time.Duration
+	Max      time.Duration
+	Attempts int
+}
+
+// DefaultRetryPolicy retries for about four hours: 30 s, 1 min, 2 min … up to 1 h, 10 tries.
+var DefaultRetryPolicy = RetryPolicy{Base: 30 * time.Second, Max: time.Hour, Attempts: 10}
+
+// Delay is the wait before the attempt after the n-th (1-based) failed one.
+func (p RetryPolicy) Delay(n int) time.Duration {
+	d := float64(p.Base) * math.Pow(2, float64(max(n-1, 0)))
+	d = min(d, float64(p.Max))
+	return time.Duration(d * (0.5 + mathrand.Float64()))
+}
+
+// FinishMessage records a claimed message's outcome, if the claim is still
+// the caller's (a worker whose lease ran out changes nothing).
+func (s *Store) FinishMessage(ctx context.Context, m *OutboxMessage, out Outcome, policy RetryPolicy) error {
+	now := s.Now()
+	set := map[string]any{"lease_until": nil, "lease_token": "", "updated_at": now}
+	switch {
+	case out.Err == nil:
+		set["status"], set["sent_at"], set["last_error"] = MessageSent, now, ""
+	case out.Held:
+		set["status"], set["last_error"] = MessageHeld, clipError(out.Err)
+	case out.Permanent || m.Attempts >= policy.Attempts:
+		set["status"], set["last_error"] = MessageDead, clipError(out.Err)
+	default:
+		set["last_error"], set["next_attempt_at"] = clipError(out.Err), now.Add(policy.Delay(m.Attempts))
+	}
+	return s.db.WithContext(ctx).Model(&OutboxMessage{}).
+		Where("id = ? AND lease_token = ?", m.ID, m.LeaseToken).Updates(set).Error
+}
+
+// ReleaseMessage returns a claimed message that was never sent to the queue
+// (the worker is stopping); the attempt it was claimed for is not counted.
+func (s *Store) ReleaseMessage(ctx context.Context, m *OutboxMessage) error {
+	return s.db.WithContext(ctx).Model(&OutboxMessage{}).Where("id = ? AND lease_token = ?", m.ID, m.LeaseToken).
+		Updates(map[string]any{"lease_until": nil, "lease_token": "", "attempts": max(m.Attempts-1, 0), "updated_at": s.Now()}).Error
+}
+
+// RetryMessage puts a dead or held message back in the queue, due now, with
+// its attempts counted afresh. Other statuses answer ErrConflict.
+func (s *Store) RetryMessage(ctx context.Context, id string) (*OutboxMessage, error) {
+	now := s.Now()
+	res := s.db.WithContext(ctx).Model(&OutboxMessage{}).Where("id = ? AND status IN ?", id, []string{MessageDead, MessageHeld}).
+		Updates(map[string]any{"status": MessagePending, "attempts": 0, "next_attempt_at": now, "updated_at": now})
+	if res.Error != nil {
+		return nil, res.Error
+	}
+	var m OutboxMessage
+	if err := s.db.WithContext(ctx).First(&m, "id = ?", id).Error; err != nil {
+		return nil, mapDBError(err)
+	}
+	if res.RowsAffected == 0 {
+		return &m, ErrConflict
+	}
+	return &m, nil
+}
+
+// MessageFilter selects outgoing messages for the console.
+type MessageFilter struct {
+	Status string
+	Kind   string
+	// Before pages backwards: only messages created before this one.
+	Before string
+	Limit  int
+}
+
+// ListMessages lists outgoing messages, newest first.
+func (s *Store) ListMessages(ctx context.Context, f MessageFilter) ([]OutboxMessage, error) {
+	q := s.db.WithContext(ctx).Model(&OutboxMessage{}).Omit("payload")
+	if f.Status != "" {
+		q = q.Where("status = ?", f.Status)
+	}
+	if f.Kind != "" {
+		q = q.Where("kind = ?", f.Kind)
+	}
+	if f.Before != "" {
+		q = q.Where("id < ?", f.Before)
+	}
+	limit := f.Limit
+	if limit <= 0 || limit > 200 {
+		limit = 50
+	}
+	var rows []OutboxMessage
+	err := q.Order("id DESC").Limit(limit).Find(&rows).Error
+	return rows, err
+}
+
+// CountMessages counts messages by status.
+func (s *Store) CountMessages(ctx context.Context) (map[string]int64, error) {
+	var rows []struct {
+		Status string
+		N      int64
+	}
+	err := s.db.WithContext(ctx).Model(&OutboxMessage{}).Select("status, count(*) AS n").Group("status").Scan(&rows).Error
+	out := map[string]int64{}
+	for _, r := range rows {
+		out[r.Status] = r.N
+	}
+	return out, err
+}
+
+func clipError(err error) string {
+	msg := err.Error()
+	if len(msg) > 1000 {
+		msg = msg[:1000] + "…"
+	}
+	return msg
+}
+
+func randomHex(n int) (string, error) {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("random: %w", err)
+	}
+	return hex.EncodeToString(b), nil
+}
+
+// ResumeHeld puts every held e-mail back in the queue (an SMTP server is
+// configured now) and reports how many.
+func (s *Store) ResumeHeld(ctx context.Context) (int64, error) {
+	now := s.Now()
+	res := s.db.WithContext(ctx).Model(&OutboxMessage{}).Where("status = ?", MessageHeld).
+		Updates(map[string]any{"status": MessagePending, "attempts": 0, "next_attempt_at": now, "updated_at": now})
+	return res.RowsAffected, res.Error
+}
