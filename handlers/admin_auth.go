@@ -34,6 +34,9 @@ type AdminStore interface {
 	DisableUser(ctx context.Context, orgID, userID int64) error
 	CreateAPIToken(ctx context.Context, orgID int64, name string) (*models.APIToken, string, error)
 	RevokeOrganizationToken(ctx context.Context, orgID, tokenID int64) error
+	ListMessages(ctx context.Context, f models.MessageFilter) ([]models.OutboxMessage, error)
+	CountMessages(ctx context.Context) (map[string]int64, error)
+	RetryMessage(ctx context.Context, id string) (*models.OutboxMessage, error)
 }
 
 // badSignIn is the one message of every refused sign-in.
@@ -116,7 +119,7 @@ func (h *Handler) adminPage(c *gin.Context, title, current string) templates.Pag
 	p.SignOutURL = "/admin/logout"
 	for _, l := range []struct{ label, href string }{
 		{"Transactions", "/admin/transactions"}, {"Markup Rooms", "/admin/rooms"},
-		{"Organizations", "/admin/organizations"}, {"Activity", "/admin/activity"},
+		{"Organizations", "/admin/organizations"}, {"Outgoing messages", "/admin/outbox"}, {"Activity", "/admin/activity"},
 	} {
 		p.Nav = append(p.Nav, templates.NavLink{Label: l.label, Href: l.href, Current: l.href == current})
 	}

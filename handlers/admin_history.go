@@ -83,6 +83,14 @@ func historyWords(e models.TransactionEvent) string {
 		return fmt.Sprintf("Document “%s” removed with %s", str("documentTitle"), plural(n("tagsRemoved"), "tag", "tags"))
 	case models.EventRoomCompleted:
 		return "E-signature session created from the Markup Room"
+	case models.EventInvitationsQueued:
+		var to []string
+		if list, ok := m["recipients"].([]any); ok {
+			for _, r := range list {
+				to = append(to, fmt.Sprint(r))
+			}
+		}
+		return fmt.Sprintf("Invitations queued: %s to %s", plural(n("count"), "e-mail", "e-mails"), strings.Join(to, ", "))
 	default:
 		return strings.ReplaceAll(e.Kind, "_", " ")
 	}

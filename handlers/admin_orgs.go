@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 
@@ -136,6 +137,17 @@ func (h *Handler) renderOrganization(c *gin.Context, status int, v templates.Adm
 			row.RevokeURL = base + "/tokens/" + tid + "/revoke"
 		}
 		v.Tokens = append(v.Tokens, row)
+	}
+	hooks, err := h.store.ListWebhooks(ctx, id)
+	if err != nil {
+		return err
+	}
+	v.WebhooksURL, v.WebhookEvents = base+"/webhooks", models.WebhookEvents()
+	for _, w := range hooks {
+		v.Webhooks = append(v.Webhooks, templates.AdminWebhookRowView{
+			ID: w.ID, URL: w.URL, Events: strings.Join(w.Events, ", "), Description: w.Description,
+			Created: w.CreatedAt.UTC().Format("2 Jan 2006, 15:04"), DeleteURL: base + "/webhooks/" + w.ID + "/delete",
+		})
 	}
 	render(c, status, templates.AdminOrganizationPage(h.adminPage(c, org.Name, "/admin/organizations"), v))
 	return nil

@@ -61,6 +61,10 @@ func TestAdminRoutesRefuseEveryoneButAdmins(t *testing.T) {
 			{http.MethodPost, org + "/users/" + itoa64(tenant.Sender.ID) + "/disable"},
 			{http.MethodPost, org + "/tokens"},
 			{http.MethodPost, org + "/tokens/" + itoa64(tenant.TokenID) + "/revoke"},
+			{http.MethodGet, "/admin/outbox"},
+			{http.MethodPost, "/admin/outbox/01a2-unknown/retry"},
+			{http.MethodPost, org + "/webhooks"},
+			{http.MethodPost, org + "/webhooks/01a2-unknown/delete"},
 		}
 		// Anonymous: pages go to the sign-in page, actions get 401.
 		anon := s.browser()

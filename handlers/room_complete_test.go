@@ -18,8 +18,9 @@ func TestCreatingTheSessionNeedsACompleteRoom(t *testing.T) {
 		tr := openTagRoom(t, s, tenant, nil)
 		ids := tr.participantIDs(t)
 		complete := func() *response {
-			return tr.b.post(tr.path+"/complete", url.Values{"csrf": {tr.csrf}})
+			return tr.b.post(tr.path+"/complete", url.Values{"csrf": {tr.csrf}, "notify": {"email"}})
 		}
+		s.do(jsonReq(http.MethodPost, "/api/v1/webhooks", tr.token, map[string]any{"url": "https://hooks.acme.example/in", "events": models.WebhookEvents()})).status(http.StatusCreated)
 		checklist := func() string {
 			return tr.b.get(tr.path + "/checklist").status(http.StatusOK).Body.String()
 		}
@@ -74,8 +75,12 @@ func TestCreatingTheSessionNeedsACompleteRoom(t *testing.T) {
 			}
 		}
 		tr.send(http.MethodPut, tr.path+"/tags/"+unassigned, tagForm(ids[1], "page", "3")).status(http.StatusOK)
-		if got := unmet(checklist()); len(got) != 0 {
+		html = checklist()
+		if got := unmet(html); len(got) != 0 {
 			t.Fatalf("unmet = %v", got)
+		}
+		if !strings.Contains(html, `name="notify" value="email" checked`) {
+			t.Fatal("the dialog does not offer invitations, ticked")
 		}
 		if res := complete().status(http.StatusSeeOther); res.Header().Get("Location") != tr.path {
 			t.Fatalf("redirect to %q", res.Header().Get("Location"))
@@ -102,13 +107,19 @@ func TestCreatingTheSessionNeedsACompleteRoom(t *testing.T) {
 			t.Fatalf("tags changed: %d → %d", len(tags), len(after))
 		}
 		_, kinds := history(t, env, tenant.Org.ID, tr.room.TransactionID)
-		if got := strings.Join(kinds[len(kinds)-3:], ","); got != "replaced,status_changed,room_completed" {
+		if got := strings.Join(kinds[len(kinds)-4:], ","); got != "replaced,status_changed,invitations_queued,room_completed" {
 			t.Fatalf("history ends with %s", got)
+		}
+		// Queued with the completion: the webhook events and one invitation per participant.
+		var queued []string
+		env.DB.DB.Model(&models.OutboxMessage{}).Order("id").Pluck("event", &queued)
+		if got := strings.Join(queued, ","); got != "transaction.updated,transaction.esign_pending,invitation,invitation,markup_room.completed" {
+			t.Fatalf("queued: %s", got)
 		}
 
 		// The page is read-only with a summary; every change is refused with 409.
 		html = tr.b.get(tr.path).status(http.StatusOK).Body.String()
-		for _, want := range []string{"data-room-summary", "E-signature session created", tr.room.TransactionID, "Pat Buyer &lt;pat@example.com&gt;"} {
+		for _, want := range []string{"data-room-summary", "E-signature session created", tr.room.TransactionID, "Pat Buyer &lt;pat@example.com&gt;", "E-mailed to each participant"} {
 			if !strings.Contains(html, want) {
 				t.Errorf("completed room lacks %q", want)
 			}

@@ -25,7 +25,7 @@ type RoomEditor interface {
 	UpdateRoomTag(ctx context.Context, roomID, tagID string, f models.RoomTagForm) (*models.TagEdit, error)
 	DeleteRoomTag(ctx context.Context, roomID, tagID string) error
 	RoomChecklist(ctx context.Context, ws *models.RoomWorkspace) []models.ChecklistItem
-	CompleteRoom(ctx context.Context, roomID string) (*models.Transaction, error)
+	CompleteRoom(ctx context.Context, roomID string, notifyEmail bool) (*models.Transaction, error)
 	DeleteRoomPage(ctx context.Context, roomID string, docPos, page int) error
 	MoveRoomPage(ctx context.Context, roomID string, docPos, from, to int) error
 	AddRoomDocument(ctx context.Context, roomID string, u *models.StagedUpload, title string) (*models.Document, error)

@@ -133,6 +133,10 @@ func roomSummary(ws *models.RoomWorkspace) *templates.RoomSummaryView {
 	for _, d := range t.Documents {
 		sum.Documents = append(sum.Documents, templates.RoomSummaryDocument{Title: d.Title, Pages: d.Pages, TagCount: len(d.Tags)})
 	}
+	sum.Invitations = "Not e-mailed"
+	if t.NotifyEmail != nil && *t.NotifyEmail {
+		sum.Invitations = "E-mailed to each participant"
+	}
 	return sum
 }
 

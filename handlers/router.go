@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/markuproom/markuproom/handlers/apispec"
+	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/static"
 )
 
@@ -34,6 +35,8 @@ type Config struct {
 	// that long without a request, and that long after sign-in.
 	AdminIdleTimeout time.Duration
 	AdminMaxAge      time.Duration
+	// Webhooks says which endpoint URLs may be registered.
+	Webhooks models.WebhookPolicy
 }
 
 // Store is everything the handlers ask of the domain layer.
@@ -45,6 +48,7 @@ type Store interface {
 	RoomStore
 	RoomEditor
 	AdminStore
+	WebhookStore
 	Ready(ctx context.Context) error
 }
 
@@ -168,6 +172,10 @@ func New(d Deps) (http.Handler, error) {
 	console.POST("/organizations/:id/users/:userId/disable", wrap(h.adminDisableUser))
 	console.POST("/organizations/:id/tokens", wrap(h.adminCreateToken))
 	console.POST("/organizations/:id/tokens/:tokenId/revoke", wrap(h.adminRevokeToken))
+	console.POST("/organizations/:id/webhooks", wrap(h.adminCreateWebhook))
+	console.POST("/organizations/:id/webhooks/:webhookId/delete", wrap(h.adminDeleteWebhook))
+	console.GET("/outbox", wrap(h.adminOutbox))
+	console.POST("/outbox/:id/retry", wrap(h.adminRetryMessage))
 
 	api := r.Group("/api/v1", requireToken(d.Store))
 	upload := wrap(h.uploadDocument)
@@ -183,6 +191,9 @@ func New(d Deps) (http.Handler, error) {
 	api.POST("/markup-rooms", wrap(h.createRoom))
 	api.GET("/markup-rooms", wrap(h.listRooms))
 	api.GET("/markup-rooms/:id", wrap(h.getRoom))
+	api.POST("/webhooks", wrap(h.createWebhook))
+	api.GET("/webhooks", wrap(h.listWebhooks))
+	api.DELETE("/webhooks/:id", wrap(h.deleteWebhook))
 	return r, nil
 }
 

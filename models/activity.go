@@ -16,6 +16,8 @@ const (
 	ActivityDisable      = "disable"
 	ActivityRevoke       = "revoke"
 	ActivityExpire       = "expire"
+	ActivityRetry        = "retry"
+	ActivityDelete       = "delete"
 	maxActivityTextBytes = 1000
 )
 

@@ -90,7 +90,10 @@ func ChecklistDone(items []ChecklistItem) bool {
 // (history recorded, invitations queued where asked) and the room becomes
 // completed, in one database transaction. An unmet checklist is a 422
 // naming each unmet item.
-func (s *Store) CompleteRoom(ctx context.Context, roomID string) (*Transaction, error) {
+//
+// notifyEmail is the staff's choice in the dialog: e-mail each participant
+// an invitation (the transaction's notifyParticipants.email becomes it).
+func (s *Store) CompleteRoom(ctx context.Context, roomID string, notifyEmail bool) (*Transaction, error) {
 	var out *Transaction
 	err := s.inTx(ctx, func(tx *Store) error {
 		room, old, err := tx.lockRoom(ctx, roomID, "")
@@ -113,6 +116,8 @@ func (s *Store) CompleteRoom(ctx context.Context, roomID string) (*Transaction, 
 		}
 		in := inputFromTransaction(old)
 		in.Status = StatusESignPending
+		in.HasNotify, in.NotifyEmail = true, &notifyEmail
+		in.HasNotify, in.NotifyEmail = true, &notifyEmail
 		actor := Actor{OrganizationID: room.OrganizationID, UserID: &room.SenderID, Label: "Markup Room " + room.ID}
 		t, err := tx.prepareTransaction(ctx, actor, old.ID, in)
 		if err != nil {

@@ -75,6 +75,11 @@ type WebhookPolicy struct {
 // host, when it is an address, is a public one; known events, no repeats.
 func (p WebhookPolicy) CheckWebhook(in NewWebhook) error {
 	var probs Problems
+	p.checkWebhook(&probs, in)
+	return probs.Err(KindInvalid, "The webhook endpoint is not valid; see errors for each problem.")
+}
+
+func (p WebhookPolicy) checkWebhook(probs *Problems, in NewWebhook) {
 	if code, detail := textProblem(in.URL, MaxWebhookURLLength); code != "" {
 		probs.Add("#/url", code, "%s", detail)
 	} else if detail := p.urlProblem(in.URL); detail != "" {
@@ -94,7 +99,6 @@ func (p WebhookPolicy) CheckWebhook(in NewWebhook) error {
 	if code, detail := textProblem(in.Description, MaxWebhookDescriptionLen); code != "" {
 		probs.Add("#/description", code, "%s", detail)
 	}
-	return probs.Err(KindInvalid, "The webhook endpoint is not valid; see errors for each problem.")
 }
 
 func (p WebhookPolicy) urlProblem(raw string) string {
@@ -261,4 +265,34 @@ func (s *Store) queueEvent(ctx context.Context, orgID int64, txID *string, event
 		return nil
 	}
 	return mapDBError(s.db.WithContext(ctx).Create(rows).Error)
+}
+
+// ParseNewWebhook decodes a registration request: {"url", "events", "description"}.
+// Syntax, types, unknown fields and then CheckWebhook's rules are reported
+// together as one 400 *ValidationError.
+func ParseNewWebhook(body []byte, policy WebhookPolicy) (NewWebhook, error) {
+	var p Problems
+	var in NewWebhook
+	if o, ok := parseBody(&p, body); ok {
+		var okURL bool
+		in.URL, okURL = o.str("url", true, MaxWebhookURLLength)
+		items, okEvents := o.array("events", true, len(WebhookEvents()))
+		if okEvents {
+			for i, item := range items {
+				if item.kind != "string" {
+					p.Add(pointer(o.at("events"), i), "invalid_type", "Each event must be a string, got %s.", item.kind)
+					continue
+				}
+				in.Events = append(in.Events, decodeJSONString(item.raw))
+			}
+		}
+		if v := o.optStr("description", MaxWebhookDescriptionLen); v != nil {
+			in.Description = *v
+		}
+		o.finish()
+		if okURL && okEvents {
+			policy.checkWebhook(&p, in)
+		}
+	}
+	return in, p.Err(KindInvalid, "The webhook endpoint is not valid; see errors for each problem.")
 }

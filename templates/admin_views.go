@@ -120,6 +120,44 @@ type AdminOrganizationView struct {
 	// UserError and TokenError are a refused form's messages.
 	UserError, TokenError string
 	UsersURL, TokensURL   string
+	// Webhooks are the organization's endpoints; WebhookEvents the choices
+	// of the form; NewWebhookSecret an endpoint's secret, shown once.
+	Webhooks                        []AdminWebhookRowView
+	WebhooksURL                     string
+	WebhookEvents                   []string
+	NewWebhookSecret, NewWebhookURL string
+	WebhookError                    string
+}
+
+// AdminWebhookRowView is one webhook endpoint of an organization.
+type AdminWebhookRowView struct {
+	ID, URL, Events, Description, Created, DeleteURL string
+}
+
+// AdminOutboxView is the console's list of outgoing messages.
+type AdminOutboxView struct {
+	Filters   []AdminFilterView
+	Status    string
+	Rows      []AdminMessageRowView
+	OlderURL  string
+	CSRFToken string
+}
+
+// AdminFilterView is one status filter with its count.
+type AdminFilterView struct {
+	Label   string
+	Count   int64
+	URL     string
+	Current bool
+}
+
+// AdminMessageRowView is one outgoing e-mail or webhook call; RetryURL is
+// set for a dead or held one.
+type AdminMessageRowView struct {
+	ID, Organization, Kind, Recipient, Event, Subject, Status string
+	Attempts                                                  int
+	LastError, Created, CreatedISO, NextTry, NextTryISO       string
+	TransactionURL, RetryURL                                  string
 }
 
 // AdminUserRowView is one user; DisableURL is set while the user is enabled.

@@ -180,6 +180,8 @@ type ChecklistView struct {
 	Ready       bool
 	CompleteURL string
 	CSRFToken   string
+	// NotifyEmail pre-ticks "E-mail each participant an invitation".
+	NotifyEmail bool
 }
 
 // ChecklistItemView is one condition; FixURL leads to where it is fixed.
@@ -200,6 +202,8 @@ type RoomSummaryView struct {
 	Participants  []string
 	Documents     []RoomSummaryDocument
 	TagCount      int
+	// Invitations says whether the participants were e-mailed.
+	Invitations string
 }
 
 // RoomSummaryDocument is one document of a completed room's summary.

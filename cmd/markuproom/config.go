@@ -33,6 +33,14 @@ type config struct {
 	// that long without a request, and that long after sign-in.
 	AdminIdleTimeout time.Duration
 	AdminMaxAge      time.Duration
+	// SMTPURL and SMTPFrom send invitation e-mails; with no URL they are held.
+	SMTPURL  string
+	SMTPFrom string
+	// WebhookAllowPrivate lets webhook endpoints use http:// and reach
+	// loopback and private addresses (development and tests only).
+	WebhookAllowPrivate bool
+	// OutboxMaxAttempts is how many times a message is tried before it is dead.
+	OutboxMaxAttempts int
 }
 
 // loadConfig reads every variable, applies the defaults and reports every bad value at once.
@@ -94,6 +102,20 @@ func loadConfig(getenv func(string) string) (config, error) {
 		errs = append(errs, fmt.Errorf("MARKUPROOM_MAX_UPLOAD_BYTES=%q must be a positive number of bytes", maxUpload))
 	}
 	c.MaxUploadBytes = n
+	c.SMTPURL = str("MARKUPROOM_SMTP_URL", "")
+	c.SMTPFrom = str("MARKUPROOM_SMTP_FROM", "")
+	if c.SMTPFrom == "" {
+		host := "localhost"
+		if u, err := url.Parse(c.BaseURL); err == nil && u.Hostname() != "" {
+			host = u.Hostname()
+		}
+		c.SMTPFrom = "Markup Room <no-reply@" + host + ">"
+	}
+	c.WebhookAllowPrivate = boolean("MARKUPROOM_WEBHOOK_ALLOW_PRIVATE", false)
+	attempts := str("MARKUPROOM_OUTBOX_MAX_ATTEMPTS", "10")
+	if c.OutboxMaxAttempts, err = strconv.Atoi(attempts); err != nil || c.OutboxMaxAttempts < 1 || c.OutboxMaxAttempts > 100 {
+		errs = append(errs, fmt.Errorf("MARKUPROOM_OUTBOX_MAX_ATTEMPTS=%q must be a whole number from 1 to 100", attempts))
+	}
 	if c.EVault == "" || len(c.EVault) > 100 {
 		errs = append(errs, errors.New("MARKUPROOM_EVAULT must be a name of at most 100 characters"))
 	}

@@ -152,33 +152,7 @@ func TestBadConfigurationExitsWithUsage(t *testing.T) {
 func TestServeDemoAndGracefulShutdown(t *testing.T) {
 	dir := t.TempDir()
 	start := func() (string, string, func() int) {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		addr := ln.Addr().String()
-		ln.Close()
-		env := map[string]string{"MARKUPROOM_DATA_DIR": dir, "MARKUPROOM_ADDR": addr, "MARKUPROOM_BASE_URL": "http://" + addr, "MARKUPROOM_LOG_LEVEL": "error"}
-		ctx, cancel := context.WithCancel(context.Background())
-		var out, errOut syncBuffer
-		done := make(chan int, 1)
-		go func() {
-			done <- run(ctx, nil, func(k string) string { return env[k] }, strings.NewReader(""), &out, &errOut)
-		}()
-		base := "http://" + addr
-		deadline := time.Now().Add(60 * time.Second)
-		for {
-			res, err := http.Get(base + "/readyz")
-			if err == nil && res.StatusCode == http.StatusOK {
-				res.Body.Close()
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("server did not become ready: %s", errOut.String())
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-		return base, out.String(), func() int { cancel(); return <-done }
+		return serveForTest(t, map[string]string{"MARKUPROOM_DATA_DIR": dir})
 	}
 
 	base, out, stop := start()
@@ -219,6 +193,42 @@ func TestServeDemoAndGracefulShutdown(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "session.key")); err != nil {
 		t.Fatalf("session key not persisted: %v", err)
 	}
+}
+
+// serveForTest runs the server with env (plus a free loopback address) until
+// the returned stop; it answers the base URL and what was printed.
+func serveForTest(t *testing.T, env map[string]string) (string, string, func() int) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	env["MARKUPROOM_ADDR"], env["MARKUPROOM_BASE_URL"] = addr, "http://"+addr
+	if env["MARKUPROOM_LOG_LEVEL"] == "" {
+		env["MARKUPROOM_LOG_LEVEL"] = "error"
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errOut syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, nil, func(k string) string { return env[k] }, strings.NewReader(""), &out, &errOut)
+	}()
+	base := "http://" + addr
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		res, err := http.Get(base + "/readyz")
+		if err == nil && res.StatusCode == http.StatusOK {
+			res.Body.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("server did not become ready: %s", errOut.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return base, out.String(), func() int { cancel(); return <-done }
 }
 
 func fieldAfter(out, label string) string {

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -15,6 +16,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/markuproom/markuproom/handlers"
+	"github.com/markuproom/markuproom/handlers/delivery"
+	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/static"
 )
 
@@ -62,6 +65,7 @@ func (e *cliEnv) serve(ctx context.Context, args []string) int {
 			SessionMaxAge:    a.cfg.RoomTTL,
 			AdminIdleTimeout: a.cfg.AdminIdleTimeout,
 			AdminMaxAge:      a.cfg.AdminMaxAge,
+			Webhooks:         models.WebhookPolicy{AllowPrivate: a.cfg.WebhookAllowPrivate},
 		},
 		Store:    a.store,
 		Assets:   assets,
@@ -71,6 +75,12 @@ func (e *cliEnv) serve(ctx context.Context, args []string) int {
 	if err != nil {
 		return e.fail("serve", err)
 	}
+
+	stopOutbox, err := a.startOutbox(ctx, logger)
+	if err != nil {
+		return e.fail("serve", &usageError{err})
+	}
+	defer stopOutbox()
 
 	srv := &http.Server{
 		Addr:              a.cfg.Addr,
@@ -107,8 +117,47 @@ func (e *cliEnv) serve(ctx context.Context, args []string) int {
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		return e.fail("serve: shutdown", err)
 	}
+	stopOutbox()
 	logger.Info("stopped")
 	return 0
+}
+
+// startOutbox starts the delivery worker; the returned stop makes it claim
+// nothing more, waits for the sends in flight (each bounded by its timeout)
+// and returns. Held e-mails go back in the queue when SMTP is configured.
+func (a *app) startOutbox(ctx context.Context, logger *slog.Logger) (stop func(), err error) {
+	w, err := delivery.New(a.store, delivery.Config{
+		SMTPURL:              a.cfg.SMTPURL,
+		From:                 a.cfg.SMTPFrom,
+		AllowPrivateWebhooks: a.cfg.WebhookAllowPrivate,
+		Retry:                models.RetryPolicy{Base: models.DefaultRetryPolicy.Base, Max: models.DefaultRetryPolicy.Max, Attempts: a.cfg.OutboxMaxAttempts},
+		Logger:               logger,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if a.cfg.SMTPURL != "" {
+		if n, err := a.store.ResumeHeld(ctx); err != nil {
+			return nil, err
+		} else if n > 0 {
+			logger.Info("outbox: SMTP is configured; held e-mails queued again", "count", n)
+		}
+	} else {
+		logger.Info("outbox: no MARKUPROOM_SMTP_URL; invitation e-mails are logged and held")
+	}
+	workerCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		w.Run(workerCtx)
+	}()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			cancel()
+			<-done
+		})
+	}, nil
 }
 
 // serverLogger writes JSON lines to stderr at MARKUPROOM_LOG_LEVEL.

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/markuproom/markuproom/handlers/delivery"
+	"github.com/markuproom/markuproom/handlers/delivery/deliverytest"
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/models/modelstest"
 	"github.com/markuproom/markuproom/models/pdf/pdftest"
@@ -149,7 +150,7 @@ func parts(t *testing.T, data []byte) map[string]string {
 func TestInvitationsReachTheSMTPServer(t *testing.T) {
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		f := newFixture(t, env)
-		smtpd := startSMTP(t)
+		smtpd := deliverytest.StartSMTP(t)
 		extra := map[string]any{"notifyParticipants": map[string]any{"email": true}, "inviteEmailSubject": "Sign the Elm St. papers",
 			"personalizedMessage": "Hi both,\nplease sign by Friday & call me with questions."}
 		tx := f.create(t, f.body("draft", extra, "Pat", "Robin"))
@@ -202,7 +203,7 @@ func TestInvitationsReachTheSMTPServer(t *testing.T) {
 			}
 		}
 
-		byRcpt := map[string]received{}
+		byRcpt := map[string]deliverytest.Received{}
 		for _, m := range got {
 			if len(m.To) != 1 || m.From != "closings@acme.example" {
 				t.Fatalf("envelope from %q to %v", m.From, m.To)
@@ -251,7 +252,7 @@ func TestHeaderInjectionIsRefused(t *testing.T) {
 		}
 
 		// A name is free text: whatever it holds, it cannot add a header or a recipient.
-		smtpd := startSMTP(t)
+		smtpd := deliverytest.StartSMTP(t)
 		f.create(t, f.body("esign_pending", map[string]any{"notifyParticipants": map[string]any{"email": true}}, "Pat\r\nBcc: thief@evil.example\r\n"))
 		runOnce(t, newWorker(t, env, delivery.Config{SMTPURL: smtpd.URL(), From: "closings@acme.example"}))
 		got := smtpd.Messages()
@@ -315,7 +316,7 @@ func TestWithoutSMTPInvitationsAreHeld(t *testing.T) {
 		if n, err := env.Store.ResumeHeld(t.Context()); err != nil || n != 1 {
 			t.Fatalf("resume held: %d %v", n, err)
 		}
-		smtpd := startSMTP(t)
+		smtpd := deliverytest.StartSMTP(t)
 		runOnce(t, newWorker(t, env, delivery.Config{SMTPURL: smtpd.URL()}))
 		if len(smtpd.Messages()) != 1 || f.messages(t)[0].Status != models.MessageSent {
 			t.Fatal("the held invitation was not sent once SMTP was configured")
@@ -491,7 +492,7 @@ func TestPrivateWebhookTargetsAreRefused(t *testing.T) {
 func TestTwoWorkersDeliverEachMessageOnce(t *testing.T) {
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		f := newFixture(t, env)
-		smtpd := startSMTP(t)
+		smtpd := deliverytest.StartSMTP(t)
 		names := make([]string, 100)
 		for i := range names {
 			names[i] = fmt.Sprintf("Signer%03d", i)

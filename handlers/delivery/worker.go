@@ -55,7 +55,6 @@ type Worker struct {
 	mailer *Mailer // nil: e-mails are held
 	hooks  *WebhookSender
 	log    *slog.Logger
-	wake   chan struct{}
 }
 
 // New checks the configuration and builds a worker.
@@ -87,7 +86,7 @@ func New(store Store, cfg Config) (*Worker, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	w := &Worker{store: store, cfg: cfg, log: cfg.Logger, wake: make(chan struct{}, 1),
+	w := &Worker{store: store, cfg: cfg, log: cfg.Logger,
 		hooks: NewWebhookSender(cfg.AllowPrivateWebhooks, cfg.Timeout)}
 	if cfg.SMTPURL != "" {
 		m, err := NewMailer(cfg.SMTPURL, cfg.From, cfg.Timeout)
@@ -97,15 +96,6 @@ func New(store Store, cfg Config) (*Worker, error) {
 		w.mailer = m
 	}
 	return w, nil
-}
-
-// Wake asks an idle worker to look for due messages now (a change that
-// queued messages has committed).
-func (w *Worker) Wake() {
-	select {
-	case w.wake <- struct{}{}:
-	default:
-	}
 }
 
 // Run sends due messages until ctx ends. Then it claims nothing more, lets
@@ -124,7 +114,6 @@ func (w *Worker) Run(ctx context.Context) {
 		timer := time.NewTimer(w.cfg.Poll)
 		select {
 		case <-ctx.Done():
-		case <-w.wake:
 		case <-timer.C:
 		}
 		timer.Stop()

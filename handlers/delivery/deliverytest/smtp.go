@@ -1,4 +1,7 @@
-package delivery_test
+// Package deliverytest runs a real SMTP server (emersion/go-smtp) on
+// loopback for tests of outbound e-mail: it keeps what it receives and can
+// refuse messages with a temporary error.
+package deliverytest
 
 import (
 	"bytes"
@@ -11,15 +14,15 @@ import (
 	"github.com/emersion/go-smtp"
 )
 
-// received is one message as the SMTP server got it.
-type received struct {
+// Received is one message as the SMTP server got it.
+type Received struct {
 	From string
 	To   []string
 	Data []byte
 }
 
 // Header parses the message's header.
-func (r received) Header(t testing.TB) mail.Header {
+func (r Received) Header(t testing.TB) mail.Header {
 	t.Helper()
 	m, err := mail.ReadMessage(bytes.NewReader(r.Data))
 	if err != nil {
@@ -28,19 +31,20 @@ func (r received) Header(t testing.TB) mail.Header {
 	return m.Header
 }
 
-// smtpServer is a real SMTP server (emersion/go-smtp) on loopback that keeps
-// what it receives; refuse > 0 answers that many DATA commands with a 451.
-type smtpServer struct {
+// SMTPServer is a real SMTP server on loopback that keeps what it receives;
+// Refuse(n) answers the next n DATA commands with a 451.
+type SMTPServer struct {
 	Addr string
 
 	mu     sync.Mutex
-	msgs   []received
+	msgs   []Received
 	refuse int
 }
 
-func startSMTP(t testing.TB) *smtpServer {
+// StartSMTP starts a server that stops when the test ends.
+func StartSMTP(t testing.TB) *SMTPServer {
 	t.Helper()
-	s := &smtpServer{}
+	s := &SMTPServer{}
 	srv := smtp.NewServer(s)
 	srv.Domain = "localhost"
 	srv.AllowInsecureAuth = true
@@ -56,26 +60,27 @@ func startSMTP(t testing.TB) *smtpServer {
 }
 
 // URL is the server's smtp:// URL.
-func (s *smtpServer) URL() string { return "smtp://" + s.Addr }
+func (s *SMTPServer) URL() string { return "smtp://" + s.Addr }
 
 // Refuse makes the next n messages fail with a temporary error.
-func (s *smtpServer) Refuse(n int) {
+func (s *SMTPServer) Refuse(n int) {
 	s.mu.Lock()
 	s.refuse = n
 	s.mu.Unlock()
 }
 
 // Messages returns what has arrived so far.
-func (s *smtpServer) Messages() []received {
+func (s *SMTPServer) Messages() []Received {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]received(nil), s.msgs...)
+	return append([]Received(nil), s.msgs...)
 }
 
-func (s *smtpServer) NewSession(*smtp.Conn) (smtp.Session, error) { return &smtpSession{srv: s}, nil }
+// NewSession implements smtp.Backend.
+func (s *SMTPServer) NewSession(*smtp.Conn) (smtp.Session, error) { return &smtpSession{srv: s}, nil }
 
 type smtpSession struct {
-	srv  *smtpServer
+	srv  *SMTPServer
 	from string
 	to   []string
 }
@@ -103,6 +108,6 @@ func (x *smtpSession) Data(r io.Reader) error {
 		x.srv.refuse--
 		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "try again later"}
 	}
-	x.srv.msgs = append(x.srv.msgs, received{From: x.from, To: append([]string(nil), x.to...), Data: b})
+	x.srv.msgs = append(x.srv.msgs, Received{From: x.from, To: append([]string(nil), x.to...), Data: b})
 	return nil
 }

@@ -1,0 +1,148 @@
+package handlers
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/templates"
+)
+
+// outboxStatuses are the console's filters, in the order shown.
+var outboxStatuses = []string{models.MessagePending, models.MessageSent, models.MessageHeld, models.MessageDead}
+
+// adminOutbox lists outgoing messages, newest first: GET /admin/outbox?status=&before=.
+func (h *Handler) adminOutbox(c *gin.Context) error {
+	status := c.Query("status")
+	if status != "" && !slices.Contains(outboxStatuses, status) {
+		return models.Invalid("query:status", "invalid_enum", "status must be one of pending, sent, held or dead.")
+	}
+	ctx := c.Request.Context()
+	rows, err := h.store.ListMessages(ctx, models.MessageFilter{Status: status, Before: c.Query("before"), Limit: models.AdminPageSize})
+	if err != nil {
+		return err
+	}
+	counts, err := h.store.CountMessages(ctx)
+	if err != nil {
+		return err
+	}
+	orgs, err := h.store.OrganizationNames(ctx)
+	if err != nil {
+		return err
+	}
+	names := map[int64]string{}
+	for _, o := range orgs {
+		names[o.ID] = o.Name
+	}
+	now := h.store.Now()
+	v := templates.AdminOutboxView{CSRFToken: csrfToken(c), Status: status}
+	var total int64
+	for _, s := range outboxStatuses {
+		total += counts[s]
+	}
+	v.Filters = append(v.Filters, templates.AdminFilterView{Label: "All", Count: total, URL: "/admin/outbox", Current: status == ""})
+	for _, s := range outboxStatuses {
+		v.Filters = append(v.Filters, templates.AdminFilterView{Label: s, Count: counts[s], URL: "/admin/outbox?status=" + s, Current: status == s})
+	}
+	for _, m := range rows {
+		r := templates.AdminMessageRowView{
+			ID: m.ID, Organization: names[m.OrganizationID], Kind: m.Kind, Recipient: m.Recipient, Event: m.Event, Subject: m.Subject,
+			Status: m.Status, Attempts: m.Attempts, LastError: m.LastError,
+			Created: m.CreatedAt.UTC().Format("2 Jan 2006, 15:04:05"), CreatedISO: m.CreatedAt.UTC().Format(time.RFC3339),
+		}
+		if m.TransactionID != nil {
+			r.TransactionURL = "/admin/transactions/" + url.PathEscape(*m.TransactionID)
+		}
+		switch {
+		case m.Status == models.MessagePending && m.LeaseUntil != nil && m.LeaseUntil.After(now):
+			r.Status, r.NextTry = "sending", "now"
+		case m.Status == models.MessagePending && m.NextAttemptAt.After(now):
+			r.NextTry = m.NextAttemptAt.UTC().Format("15:04:05")
+			r.NextTryISO = m.NextAttemptAt.UTC().Format(time.RFC3339)
+		case m.Status == models.MessagePending:
+			r.NextTry = "due"
+		case m.Status == models.MessageDead || m.Status == models.MessageHeld:
+			r.RetryURL = "/admin/outbox/" + url.PathEscape(m.ID) + "/retry"
+		}
+		v.Rows = append(v.Rows, r)
+	}
+	if len(rows) == models.AdminPageSize {
+		q := url.Values{"before": {rows[len(rows)-1].ID}}
+		if status != "" {
+			q.Set("status", status)
+		}
+		v.OlderURL = "/admin/outbox?" + q.Encode()
+	}
+	render(c, http.StatusOK, templates.AdminOutboxPage(h.adminPage(c, "Outgoing messages", "/admin/outbox"), v))
+	return nil
+}
+
+// adminRetryMessage queues a dead or held message again: POST /admin/outbox/:id/retry.
+func (h *Handler) adminRetryMessage(c *gin.Context) error {
+	if err := adminForm(c); err != nil {
+		return err
+	}
+	m, err := h.store.RetryMessage(c.Request.Context(), c.Param("id"))
+	if errors.Is(err, models.ErrConflict) {
+		return errStatus(http.StatusConflict, "Only a dead or held message can be retried; this one is "+m.Status+".")
+	}
+	if err != nil {
+		return err
+	}
+	if err := h.recordAdmin(c, models.ActivityRetry, m.Kind+" "+m.ID+" to "+m.Recipient); err != nil {
+		return err
+	}
+	c.Redirect(http.StatusSeeOther, "/admin/outbox?status="+models.MessagePending)
+	return nil
+}
+
+// adminCreateWebhook registers an endpoint for an organization:
+// POST /admin/organizations/:id/webhooks; the page shows its secret once.
+func (h *Handler) adminCreateWebhook(c *gin.Context) error {
+	if err := adminForm(c); err != nil {
+		return err
+	}
+	id, err := orgParam(c)
+	if err != nil {
+		return err
+	}
+	in := models.NewWebhook{URL: c.PostForm("url"), Events: c.PostFormArray("events"), Description: c.PostForm("description")}
+	w, err := h.store.CreateWebhook(c.Request.Context(), id, h.cfg.Webhooks, in)
+	var ve *models.ValidationError
+	if errors.As(err, &ve) {
+		return h.renderOrganization(c, http.StatusUnprocessableEntity, templates.AdminOrganizationView{WebhookError: firstProblem(ve)})
+	}
+	if err != nil {
+		return err
+	}
+	if err := h.recordAdmin(c, models.ActivityCreate, "webhook "+w.ID+" ("+w.URL+")"); err != nil {
+		return err
+	}
+	c.Header("Cache-Control", "no-store")
+	return h.renderOrganization(c, http.StatusCreated, templates.AdminOrganizationView{NewWebhookSecret: w.Secret, NewWebhookURL: w.URL})
+}
+
+// adminDeleteWebhook removes an endpoint: POST /admin/organizations/:id/webhooks/:webhookId/delete.
+func (h *Handler) adminDeleteWebhook(c *gin.Context) error {
+	if err := adminForm(c); err != nil {
+		return err
+	}
+	id, err := orgParam(c)
+	if err != nil {
+		return err
+	}
+	if err := h.store.DeleteWebhook(c.Request.Context(), id, c.Param("webhookId")); err != nil {
+		return err
+	}
+	if err := h.recordAdmin(c, models.ActivityDelete, "webhook "+c.Param("webhookId")); err != nil {
+		return err
+	}
+	c.Redirect(http.StatusSeeOther, "/admin/organizations/"+strconv.FormatInt(id, 10)+"#org-webhooks-title")
+	return nil
+}
