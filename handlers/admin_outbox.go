@@ -52,9 +52,12 @@ func (h *Handler) adminOutbox(c *gin.Context) error {
 	}
 	for _, m := range rows {
 		r := templates.AdminMessageRowView{
-			ID: m.ID, Organization: names[m.OrganizationID], Kind: m.Kind, Recipient: m.Recipient, Event: m.Event, Subject: m.Subject,
+			ID: m.ID, Organization: names[m.OrganizationID], KindLabel: "E-mail", Recipient: m.Recipient, Event: m.Event, Subject: m.Subject,
 			Status: m.Status, Attempts: m.Attempts, LastError: m.LastError,
-			Created: m.CreatedAt.UTC().Format("2 Jan 2006, 15:04:05"), CreatedISO: m.CreatedAt.UTC().Format(time.RFC3339),
+			Created: m.CreatedAt.UTC().Format("2 Jan, 15:04:05"), CreatedISO: m.CreatedAt.UTC().Format(time.RFC3339),
+		}
+		if m.Kind == models.MessageWebhook {
+			r.KindLabel = "Webhook"
 		}
 		if m.TransactionID != nil {
 			r.TransactionURL = "/admin/transactions/" + url.PathEscape(*m.TransactionID)

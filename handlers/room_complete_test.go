@@ -79,7 +79,7 @@ func TestCreatingTheSessionNeedsACompleteRoom(t *testing.T) {
 		if got := unmet(html); len(got) != 0 {
 			t.Fatalf("unmet = %v", got)
 		}
-		if !strings.Contains(html, `name="notify" value="email" checked`) {
+		if !strings.Contains(html, `name="notify" value="email" form="session-complete-form" checked`) {
 			t.Fatal("the dialog does not offer invitations, ticked")
 		}
 		if res := complete().status(http.StatusSeeOther); res.Header().Get("Location") != tr.path {

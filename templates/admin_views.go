@@ -154,10 +154,10 @@ type AdminFilterView struct {
 // AdminMessageRowView is one outgoing e-mail or webhook call; RetryURL is
 // set for a dead or held one.
 type AdminMessageRowView struct {
-	ID, Organization, Kind, Recipient, Event, Subject, Status string
-	Attempts                                                  int
-	LastError, Created, CreatedISO, NextTry, NextTryISO       string
-	TransactionURL, RetryURL                                  string
+	ID, Organization, KindLabel, Recipient, Event, Subject, Status string
+	Attempts                                                       int
+	LastError, Created, CreatedISO, NextTry, NextTryISO            string
+	TransactionURL, RetryURL                                       string
 }
 
 // AdminUserRowView is one user; DisableURL is set while the user is enabled.

@@ -152,6 +152,11 @@ func (w *WebhookSender) Send(ctx context.Context, ep *models.WebhookEndpoint, m 
 		if errors.As(err, &refused) {
 			return permanent(refused)
 		}
+		// Not `Post "https://…": …`: the console shows the URL beside it.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			return ue.Err
+		}
 		return err
 	}
 	defer res.Body.Close()

@@ -2,16 +2,19 @@
 // sign-in, sign-out and the lockout; the transactions table's filters and
 // search; a transaction's page with its tags drawn by the room's viewer;
 // tokens created and revoked, the API access switch, a disabled user and an
-// expired room, each checked against the API; the activity log.
+// expired room, each checked against the API; the activity log; webhook
+// endpoints and the outgoing messages list (issue "Outbound delivery").
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { mixedPDF } from "./lib/pdf.mjs";
 import { startServer, launchBrowser, watchProblems, artifacts } from "./lib/server.mjs";
 
 let srv, browser, ctx, page, problems;
 
 before(async () => {
-  srv = await startServer();
+  // One attempt per message, so a failing webhook call is dead at once.
+  srv = await startServer({ MARKUPROOM_OUTBOX_MAX_ATTEMPTS: "1" });
   browser = await launchBrowser();
   ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   page = await ctx.newPage();
@@ -152,5 +155,57 @@ test("tokens, API access, a disabled user and an expired room take effect at onc
     assert.ok(log.includes(action), `activity lacks "${action}"`);
   }
   await page.screenshot({ path: join(artifacts, "admin-activity.png"), fullPage: true });
+  assert.deepEqual(problems.filter((p) => !/status of (401|429)/.test(p)), []);
+});
+
+test("a webhook endpoint added in the console; outgoing messages show held invitations and a dead call, and Retry queues it again", async () => {
+  await page.goto(srv.base + "/admin/organizations");
+  await page.locator("[data-org-id]").first().getByRole("link").click();
+  await page.waitForURL(/\/admin\/organizations\/\d+$/);
+  await page.getByLabel("URL").fill("https://hooks.invalid/markuproom");
+  await page.getByLabel("Description").fill("CRM");
+  await page.getByRole("button", { name: "Add endpoint" }).click();
+  const secret = (await page.locator("[data-new-webhook-secret]").textContent()).trim();
+  assert.match(secret, /^whsec_[A-Za-z0-9+/=]{40,}$/);
+  await page.locator("[data-new-webhook-secret]").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(artifacts, "admin-webhooks.png") });
+  const hooks = await srv.api("GET", "/api/v1/webhooks");
+  assert.equal(hooks.items.length, 1);
+  assert.equal(hooks.items[0].secret, undefined, "the secret is shown once only");
+
+  // A transaction goes out for signing with e-mail notification.
+  const doc = await srv.upload(mixedPDF(), "Listing agreement");
+  const r = await srv.room([doc]);
+  const tx = await srv.transaction(r.transactionId);
+  tx.documents[0].tags = tx.participants.map((p, i) => ({ type: "SIGNATURETEMPLATE", x: 72, y: 100 + 60 * i, width: 150, height: 40, page: 1, signerId: p.id, customData: {} }));
+  tx.status = "esign_pending";
+  tx.notifyParticipants = { email: true };
+  await srv.api("PUT", `/api/v1/transactions/${r.transactionId}`, tx);
+
+  // No SMTP server here: the invitations are held; the call to a host that does not exist is dead.
+  await page.getByRole("link", { name: "Outgoing messages" }).click();
+  const held = page.locator('[data-message-id][data-status="held"]');
+  const dead = page.locator('[data-message-id][data-status="dead"]');
+  for (let i = 0; i < 40 && ((await held.count()) < 2 || (await dead.count()) < 2); i++) {
+    await page.waitForTimeout(500);
+    await page.reload();
+  }
+  assert.equal(await held.count(), 2, "two held invitations");
+  assert.equal(await dead.count(), 2, "transaction.updated and transaction.esign_pending calls, dead");
+  assert.match(await held.first().textContent(), /(pat|robin)@example\.com/);
+  assert.match(await dead.first().textContent(), /hooks\.invalid/);
+  await page.screenshot({ path: join(artifacts, "admin-outbox.png"), fullPage: true });
+
+  await page.locator('[data-filter="dead"]').click();
+  await page.waitForURL(/status=dead/);
+  assert.equal(await page.locator('[data-message-id][data-status="held"]').count(), 0);
+  const id = await dead.first().getAttribute("data-message-id");
+  await Promise.all([page.waitForURL(/status=pending/), page.locator(`[data-message-id="${id}"]`).getByRole("button", { name: "Retry" }).click()]);
+  await page.getByRole("link", { name: "Activity" }).click();
+  assert.match(await page.locator("table").textContent(), new RegExp(`retry[\\s\\S]*${id}`));
+
+  // The transaction's history says the invitations were queued.
+  await page.goto(srv.base + "/admin/transactions/" + r.transactionId);
+  assert.match(await page.locator("body").textContent(), /Invitations queued: 2 e-mails/);
   assert.deepEqual(problems.filter((p) => !/status of (401|429)/.test(p)), []);
 });

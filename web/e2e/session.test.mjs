@@ -56,6 +56,7 @@ test("the checklist guides to a complete room, then the session is created", asy
   await open.click();
   await dialog.locator('[data-check="participant-tags"][data-ok]').waitFor();
   assert.equal(await dialog.locator(".checklist__item--todo").count(), 0);
+  assert.ok(await dialog.getByLabel("E-mail each participant an invitation").isChecked(), "invitations are offered, ticked");
   await Promise.all([page.waitForURL(/\/rooms\//), dialog.getByRole("button", { name: "Create e-signature session" }).click()]);
   await page.locator("[data-room-summary]").waitFor();
   assert.equal(await page.locator("[data-summary-transaction]").textContent(), r.transactionId);
@@ -70,6 +71,8 @@ test("the checklist guides to a complete room, then the session is created", asy
   const tx = await srv.transaction(r.transactionId);
   assert.equal(tx.status, "esign_pending");
   assert.equal(tx.documents[0].tags.length, 2);
+  assert.equal(tx.notifyParticipants?.email, true);
+  assert.equal(await page.locator("[data-summary-invitations]").textContent(), "E-mailed to each participant");
   assert.deepEqual(problems, []);
   await ctx.close();
 });
