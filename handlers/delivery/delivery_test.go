@@ -36,7 +36,7 @@ type fixture struct {
 	doc    *models.Document
 }
 
-func newFixture(t *testing.T, env *modelstest.Env) *fixture {
+func newFixture(t testing.TB, env *modelstest.Env) *fixture {
 	t.Helper()
 	tenant := env.NewTenant(t, "Acme Title")
 	p, err := env.Store.AuthenticateAPIToken(t.Context(), tenant.Token)
@@ -65,7 +65,7 @@ func (f *fixture) body(status string, extra map[string]any, names ...string) []b
 	return out
 }
 
-func (f *fixture) create(t *testing.T, body []byte) *models.Transaction {
+func (f *fixture) create(t testing.TB, body []byte) *models.Transaction {
 	t.Helper()
 	in, err := models.ParseTransactionInput(body)
 	if err != nil {
@@ -78,7 +78,7 @@ func (f *fixture) create(t *testing.T, body []byte) *models.Transaction {
 	return tx
 }
 
-func (f *fixture) replace(t *testing.T, id string, body []byte) {
+func (f *fixture) replace(t testing.TB, id string, body []byte) {
 	t.Helper()
 	in, err := models.ParseTransactionInput(body)
 	if err != nil {
