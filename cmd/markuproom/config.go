@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/markuproom/markuproom/handlers/delivery"
 	"github.com/markuproom/markuproom/models/blob"
 )
 
@@ -110,6 +111,11 @@ func loadConfig(getenv func(string) string) (config, error) {
 			host = u.Hostname()
 		}
 		c.SMTPFrom = "Markup Room <no-reply@" + host + ">"
+	}
+	if c.SMTPURL != "" {
+		if _, err := delivery.NewMailer(c.SMTPURL, c.SMTPFrom, time.Minute); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	c.WebhookAllowPrivate = boolean("MARKUPROOM_WEBHOOK_ALLOW_PRIVATE", false)
 	attempts := str("MARKUPROOM_OUTBOX_MAX_ATTEMPTS", "10")

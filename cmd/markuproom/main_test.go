@@ -141,9 +141,16 @@ func TestBadConfigurationExitsWithUsage(t *testing.T) {
 	c := newCLI(t, "")
 	c.env["MARKUPROOM_ROOM_TTL"] = "soon"
 	c.env["MARKUPROOM_BASE_URL"] = "localhost"
+	c.env["MARKUPROOM_SMTP_URL"] = "http://user:hunter2@mail.example.com"
+	c.env["MARKUPROOM_OUTBOX_MAX_ATTEMPTS"] = "0"
 	code, _, errOut := c.run("", "org", "create", "--name", "X")
-	if code != 2 || !strings.Contains(errOut, "MARKUPROOM_ROOM_TTL") || !strings.Contains(errOut, "MARKUPROOM_BASE_URL") {
-		t.Fatalf("exit %d, stderr %q", code, errOut)
+	for _, want := range []string{"MARKUPROOM_ROOM_TTL", "MARKUPROOM_BASE_URL", "MARKUPROOM_SMTP_URL", "MARKUPROOM_OUTBOX_MAX_ATTEMPTS"} {
+		if code != 2 || !strings.Contains(errOut, want) {
+			t.Errorf("exit %d, stderr %q lacks %s", code, errOut, want)
+		}
+	}
+	if strings.Contains(errOut, "hunter2") {
+		t.Errorf("the SMTP password was printed: %q", errOut)
 	}
 }
 

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"net"
+	"net/smtp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	gosmtp "github.com/emersion/go-smtp"
+)
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func TestCatcherPrintsEnvelopeSubjectAndPlainText(t *testing.T) {
+	var out lockedBuffer
+	srv := gosmtp.NewServer(&backend{out: &out})
+	srv.Domain = "localhost"
+	srv.AllowInsecureAuth = true
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = srv.Serve(ln) }()
+	defer srv.Close()
+
+	msg := "To: =?utf-8?q?Jos=C3=A9?= <jose@example.com>\r\nSubject: Please sign\r\nMIME-Version: 1.0\r\n" +
+		"Content-Type: multipart/alternative; boundary=b1\r\n\r\n" +
+		"--b1\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nHello José\r\n" +
+		"--b1\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<p>Hello</p>\r\n--b1--\r\n"
+	if err := smtp.SendMail(ln.Addr().String(), nil, "from@example.com", []string{"jose@example.com"}, []byte(msg)); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(out.String(), "Hello José") && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	got := out.String()
+	for _, want := range []string{"from from@example.com to jose@example.com", "To: José <jose@example.com>", "Subject: Please sign", "Hello José"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "<p>Hello</p>") {
+		t.Errorf("the HTML part was printed:\n%s", got)
+	}
+}
