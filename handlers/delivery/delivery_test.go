@@ -531,3 +531,84 @@ func TestTwoWorkersDeliverEachMessageOnce(t *testing.T) {
 		}
 	})
 }
+
+func TestShutdownFinishesTheSendInFlightAndReturnsTheRest(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
+		f := newFixture(t, env)
+		started := make(chan struct{}, 10)
+		release := make(chan struct{})
+		var got atomic.Int32
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			started <- struct{}{}
+			<-release
+			got.Add(1)
+			w.WriteHeader(http.StatusOK)
+		}))
+		t.Cleanup(srv.Close)
+		for i := range 3 {
+			if _, err := env.Store.CreateWebhook(t.Context(), f.tenant.Org.ID, models.WebhookPolicy{AllowPrivate: true},
+				models.NewWebhook{URL: fmt.Sprintf("%s/%d", srv.URL, i), Events: []string{models.WebhookTransactionESignPending}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		f.create(t, f.body("esign_pending", nil, "Pat"))
+
+		w := newWorker(t, env, delivery.Config{AllowPrivateWebhooks: true, Concurrency: 1, Poll: time.Hour})
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan struct{})
+		go func() {
+			w.Run(ctx)
+			close(done)
+		}()
+		<-started // one call is in flight; the other two wait for a slot
+		cancel()
+		select {
+		case <-done:
+			t.Fatal("Run returned while a send was in flight")
+		case <-time.After(100 * time.Millisecond):
+		}
+		close(release)
+		<-done
+		var sent, waiting int
+		for _, m := range f.messages(t) {
+			switch {
+			case m.Status == models.MessageSent && m.Attempts == 1:
+				sent++
+			case m.Status == models.MessagePending && m.Attempts == 0 && m.LeaseUntil == nil && m.LeaseToken == "":
+				waiting++
+			default:
+				t.Errorf("message %s: %s, %d attempts, lease %v", m.ID, m.Status, m.Attempts, m.LeaseUntil)
+			}
+		}
+		if sent != 1 || waiting != 2 || got.Load() != 1 {
+			t.Fatalf("after shutdown: %d sent, %d back in the queue, %d calls", sent, waiting, got.Load())
+		}
+	})
+}
+
+func TestALapsedLeaseBringsAClaimBack(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
+		f := newFixture(t, env)
+		f.create(t, f.body("esign_pending", map[string]any{"notifyParticipants": map[string]any{"email": true}}, "Pat"))
+		first, err := env.Store.ClaimMessages(t.Context(), 10, time.Minute)
+		if err != nil || len(first) != 1 {
+			t.Fatalf("claim: %v %v", first, err)
+		}
+		// The worker that claimed it dies; nobody else may take it while its lease runs.
+		if again, _ := env.Store.ClaimMessages(t.Context(), 10, time.Minute); len(again) != 0 {
+			t.Fatal("a leased message was claimed twice")
+		}
+		env.Clock.Advance(61 * time.Second)
+		again, err := env.Store.ClaimMessages(t.Context(), 10, time.Minute)
+		if err != nil || len(again) != 1 || again[0].Attempts != 2 {
+			t.Fatalf("after the lease: %+v %v", again, err)
+		}
+		// The first worker, back from the dead, cannot record an outcome over the new claim.
+		if err := env.Store.FinishMessage(t.Context(), &first[0], models.Outcome{}, models.DefaultRetryPolicy); err != nil {
+			t.Fatal(err)
+		}
+		if m := f.messages(t)[0]; m.Status != models.MessagePending || m.LeaseToken != again[0].LeaseToken {
+			t.Fatalf("a stale claim changed the message: %s", m.Status)
+		}
+	})
+}
