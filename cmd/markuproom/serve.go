@@ -76,7 +76,7 @@ func (e *cliEnv) serve(ctx context.Context, args []string) int {
 		return e.fail("serve", err)
 	}
 
-	stopOutbox, err := a.startOutbox(ctx, logger)
+	stopOutbox, err := a.startOutbox(ctx, logger, registry)
 	if err != nil {
 		return e.fail("serve", &usageError{err})
 	}
@@ -125,13 +125,14 @@ func (e *cliEnv) serve(ctx context.Context, args []string) int {
 // startOutbox starts the delivery worker; the returned stop makes it claim
 // nothing more, waits for the sends in flight (each bounded by its timeout)
 // and returns. Held e-mails go back in the queue when SMTP is configured.
-func (a *app) startOutbox(ctx context.Context, logger *slog.Logger) (stop func(), err error) {
+func (a *app) startOutbox(ctx context.Context, logger *slog.Logger, registry prometheus.Registerer) (stop func(), err error) {
 	w, err := delivery.New(a.store, delivery.Config{
 		SMTPURL:              a.cfg.SMTPURL,
 		From:                 a.cfg.SMTPFrom,
 		AllowPrivateWebhooks: a.cfg.WebhookAllowPrivate,
 		Retry:                models.RetryPolicy{Base: models.DefaultRetryPolicy.Base, Max: models.DefaultRetryPolicy.Max, Attempts: a.cfg.OutboxMaxAttempts},
 		Logger:               logger,
+		Registry:             registry,
 	})
 	if err != nil {
 		return nil, err

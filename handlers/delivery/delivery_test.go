@@ -21,6 +21,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/markuproom/markuproom/handlers/delivery"
 	"github.com/markuproom/markuproom/handlers/delivery/deliverytest"
 	"github.com/markuproom/markuproom/models"
@@ -609,6 +611,66 @@ func TestALapsedLeaseBringsAClaimBack(t *testing.T) {
 		}
 		if m := f.messages(t)[0]; m.Status != models.MessagePending || m.LeaseToken != again[0].LeaseToken {
 			t.Fatalf("a stale claim changed the message: %s", m.Status)
+		}
+	})
+}
+
+func TestWorkerMetrics(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
+		f := newFixture(t, env)
+		var fail atomic.Int32
+		fail.Store(1)
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if fail.Add(-1) >= 0 {
+				w.WriteHeader(http.StatusBadGateway)
+			}
+		}))
+		t.Cleanup(srv.Close)
+		if _, err := env.Store.CreateWebhook(t.Context(), f.tenant.Org.ID, models.WebhookPolicy{AllowPrivate: true},
+			models.NewWebhook{URL: srv.URL, Events: []string{models.WebhookTransactionESignPending}}); err != nil {
+			t.Fatal(err)
+		}
+		f.create(t, f.body("esign_pending", map[string]any{"notifyParticipants": map[string]any{"email": true}}, "Pat"))
+		reg := prometheus.NewRegistry()
+		w := newWorker(t, env, delivery.Config{AllowPrivateWebhooks: true, Registry: reg})
+		runOnce(t, w)
+		env.Clock.Advance(2 * time.Minute)
+		runOnce(t, w)
+
+		families, err := reg.Gather()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]float64{}
+		for _, fam := range families {
+			for _, m := range fam.GetMetric() {
+				key := fam.GetName()
+				for _, l := range m.GetLabel() {
+					key += "," + l.GetName() + "=" + l.GetValue()
+				}
+				switch {
+				case m.GetCounter() != nil:
+					got[key] = m.GetCounter().GetValue()
+				case m.GetGauge() != nil:
+					got[key] = m.GetGauge().GetValue()
+				case m.GetHistogram() != nil:
+					got[key] = float64(m.GetHistogram().GetSampleCount())
+				}
+			}
+		}
+		want := map[string]float64{
+			"markuproom_outbox_deliveries_total,kind=webhook,outcome=retry": 1,
+			"markuproom_outbox_deliveries_total,kind=webhook,outcome=sent":  1,
+			"markuproom_outbox_deliveries_total,kind=email,outcome=held":    1,
+			"markuproom_outbox_send_duration_seconds,kind=webhook":          2,
+			"markuproom_outbox_messages,status=sent":                        1,
+			"markuproom_outbox_messages,status=held":                        1,
+			"markuproom_outbox_messages,status=pending":                     0,
+		}
+		for k, v := range want {
+			if got[k] != v {
+				t.Errorf("%s = %v, want %v", k, got[k], v)
+			}
 		}
 	})
 }

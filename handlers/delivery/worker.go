@@ -14,6 +14,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/markuproom/markuproom/models"
 )
 
@@ -46,6 +48,9 @@ type Config struct {
 	Timeout time.Duration
 	Lease   time.Duration
 	Logger  *slog.Logger
+	// Registry, when set, receives the worker's metrics (and the outbox's
+	// size by status, when the store can count it).
+	Registry prometheus.Registerer
 }
 
 // Worker sends the outbox's due messages until its context ends.
@@ -55,6 +60,7 @@ type Worker struct {
 	mailer *Mailer // nil: e-mails are held
 	hooks  *WebhookSender
 	log    *slog.Logger
+	stats  *metrics // nil without a registry
 }
 
 // New checks the configuration and builds a worker.
@@ -88,6 +94,14 @@ func New(store Store, cfg Config) (*Worker, error) {
 	}
 	w := &Worker{store: store, cfg: cfg, log: cfg.Logger,
 		hooks: NewWebhookSender(cfg.AllowPrivateWebhooks, cfg.Timeout)}
+	if cfg.Registry != nil {
+		counter, _ := store.(MessageCounter)
+		stats, err := newMetrics(cfg.Registry, counter)
+		if err != nil {
+			return nil, err
+		}
+		w.stats = stats
+	}
 	if cfg.SMTPURL != "" {
 		m, err := NewMailer(cfg.SMTPURL, cfg.From, cfg.Timeout)
 		if err != nil {
@@ -159,7 +173,9 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 func (w *Worker) deliver(ctx context.Context, m *models.OutboxMessage) {
 	sendCtx, cancel := context.WithTimeout(ctx, w.cfg.Timeout)
 	defer cancel()
+	start := time.Now()
 	out := w.send(sendCtx, m)
+	w.stats.observe(m.Kind, out, out.Permanent || m.Attempts >= w.cfg.Retry.Attempts, time.Since(start))
 	log := w.log.With("id", m.ID, "kind", m.Kind, "event", m.Event, "attempt", m.Attempts)
 	switch {
 	case out.Held:
