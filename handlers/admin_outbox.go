@@ -50,30 +50,8 @@ func (h *Handler) adminOutbox(c *gin.Context) error {
 	for _, s := range outboxStatuses {
 		v.Filters = append(v.Filters, templates.AdminFilterView{Label: s, Count: counts[s], URL: "/admin/outbox?status=" + s, Current: status == s})
 	}
-	for _, m := range rows {
-		r := templates.AdminMessageRowView{
-			ID: m.ID, Organization: names[m.OrganizationID], KindLabel: "E-mail", Recipient: m.Recipient, Event: m.Event, Subject: m.Subject,
-			Status: m.Status, Attempts: m.Attempts, LastError: m.LastError,
-			Created: m.CreatedAt.UTC().Format("2 Jan, 15:04:05"), CreatedISO: m.CreatedAt.UTC().Format(time.RFC3339),
-		}
-		if m.Kind == models.MessageWebhook {
-			r.KindLabel = "Webhook"
-		}
-		if m.TransactionID != nil {
-			r.TransactionURL = "/admin/transactions/" + url.PathEscape(*m.TransactionID)
-		}
-		switch {
-		case m.Status == models.MessagePending && m.LeaseUntil != nil && m.LeaseUntil.After(now):
-			r.Status, r.NextTry = "sending", "now"
-		case m.Status == models.MessagePending && m.NextAttemptAt.After(now):
-			r.NextTry = m.NextAttemptAt.UTC().Format("15:04:05")
-			r.NextTryISO = m.NextAttemptAt.UTC().Format(time.RFC3339)
-		case m.Status == models.MessagePending:
-			r.NextTry = "due"
-		case m.Status == models.MessageDead || m.Status == models.MessageHeld:
-			r.RetryURL = "/admin/outbox/" + url.PathEscape(m.ID) + "/retry"
-		}
-		v.Rows = append(v.Rows, r)
+	for i := range rows {
+		v.Rows = append(v.Rows, messageRow(&rows[i], names[rows[i].OrganizationID], now))
 	}
 	if len(rows) == models.AdminPageSize {
 		q := url.Values{"before": {rows[len(rows)-1].ID}}
@@ -84,6 +62,33 @@ func (h *Handler) adminOutbox(c *gin.Context) error {
 	}
 	render(c, http.StatusOK, templates.AdminOutboxPage(h.adminPage(c, "Outgoing messages", "/admin/outbox"), v))
 	return nil
+}
+
+// messageRow shapes one outgoing message for the console.
+func messageRow(m *models.OutboxMessage, org string, now time.Time) templates.AdminMessageRowView {
+	r := templates.AdminMessageRowView{
+		ID: m.ID, Organization: org, KindLabel: "E-mail", Recipient: m.Recipient, Event: m.Event, Subject: m.Subject,
+		Status: m.Status, Attempts: m.Attempts, LastError: m.LastError,
+		Created: m.CreatedAt.UTC().Format("2 Jan, 15:04:05"), CreatedISO: m.CreatedAt.UTC().Format(time.RFC3339),
+	}
+	if m.Kind == models.MessageWebhook {
+		r.KindLabel = "Webhook"
+	}
+	if m.TransactionID != nil {
+		r.TransactionURL = "/admin/transactions/" + url.PathEscape(*m.TransactionID)
+	}
+	switch {
+	case m.Status == models.MessagePending && m.LeaseUntil != nil && m.LeaseUntil.After(now):
+		r.Status, r.NextTry = "sending", "now"
+	case m.Status == models.MessagePending && m.NextAttemptAt.After(now):
+		r.NextTry = m.NextAttemptAt.UTC().Format("15:04:05")
+		r.NextTryISO = m.NextAttemptAt.UTC().Format(time.RFC3339)
+	case m.Status == models.MessagePending:
+		r.NextTry = "due"
+	case m.Status == models.MessageDead || m.Status == models.MessageHeld:
+		r.RetryURL = "/admin/outbox/" + url.PathEscape(m.ID) + "/retry"
+	}
+	return r
 }
 
 // adminRetryMessage queues a dead or held message again: POST /admin/outbox/:id/retry.

@@ -55,6 +55,10 @@ func TestAdminOutboxListsMessagesAndRetriesDeadOnes(t *testing.T) {
 				t.Errorf("outbox page lacks %s", want)
 			}
 		}
+		// The transaction's page lists its messages too.
+		if txPage := b.get("/admin/transactions/" + tr.room.TransactionID).status(http.StatusOK).Body.String(); !strings.Contains(txPage, `data-message-id="`+msgs[0].ID+`"`) {
+			t.Fatal("the transaction page does not list its outgoing messages")
+		}
 		if sent := b.get("/admin/outbox?status=sent").status(http.StatusOK).Body.String(); strings.Contains(sent, "data-message-id=") {
 			t.Fatal("the sent filter shows a dead message")
 		}

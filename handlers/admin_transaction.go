@@ -57,6 +57,17 @@ func (h *Handler) adminTransaction(c *gin.Context) error {
 		e := at.Events[i]
 		v.History = append(v.History, templates.AdminEventView{When: when(e.CreatedAt), WhenISO: e.CreatedAt.UTC().Format(time.RFC3339), Actor: e.Actor, Words: historyWords(e)})
 	}
+	msgs, err := h.store.ListMessages(c.Request.Context(), models.MessageFilter{TransactionID: t.ID, Limit: models.AdminPageSize})
+	if err != nil {
+		return err
+	}
+	now := h.store.Now()
+	for i := range msgs {
+		row := messageRow(&msgs[i], at.Organization.Name, now)
+		row.TransactionURL = "" // this page
+		v.Messages = append(v.Messages, row)
+	}
+	v.CSRFToken = csrfToken(c)
 	p := h.adminPage(c, t.ReferenceID, "/admin/transactions")
 	useViewerAssets(&p)
 	render(c, http.StatusOK, templates.AdminTransactionPage(p, v))

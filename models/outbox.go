@@ -277,8 +277,9 @@ func (s *Store) RetryMessage(ctx context.Context, id string) (*OutboxMessage, er
 
 // MessageFilter selects outgoing messages for the console.
 type MessageFilter struct {
-	Status string
-	Kind   string
+	Status        string
+	Kind          string
+	TransactionID string
 	// Before pages backwards: only messages created before this one.
 	Before string
 	Limit  int
@@ -292,6 +293,9 @@ func (s *Store) ListMessages(ctx context.Context, f MessageFilter) ([]OutboxMess
 	}
 	if f.Kind != "" {
 		q = q.Where("kind = ?", f.Kind)
+	}
+	if f.TransactionID != "" {
+		q = q.Where("transaction_id = ?", f.TransactionID)
 	}
 	if f.Before != "" {
 		q = q.Where("id < ?", f.Before)

@@ -46,6 +46,9 @@ type AdminTransactionView struct {
 	Documents                             []AdminDocumentView
 	Viewer                                ViewerView
 	History                               []AdminEventView
+	// Messages are the transaction's invitations and webhook calls, newest first.
+	Messages  []AdminMessageRowView
+	CSRFToken string
 }
 
 // AdminParticipantView is a participant as the console shows it: never a
