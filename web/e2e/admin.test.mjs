@@ -207,5 +207,9 @@ test("a webhook endpoint added in the console; outgoing messages show held invit
   // The transaction's history says the invitations were queued.
   await page.goto(srv.base + "/admin/transactions/" + r.transactionId);
   assert.match(await page.locator("body").textContent(), /Invitations queued: 2 e-mails/);
+  // …and lists its messages.
+  assert.equal(await page.locator("#admin-messages-title ~ * [data-message-id]").count(), 4);
+  await page.locator("#admin-messages-title").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(artifacts, "admin-transaction-messages.png") });
   assert.deepEqual(problems.filter((p) => !/status of (401|429)/.test(p)), []);
 });
