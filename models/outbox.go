@@ -115,15 +115,19 @@ func (s *Store) newMessage(orgID int64, txID *string, kind, event, recipient str
 func (s *Store) queueTransactionMessages(ctx context.Context, actor Actor, old, t *Transaction) error {
 	becamePending := t.Status == StatusESignPending && (old == nil || old.Status != StatusESignPending)
 	data := map[string]any{"transactionId": t.ID, "referenceId": t.ReferenceID, "status": t.Status, "version": t.Version}
+	hooks, err := s.ListWebhooks(ctx, t.OrganizationID)
+	if err != nil {
+		return err
+	}
 	if old != nil {
-		if err := s.queueEvent(ctx, t.OrganizationID, &t.ID, WebhookTransactionUpdated, data); err != nil {
+		if err := s.queueEventTo(ctx, hooks, &t.ID, WebhookTransactionUpdated, data); err != nil {
 			return err
 		}
 	}
 	if !becamePending {
 		return nil
 	}
-	if err := s.queueEvent(ctx, t.OrganizationID, &t.ID, WebhookTransactionESignPending, data); err != nil {
+	if err := s.queueEventTo(ctx, hooks, &t.ID, WebhookTransactionESignPending, data); err != nil {
 		return err
 	}
 	if t.NotifyEmail == nil || !*t.NotifyEmail {

@@ -239,6 +239,11 @@ func (s *Store) queueEvent(ctx context.Context, orgID int64, txID *string, event
 	if err != nil {
 		return err
 	}
+	return s.queueEventTo(ctx, hooks, txID, event, data)
+}
+
+// queueEventTo is queueEvent for endpoints already read.
+func (s *Store) queueEventTo(ctx context.Context, hooks []WebhookEndpoint, txID *string, event string, data map[string]any) error {
 	var rows []*OutboxMessage
 	var body []byte
 	for i := range hooks {
@@ -254,7 +259,7 @@ func (s *Store) queueEvent(ctx context.Context, orgID int64, txID *string, event
 				return err
 			}
 		}
-		m, err := s.newMessage(orgID, txID, MessageWebhook, event, hooks[i].URL, body)
+		m, err := s.newMessage(hooks[i].OrganizationID, txID, MessageWebhook, event, hooks[i].URL, body)
 		if err != nil {
 			return err
 		}
