@@ -4,7 +4,6 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
 	"time"
 
@@ -14,15 +13,9 @@ import (
 	"github.com/markuproom/markuproom/templates"
 )
 
-// outboxStatuses are the console's filters, in the order shown.
-var outboxStatuses = []string{models.MessagePending, models.MessageSent, models.MessageHeld, models.MessageDead}
-
 // adminOutbox lists outgoing messages, newest first: GET /admin/outbox?status=&before=.
 func (h *Handler) adminOutbox(c *gin.Context) error {
 	status := c.Query("status")
-	if status != "" && !slices.Contains(outboxStatuses, status) {
-		return models.Invalid("query:status", "invalid_enum", "status must be one of pending, sent, held or dead.")
-	}
 	ctx := c.Request.Context()
 	rows, err := h.store.ListMessages(ctx, models.MessageFilter{Status: status, Before: c.Query("before"), Limit: models.AdminPageSize})
 	if err != nil {
@@ -43,11 +36,11 @@ func (h *Handler) adminOutbox(c *gin.Context) error {
 	now := h.store.Now()
 	v := templates.AdminOutboxView{CSRFToken: csrfToken(c), Status: status}
 	var total int64
-	for _, s := range outboxStatuses {
+	for _, s := range models.MessageStatuses() {
 		total += counts[s]
 	}
 	v.Filters = append(v.Filters, templates.AdminFilterView{Label: "All", Count: total, URL: "/admin/outbox", Current: status == ""})
-	for _, s := range outboxStatuses {
+	for _, s := range models.MessageStatuses() {
 		v.Filters = append(v.Filters, templates.AdminFilterView{Label: s, Count: counts[s], URL: "/admin/outbox?status=" + s, Current: status == s})
 	}
 	for i := range rows {

@@ -3,6 +3,7 @@ package models
 import (
 	"context"
 	"time"
+	"unicode/utf8"
 )
 
 // Admin actions recorded in the activity log.
@@ -58,10 +59,16 @@ func (s *Store) ListActivity(ctx context.Context, limit int, before int64) ([]Ac
 	return out, q.Find(&out).Error
 }
 
-// clip bounds a logged text (an e-mail typed at sign-in can be anything).
+// clip bounds a stored free text (an e-mail typed at sign-in, a remote
+// server's error) to maxActivityTextBytes, cut between characters so the
+// result stays valid UTF-8 (PostgreSQL refuses anything else).
 func clip(s string) string {
 	if len(s) <= maxActivityTextBytes {
 		return s
 	}
-	return s[:maxActivityTextBytes]
+	cut := maxActivityTextBytes
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut]
 }

@@ -2,12 +2,10 @@ package models
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"math"
 	mathrand "math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
@@ -29,6 +27,11 @@ const (
 	MessageHeld    = "held" // no SMTP server configured: logged, kept for a retry
 	MessageDead    = "dead" // out of attempts, or refused for good
 )
+
+// MessageStatuses lists every message status, in the order the console shows them.
+func MessageStatuses() []string {
+	return []string{MessagePending, MessageSent, MessageHeld, MessageDead}
+}
 
 // EventInvitation is the outbox event of an invitation e-mail.
 const EventInvitation = "invitation"
@@ -189,7 +192,7 @@ func (s *Store) queueInvitations(ctx context.Context, actor Actor, t *Transactio
 // still runs out of attempts.
 func (s *Store) ClaimMessages(ctx context.Context, limit int, lease time.Duration) ([]OutboxMessage, error) {
 	now := s.Now()
-	token, err := randomHex(16)
+	token, err := randomString(16)
 	if err != nil {
 		return nil, err
 	}
@@ -243,11 +246,11 @@ func (s *Store) FinishMessage(ctx context.Context, m *OutboxMessage, out Outcome
 	case out.Err == nil:
 		set["status"], set["sent_at"], set["last_error"] = MessageSent, now, ""
 	case out.Held:
-		set["status"], set["last_error"] = MessageHeld, clipError(out.Err)
+		set["status"], set["last_error"] = MessageHeld, clip(out.Err.Error())
 	case out.Permanent || m.Attempts >= policy.Attempts:
-		set["status"], set["last_error"] = MessageDead, clipError(out.Err)
+		set["status"], set["last_error"] = MessageDead, clip(out.Err.Error())
 	default:
-		set["last_error"], set["next_attempt_at"] = clipError(out.Err), now.Add(policy.Delay(m.Attempts))
+		set["last_error"], set["next_attempt_at"] = clip(out.Err.Error()), now.Add(policy.Delay(m.Attempts))
 	}
 	return s.db.WithContext(ctx).Model(&OutboxMessage{}).
 		Where("id = ? AND lease_token = ?", m.ID, m.LeaseToken).Updates(set).Error
@@ -291,6 +294,9 @@ type MessageFilter struct {
 
 // ListMessages lists outgoing messages, newest first.
 func (s *Store) ListMessages(ctx context.Context, f MessageFilter) ([]OutboxMessage, error) {
+	if f.Status != "" && !slices.Contains(MessageStatuses(), f.Status) {
+		return nil, Invalid("query:status", "invalid_enum", "status must be one of "+strings.Join(MessageStatuses(), ", ")+".")
+	}
 	q := s.db.WithContext(ctx).Model(&OutboxMessage{}).Omit("payload")
 	if f.Status != "" {
 		q = q.Where("status = ?", f.Status)
@@ -325,22 +331,6 @@ func (s *Store) CountMessages(ctx context.Context) (map[string]int64, error) {
 		out[r.Status] = r.N
 	}
 	return out, err
-}
-
-func clipError(err error) string {
-	msg := err.Error()
-	if len(msg) > 1000 {
-		msg = msg[:1000] + "…"
-	}
-	return msg
-}
-
-func randomHex(n int) (string, error) {
-	b := make([]byte, n)
-	if _, err := rand.Read(b); err != nil {
-		return "", fmt.Errorf("random: %w", err)
-	}
-	return hex.EncodeToString(b), nil
 }
 
 // ResumeHeld puts every held e-mail back in the queue (an SMTP server is

@@ -3,7 +3,10 @@ package models_test
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
+	"time"
+	"unicode/utf8"
 
 	"gorm.io/gorm"
 
@@ -75,6 +78,34 @@ func TestRolledBackReplaceQueuesNothing(t *testing.T) {
 			if kinds[i] != want[i] {
 				t.Fatalf("queued %v, want %v", kinds, want)
 			}
+		}
+	})
+}
+
+// A long error from a remote server is kept, cut between characters.
+func TestLongErrorsAreClippedToValidText(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
+		tenant := env.NewTenant(t, "Acme")
+		actor := actorOf(t, env, tenant)
+		doc := env.UploadPDF(t, tenant.Org.ID, pdftest.ThreePages(t), "contract")
+		var body map[string]any
+		_ = json.Unmarshal(txBody(doc, 1, 1, 1), &body)
+		body["status"] = "esign_pending"
+		body["notifyParticipants"] = map[string]any{"email": true}
+		b, _ := json.Marshal(body)
+		createTx(t, env, actor, b)
+		msgs, err := env.Store.ClaimMessages(t.Context(), 10, time.Minute)
+		if err != nil || len(msgs) != 1 {
+			t.Fatalf("claim: %v %v", msgs, err)
+		}
+		long := errors.New("x" + strings.Repeat("é", 600)) // 1,201 bytes: byte 1,000 is inside a character
+		if err := env.Store.FinishMessage(t.Context(), &msgs[0], models.Outcome{Err: long}, models.DefaultRetryPolicy); err != nil {
+			t.Fatal(err)
+		}
+		var m models.OutboxMessage
+		env.DB.DB.First(&m, "id = ?", msgs[0].ID)
+		if !utf8.ValidString(m.LastError) || len(m.LastError) != 999 || !strings.HasPrefix(long.Error(), m.LastError) {
+			t.Fatalf("stored error: %d bytes, valid %v", len(m.LastError), utf8.ValidString(m.LastError))
 		}
 	})
 }

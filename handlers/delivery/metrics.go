@@ -80,7 +80,7 @@ func (q *queueCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.NewInvalidMetric(q.desc, err)
 		return
 	}
-	for _, s := range []string{models.MessagePending, models.MessageSent, models.MessageHeld, models.MessageDead} {
+	for _, s := range models.MessageStatuses() {
 		ch <- prometheus.MustNewConstMetric(q.desc, prometheus.GaugeValue, float64(counts[s]), s)
 	}
 }
