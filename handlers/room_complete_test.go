@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
@@ -113,8 +114,17 @@ func TestCreatingTheSessionNeedsACompleteRoom(t *testing.T) {
 		// Queued with the completion: the webhook events and one invitation per participant.
 		var queued []string
 		env.DB.DB.Model(&models.OutboxMessage{}).Order("id").Pluck("event", &queued)
-		if got := strings.Join(queued, ","); got != "transaction.updated,transaction.esign_pending,invitation,invitation,markup_room.completed" {
+		if got := strings.Join(queued, ","); got != "transaction.updated,transaction.esign_pending,markup_room.completed,invitation,invitation" {
 			t.Fatalf("queued: %s", got)
+		}
+		var completed models.OutboxMessage
+		env.DB.DB.First(&completed, "event = ?", models.WebhookRoomCompleted)
+		var ev models.WebhookEvent
+		if err := json.Unmarshal(completed.Payload, &ev); err != nil {
+			t.Fatal(err)
+		}
+		if ev.Data["roomId"] != tr.room.ID || ev.Data["transactionId"] != tr.room.TransactionID || ev.Data["status"] != models.StatusESignPending || ev.Data["version"] != tx.Version {
+			t.Fatalf("markup_room.completed data: %v", ev.Data)
 		}
 
 		// The page is read-only with a summary; every change is refused with 409.

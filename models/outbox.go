@@ -3,6 +3,7 @@ package models
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"math"
 	mathrand "math/rand/v2"
 	"slices"
@@ -111,29 +112,46 @@ func (s *Store) newMessage(orgID int64, txID *string, kind, event, recipient str
 	}, nil
 }
 
+// webhookEvent is an event for the organization's webhook endpoints.
+type webhookEvent struct {
+	kind string
+	data map[string]any
+}
+
 // queueTransactionMessages writes, inside the caller's database transaction,
-// what a transaction change causes: invitations when it becomes esign_pending
-// with e-mail notification asked for, and webhook events for the
-// organization's endpoints. old is nil for a new transaction.
-func (s *Store) queueTransactionMessages(ctx context.Context, actor Actor, old, t *Transaction) error {
+// what a transaction change causes: webhook events (transaction.updated for
+// a change of an existing one, transaction.esign_pending when it becomes
+// esign_pending, and extra, such as a room's completion, whose data gets the
+// transaction's fields too) and invitations
+// when it becomes esign_pending with e-mail notification asked for. old is
+// nil for a new transaction. The endpoints are read once, and only when an
+// event is due.
+func (s *Store) queueTransactionMessages(ctx context.Context, actor Actor, old, t *Transaction, extra ...webhookEvent) error {
 	becamePending := t.Status == StatusESignPending && (old == nil || old.Status != StatusESignPending)
 	data := map[string]any{"transactionId": t.ID, "referenceId": t.ReferenceID, "status": t.Status, "version": t.Version}
-	hooks, err := s.ListWebhooks(ctx, t.OrganizationID)
-	if err != nil {
-		return err
-	}
+	var events []webhookEvent
 	if old != nil {
-		if err := s.queueEventTo(ctx, hooks, &t.ID, WebhookTransactionUpdated, data); err != nil {
+		events = append(events, webhookEvent{WebhookTransactionUpdated, data})
+	}
+	if becamePending {
+		events = append(events, webhookEvent{WebhookTransactionESignPending, data})
+	}
+	for _, e := range extra { // with the transaction's own fields
+		maps.Copy(e.data, data)
+		events = append(events, e)
+	}
+	if len(events) > 0 {
+		hooks, err := s.ListWebhooks(ctx, t.OrganizationID)
+		if err != nil {
 			return err
 		}
+		for _, e := range events {
+			if err := s.queueEvent(ctx, hooks, &t.ID, e); err != nil {
+				return err
+			}
+		}
 	}
-	if !becamePending {
-		return nil
-	}
-	if err := s.queueEventTo(ctx, hooks, &t.ID, WebhookTransactionESignPending, data); err != nil {
-		return err
-	}
-	if t.NotifyEmail == nil || !*t.NotifyEmail {
+	if !becamePending || t.NotifyEmail == nil || !*t.NotifyEmail {
 		return nil
 	}
 	return s.queueInvitations(ctx, actor, t)

@@ -126,7 +126,8 @@ func (s *Store) CompleteRoom(ctx context.Context, roomID string, notifyEmail boo
 		for i := range t.Participants {
 			room.Config.ApplyParticipantRules(&t.Participants[i])
 		}
-		if err := tx.writeReplacement(ctx, actor, old, t); err != nil {
+		completed := webhookEvent{WebhookRoomCompleted, map[string]any{"roomId": room.ID}}
+		if err := tx.writeReplacement(ctx, actor, old, t, completed); err != nil {
 			return err
 		}
 		now := tx.Now()
@@ -139,13 +140,8 @@ func (s *Store) CompleteRoom(ctx context.Context, roomID string, notifyEmail boo
 			return ErrRoomCompleted
 		}
 		out = t
-		if err := tx.recordEvent(ctx, t, actor, EventRoomCompleted, map[string]any{
+		return tx.recordEvent(ctx, t, actor, EventRoomCompleted, map[string]any{
 			"room": room.ID, "documents": t.DocumentCount, "tags": t.TagCount, "participants": t.ParticipantCount,
-		}); err != nil {
-			return err
-		}
-		return tx.queueEvent(ctx, room.OrganizationID, &t.ID, WebhookRoomCompleted, map[string]any{
-			"roomId": room.ID, "transactionId": t.ID, "referenceId": t.ReferenceID, "status": t.Status, "version": t.Version,
 		})
 	})
 	return out, err

@@ -130,8 +130,8 @@ func (s *Store) ReplaceTransaction(ctx context.Context, actor Actor, id string, 
 
 // writeReplacement swaps the stored rows of old for t (inside the caller's
 // database transaction, with old locked), records the history and queues the
-// messages the change causes (webhook events, invitations).
-func (s *Store) writeReplacement(ctx context.Context, actor Actor, old, t *Transaction) error {
+// messages the change causes (webhook events, extra among them; invitations).
+func (s *Store) writeReplacement(ctx context.Context, actor Actor, old, t *Transaction, extra ...webhookEvent) error {
 	if err := s.requirePasswords(ctx, t, old); err != nil {
 		return err
 	}
@@ -161,7 +161,7 @@ func (s *Store) writeReplacement(ctx context.Context, actor Actor, old, t *Trans
 			return err
 		}
 	}
-	return s.queueTransactionMessages(ctx, actor, old, t)
+	return s.queueTransactionMessages(ctx, actor, old, t, extra...)
 }
 
 // lockTransaction reads the transaction row and holds it until the database

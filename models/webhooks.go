@@ -231,23 +231,14 @@ type WebhookEvent struct {
 	Data map[string]any `json:"data"`
 }
 
-// queueEvent writes one call per subscribed endpoint of the organization,
+// queueEvent writes one call per endpoint of hooks subscribed to the event,
 // inside the caller's database transaction. Every call of one event carries
 // the same event id (the webhook-id header), so receivers can drop repeats.
-func (s *Store) queueEvent(ctx context.Context, orgID int64, txID *string, event string, data map[string]any) error {
-	hooks, err := s.ListWebhooks(ctx, orgID)
-	if err != nil {
-		return err
-	}
-	return s.queueEventTo(ctx, hooks, txID, event, data)
-}
-
-// queueEventTo is queueEvent for endpoints already read.
-func (s *Store) queueEventTo(ctx context.Context, hooks []WebhookEndpoint, txID *string, event string, data map[string]any) error {
+func (s *Store) queueEvent(ctx context.Context, hooks []WebhookEndpoint, txID *string, e webhookEvent) error {
 	var rows []*OutboxMessage
 	var body []byte
 	for i := range hooks {
-		if !hooks[i].Subscribes(event) {
+		if !hooks[i].Subscribes(e.kind) {
 			continue
 		}
 		if body == nil {
@@ -255,11 +246,11 @@ func (s *Store) queueEventTo(ctx context.Context, hooks []WebhookEndpoint, txID 
 			if err != nil {
 				return err
 			}
-			if body, err = json.Marshal(WebhookEvent{ID: "evt_" + uid.String(), Type: event, Time: s.Now(), Data: data}); err != nil {
+			if body, err = json.Marshal(WebhookEvent{ID: "evt_" + uid.String(), Type: e.kind, Time: s.Now(), Data: e.data}); err != nil {
 				return err
 			}
 		}
-		m, err := s.newMessage(hooks[i].OrganizationID, txID, MessageWebhook, event, hooks[i].URL, body)
+		m, err := s.newMessage(hooks[i].OrganizationID, txID, MessageWebhook, e.kind, hooks[i].URL, body)
 		if err != nil {
 			return err
 		}
