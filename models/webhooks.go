@@ -201,13 +201,21 @@ func (s *Store) ListWebhooks(ctx context.Context, orgID int64) ([]WebhookEndpoin
 	return out, err
 }
 
-// GetWebhook reads one endpoint by id (any organization's: the delivery worker's view).
-func (s *Store) GetWebhook(ctx context.Context, id string) (*WebhookEndpoint, error) {
-	var w WebhookEndpoint
-	if err := s.db.WithContext(ctx).First(&w, "id = ?", id).Error; err != nil {
-		return nil, mapDBError(err)
+// WebhooksByID reads the endpoints with these ids (any organization's: the
+// delivery worker's view of one batch), keyed by id; deleted ones are absent.
+func (s *Store) WebhooksByID(ctx context.Context, ids []string) (map[string]*WebhookEndpoint, error) {
+	out := map[string]*WebhookEndpoint{}
+	if len(ids) == 0 {
+		return out, nil
 	}
-	return &w, nil
+	var rows []WebhookEndpoint
+	if err := s.db.WithContext(ctx).Where("id IN ?", ids).Find(&rows).Error; err != nil {
+		return nil, err
+	}
+	for i := range rows {
+		out[rows[i].ID] = &rows[i]
+	}
+	return out, nil
 }
 
 // DeleteWebhook removes an organization's endpoint; calls still queued for it

@@ -443,6 +443,17 @@ func TestWebhooksAreSignedAndRetried(t *testing.T) {
 		if got := f.messages(t)[1]; got.Status != models.MessageSent || len(rc.Calls()) != 2 {
 			t.Fatalf("after retry: %s, %d calls", got.Status, len(rc.Calls()))
 		}
+
+		// A call queued for an endpoint deleted since is not made.
+		f.replace(t, tx.ID, f.body("draft", nil, "Pat"))
+		f.replace(t, tx.ID, f.body("esign_pending", nil, "Pat"))
+		if err := env.Store.DeleteWebhook(t.Context(), f.tenant.Org.ID, ep.ID); err != nil {
+			t.Fatal(err)
+		}
+		runOnce(t, w)
+		if got := f.messages(t)[2]; got.Status != models.MessageDead || !strings.Contains(got.LastError, "deleted") || len(rc.Calls()) != 2 {
+			t.Fatalf("for a deleted endpoint: %s %q, %d calls", got.Status, got.LastError, len(rc.Calls()))
+		}
 	})
 }
 

@@ -24,7 +24,7 @@ type Store interface {
 	ClaimMessages(ctx context.Context, limit int, lease time.Duration) ([]models.OutboxMessage, error)
 	FinishMessage(ctx context.Context, m *models.OutboxMessage, out models.Outcome, policy models.RetryPolicy) error
 	ReleaseMessage(ctx context.Context, m *models.OutboxMessage) error
-	GetWebhook(ctx context.Context, id string) (*models.WebhookEndpoint, error)
+	WebhooksByID(ctx context.Context, ids []string) (map[string]*models.WebhookEndpoint, error)
 }
 
 // Config sets up a Worker. Zero values take the defaults noted.
@@ -144,6 +144,20 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	// The batch's webhook endpoints, in one read.
+	var ids []string
+	for _, m := range msgs {
+		if m.EndpointID != nil {
+			ids = append(ids, *m.EndpointID)
+		}
+	}
+	endpoints, err := w.store.WebhooksByID(keep, ids)
+	if err != nil {
+		for i := range msgs {
+			_ = w.store.ReleaseMessage(keep, &msgs[i])
+		}
+		return 0, err
+	}
 	slots := make(chan struct{}, w.cfg.Concurrency)
 	var wg sync.WaitGroup
 	for i := range msgs {
@@ -162,7 +176,7 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 		go func() {
 			defer wg.Done()
 			defer func() { <-slots }()
-			w.deliver(keep, m)
+			w.deliver(keep, m, endpoints)
 		}()
 	}
 	wg.Wait()
@@ -170,11 +184,11 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 }
 
 // deliver sends one message and records the outcome.
-func (w *Worker) deliver(ctx context.Context, m *models.OutboxMessage) {
+func (w *Worker) deliver(ctx context.Context, m *models.OutboxMessage, endpoints map[string]*models.WebhookEndpoint) {
 	sendCtx, cancel := context.WithTimeout(ctx, w.cfg.Timeout)
 	defer cancel()
 	start := time.Now()
-	out := w.send(sendCtx, m)
+	out := w.send(sendCtx, m, endpoints)
 	w.stats.observe(m.Kind, out, out.Permanent || m.Attempts >= w.cfg.Retry.Attempts, time.Since(start))
 	log := w.log.With("id", m.ID, "kind", m.Kind, "event", m.Event, "attempt", m.Attempts)
 	switch {
@@ -191,37 +205,40 @@ func (w *Worker) deliver(ctx context.Context, m *models.OutboxMessage) {
 	}
 }
 
-func (w *Worker) send(ctx context.Context, m *models.OutboxMessage) models.Outcome {
+func (w *Worker) send(ctx context.Context, m *models.OutboxMessage, endpoints map[string]*models.WebhookEndpoint) models.Outcome {
 	var err error
 	switch m.Kind {
 	case models.MessageEmail:
 		if w.mailer == nil {
 			return models.Outcome{Err: errors.New("no SMTP server is configured (MARKUPROOM_SMTP_URL)"), Held: true}
 		}
-		var inv models.Invitation
-		if err = json.Unmarshal(m.Payload, &inv); err != nil {
-			err = permanent(err)
-			break
-		}
-		err = w.mailer.Send(ctx, m.ID, &inv)
+		err = w.sendEmail(ctx, m)
 	case models.MessageWebhook:
-		var ep *models.WebhookEndpoint
-		if m.EndpointID == nil {
-			err = permanent(errors.New("the webhook endpoint was deleted"))
-			break
-		}
-		if ep, err = w.store.GetWebhook(ctx, *m.EndpointID); errors.Is(err, models.ErrNotFound) {
-			err = permanent(errors.New("the webhook endpoint was deleted"))
-			break
-		} else if err != nil {
-			break
-		}
-		err = w.hooks.Send(ctx, ep, m)
+		err = w.sendWebhook(ctx, m, endpoints)
 	default:
 		err = permanent(fmt.Errorf("unknown message kind %q", m.Kind))
 	}
 	var p *permanentError
 	return models.Outcome{Err: err, Permanent: errors.As(err, &p)}
+}
+
+func (w *Worker) sendEmail(ctx context.Context, m *models.OutboxMessage) error {
+	var inv models.Invitation
+	if err := json.Unmarshal(m.Payload, &inv); err != nil {
+		return permanent(err)
+	}
+	return w.mailer.Send(ctx, m.ID, &inv)
+}
+
+func (w *Worker) sendWebhook(ctx context.Context, m *models.OutboxMessage, endpoints map[string]*models.WebhookEndpoint) error {
+	var ep *models.WebhookEndpoint
+	if m.EndpointID != nil {
+		ep = endpoints[*m.EndpointID]
+	}
+	if ep == nil {
+		return permanent(errors.New("the webhook endpoint was deleted"))
+	}
+	return w.hooks.Send(ctx, ep, m)
 }
 
 // permanentError marks a failure a retry cannot fix.
