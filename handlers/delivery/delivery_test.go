@@ -100,13 +100,13 @@ func (f *fixture) messages(t *testing.T) []models.OutboxMessage {
 	return out
 }
 
-func newWorker(t *testing.T, env *modelstest.Env, cfg delivery.Config) *delivery.Worker {
+func newWorker(t *testing.T, store delivery.Store, cfg delivery.Config) *delivery.Worker {
 	t.Helper()
 	if cfg.Retry.Attempts == 0 {
 		cfg.Retry = models.RetryPolicy{Base: time.Minute, Max: time.Minute, Attempts: 3}
 	}
 	cfg.Timeout = 5 * time.Second
-	w, err := delivery.New(env.Store, cfg)
+	w, err := delivery.New(store, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +176,7 @@ func TestInvitationsReachTheSMTPServer(t *testing.T) {
 
 		// The first attempt meets a temporary refusal; the retry, after the backoff, delivers one copy.
 		smtpd.Refuse(1)
-		w := newWorker(t, env, delivery.Config{SMTPURL: smtpd.URL(), From: "Acme Title <closings@acme.example>"})
+		w := newWorker(t, env.Store, delivery.Config{SMTPURL: smtpd.URL(), From: "Acme Title <closings@acme.example>"})
 		if n := runOnce(t, w); n != 2 {
 			t.Fatalf("claimed %d", n)
 		}
@@ -256,7 +256,7 @@ func TestHeaderInjectionIsRefused(t *testing.T) {
 		// A name is free text: whatever it holds, it cannot add a header or a recipient.
 		smtpd := deliverytest.StartSMTP(t)
 		f.create(t, f.body("esign_pending", map[string]any{"notifyParticipants": map[string]any{"email": true}}, "Pat\r\nBcc: thief@evil.example\r\n"))
-		runOnce(t, newWorker(t, env, delivery.Config{SMTPURL: smtpd.URL(), From: "closings@acme.example"}))
+		runOnce(t, newWorker(t, env.Store, delivery.Config{SMTPURL: smtpd.URL(), From: "closings@acme.example"}))
 		got := smtpd.Messages()
 		if len(got) != 1 || len(got[0].To) != 1 || got[0].To[0] != "pat@example.com" {
 			t.Fatalf("received %+v", got)
@@ -305,7 +305,7 @@ func TestWithoutSMTPInvitationsAreHeld(t *testing.T) {
 		f := newFixture(t, env)
 		f.create(t, f.body("esign_pending", map[string]any{"notifyParticipants": map[string]any{"email": true}}, "Pat"))
 		var logs syncBuffer
-		w := newWorker(t, env, delivery.Config{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+		w := newWorker(t, env.Store, delivery.Config{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 		runOnce(t, w)
 		m := f.messages(t)[0]
 		if m.Status != models.MessageHeld || !strings.Contains(m.LastError, "MARKUPROOM_SMTP_URL") {
@@ -319,7 +319,7 @@ func TestWithoutSMTPInvitationsAreHeld(t *testing.T) {
 			t.Fatalf("resume held: %d %v", n, err)
 		}
 		smtpd := deliverytest.StartSMTP(t)
-		runOnce(t, newWorker(t, env, delivery.Config{SMTPURL: smtpd.URL()}))
+		runOnce(t, newWorker(t, env.Store, delivery.Config{SMTPURL: smtpd.URL()}))
 		if len(smtpd.Messages()) != 1 || f.messages(t)[0].Status != models.MessageSent {
 			t.Fatal("the held invitation was not sent once SMTP was configured")
 		}
@@ -399,7 +399,7 @@ func TestWebhooksAreSignedAndRetried(t *testing.T) {
 		f.replace(t, tx.ID, f.body("esign_pending", nil, "Pat"))
 
 		rc.fail.Store(1)
-		w := newWorker(t, env, delivery.Config{AllowPrivateWebhooks: true})
+		w := newWorker(t, env.Store, delivery.Config{AllowPrivateWebhooks: true})
 		runOnce(t, w)
 		m := f.messages(t)[0]
 		if m.Status != models.MessagePending || !strings.Contains(m.LastError, "500") {
@@ -487,7 +487,7 @@ func TestPrivateWebhookTargetsAreRefused(t *testing.T) {
 			}
 		}
 		f.create(t, f.body("esign_pending", nil, "Pat"))
-		runOnce(t, newWorker(t, env, delivery.Config{})) // private targets not allowed
+		runOnce(t, newWorker(t, env.Store, delivery.Config{})) // private targets not allowed
 		if hits.Load() != 0 {
 			t.Fatal("the worker connected to a loopback address")
 		}
@@ -518,8 +518,9 @@ func TestTwoWorkersDeliverEachMessageOnce(t *testing.T) {
 		}
 		ctx, cancel := context.WithCancel(t.Context())
 		var wg sync.WaitGroup
-		for range 2 {
-			w := newWorker(t, env, delivery.Config{SMTPURL: smtpd.URL(), Batch: 10, Concurrency: 4, Poll: 10 * time.Millisecond})
+		// Two instances: each worker has its own store and connection pool.
+		for _, store := range []*models.Store{env.Store, env.AnotherInstance(t)} {
+			w := newWorker(t, store, delivery.Config{SMTPURL: smtpd.URL(), Batch: 10, Concurrency: 4, Poll: 10 * time.Millisecond})
 			wg.Go(func() { w.Run(ctx) })
 		}
 		deadline := time.Now().Add(60 * time.Second)
@@ -566,7 +567,7 @@ func TestShutdownFinishesTheSendInFlightAndReturnsTheRest(t *testing.T) {
 		}
 		f.create(t, f.body("esign_pending", nil, "Pat"))
 
-		w := newWorker(t, env, delivery.Config{AllowPrivateWebhooks: true, Concurrency: 1, Poll: time.Hour})
+		w := newWorker(t, env.Store, delivery.Config{AllowPrivateWebhooks: true, Concurrency: 1, Poll: time.Hour})
 		ctx, cancel := context.WithCancel(t.Context())
 		done := make(chan struct{})
 		go func() {
@@ -643,7 +644,7 @@ func TestWorkerMetrics(t *testing.T) {
 		}
 		f.create(t, f.body("esign_pending", map[string]any{"notifyParticipants": map[string]any{"email": true}}, "Pat"))
 		reg := prometheus.NewRegistry()
-		w := newWorker(t, env, delivery.Config{AllowPrivateWebhooks: true, Registry: reg})
+		w := newWorker(t, env.Store, delivery.Config{AllowPrivateWebhooks: true, Registry: reg})
 		runOnce(t, w)
 		env.Clock.Advance(2 * time.Minute)
 		runOnce(t, w)

@@ -54,6 +54,7 @@ type Env struct {
 	Bucket *blob.Bucket
 	Store  *models.Store
 	Clock  *Clock
+	url    string // the database, for AnotherInstance
 }
 
 // Each runs fn as a subtest on every dialect of Dialects.
@@ -69,7 +70,8 @@ func Each(t *testing.T, fn func(t *testing.T, env *Env)) {
 // New opens a fresh migrated database of dialect with a memory bucket.
 func New(t testing.TB, dialect models.Dialect) *Env {
 	t.Helper()
-	db := OpenDatabase(t, dialect)
+	dbURL := freshURL(t, dialect)
+	db := openURL(t, dbURL)
 	if _, err := db.Migrate(context.Background()); err != nil {
 		t.Fatalf("migrate: %v", err)
 	}
@@ -77,26 +79,38 @@ func New(t testing.TB, dialect models.Dialect) *Env {
 	t.Cleanup(func() { _ = bucket.Close() })
 	clock := NewClock()
 	store := models.NewStore(db, bucket, models.StoreOptions{Now: clock.Now, TempDir: t.TempDir()})
-	return &Env{DB: db, Bucket: bucket, Store: store, Clock: clock}
+	return &Env{DB: db, Bucket: bucket, Store: store, Clock: clock, url: dbURL}
 }
 
 // OpenDatabase opens an empty, unmigrated database of dialect.
 func OpenDatabase(t testing.TB, dialect models.Dialect) *models.Database {
 	t.Helper()
-	ctx := context.Background()
-	var dbURL string
-	switch dialect {
-	case models.DialectPostgres:
-		dbURL = PostgresSchemaURL(t)
-	default:
-		dbURL = "sqlite://" + filepath.Join(t.TempDir(), "test.db")
+	return openURL(t, freshURL(t, dialect))
+}
+
+// freshURL is a new, empty database of dialect: a temp SQLite file or a PostgreSQL schema.
+func freshURL(t testing.TB, dialect models.Dialect) string {
+	if dialect == models.DialectPostgres {
+		return PostgresSchemaURL(t)
 	}
-	db, err := models.OpenDatabase(ctx, models.DatabaseOptions{URL: dbURL})
+	return "sqlite://" + filepath.Join(t.TempDir(), "test.db")
+}
+
+func openURL(t testing.TB, dbURL string) *models.Database {
+	t.Helper()
+	db, err := models.OpenDatabase(context.Background(), models.DatabaseOptions{URL: dbURL})
 	if err != nil {
-		t.Fatalf("open %s: %v", dialect, err)
+		t.Fatalf("open %s: %v", dbURL, err)
 	}
 	t.Cleanup(func() { _ = db.Close() })
 	return db
+}
+
+// AnotherInstance is a second Store on the same database and bucket with a
+// connection pool of its own, as a second server instance would have.
+func (e *Env) AnotherInstance(t testing.TB) *models.Store {
+	t.Helper()
+	return models.NewStore(openURL(t, e.url), e.Bucket, models.StoreOptions{Now: e.Clock.Now, TempDir: t.TempDir()})
 }
 
 // PostgresSchemaURL creates a schema of the test's own and returns a URL whose
