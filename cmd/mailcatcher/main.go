@@ -20,20 +20,20 @@ import (
 	"os"
 	"os/signal"
 	"strings"
-	"sync"
 	"syscall"
 
-	"github.com/emersion/go-smtp"
+	"github.com/markuproom/markuproom/handlers/delivery/mailcatch"
 )
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:1025", "listen address")
 	flag.Parse()
-	srv := smtp.NewServer(&backend{out: os.Stdout})
+	n := 0
+	srv := mailcatch.NewServer(&mailcatch.Catcher{OnMessage: func(m mailcatch.Message) {
+		n++
+		printMessage(os.Stdout, n, m)
+	}})
 	srv.Addr = *addr
-	srv.Domain = "localhost"
-	srv.AllowInsecureAuth = true
-	srv.MaxMessageBytes = 10 << 20
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() {
@@ -46,52 +46,18 @@ func main() {
 	}
 }
 
-type backend struct {
-	mu  sync.Mutex
-	out io.Writer
-	n   int
-}
-
-func (b *backend) NewSession(*smtp.Conn) (smtp.Session, error) { return &session{b: b}, nil }
-
-type session struct {
-	b    *backend
-	from string
-	to   []string
-}
-
-func (s *session) Reset()        { s.from, s.to = "", nil }
-func (s *session) Logout() error { return nil }
-
-func (s *session) Mail(from string, _ *smtp.MailOptions) error {
-	s.from = from
-	return nil
-}
-
-func (s *session) Rcpt(to string, _ *smtp.RcptOptions) error {
-	s.to = append(s.to, to)
-	return nil
-}
-
-func (s *session) Data(r io.Reader) error {
-	raw, err := io.ReadAll(r)
+// printMessage writes the n-th message's envelope, To, Subject and plain text.
+func printMessage(w io.Writer, n int, m mailcatch.Message) {
+	fmt.Fprintf(w, "\n── message %d ── from %s to %s\n", n, m.From, strings.Join(m.To, ", "))
+	msg, err := mail.ReadMessage(bytes.NewReader(m.Data))
 	if err != nil {
-		return err
-	}
-	s.b.mu.Lock()
-	defer s.b.mu.Unlock()
-	s.b.n++
-	fmt.Fprintf(s.b.out, "\n── message %d ── from %s to %s\n", s.b.n, s.from, strings.Join(s.to, ", "))
-	msg, err := mail.ReadMessage(bytes.NewReader(raw))
-	if err != nil {
-		fmt.Fprintf(s.b.out, "(unreadable: %v)\n", err)
-		return nil
+		fmt.Fprintf(w, "(unreadable: %v)\n", err)
+		return
 	}
 	dec := new(mime.WordDecoder)
 	subject, _ := dec.DecodeHeader(msg.Header.Get("Subject"))
 	to, _ := dec.DecodeHeader(msg.Header.Get("To"))
-	fmt.Fprintf(s.b.out, "To: %s\nSubject: %s\n\n%s\n", to, subject, plainText(msg))
-	return nil
+	fmt.Fprintf(w, "To: %s\nSubject: %s\n\n%s\n", to, subject, plainText(msg))
 }
 
 // plainText returns the message's text/plain part (or says what it holds).

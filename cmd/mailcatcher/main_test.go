@@ -8,31 +8,17 @@ import (
 	"testing"
 	"time"
 
-	gosmtp "github.com/emersion/go-smtp"
+	"github.com/markuproom/markuproom/handlers/delivery/mailcatch"
 )
 
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 func TestCatcherPrintsEnvelopeSubjectAndPlainText(t *testing.T) {
-	var out lockedBuffer
-	srv := gosmtp.NewServer(&backend{out: &out})
-	srv.Domain = "localhost"
-	srv.AllowInsecureAuth = true
+	var mu sync.Mutex
+	var out strings.Builder
+	srv := mailcatch.NewServer(&mailcatch.Catcher{OnMessage: func(m mailcatch.Message) {
+		mu.Lock()
+		defer mu.Unlock()
+		printMessage(&out, 1, m)
+	}})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -47,11 +33,16 @@ func TestCatcherPrintsEnvelopeSubjectAndPlainText(t *testing.T) {
 	if err := smtp.SendMail(ln.Addr().String(), nil, "from@example.com", []string{"jose@example.com"}, []byte(msg)); err != nil {
 		t.Fatal(err)
 	}
+	printed := func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return out.String()
+	}
 	deadline := time.Now().Add(5 * time.Second)
-	for !strings.Contains(out.String(), "Hello José") && time.Now().Before(deadline) {
+	for !strings.Contains(printed(), "Hello José") && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	got := out.String()
+	got := printed()
 	for _, want := range []string{"from from@example.com to jose@example.com", "To: José <jose@example.com>", "Subject: Please sign", "Hello José"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("output lacks %q:\n%s", want, got)
