@@ -62,9 +62,8 @@ func roomView(assets *static.Assets, ws *models.RoomWorkspace, now time.Time, fo
 	for _, d := range t.Documents {
 		dv := templates.RoomDocumentView{
 			Position: d.Position, Title: d.Title, PageCount: d.Pages, TagCount: len(d.Tags),
-			RenameURL:  base + "/documents/" + strconv.Itoa(d.Position) + "/title",
-			ContentURL: base + "/pdf/" + d.DocumentID,
-			RemoveURL:  base + "/documents/" + strconv.Itoa(d.Position) + "/remove",
+			RenameURL: base + "/documents/" + strconv.Itoa(d.Position) + "/title",
+			RemoveURL: base + "/documents/" + strconv.Itoa(d.Position) + "/remove",
 		}
 		perPage := make([]int, d.Pages+1)
 		for _, tag := range d.Tags {

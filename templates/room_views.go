@@ -68,12 +68,11 @@ type RoomControls struct {
 
 // RoomDocumentView is one document of the room.
 type RoomDocumentView struct {
-	Position   int
-	Title      string
-	PageCount  int
-	TagCount   int
-	RenameURL  string
-	ContentURL string
+	Position  int
+	Title     string
+	PageCount int
+	TagCount  int
+	RenameURL string
 	// RemoveURL removes the document with its tags (documents.advancedEdit).
 	RemoveURL string
 	Pages     []RoomPageView
