@@ -117,7 +117,7 @@ func TestAdminSignInOutAndTimeouts(t *testing.T) {
 			t.Fatalf("admin cookie = %+v", cookie)
 		}
 
-		b, token = adminSignIn(t, s, "ada@example.com", "correct horse")
+		b, _ = adminSignIn(t, s, "ada@example.com", "correct horse")
 		page = b.get("/admin/transactions").Body.String()
 		for _, want := range []string{"Sign out", `href="/admin/transactions"`, "Transactions"} {
 			if !strings.Contains(page, want) {
