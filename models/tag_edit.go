@@ -93,11 +93,7 @@ func (s *Store) AddRoomTag(ctx context.Context, roomID string, docPos int, f Roo
 func (s *Store) UpdateRoomTag(ctx context.Context, roomID, tagID string, f RoomTagForm) (*TagEdit, error) {
 	var out *TagEdit
 	err := s.editRoomTag(ctx, roomID, func(e *tagEditor) error {
-		old, err := e.tag(ctx, tagID)
-		if err != nil {
-			return err
-		}
-		doc, err := e.document(ctx, old.DocumentPosition)
+		old, doc, err := e.tag(ctx, tagID)
 		if err != nil {
 			return err
 		}
@@ -123,11 +119,7 @@ func (s *Store) UpdateRoomTag(ctx context.Context, roomID, tagID string, f RoomT
 // DeleteRoomTag removes one tag from a room's transaction.
 func (s *Store) DeleteRoomTag(ctx context.Context, roomID, tagID string) error {
 	return s.editRoomTag(ctx, roomID, func(e *tagEditor) error {
-		old, err := e.tag(ctx, tagID)
-		if err != nil {
-			return err
-		}
-		doc, err := e.document(ctx, old.DocumentPosition)
+		old, doc, err := e.tag(ctx, tagID)
 		if err != nil {
 			return err
 		}
@@ -192,15 +184,20 @@ func (e *tagEditor) document(ctx context.Context, pos int) (*roomDocument, error
 	return &roomDocument{row: rows[0], upload: up}, nil
 }
 
-func (e *tagEditor) tag(ctx context.Context, tagID string) (*Tag, error) {
+// tag reads one tag of the room's transaction by its id, with its document.
+func (e *tagEditor) tag(ctx context.Context, tagID string) (*Tag, *roomDocument, error) {
 	var rows []Tag
 	if err := e.tx.db.WithContext(ctx).Where("transaction_id = ? AND tag_id = ?", e.t.ID, tagID).Limit(1).Find(&rows).Error; err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(rows) == 0 {
-		return nil, ErrNotFound
+		return nil, nil, ErrNotFound
 	}
-	return &rows[0], nil
+	doc, err := e.document(ctx, rows[0].DocumentPosition)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &rows[0], doc, nil
 }
 
 // checkForm validates a posted tag with operation A's rules: the tag's own
