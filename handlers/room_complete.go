@@ -58,8 +58,7 @@ func (h *Handler) completeRoom(c *gin.Context) error {
 // checklistView shapes the checklist, with a link to fix each unmet item.
 func checklistView(ws *models.RoomWorkspace, items []models.ChecklistItem, csrf string) templates.ChecklistView {
 	v := templates.ChecklistView{Ready: models.ChecklistDone(items), CompleteURL: "/rooms/" + ws.Room.ID + "/complete", CSRFToken: csrf,
-		// Invitations are asked for unless the caller's transaction said no.
-		NotifyEmail: ws.Transaction.NotifyEmail == nil || *ws.Transaction.NotifyEmail}
+		NotifyEmail: ws.Transaction.OffersInvitations()}
 	for _, it := range items {
 		iv := templates.ChecklistItemView{ID: it.ID, Label: it.Label, OK: it.OK, Problems: it.Problems}
 		if !it.OK {

@@ -158,3 +158,23 @@ func TestCreatingTheSessionIsRefusedWhenExpiredOrForged(t *testing.T) {
 		tr.b.post(tr.path+"/complete", url.Values{"csrf": {tr.csrf}}).status(http.StatusGone)
 	})
 }
+
+func TestTheSessionDialogOffersInvitationsUnlessTheCallerSaidNo(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
+		s := newServer(t, env)
+		tenant := env.NewTenant(t, "Acme")
+		tr := openTagRoom(t, s, tenant, nil)
+		ticked := `name="notify" value="email" form="session-complete-form" checked`
+		if html := tr.b.get(tr.path + "/checklist").status(http.StatusOK).Body.String(); !strings.Contains(html, ticked) {
+			t.Fatal("with no notifyParticipants, invitations are not offered ticked")
+		}
+		var tx map[string]any
+		s.do(api(http.MethodGet, "/api/v1/transactions/"+tr.room.TransactionID, tr.token, nil)).status(http.StatusOK).json(&tx)
+		tx["notifyParticipants"] = map[string]any{"email": false}
+		s.do(jsonReq(http.MethodPut, "/api/v1/transactions/"+tr.room.TransactionID, tr.token, tx)).status(http.StatusCreated)
+		html := tr.b.get(tr.path + "/checklist").status(http.StatusOK).Body.String()
+		if strings.Contains(html, ticked) || !strings.Contains(html, `name="notify"`) {
+			t.Fatal("the caller said no e-mail, yet invitations are offered ticked (or not at all)")
+		}
+	})
+}

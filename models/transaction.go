@@ -34,6 +34,11 @@ type Transaction struct {
 // TableName implements gorm's tabler.
 func (Transaction) TableName() string { return "transactions" }
 
+// OffersInvitations tells whether a room's "Create e-signature session"
+// offers invitation e-mails ticked: yes, unless the caller's transaction
+// says notifyParticipants.email false.
+func (t *Transaction) OffersInvitations() bool { return t.NotifyEmail == nil || *t.NotifyEmail }
+
 // ETag is the entity tag of the transaction's current version.
 func (t *Transaction) ETag() string { return `"` + strconv.Itoa(t.Version) + `"` }
 
