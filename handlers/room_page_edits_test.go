@@ -91,6 +91,11 @@ func TestPageEditsMoveTagsWithTheirPages(t *testing.T) {
 		}
 		// The replaced version is no longer the room's: its URL answers 404.
 		tr.b.get(tr.path + "/pdf/" + original.ID).status(http.StatusNotFound)
+		// Another organization's room cannot serve this document, and this browser cannot use that room.
+		other := openTagRoom(t, s, env.NewTenant(t, "Other"), nil)
+		other.b.get(other.path + "/pdf/" + d.ID).status(http.StatusNotFound)
+		tr.b.get(other.path + "/pdf/" + other.doc(t).ID).status(http.StatusForbidden)
+		other.b.get(other.path + "/pdf/" + other.doc(t).ID).status(http.StatusOK)
 
 		// Move page 2 to the front (a plain form post: back to the room).
 		form := url.Values{"csrf": {tr.csrf}, "to": {"1"}}

@@ -31,6 +31,7 @@ type RoomEditor interface {
 	AddRoomDocument(ctx context.Context, roomID string, u *models.StagedUpload, title string) (*models.Document, error)
 	RemoveRoomDocument(ctx context.Context, roomID string, pos int) error
 	MoveRoomParticipant(ctx context.Context, roomID, participantID string, to int) error
+	RoomDocument(ctx context.Context, roomID, documentID string) (*models.Document, error)
 }
 
 // maxFormBytes bounds a room form post (a participant is a few hundred bytes).
@@ -203,25 +204,19 @@ func (h *Handler) renameRoomDocument(c *gin.Context) error {
 }
 
 // roomDocumentContent serves one of the room's current documents to the bound
-// browser, by document ID: a document row's content never changes (a page edit
+// browser, by document id: a document row's content never changes (a page edit
 // makes a new one), so the URL can be cached, and a viewer still loading while a
 // change removes another document never gets a different file at its URL.
 func (h *Handler) roomDocumentContent(c *gin.Context) error {
-	ws, err := h.roomFor(c)
+	id, err := h.boundRoomID(c)
 	if err != nil {
 		return err
 	}
-	for _, d := range ws.Transaction.Documents {
-		if d.DocumentID != c.Param("document") {
-			continue
-		}
-		doc, err := h.store.GetDocument(c.Request.Context(), ws.Room.OrganizationID, d.DocumentID)
-		if err != nil {
-			return err
-		}
-		return h.servePDF(c, doc, "private, max-age=86400, immutable")
+	doc, err := h.store.RoomDocument(c.Request.Context(), id, c.Param("document"))
+	if err != nil {
+		return err
 	}
-	return models.ErrNotFound
+	return h.servePDF(c, doc, "private, max-age=86400, immutable")
 }
 
 func participantFormFromRequest(c *gin.Context) models.ParticipantForm {

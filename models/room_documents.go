@@ -132,3 +132,19 @@ func (s *Store) bumpTransaction(ctx context.Context, room *Room, t *Transaction,
 	summary["version"] = t.Version
 	return s.recordEvent(ctx, t, Actor{OrganizationID: room.OrganizationID, Label: "Markup Room " + room.ID}, kind, summary)
 }
+
+// RoomDocument reads a current document of a room's transaction by its
+// document id, in one query (the room's PDF route; another room's or a
+// replaced version's id is ErrNotFound).
+func (s *Store) RoomDocument(ctx context.Context, roomID, documentID string) (*Document, error) {
+	var d Document
+	err := s.db.WithContext(ctx).Model(&Document{}).
+		Joins("JOIN transaction_documents td ON td.document_id = documents.id").
+		Joins("JOIN markup_rooms r ON r.transaction_id = td.transaction_id AND r.organization_id = documents.organization_id").
+		Where("r.id = ? AND documents.id = ?", roomID, documentID).
+		First(&d).Error
+	if err != nil {
+		return nil, mapDBError(err)
+	}
+	return &d, nil
+}
