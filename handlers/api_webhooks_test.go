@@ -1,8 +1,10 @@
 package handlers_test
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/markuproom/markuproom/models"
@@ -68,5 +70,24 @@ func TestWebhookEndpointsAPI(t *testing.T) {
 			s.do(jsonReq(http.MethodPost, "/api/v1/webhooks", a.Token, map[string]any{"url": "https://hooks.acme.example/" + string(rune('a'+i)), "events": []string{"transaction.updated"}})).status(http.StatusCreated)
 		}
 		s.do(jsonReq(http.MethodPost, "/api/v1/webhooks", a.Token, map[string]any{"url": "https://hooks.acme.example/one-more", "events": []string{"transaction.updated"}})).problem(http.StatusUnprocessableEntity)
+	})
+}
+
+// Registrations racing for the last places stop at the limit.
+func TestWebhookLimitHoldsUnderConcurrentRegistrations(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
+		tenant := env.NewTenant(t, "Acme")
+		var wg sync.WaitGroup
+		for i := range models.MaxWebhooksPerOrg + 10 {
+			wg.Go(func() {
+				_, _ = env.Store.CreateWebhook(t.Context(), tenant.Org.ID, models.WebhookPolicy{},
+					models.NewWebhook{URL: fmt.Sprintf("https://hooks.acme.example/%d", i), Events: []string{models.WebhookTransactionUpdated}})
+			})
+		}
+		wg.Wait()
+		hooks, err := env.Store.ListWebhooks(t.Context(), tenant.Org.ID)
+		if err != nil || len(hooks) != models.MaxWebhooksPerOrg {
+			t.Fatalf("%d endpoints (%v), want %d", len(hooks), err, models.MaxWebhooksPerOrg)
+		}
 	})
 }

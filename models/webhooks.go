@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"gorm.io/gorm/clause"
 )
 
 // Webhook event types an endpoint can subscribe to.
@@ -179,6 +180,14 @@ func (s *Store) CreateWebhook(ctx context.Context, orgID int64, policy WebhookPo
 		Secret: WebhookSecretPrefix + base64.StdEncoding.EncodeToString(key), Description: in.Description, CreatedAt: s.Now(),
 	}
 	err = s.inTx(ctx, func(tx *Store) error {
+		// Registrations of one organization take turns, so two at once cannot
+		// both pass the count (SQLite's IMMEDIATE transactions already do).
+		if tx.dialect == DialectPostgres {
+			var org Organization
+			if err := tx.db.WithContext(ctx).Clauses(clause.Locking{Strength: "UPDATE"}).Select("id").Take(&org, orgID).Error; err != nil {
+				return mapDBError(err)
+			}
+		}
 		var n int64
 		if err := tx.db.WithContext(ctx).Model(&WebhookEndpoint{}).Where("organization_id = ?", orgID).Count(&n).Error; err != nil {
 			return err
