@@ -74,5 +74,29 @@ bench-go:
 	$(GO) test -run '^$$' -bench Outbox -benchtime 1000x -count 1 -timeout 15m ./handlers/delivery/
 
 ## load: cmd/loadbench alone (flags through LOADBENCH_ARGS, e.g. LOADBENCH_ARGS='-c 16 -d 30s')
+## (its server runs with rate limits off, as MARKUPROOM_RATE_LIMITS=off: the load measures the service)
 load:
 	$(GO) run ./cmd/loadbench $(LOADBENCH_ARGS)
+
+.PHONY: fuzz vulncheck deps-check
+FUZZTIME ?= 30s
+
+## fuzz: every Fuzz* target of every package (found by `go test -list '^Fuzz' ./...`), each for
+## FUZZTIME (default 30s) in turn; prints one line per target with its executions, stops by itself and
+## fails on a crasher, which go test writes to the package's testdata/fuzz/<FuzzName>/ (commit it: it
+## becomes a regression seed). Not part of `make test`, whose go test replays the committed seeds.
+fuzz:
+	GO=$(GO) FUZZTIME=$(FUZZTIME) .ci/fuzz.sh
+
+## deps-check: offline dependency hygiene (CI runs it): go.sum matches the module cache, and every
+## front-end package is pinned to one exact version with a consistent lockfile
+deps-check:
+	$(GO) mod verify
+	node web/scripts/check-pins.mjs
+
+## vulncheck: known vulnerabilities, for an operator with internet access (not CI: vuln.go.dev and
+## npm audit are unreachable there): govulncheck, pinned as a Go tool in go.mod, and npm audit of the
+## packages the server ships (dependencies, not devDependencies)
+vulncheck:
+	$(GO) tool govulncheck ./...
+	npm audit --omit=dev

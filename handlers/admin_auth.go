@@ -17,6 +17,10 @@ import (
 type AdminStore interface {
 	AdminSignIn(ctx context.Context, email, password, clientAddr string) (*models.User, error)
 	ActiveAdmin(ctx context.Context, userID int64) (*models.User, error)
+	StartAdminSession(ctx context.Context, userID int64, clientAddr string) (string, error)
+	AdminSessionUser(ctx context.Context, id string, limits models.AdminSessionLimits) (*models.User, error)
+	EndAdminSession(ctx context.Context, id string) error
+	EndAdminSessionsOf(ctx context.Context, userID int64) (int64, error)
 	RecordActivity(ctx context.Context, a models.Activity) error
 	AdminListTransactions(ctx context.Context, f models.AdminTransactionFilter) (*models.AdminTransactionPage, error)
 	OrganizationNames(ctx context.Context) ([]models.Organization, error)
@@ -68,7 +72,7 @@ func (h *Handler) adminLogin(c *gin.Context) error {
 		h.renderAdminLogin(c, http.StatusUnauthorized, templates.AdminLoginView{Error: badSignIn})
 		return nil
 	}
-	u, err := h.store.AdminSignIn(c.Request.Context(), email, password, c.RemoteIP())
+	u, err := h.store.AdminSignIn(c.Request.Context(), email, password, c.ClientIP())
 	var locked *models.LockedOutError
 	switch {
 	case errors.As(err, &locked):
@@ -98,7 +102,30 @@ func (h *Handler) adminLogout(c *gin.Context) error {
 	if err := h.recordAdmin(c, models.ActivityLogout, ""); err != nil {
 		return err
 	}
-	endAdminSession(c)
+	if err := h.endAdminSession(c); err != nil {
+		return err
+	}
+	c.Redirect(http.StatusSeeOther, "/admin/login")
+	return nil
+}
+
+// adminRevokeAllSessions signs the admin out everywhere: POST
+// /admin/sessions/revoke-all ends every session record of the signed-in
+// admin (this one too, on every instance, as they live in the database),
+// recorded in the activity log with how many there were.
+func (h *Handler) adminRevokeAllSessions(c *gin.Context) error {
+	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, maxFormBytes)
+	if err := checkCSRF(c); err != nil {
+		return err
+	}
+	n, err := h.store.EndAdminSessionsOf(c.Request.Context(), adminFrom(c).ID)
+	if err != nil {
+		return err
+	}
+	if err := h.recordAdmin(c, models.ActivitySignOutEverywhere, strconv.FormatInt(n, 10)+" sessions"); err != nil {
+		return err
+	}
+	clearAdminCookie(c)
 	c.Redirect(http.StatusSeeOther, "/admin/login")
 	return nil
 }
@@ -117,6 +144,7 @@ func (h *Handler) adminPage(c *gin.Context, title, current string) templates.Pag
 	p := h.page(c, title)
 	p.CSRFToken = csrfToken(c)
 	p.SignOutURL = "/admin/logout"
+	p.SignOutEverywhereURL = "/admin/sessions/revoke-all"
 	for _, l := range []struct{ label, href string }{
 		{"Transactions", "/admin/transactions"}, {"Markup Rooms", "/admin/rooms"},
 		{"Organizations", "/admin/organizations"}, {"Outgoing messages", "/admin/outbox"}, {"Activity", "/admin/activity"},

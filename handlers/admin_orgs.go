@@ -147,6 +147,7 @@ func (h *Handler) renderOrganization(c *gin.Context, status int, v templates.Adm
 		v.Webhooks = append(v.Webhooks, templates.AdminWebhookRowView{
 			ID: w.ID, URL: w.URL, Events: strings.Join(w.Events, ", "), Description: w.Description,
 			Created: w.CreatedAt.UTC().Format("2 Jan 2006, 15:04"), DeleteURL: base + "/webhooks/" + w.ID + "/delete",
+			RotateURL: base + "/webhooks/" + w.ID + "/rotate-secret",
 		})
 	}
 	render(c, status, templates.AdminOrganizationPage(h.adminPage(c, org.Name, "/admin/organizations"), v))

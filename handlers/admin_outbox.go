@@ -147,3 +147,25 @@ func (h *Handler) adminDeleteWebhook(c *gin.Context) error {
 	c.Redirect(http.StatusSeeOther, "/admin/organizations/"+strconv.FormatInt(id, 10)+"#org-webhooks-title")
 	return nil
 }
+
+// adminRotateWebhookSecret gives an endpoint a new signing secret:
+// POST /admin/organizations/:id/webhooks/:webhookId/rotate-secret; the page
+// shows it once, and the old one keeps signing beside it for a day.
+func (h *Handler) adminRotateWebhookSecret(c *gin.Context) error {
+	if err := adminForm(c); err != nil {
+		return err
+	}
+	id, err := orgParam(c)
+	if err != nil {
+		return err
+	}
+	w, err := h.store.RotateWebhookSecret(c.Request.Context(), id, c.Param("webhookId"))
+	if err != nil {
+		return err
+	}
+	if err := h.recordAdmin(c, models.ActivityCreate, "signing secret of webhook "+w.ID+" ("+w.URL+")"); err != nil {
+		return err
+	}
+	c.Header("Cache-Control", "no-store")
+	return h.renderOrganization(c, http.StatusOK, templates.AdminOrganizationView{NewWebhookSecret: w.Secret, NewWebhookURL: w.URL, NewWebhookRotated: true})
+}

@@ -40,7 +40,7 @@ func TestAdminOutboxListsMessagesAndRetriesDeadOnes(t *testing.T) {
 		// A change queues calls; one is made dead by hand, as after its last failed attempt.
 		tr := openTagRoom(t, s, tenant, nil)
 		body := s.do(api(http.MethodGet, "/api/v1/transactions/"+tr.room.TransactionID, tr.token, nil)).status(http.StatusOK).Body.String()
-		s.do(api(http.MethodPut, "/api/v1/transactions/"+tr.room.TransactionID, tr.token, strings.NewReader(body))).status(http.StatusCreated)
+		s.do(jsonReq(http.MethodPut, "/api/v1/transactions/"+tr.room.TransactionID, tr.token, body)).status(http.StatusCreated)
 		var msgs []models.OutboxMessage
 		env.DB.DB.Order("id").Find(&msgs)
 		if len(msgs) != 1 || msgs[0].Event != models.WebhookTransactionUpdated {

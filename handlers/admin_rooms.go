@@ -77,7 +77,7 @@ func (h *Handler) adminActivity(c *gin.Context) error {
 	for _, a := range rows {
 		v.Rows = append(v.Rows, templates.AdminActivityRowView{
 			When: a.CreatedAt.UTC().Format("2 Jan 2006, 15:04:05 UTC"), WhenISO: a.CreatedAt.UTC().Format(time.RFC3339),
-			Who: a.Actor, Action: a.Action, Target: a.Target, Address: a.ClientAddr,
+			Who: a.Actor, Action: activityLabel(a), Target: a.Target, Address: a.ClientAddr,
 		})
 	}
 	if len(rows) == models.AdminPageSize {
@@ -87,8 +87,21 @@ func (h *Handler) adminActivity(c *gin.Context) error {
 	return nil
 }
 
+// activityLabel names an action for the log: a repeated refusal says how
+// many times, and when the last was ("failed login ×37, last 09:14:03 UTC").
+func activityLabel(a models.Activity) string {
+	if a.Repeats <= 1 {
+		return a.Action
+	}
+	label := a.Action + " ×" + strconv.Itoa(a.Repeats)
+	if a.LastAt != nil {
+		label += ", last " + a.LastAt.UTC().Format("15:04:05 UTC")
+	}
+	return label
+}
+
 // recordAdmin logs an action of the signed-in admin.
 func (h *Handler) recordAdmin(c *gin.Context, action, target string) error {
 	u := adminFrom(c)
-	return h.store.RecordActivity(c.Request.Context(), models.Activity{UserID: &u.ID, Actor: u.Email, Action: action, Target: target, ClientAddr: c.RemoteIP()})
+	return h.store.RecordActivity(c.Request.Context(), models.Activity{UserID: &u.ID, Actor: u.Email, Action: action, Target: target, ClientAddr: c.ClientIP()})
 }

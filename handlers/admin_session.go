@@ -17,12 +17,11 @@ const adminSessionName = "markuproom_admin"
 // ctxAdmin holds the signed-in admin of a console request.
 const ctxAdmin = "markuproom.admin"
 
-// Keys of the admin session.
+// Keys of the admin session cookie: it names a server-side session record
+// (models.AdminSession) and carries the console's CSRF token.
 const (
-	adminUserKey   = "uid"
-	adminLoginKey  = "login" // unix seconds of the sign-in
-	adminSeenKey   = "seen"  // unix seconds of the last request
-	adminLockedKey = "denied"
+	adminSessionKey = "sid"
+	adminLockedKey  = "denied"
 )
 
 // newAdminSessionStore makes the signed, encrypted cookie store of admin
@@ -31,29 +30,26 @@ func newAdminSessionStore(secret []byte, secure bool, maxAge time.Duration) sess
 	return newSessionStore(deriveKey(secret, "markuproom/admin"), secure, maxAge)
 }
 
-// loadAdmin finds the signed-in admin of a console request: nobody when the
-// session is missing, idle past the timeout or older than the maximum age
-// (the session is then cleared); the user again from the database each time,
-// so a disabled admin or a revoked flag takes effect at once.
+// loadAdmin finds the signed-in admin of a console request from the session
+// record its cookie names, checked in the database on every request: nobody
+// when there is none, or it ended (sign-out, "Sign out everywhere", a
+// disabled user, on any instance), or it was idle past the timeout or is
+// older than the maximum age (the cookie is then cleared); the user is read
+// again each time, so a revoked admin flag takes effect at once.
 func (h *Handler) loadAdmin() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		s := sessions.Default(c)
-		uid, _ := s.Get(adminUserKey).(int64)
-		if uid != 0 {
-			now := h.store.Now().Unix()
-			login, _ := s.Get(adminLoginKey).(int64)
-			seen, _ := s.Get(adminSeenKey).(int64)
-			if now-seen >= int64(h.cfg.AdminIdleTimeout.Seconds()) || now-login >= int64(h.cfg.AdminMaxAge.Seconds()) {
-				endAdminSession(c)
-			} else if u, err := h.store.ActiveAdmin(c.Request.Context(), uid); err == nil {
+		if sid, _ := s.Get(adminSessionKey).(string); sid != "" {
+			limits := models.AdminSessionLimits{Idle: h.cfg.AdminIdleTimeout, MaxAge: h.cfg.AdminMaxAge}
+			u, err := h.store.AdminSessionUser(c.Request.Context(), sid, limits)
+			switch {
+			case err == nil:
 				c.Set(ctxAdmin, u)
-				s.Set(adminSeenKey, now)
-				_ = s.Save()
-			} else if errors.Is(err, models.ErrForbidden) {
+			case errors.Is(err, models.ErrForbidden):
 				c.Set(adminLockedKey, true)
-			} else if errors.Is(err, models.ErrNotFound) {
-				endAdminSession(c)
-			} else {
+			case errors.Is(err, models.ErrNotFound):
+				clearAdminCookie(c)
+			default:
 				respondError(c, err)
 				return
 			}
@@ -64,7 +60,7 @@ func (h *Handler) loadAdmin() gin.HandlerFunc {
 
 // requireAdmin lets only a signed-in admin through: pages send anybody else
 // to the sign-in page, actions answer 401; a signed-in user who is no longer
-// an admin (or was disabled) gets 403.
+// an admin gets 403.
 func requireAdmin(c *gin.Context) {
 	if _, ok := c.Get(ctxAdmin); ok {
 		c.Next()
@@ -89,21 +85,38 @@ func adminFrom(c *gin.Context) *models.User {
 	return admin
 }
 
-// startAdminSession signs a user in: a fresh session (new CSRF token) that
-// remembers when it started.
+// startAdminSession signs a user in: a new session record, named by a fresh
+// cookie (new CSRF token); a session this browser still had ends.
 func (h *Handler) startAdminSession(c *gin.Context, u *models.User) error {
 	s := sessions.Default(c)
+	if old, _ := s.Get(adminSessionKey).(string); old != "" {
+		if err := h.store.EndAdminSession(c.Request.Context(), old); err != nil {
+			return err
+		}
+	}
+	sid, err := h.store.StartAdminSession(c.Request.Context(), u.ID, c.ClientIP())
+	if err != nil {
+		return err
+	}
 	s.Clear()
-	now := h.store.Now().Unix()
-	s.Set(adminUserKey, u.ID)
-	s.Set(adminLoginKey, now)
-	s.Set(adminSeenKey, now)
+	s.Set(adminSessionKey, sid)
 	s.Set("csrf", newRequestID()+newRequestID())
 	return s.Save()
 }
 
-// endAdminSession forgets the signed-in admin.
-func endAdminSession(c *gin.Context) {
+// endAdminSession signs this browser out: its session record ends (so every
+// copy of the cookie stops working) and the cookie is cleared.
+func (h *Handler) endAdminSession(c *gin.Context) error {
+	sid, _ := sessions.Default(c).Get(adminSessionKey).(string)
+	if err := h.store.EndAdminSession(c.Request.Context(), sid); err != nil {
+		return err
+	}
+	clearAdminCookie(c)
+	return nil
+}
+
+// clearAdminCookie forgets the session in this browser.
+func clearAdminCookie(c *gin.Context) {
 	s := sessions.Default(c)
 	s.Clear()
 	_ = s.Save()

@@ -54,6 +54,7 @@ func TestAdminRoutesRefuseEveryoneButAdmins(t *testing.T) {
 			{http.MethodGet, "/admin/organizations"},
 			{http.MethodGet, org},
 			{http.MethodPost, "/admin/logout"},
+			{http.MethodPost, "/admin/sessions/revoke-all"},
 			{http.MethodPost, "/admin/rooms/" + tr.room.ID + "/expire"},
 			{http.MethodPost, "/admin/organizations"},
 			{http.MethodPost, org + "/api-access"},
@@ -62,9 +63,9 @@ func TestAdminRoutesRefuseEveryoneButAdmins(t *testing.T) {
 			{http.MethodPost, org + "/tokens"},
 			{http.MethodPost, org + "/tokens/" + itoa64(tenant.TokenID) + "/revoke"},
 			{http.MethodGet, "/admin/outbox"},
-			{http.MethodPost, "/admin/outbox/01a2-unknown/retry"},
+			{http.MethodPost, "/admin/outbox/01900000-0000-7000-8000-00000000a2a2/retry"},
 			{http.MethodPost, org + "/webhooks"},
-			{http.MethodPost, org + "/webhooks/01a2-unknown/delete"},
+			{http.MethodPost, org + "/webhooks/01900000-0000-7000-8000-00000000a2a2/delete"},
 		}
 		// Anonymous: pages go to the sign-in page, actions get 401.
 		anon := s.browser()
@@ -157,10 +158,15 @@ func TestAdminSignInOutAndTimeouts(t *testing.T) {
 		}
 		kinds := map[string]int{}
 		for _, a := range activity {
-			kinds[a.Action]++
+			kinds[a.Action] += a.Repeats
 		}
 		if kinds[models.ActivityLogin] != 3 || kinds[models.ActivityFailedLogin] != 6 || kinds[models.ActivityLogout] != 1 || kinds[models.ActivityLockout] != 2 {
 			t.Fatalf("activity = %v", kinds)
+		}
+		// The repeated refusals show as one line with a count.
+		page = adminBrowserAt(t, s, "ada@example.com", "203.0.113.5").get("/admin/activity").status(http.StatusOK).Body.String()
+		if !strings.Contains(page, "lockout ×2") || !strings.Contains(page, "failed login ×5") {
+			t.Fatalf("activity page lacks the counted refusals:\n%s", page)
 		}
 	})
 }

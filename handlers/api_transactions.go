@@ -3,8 +3,10 @@ package handlers
 import (
 	"context"
 	"io"
+	"mime"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 
@@ -26,13 +28,25 @@ func (h *Handler) readJSONBody(c *gin.Context) ([]byte, error) {
 	return io.ReadAll(c.Request.Body)
 }
 
-// requireJSON refuses bodies that do not declare JSON.
+// requireJSON refuses bodies that do not declare JSON: the Content-Type must
+// be application/json, with no charset or charset=utf-8 (RFC 8259: JSON
+// exchanged between systems is UTF-8).
 func requireJSON(c *gin.Context) error {
-	if ct := c.ContentType(); ct != "application/json" && ct != "" {
-		return &models.ValidationError{Kind: models.KindUnsupportedMedia, Detail: "Send the body as application/json.",
-			Errors: []models.FieldError{{Pointer: "header:Content-Type", Code: "unsupported_media_type", Detail: "Content type " + strconv.Quote(ct) + " is not accepted."}}}
+	header := c.GetHeader("Content-Type")
+	mediaType, params, err := mime.ParseMediaType(header)
+	detail := ""
+	switch {
+	case header == "":
+		detail = "The request has no Content-Type; send it as application/json."
+	case err != nil || mediaType != "application/json":
+		detail = "Content type " + strconv.Quote(header) + " is not accepted; send application/json."
+	case params["charset"] != "" && !strings.EqualFold(params["charset"], "utf-8"):
+		detail = "Charset " + strconv.Quote(params["charset"]) + " is not accepted; JSON is sent as UTF-8."
+	default:
+		return nil
 	}
-	return nil
+	return &models.ValidationError{Kind: models.KindUnsupportedMedia, Detail: "Send the body as application/json (UTF-8).",
+		Errors: []models.FieldError{{Pointer: "header:Content-Type", Code: "unsupported_media_type", Detail: detail}}}
 }
 
 // readJSONRequest checks the content type and reads the body within its limit.

@@ -2,6 +2,8 @@ package handlers
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"net/http"
 	"time"
 
@@ -15,6 +17,8 @@ type WebhookStore interface {
 	CreateWebhook(ctx context.Context, orgID int64, policy models.WebhookPolicy, in models.NewWebhook) (*models.WebhookEndpoint, error)
 	ListWebhooks(ctx context.Context, orgID int64) ([]models.WebhookEndpoint, error)
 	DeleteWebhook(ctx context.Context, orgID int64, id string) error
+	GetWebhook(ctx context.Context, orgID int64, id string) (*models.WebhookEndpoint, error)
+	RotateWebhookSecret(ctx context.Context, orgID int64, id string) (*models.WebhookEndpoint, error)
 }
 
 // webhookJSON is an endpoint as the API shows it; Secret only in the answer to its creation.
@@ -37,7 +41,7 @@ func (h *Handler) createWebhook(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.withIdempotency(c, body, func() error {
+	return h.withIdempotencyReplay(c, body, webhookReplaySecrets(h.store), func() error {
 		in, err := models.ParseNewWebhook(body, h.cfg.Webhooks)
 		if err != nil {
 			return err
@@ -73,5 +77,57 @@ func (h *Handler) deleteWebhook(c *gin.Context) error {
 		return err
 	}
 	c.Status(http.StatusNoContent)
+	return nil
+}
+
+// webhookReplaySecrets keeps a registration's secret out of the stored
+// response: a replay shows the endpoint's current secret, read from the
+// endpoint itself, and once the endpoint is deleted a replay is a 410 that
+// shows no secret.
+func webhookReplaySecrets(store WebhookStore) replaySecrets {
+	return replaySecrets{
+		strip: func(status int, body []byte) []byte {
+			if status != http.StatusCreated {
+				return body
+			}
+			var m map[string]json.RawMessage
+			if json.Unmarshal(body, &m) != nil {
+				return []byte("{}")
+			}
+			delete(m, "secret")
+			out, _ := json.Marshal(m)
+			return out
+		},
+		fill: func(c *gin.Context, status int, body []byte) ([]byte, error) {
+			if status != http.StatusCreated {
+				return body, nil
+			}
+			var m map[string]json.RawMessage
+			var id string
+			if json.Unmarshal(body, &m) != nil || json.Unmarshal(m["id"], &id) != nil {
+				return nil, errors.New("the stored response of this Idempotency-Key is not a webhook endpoint")
+			}
+			w, err := store.GetWebhook(c.Request.Context(), principalFrom(c).Organization.ID, id)
+			if errors.Is(err, models.ErrNotFound) {
+				return nil, errStatus(http.StatusGone, "The webhook endpoint registered with this Idempotency-Key has been deleted since; its secret is not shown again. Register it anew with a new key.")
+			}
+			if err != nil {
+				return nil, err
+			}
+			m["secret"], _ = json.Marshal(w.Secret)
+			return json.Marshal(m)
+		},
+	}
+}
+
+// rotateWebhookSecret gives an endpoint a new signing secret, shown in this answer
+// only; for WebhookRotationOverlap the old one keeps signing beside it.
+func (h *Handler) rotateWebhookSecret(c *gin.Context) error {
+	w, err := h.store.RotateWebhookSecret(c.Request.Context(), principalFrom(c).Organization.ID, c.Param("id"))
+	if err != nil {
+		return err
+	}
+	c.Header("Cache-Control", "no-store")
+	c.JSON(http.StatusOK, gin.H{"id": w.ID, "secret": w.Secret, "previousSecretExpiresAt": w.PreviousSecretExpiresAt})
 	return nil
 }

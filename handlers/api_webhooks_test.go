@@ -55,7 +55,9 @@ func TestWebhookEndpointsAPI(t *testing.T) {
 				t.Errorf("%s: got %q, want %q (all: %v)", ptr, codes[ptr], code, codes)
 			}
 		}
-		for _, u := range []string{"https://127.0.0.1/x", "https://169.254.169.254/latest", "https://localhost:8443/x", "https://[fd00:ec2::254]/"} {
+		for _, u := range []string{"https://127.0.0.1/x", "https://169.254.169.254/latest", "https://localhost:8443/x", "https://[fd00:ec2::254]/",
+			"https://2130706433/", "https://0177.0.0.1/", "https://0x7f000001/", "https://127.1/", "https://[::127.0.0.1]/",
+			"https://localhost./", "https://１２７.０.０.１/", "https://①②⑦.0.0.1/"} {
 			s.do(jsonReq(http.MethodPost, "/api/v1/webhooks", a.Token, map[string]any{"url": u, "events": []string{"transaction.updated"}})).problem(http.StatusBadRequest)
 		}
 

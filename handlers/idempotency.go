@@ -33,6 +33,21 @@ func replayedHeaders() []string { return []string{"Location", "ETag"} }
 // with the same key and fingerprint gets that response again; the same key
 // with another fingerprint is a 422. Without the header, run just runs.
 func (h *Handler) withIdempotency(c *gin.Context, fingerprint []byte, run func() error) error {
+	return h.withIdempotencyReplay(c, fingerprint, replaySecrets{}, run)
+}
+
+// replaySecrets keeps a secret out of a stored response: strip removes it
+// from the body before it is stored (sealed, as every stored body is), and
+// fill puts the current one back into a replay, or refuses the replay with
+// an error when the thing it belongs to is gone. Either may be nil.
+type replaySecrets struct {
+	strip func(status int, body []byte) []byte
+	fill  func(c *gin.Context, status int, body []byte) ([]byte, error)
+}
+
+// withIdempotencyReplay is withIdempotency for responses that carry a
+// secret. Every replay is sent with Cache-Control: no-store.
+func (h *Handler) withIdempotencyReplay(c *gin.Context, fingerprint []byte, secrets replaySecrets, run func() error) error {
 	key := c.GetHeader("Idempotency-Key")
 	if key == "" {
 		return run()
@@ -63,13 +78,20 @@ func (h *Handler) withIdempotency(c *gin.Context, fingerprint []byte, run func()
 		return err
 	}
 	if r := claim.Replay; r != nil {
+		body := r.Body
+		if secrets.fill != nil {
+			if body, err = secrets.fill(c, r.StatusCode, body); err != nil {
+				return err
+			}
+		}
 		var headers map[string]string
 		_ = json.Unmarshal(r.Headers, &headers)
 		for k, v := range headers {
 			c.Header(k, v)
 		}
 		c.Header("Idempotent-Replayed", "true")
-		c.Data(r.StatusCode, r.ContentType, r.Body)
+		c.Header("Cache-Control", "no-store")
+		c.Data(r.StatusCode, r.ContentType, body)
 		return nil
 	}
 
@@ -93,7 +115,11 @@ func (h *Handler) withIdempotency(c *gin.Context, fingerprint []byte, run func()
 		}
 	}
 	hb, _ := json.Marshal(stored)
-	if err := h.store.CompleteIdempotencyKey(ctx, org, scope, key, status, rec.Header().Get("Content-Type"), hb, rec.body.Bytes()); err != nil {
+	body := rec.body.Bytes()
+	if secrets.strip != nil {
+		body = secrets.strip(status, body)
+	}
+	if err := h.store.CompleteIdempotencyKey(ctx, org, scope, key, status, rec.Header().Get("Content-Type"), hb, body); err != nil {
 		loggerFrom(c).ErrorContext(ctx, "store idempotent response", "error", err)
 	}
 	return nil

@@ -15,20 +15,30 @@ type TokenAuthenticator interface {
 }
 
 // requireToken authenticates the bearer token of an API request; refusals
-// are 401 problems carrying WWW-Authenticate: Bearer.
-func requireToken(auth TokenAuthenticator) gin.HandlerFunc {
+// are 401 problems carrying WWW-Authenticate: Bearer. A refused token counts
+// against the client address's rate limit, and while that is exhausted the
+// address gets 429 before any token lookup; an accepted one counts against
+// the token's own limit.
+func requireToken(auth TokenAuthenticator, limit *rateLimiter) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		token, err := bearerToken(c.GetHeader("Authorization"))
-		if err != nil {
-			respondError(c, err)
+		if limit.addressRefused(c) {
 			return
 		}
-		p, err := auth.AuthenticateAPIToken(c.Request.Context(), token)
+		token, err := bearerToken(c.GetHeader("Authorization"))
+		var p *models.Principal
+		if err == nil {
+			p, err = auth.AuthenticateAPIToken(c.Request.Context(), token)
+		}
 		if err != nil {
-			respondError(c, err)
+			if limit.allowAddress(c) {
+				respondError(c, err)
+			}
 			return
 		}
 		c.Set(ctxPrincipal, p)
+		if !limit.allowToken(c, p.Token.ID) {
+			return
+		}
 		c.Next()
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/markuproom/markuproom/handlers/logsafe"
 )
 
 // Keys under which middleware stores per-request values in the Gin context.
@@ -62,7 +64,8 @@ func loggerFrom(c *gin.Context) *slog.Logger {
 	return slog.New(slog.DiscardHandler)
 }
 
-// accessLog writes one structured line per request.
+// accessLog writes one structured line per request; the path and query go
+// through redactURL, so no room link or token reaches the log.
 func accessLog() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		start := time.Now()
@@ -71,14 +74,10 @@ func accessLog() gin.HandlerFunc {
 		if route == "" {
 			route = "unmatched"
 		}
-		level := slog.LevelInfo
-		if c.Writer.Status() >= 500 {
-			level = slog.LevelError
-		}
-		loggerFrom(c).Log(c.Request.Context(), level, "request",
+		loggerFrom(c).Log(c.Request.Context(), statusLogLevel(c.Writer.Status()), "request",
 			"method", c.Request.Method,
 			"route", route,
-			"path", c.Request.URL.Path,
+			"path", logsafe.URL(c.Request.URL.Path, c.Request.URL.RawQuery),
 			"status", c.Writer.Status(),
 			"bytes", c.Writer.Size(),
 			"duration_ms", float64(time.Since(start).Microseconds())/1000,

@@ -12,11 +12,11 @@ import (
 
 func TestHealthReadyAndMetrics(t *testing.T) {
 	env := modelstest.New(t, modelstest.Dialects()[0])
-	s := newServer(t, env)
+	s := newServer(t, env, withMetricsToken("scrape-token"))
 	s.do(httptest.NewRequest(http.MethodGet, "/healthz", nil)).status(http.StatusOK)
 	s.do(httptest.NewRequest(http.MethodGet, "/readyz", nil)).status(http.StatusOK)
 	s.do(api(http.MethodGet, "/api/v1/documents/x", "", nil)).status(http.StatusUnauthorized)
-	m := s.do(httptest.NewRequest(http.MethodGet, "/metrics", nil)).status(http.StatusOK)
+	m := s.do(metricsRequest("scrape-token")).status(http.StatusOK)
 	body := m.Body.String()
 	for _, want := range []string{
 		`markuproom_http_requests_total{method="GET",route="/healthz",status="200"} 1`,

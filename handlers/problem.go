@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/markuproom/markuproom/handlers/logsafe"
 	"github.com/markuproom/markuproom/models"
 )
 
@@ -71,6 +73,7 @@ func problemFromError(err error) Problem {
 		ve     *models.ValidationError
 		auth   *models.AuthError
 		tooBig *http.MaxBytesError
+		rate   *rateLimitedError
 	)
 	switch {
 	case errors.As(err, &ve):
@@ -84,6 +87,9 @@ func problemFromError(err error) Problem {
 			status = http.StatusBadRequest
 		}
 		detail, fields = ve.Detail, ve.Errors
+	case errors.As(err, &rate):
+		status, detail = http.StatusTooManyRequests, rate.detail()
+		fields = []models.FieldError{{Pointer: "", Code: "rate_limited", Detail: detail}}
 	case errors.As(err, &tooBig):
 		status, detail = http.StatusRequestEntityTooLarge, "The request body is larger than the limit of this endpoint."
 	case errors.As(err, &auth):
@@ -104,6 +110,8 @@ func problemFromError(err error) Problem {
 		status, detail = http.StatusGone, "This Markup Room link has expired. Ask the sender for a new one."
 	case errors.Is(err, models.ErrConflict):
 		status, detail = http.StatusConflict, "The request conflicts with a concurrent change; retry it."
+	case errors.Is(err, models.ErrPDFBusy):
+		status, detail, fields = pdfBusyProblem()
 	case errors.Is(err, context.DeadlineExceeded):
 		status, detail = http.StatusServiceUnavailable, "The request took too long; retry it."
 	default:
@@ -131,17 +139,37 @@ func (e *statusError) Error() string { return e.detail }
 // errStatus builds a statusError.
 func errStatus(status int, detail string) error { return &statusError{status: status, detail: detail} }
 
+// statusLogLevel is the level a response's status is logged at: info below
+// 500, error for a server failure, except a 503 (no PDF slot free), which is
+// load shed on purpose and tells the caller when to come back: a warning.
+func statusLogLevel(status int) slog.Level {
+	switch {
+	case status == http.StatusServiceUnavailable:
+		return slog.LevelWarn
+	case status >= http.StatusInternalServerError:
+		return slog.LevelError
+	}
+	return slog.LevelInfo
+}
+
+// logServerFailure logs a 5xx answer with its error, at statusLogLevel.
+func logServerFailure(c *gin.Context, err error, status int) {
+	if status < http.StatusInternalServerError {
+		return
+	}
+	loggerFrom(c).Log(c.Request.Context(), statusLogLevel(status), "request failed", "error", err.Error(), "status", status)
+}
+
 // writeProblem writes err as a problem details response and aborts the chain.
 func writeProblem(c *gin.Context, err error) {
 	p := problemFromError(err)
-	p.Instance = c.Request.URL.Path
+	p.Instance = logsafe.URL(c.Request.URL.Path, "") // a room link is a capability: never echoed
 	p.RequestID = requestIDFrom(c)
-	if p.Status >= http.StatusInternalServerError {
-		loggerFrom(c).ErrorContext(c.Request.Context(), "request failed", "error", err.Error(), "status", p.Status)
-	}
+	logServerFailure(c, err, p.Status)
 	if p.Status == http.StatusUnauthorized {
 		c.Header("WWW-Authenticate", wwwAuthenticate(err))
 	}
+	setRetryAfter(c, err)
 	body, mErr := json.Marshal(p)
 	if mErr != nil {
 		body = []byte(`{"type":"/problems/internal","title":"Internal server error","status":500,"errors":[]}`)

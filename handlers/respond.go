@@ -38,9 +38,7 @@ func wantsHTML(c *gin.Context) bool {
 
 func writeErrorPage(c *gin.Context, err error) {
 	p := problemFromError(err)
-	if p.Status >= http.StatusInternalServerError {
-		loggerFrom(c).ErrorContext(c.Request.Context(), "request failed", "error", err.Error(), "status", p.Status)
-	}
+	logServerFailure(c, err, p.Status)
 	h := handlerFrom(c)
 	view := templates.ErrorView{
 		Status:    p.Status,
@@ -53,6 +51,7 @@ func writeErrorPage(c *gin.Context, err error) {
 		view.Message = "Something went wrong on our side. Please try again in a moment."
 	}
 	c.Header("Cache-Control", "no-store")
+	setRetryAfter(c, err)
 	render(c, p.Status, templates.ErrorPage(h.page(c, p.Title), view))
 	c.Abort()
 }

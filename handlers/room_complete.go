@@ -23,7 +23,7 @@ func (h *Handler) roomChecklist(c *gin.Context) error {
 	}
 	items := h.store.RoomChecklist(c.Request.Context(), ws)
 	c.Header("Vary", "HX-Request")
-	render(c, http.StatusOK, templates.Checklist(checklistView(ws, items, csrfToken(c))))
+	render(c, http.StatusOK, templates.Checklist(checklistView(ws, items, roomCSRFToken(c, ws.Room.ID))))
 	return nil
 }
 
@@ -43,7 +43,7 @@ func (h *Handler) completeRoom(c *gin.Context) error {
 			return wsErr
 		}
 		v := roomView(h.assets, ws, h.store.Now(), nil)
-		cl := checklistView(ws, h.store.RoomChecklist(c.Request.Context(), ws), csrfToken(c))
+		cl := checklistView(ws, h.store.RoomChecklist(c.Request.Context(), ws), roomCSRFToken(c, id))
 		v.OpenChecklist = &cl
 		h.renderRoomView(c, http.StatusUnprocessableEntity, v)
 		return nil

@@ -129,12 +129,12 @@ func TestCreatingTheSessionNeedsACompleteRoom(t *testing.T) {
 
 		// The page is read-only with a summary; every change is refused with 409.
 		html = tr.b.get(tr.path).status(http.StatusOK).Body.String()
-		for _, want := range []string{"data-room-summary", "E-signature session created", tr.room.TransactionID, "Pat Buyer &lt;pat@example.com&gt;", "E-mailed to each participant"} {
+		for _, want := range []string{"data-room-summary", "E-signature session created", tr.room.TransactionID, "Pat Buyer <span class=\"room-summary__email\" data-summary-email><span>pat@</span><wbr><span>example</span><wbr><span>.com</span></span>", "E-mailed to each participant"} {
 			if !strings.Contains(html, want) {
 				t.Errorf("completed room lacks %q", want)
 			}
 		}
-		for _, gone := range []string{`data-control="create-session"`, "data-palette", "data-editable"} {
+		for _, gone := range []string{`data-control="create-session"`, "data-palette", "data-editable", "valid until"} {
 			if strings.Contains(html, gone) {
 				t.Errorf("completed room still shows %s", gone)
 			}

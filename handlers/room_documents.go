@@ -29,7 +29,7 @@ func (h *Handler) addRoomDocument(c *gin.Context) error {
 		if header := c.GetHeader(csrfHeader); header != "" {
 			csrf = header
 		}
-		return verifyCSRF(c, csrf)
+		return verifyCSRF(roomCSRFToken(c, id), csrf)
 	}
 	staged, title, err := h.stageMultipart(c, params["boundary"], checkToken)
 	if err != nil {

@@ -110,6 +110,10 @@ func TestRemovingADocumentTakesItsTagsOnly(t *testing.T) {
 		if len(after[0].Tags) != 1 || len(after[1].Tags) != 3 {
 			t.Fatalf("tags after the removal: %d and %d", len(after[0].Tags), len(after[1].Tags))
 		}
+		// The removed document stays readable to this room (a viewer may still be loading it), not to another.
+		tr.b.get(tr.path + "/pdf/" + before[1].ID).status(http.StatusOK)
+		other := openTagRoom(t, s, env.NewTenant(t, "Other"), nil)
+		other.b.get(other.path + "/pdf/" + before[1].ID).status(http.StatusNotFound)
 		// Tag edits address the moved document by its new position.
 		tr.add(t, tagForm(signer, "documentPosition", "1", "x", "400"))
 		tr.send(http.MethodPost, tr.path+"/documents/2/remove", nil).status(http.StatusNotFound)

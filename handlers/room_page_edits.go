@@ -21,8 +21,8 @@ func (h *Handler) deleteRoomPage(c *gin.Context) error {
 // field "to": POST /rooms/:id/documents/:position/pages/:page/move.
 func (h *Handler) moveRoomPage(c *gin.Context) error {
 	return h.roomPageEdit(c, func(roomID string, pos, page int) error {
-		to, err := strconv.Atoi(c.PostForm("to"))
-		if err != nil {
+		to, ok := models.ParseIndex(c.PostForm("to"))
+		if !ok {
 			return models.Invalid("#/to", "invalid_type", "to must be the page's new position (1, 2, …).")
 		}
 		return h.store.MoveRoomPage(c.Request.Context(), roomID, pos, page, to)

@@ -34,7 +34,12 @@ func (tr *tagRoom) doc(t *testing.T) roomDoc {
 // contentPages counts the pages of the PDF the API serves for a document.
 func contentPages(t *testing.T, tr *tagRoom, docID string) int {
 	t.Helper()
-	body := tr.s.do(api(http.MethodGet, "/api/v1/documents/"+docID+"/content", tr.token, nil)).status(http.StatusOK).Body.Bytes()
+	return pageCount(t, tr.s.do(api(http.MethodGet, "/api/v1/documents/"+docID+"/content", tr.token, nil)).status(http.StatusOK).Body.Bytes())
+}
+
+// pageCount counts the pages of a PDF.
+func pageCount(t *testing.T, body []byte) int {
+	t.Helper()
 	info, err := pdf.Inspect(context.Background(), bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
@@ -89,11 +94,15 @@ func TestPageEditsMoveTagsWithTheirPages(t *testing.T) {
 		if got := tr.b.get(tr.path + "/pdf/" + d.ID).status(http.StatusOK).Body.Bytes(); !bytes.Equal(got, s.do(api(http.MethodGet, "/api/v1/documents/"+d.ID+"/content", tr.token, nil)).Body.Bytes()) {
 			t.Fatal("the room serves another version than the API")
 		}
-		// The replaced version is no longer the room's: its URL answers 404.
-		tr.b.get(tr.path + "/pdf/" + original.ID).status(http.StatusNotFound)
+		// The replaced version stays readable to the room (a viewer may still be
+		// loading it), unchanged; another organization's room cannot read it.
+		if n := pageCount(t, tr.b.get(tr.path+"/pdf/"+original.ID).status(http.StatusOK).Body.Bytes()); n != 3 {
+			t.Fatalf("the room serves the replaced version with %d pages", n)
+		}
 		// Another organization's room cannot serve this document, and this browser cannot use that room.
 		other := openTagRoom(t, s, env.NewTenant(t, "Other"), nil)
 		other.b.get(other.path + "/pdf/" + d.ID).status(http.StatusNotFound)
+		other.b.get(other.path + "/pdf/" + original.ID).status(http.StatusNotFound)
 		tr.b.get(other.path + "/pdf/" + other.doc(t).ID).status(http.StatusForbidden)
 		other.b.get(other.path + "/pdf/" + other.doc(t).ID).status(http.StatusOK)
 

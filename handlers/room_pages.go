@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 
@@ -112,7 +113,7 @@ func (h *Handler) renderRoomView(c *gin.Context, status int, v templates.RoomVie
 	v.MaxUploadBytes = h.cfg.MaxUploadBytes
 	p := h.page(c, v.Title)
 	p.BodyClass = "app"
-	p.CSRFToken = csrfToken(c)
+	p.CSRFToken = roomCSRFToken(c, v.RoomID)
 	useViewerAssets(&p)
 	render(c, status, templates.RoomPage(p, v))
 }
@@ -127,14 +128,14 @@ func useViewerAssets(p *templates.Page) {
 }
 
 // roomPost starts a state-changing room request: this browser opened the
-// room, the body is bounded and the CSRF token is the session's.
+// room, the body is bounded and the CSRF token is this room's.
 func (h *Handler) roomPost(c *gin.Context) (string, error) {
 	id, err := h.boundRoomID(c)
 	if err != nil {
 		return "", err
 	}
 	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, maxFormBytes)
-	if err := checkCSRF(c); err != nil {
+	if err := checkRoomCSRF(c, id); err != nil {
 		return "", err
 	}
 	return id, nil
@@ -187,6 +188,18 @@ func (h *Handler) updateRoomParticipant(c *gin.Context) error {
 	})
 }
 
+// roomFormAddress answers a GET of an address a room form posts to (a page
+// reloaded after a refused form without JavaScript): back to the room (303),
+// not 405.
+func (h *Handler) roomFormAddress(c *gin.Context) error {
+	id, err := h.boundRoomID(c)
+	if err != nil {
+		return err
+	}
+	c.Redirect(http.StatusSeeOther, "/rooms/"+id)
+	return nil
+}
+
 func (h *Handler) removeRoomParticipant(c *gin.Context) error {
 	return h.roomChange(c, func(roomID string) (*templates.ParticipantFormView, error) {
 		return nil, h.store.RemoveRoomParticipant(c.Request.Context(), roomID, c.Param("participantId"))
@@ -203,10 +216,18 @@ func (h *Handler) renameRoomDocument(c *gin.Context) error {
 	})
 }
 
+// roomDocumentCacheControl lets the browser keep a room PDF but not use it
+// without asking: every use revalidates (If-None-Match → 304 without the
+// body), so the room's current state is checked each time and an expired
+// room's PDFs stop at once (410), whatever was cached.
+const roomDocumentCacheControl = "private, no-cache"
+
 // roomDocumentContent serves one of the room's current documents to the bound
 // browser, by document id: a document row's content never changes (a page edit
-// makes a new one), so the URL can be cached, and a viewer still loading while a
-// change removes another document never gets a different file at its URL.
+// makes a new one), so its ETag (the content's SHA-256) revalidates for as long
+// as the room is open, and a viewer still loading while a change removes
+// another document never gets a different file at its URL. The room's state is
+// read with the document: an expired room answers 410, as every room route does.
 func (h *Handler) roomDocumentContent(c *gin.Context) error {
 	id, err := h.boundRoomID(c)
 	if err != nil {
@@ -216,7 +237,7 @@ func (h *Handler) roomDocumentContent(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.servePDF(c, doc, "private, max-age=86400, immutable")
+	return h.servePDF(c, doc, roomDocumentCacheControl)
 }
 
 func participantFormFromRequest(c *gin.Context) models.ParticipantForm {
@@ -235,16 +256,25 @@ func participantFormFromRequest(c *gin.Context) models.ParticipantForm {
 	}
 }
 
-// fieldErrors indexes a validation error's messages by form field name.
+// fieldErrors indexes a validation error's messages by form field name: the
+// last part of each pointer ("#/email", and "#/participants/2/personalPassword"
+// from the checks of the whole transaction, both name a field of the form).
 func fieldErrors(ve *models.ValidationError) map[string]string {
 	out := map[string]string{}
 	for _, f := range ve.Errors {
 		name := f.Pointer
-		if len(name) > 2 && name[:2] == "#/" {
-			name = name[2:]
+		if i := strings.LastIndexByte(name, '/'); i >= 0 {
+			name = name[i+1:]
+		}
+		if name == "" || name == "#" {
+			name = "form"
+		}
+		detail := f.Detail
+		if f.Code == "password_required" {
+			detail = "Enter a password: this participant signs with a personal password."
 		}
 		if _, seen := out[name]; !seen {
-			out[name] = f.Detail
+			out[name] = detail
 		}
 	}
 	return out
@@ -257,8 +287,8 @@ func (h *Handler) moveRoomParticipant(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	to, err := strconv.Atoi(c.PostForm("to"))
-	if err != nil {
+	to, ok := models.ParseIndex(c.PostForm("to"))
+	if !ok {
 		return models.Invalid("#/to", "invalid_type", "to must be the participant's new position (1, 2, …).")
 	}
 	if err := h.store.MoveRoomParticipant(c.Request.Context(), id, c.Param("participantId"), to); err != nil {

@@ -16,6 +16,8 @@ import (
 type browser struct {
 	s       *server
 	cookies map[string]*http.Cookie
+	// remoteAddr, when set, is the client address of every request.
+	remoteAddr string
 }
 
 func (s *server) browser() *browser { return &browser{s: s, cookies: map[string]*http.Cookie{}} }
@@ -25,6 +27,9 @@ func (b *browser) do(req *http.Request) *response {
 		req.AddCookie(c)
 	}
 	req.Header.Set("Accept", "text/html")
+	if b.remoteAddr != "" {
+		req.RemoteAddr = b.remoteAddr
+	}
 	res := b.s.do(req)
 	for _, c := range res.Result().Cookies() {
 		b.cookies[c.Name] = c

@@ -4,6 +4,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/base64"
 	"net/http"
 	"strconv"
 	"strings"
@@ -93,6 +94,7 @@ func bindRoom(c *gin.Context, r *models.Room, now time.Time) error {
 	kept = append(kept, roomBinding{id: r.ID, exp: r.ExpiresAt.Unix()})
 	s.Set("rooms", kept.String())
 	ensureCSRFToken(s)
+	ensureRateSessionID(s)
 	return s.Save()
 }
 
@@ -110,7 +112,9 @@ func roomBound(c *gin.Context, roomID string, now time.Time) (bound, expired boo
 	return false, expired
 }
 
-// ensureCSRFToken returns the session's CSRF token, creating one if needed.
+// ensureCSRFToken returns the session's CSRF secret, creating one if
+// needed. The admin console's forms carry it as is; room pages carry a
+// token derived from it per room (roomCSRFToken).
 func ensureCSRFToken(s sessions.Session) string {
 	if t, ok := s.Get("csrf").(string); ok && t != "" {
 		return t
@@ -120,24 +124,50 @@ func ensureCSRFToken(s sessions.Session) string {
 	return t
 }
 
-// csrfToken returns the token pages embed in their forms.
+// csrfToken returns the token console pages embed in their forms.
 func csrfToken(c *gin.Context) string {
 	t, _ := sessions.Default(c).Get("csrf").(string)
 	return t
 }
 
-// checkCSRF refuses a state-changing browser request without the session's token.
-func checkCSRF(c *gin.Context) error {
-	got := c.GetHeader(csrfHeader)
-	if got == "" {
-		got = c.PostForm(csrfField)
+// roomCSRFToken is the CSRF token of one room bound to this browser session:
+// an HMAC of the room id under the session's secret, which never leaves the
+// encrypted cookie. A token learned for one room (say from a session cookie
+// an attacker planted, then used to open a room of their own) is useless for
+// any other room the session opens later, and every room open in the
+// browser keeps its own token valid.
+func roomCSRFToken(c *gin.Context, roomID string) string {
+	secret := csrfToken(c)
+	if secret == "" || roomID == "" {
+		return ""
 	}
-	return verifyCSRF(c, got)
+	m := hmac.New(sha256.New, []byte(secret))
+	m.Write([]byte("markuproom/room-csrf\x00" + roomID))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }
 
-// verifyCSRF refuses a token that is not this session's.
-func verifyCSRF(c *gin.Context, got string) error {
-	want := csrfToken(c)
+// csrfFromRequest is the token a state-changing request carries: the
+// X-CSRF-Token header, else the form field.
+func csrfFromRequest(c *gin.Context) string {
+	if got := c.GetHeader(csrfHeader); got != "" {
+		return got
+	}
+	return c.PostForm(csrfField)
+}
+
+// checkCSRF refuses a state-changing console request without the session's token.
+func checkCSRF(c *gin.Context) error {
+	return verifyCSRF(csrfToken(c), csrfFromRequest(c))
+}
+
+// checkRoomCSRF refuses a state-changing request on a room without that
+// room's token.
+func checkRoomCSRF(c *gin.Context, roomID string) error {
+	return verifyCSRF(roomCSRFToken(c, roomID), csrfFromRequest(c))
+}
+
+// verifyCSRF refuses a token got that is not want.
+func verifyCSRF(want, got string) error {
 	if want == "" || subtle.ConstantTimeCompare([]byte(want), []byte(got)) != 1 {
 		return errStatus(http.StatusForbidden, "The form has expired or did not come from this page. Reload the page and try again.")
 	}

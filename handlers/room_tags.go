@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"net/http"
-	"strconv"
 
 	"github.com/gin-gonic/gin"
 
@@ -21,8 +20,8 @@ func (h *Handler) addRoomTag(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	pos, err := strconv.Atoi(c.PostForm("documentPosition"))
-	if err != nil {
+	pos, ok := models.ParseIndex(c.PostForm("documentPosition"))
+	if !ok {
 		return models.Invalid("#/documentPosition", "invalid_type", "documentPosition must be a document's position (0, 1, …).")
 	}
 	edit, err := h.store.AddRoomTag(c.Request.Context(), roomID, pos, tagFormFromRequest(c))

@@ -127,7 +127,7 @@ func roomSummary(ws *models.RoomWorkspace) *templates.RoomSummaryView {
 		sum.CompletedAt = ws.Room.CompletedAt.UTC().Format("2 Jan 2006, 15:04 MST")
 	}
 	for i := range t.Participants {
-		sum.Participants = append(sum.Participants, t.Participants[i].FullName()+" <"+t.Participants[i].Email+">")
+		sum.Participants = append(sum.Participants, templates.RoomSummaryPerson{Name: t.Participants[i].FullName(), Email: t.Participants[i].Email})
 	}
 	for _, d := range t.Documents {
 		sum.Documents = append(sum.Documents, templates.RoomSummaryDocument{Title: d.Title, Pages: d.Pages, TagCount: len(d.Tags)})

@@ -12,7 +12,6 @@ import (
 	"github.com/gin-contrib/sessions"
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/markuproom/markuproom/handlers/apispec"
 	"github.com/markuproom/markuproom/models"
@@ -37,6 +36,15 @@ type Config struct {
 	AdminMaxAge      time.Duration
 	// Webhooks says which endpoint URLs may be registered.
 	Webhooks models.WebhookPolicy
+	// RateLimits are the token buckets' policies (zero fields: defaults).
+	RateLimits RateLimits
+	// MetricsToken, when set, serves /metrics on this handler to requests
+	// bearing it; when empty /metrics is not served here (404).
+	MetricsToken string
+	// TrustedProxies are the IPs and CIDRs of reverse proxies whose
+	// X-Forwarded-For / X-Real-IP name the client; none by default, so a
+	// client cannot claim another address (sign-in limits, logs, activity).
+	TrustedProxies []string
 }
 
 // Store is everything the handlers ask of the domain layer.
@@ -49,6 +57,7 @@ type Store interface {
 	RoomEditor
 	AdminStore
 	WebhookStore
+	RateLimiter
 	Ready(ctx context.Context) error
 }
 
@@ -67,6 +76,7 @@ type Handler struct {
 	store   Store
 	assets  *static.Assets
 	openAPI []byte
+	limiter *rateLimiter
 }
 
 // New builds the HTTP handler with every route and middleware.
@@ -105,6 +115,7 @@ func New(d Deps) (http.Handler, error) {
 		return nil, fmt.Errorf("load OpenAPI document: %w", err)
 	}
 	h := &Handler{cfg: d.Config, store: d.Store, assets: d.Assets, openAPI: openAPI}
+	h.limiter = newRateLimiter(d.Store, d.Config.RateLimits)
 
 	r := gin.New()
 	r.HandleMethodNotAllowed = true
@@ -113,6 +124,9 @@ func New(d Deps) (http.Handler, error) {
 	r.UseRawPath = true
 	r.UnescapePathValues = true
 	r.ContextWithFallback = true
+	if err := r.SetTrustedProxies(d.Config.TrustedProxies); err != nil {
+		return nil, fmt.Errorf("handlers.New: trusted proxies: %w", err)
+	}
 	r.Use(requestContext(d.Logger), func(c *gin.Context) { c.Set(ctxHandler, h) },
 		accessLog(), metrics.middleware(), recoverPanics(), securityHeaders())
 	r.NoRoute(func(c *gin.Context) {
@@ -124,7 +138,9 @@ func New(d Deps) (http.Handler, error) {
 
 	r.GET("/healthz", h.healthz)
 	r.GET("/readyz", h.readyz)
-	r.GET("/metrics", gin.WrapH(promhttp.HandlerFor(d.Registry, promhttp.HandlerOpts{})))
+	if d.Config.MetricsToken != "" {
+		r.GET("/metrics", metricsWithToken(d.Registry, d.Config.MetricsToken))
+	}
 	r.GET("/static/*path", gin.WrapH(d.Assets))
 	r.HEAD("/static/*path", gin.WrapH(d.Assets))
 	r.GET("/", h.home)
@@ -132,10 +148,12 @@ func New(d Deps) (http.Handler, error) {
 	r.GET("/api/openapi.json", h.openAPIDocument)
 
 	secure := strings.HasPrefix(d.Config.BaseURL, "https://")
-	rooms := r.Group("", sessions.Sessions(roomSessionName, newSessionStore(d.Config.SessionSecret, secure, d.Config.SessionMaxAge)))
+	rooms := r.Group("", sessions.Sessions(roomSessionName, newSessionStore(d.Config.SessionSecret, secure, d.Config.SessionMaxAge)), h.limiter.roomRequests())
 	rooms.GET("/markup-room/:token", wrap(h.openRoomLink))
 	rooms.GET("/rooms/:id", wrap(h.roomPage))
 	rooms.POST("/rooms/:id/participants", wrap(h.addRoomParticipant))
+	rooms.GET("/rooms/:id/participants", wrap(h.roomFormAddress))
+	rooms.GET("/rooms/:id/participants/:participantId", wrap(h.roomFormAddress))
 	rooms.POST("/rooms/:id/participants/:participantId", wrap(h.updateRoomParticipant))
 	rooms.POST("/rooms/:id/participants/:participantId/remove", wrap(h.removeRoomParticipant))
 	rooms.POST("/rooms/:id/participants/:participantId/move", wrap(h.moveRoomParticipant))
@@ -153,10 +171,11 @@ func New(d Deps) (http.Handler, error) {
 
 	admin := r.Group("/admin", sessions.Sessions(adminSessionName, newAdminSessionStore(d.Config.SessionSecret, secure, d.Config.AdminMaxAge)), h.loadAdmin())
 	admin.GET("/login", wrap(h.adminLoginPage))
-	admin.POST("/login", wrap(h.adminLogin))
+	admin.POST("/login", h.limiter.signIn(), wrap(h.adminLogin))
 	console := admin.Group("", requireAdmin)
 	console.GET("", func(c *gin.Context) { c.Redirect(http.StatusSeeOther, "/admin/transactions") })
 	console.POST("/logout", wrap(h.adminLogout))
+	console.POST("/sessions/revoke-all", wrap(h.adminRevokeAllSessions))
 	console.GET("/transactions", wrap(h.adminTransactions))
 	console.GET("/transactions/:id", wrap(h.adminTransaction))
 	console.GET("/transactions/:id/documents/:position/content", wrap(h.adminDocumentContent))
@@ -174,10 +193,11 @@ func New(d Deps) (http.Handler, error) {
 	console.POST("/organizations/:id/tokens/:tokenId/revoke", wrap(h.adminRevokeToken))
 	console.POST("/organizations/:id/webhooks", wrap(h.adminCreateWebhook))
 	console.POST("/organizations/:id/webhooks/:webhookId/delete", wrap(h.adminDeleteWebhook))
+	console.POST("/organizations/:id/webhooks/:webhookId/rotate-secret", wrap(h.adminRotateWebhookSecret))
 	console.GET("/outbox", wrap(h.adminOutbox))
 	console.POST("/outbox/:id/retry", wrap(h.adminRetryMessage))
 
-	api := r.Group("/api/v1", requireToken(d.Store))
+	api := r.Group("/api/v1", requireToken(d.Store, h.limiter))
 	upload := wrap(h.uploadDocument)
 	api.POST("/documents/upload", upload)
 	api.POST("/document/upload", upload)
@@ -194,13 +214,20 @@ func New(d Deps) (http.Handler, error) {
 	api.POST("/webhooks", wrap(h.createWebhook))
 	api.GET("/webhooks", wrap(h.listWebhooks))
 	api.DELETE("/webhooks/:id", wrap(h.deleteWebhook))
+	api.POST("/webhooks/:id/rotate-secret", wrap(h.rotateWebhookSecret))
 	return r, nil
 }
 
-// wrap adapts a handler that returns an error to Gin; the error goes to respondError.
+// wrap adapts a handler that returns an error to Gin; the error goes to
+// respondError. The request's path, query and form are checked first
+// (checkInput), so no handler reads an id or a value it cannot use.
 func wrap(fn func(*gin.Context) error) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		if err := fn(c); err != nil {
+		err := checkInput(c)
+		if err == nil {
+			err = fn(c)
+		}
+		if err != nil {
 			respondError(c, err)
 		}
 	}

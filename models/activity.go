@@ -4,22 +4,26 @@ import (
 	"context"
 	"time"
 	"unicode/utf8"
+
+	"gorm.io/gorm"
 )
 
 // Admin actions recorded in the activity log.
 const (
-	ActivityLogin        = "login"
-	ActivityLogout       = "logout"
-	ActivityFailedLogin  = "failed login"
-	ActivityLockout      = "lockout"
-	ActivityCreate       = "create"
-	ActivityToggle       = "toggle"
-	ActivityDisable      = "disable"
-	ActivityRevoke       = "revoke"
-	ActivityExpire       = "expire"
-	ActivityRetry        = "retry"
-	ActivityDelete       = "delete"
-	maxActivityTextBytes = 1000
+	ActivityLogin       = "login"
+	ActivityLogout      = "logout"
+	ActivityFailedLogin = "failed login"
+	ActivityLockout     = "lockout"
+	ActivityCreate      = "create"
+	ActivityToggle      = "toggle"
+	ActivityDisable     = "disable"
+	ActivityRevoke      = "revoke"
+	ActivityExpire      = "expire"
+	ActivityRetry       = "retry"
+	ActivityDelete      = "delete"
+	// ActivitySignOutEverywhere ends every console session of the admin.
+	ActivitySignOutEverywhere = "sign out everywhere"
+	maxActivityTextBytes      = 1000
 )
 
 // Activity is one admin action: who, what, on what, when, from where.
@@ -32,17 +36,44 @@ type Activity struct {
 	Detail     string    `gorm:"column:detail"`
 	ClientAddr string    `gorm:"column:client_addr"`
 	CreatedAt  time.Time `gorm:"column:created_at;autoCreateTime:false"`
+	// Repeats counts the same refusal (a failed sign-in, a lockout) from one
+	// address for one e-mail within LoginWindow of CreatedAt, kept as this one
+	// row; LastAt is the latest of them (nil when Repeats is 1).
+	Repeats int        `gorm:"column:repeats"`
+	LastAt  *time.Time `gorm:"column:last_at"`
 }
 
 // TableName implements gorm's tabler.
 func (Activity) TableName() string { return "admin_activity" }
 
-// RecordActivity appends an admin action to the log (never edited afterwards).
+// RecordActivity appends an admin action to the log (never edited
+// afterwards, but for the count of a repeated sign-in refusal).
 func (s *Store) RecordActivity(ctx context.Context, a Activity) error {
 	a.ID = 0
 	a.CreatedAt = s.Now()
+	a.Repeats, a.LastAt = 1, nil
 	a.Actor, a.Target, a.Detail = clip(a.Actor), clip(a.Target), clip(a.Detail)
 	return mapDBError(s.db.WithContext(ctx).Create(&a).Error)
+}
+
+// recordRepeated records a refused sign-in: the first of its kind (action,
+// actor and client address) in LoginWindow is a new row, the next ones add
+// to that row's Repeats, so an attack of 500 attempts is one row, not 500.
+// (Two refusals racing may still make two rows.)
+func (s *Store) recordRepeated(ctx context.Context, a Activity) error {
+	now := s.Now()
+	a.Actor = clip(a.Actor)
+	same := s.db.Model(&Activity{}).Select("MAX(id)").
+		Where("action = ? AND actor = ? AND client_addr = ? AND created_at > ?", a.Action, a.Actor, a.ClientAddr, now.Add(-LoginWindow))
+	res := s.db.WithContext(ctx).Model(&Activity{}).Where("id = (?)", same).
+		Updates(map[string]any{"repeats": gorm.Expr("repeats + 1"), "last_at": now})
+	if res.Error != nil {
+		return mapDBError(res.Error)
+	}
+	if res.RowsAffected > 0 {
+		return nil
+	}
+	return s.RecordActivity(ctx, a)
 }
 
 // ListActivity reads the log newest first, limit entries older than the

@@ -6,13 +6,21 @@ import (
 	"time"
 )
 
-// Sign-in limits of the admin console: after this many failures in the
-// window, for one account or from one client address, every attempt is
-// refused until the window has passed (whether or not the password is right).
+// Sign-in limits of the admin console. In the window, LoginFailuresPerAccount
+// failures of one account from one client address lock that account for that
+// address only, and LoginFailuresPerAddress failures from one address (any
+// accounts) lock that address; while locked every attempt is refused, whether
+// or not the password is right. Failures of an account from every address
+// together never lock it: they slow every attempt on it down (LoginDelay), so
+// the right password from a new address always gets in.
 const (
 	LoginFailuresPerAccount = 5
 	LoginFailuresPerAddress = 20
 	LoginWindow             = 15 * time.Minute
+	// LoginDelayBase is the delay at LoginFailuresPerAccount failures of an
+	// account; each further failure doubles it, up to LoginDelayMax.
+	LoginDelayBase = 250 * time.Millisecond
+	LoginDelayMax  = 30 * time.Second
 )
 
 // ErrBadCredentials is the one answer to an unknown e-mail, a wrong
@@ -38,33 +46,86 @@ type LoginAttempt struct {
 // TableName implements gorm's tabler.
 func (LoginAttempt) TableName() string { return "login_attempts" }
 
-// dummyPasswordHash keeps an unknown e-mail as slow as a wrong password.
+// dummyPasswordHash is verified whenever no real hash is (an unknown e-mail,
+// a user who is not an admin, an admin without a password), so that every
+// refusal costs the same argon2id work as a wrong password. Its parameters
+// are HashPassword's (a test checks).
 const dummyPasswordHash = "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$0Q5xV3uB2gQe9o1VZQw0m6mV8wJ2fW9aPZQ2o0lHk5c"
+
+// maxCountedFailures bounds the count behind LoginDelay (which is at its
+// cap long before).
+const maxCountedFailures = 64
+
+// LoginDelay is how long an attempt on an account waits before its password
+// is checked, given the account's failures in the window from every
+// address: nothing below LoginFailuresPerAccount, then LoginDelayBase
+// doubled for each further failure, at most LoginDelayMax.
+func LoginDelay(failures int) time.Duration {
+	if failures < LoginFailuresPerAccount {
+		return 0
+	}
+	d := LoginDelayBase
+	for i := LoginFailuresPerAccount; i < failures && d < LoginDelayMax; i++ {
+		d *= 2
+	}
+	return min(d, LoginDelayMax)
+}
+
+// sleepContext waits d, or less if ctx ends first (then its error).
+func sleepContext(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
 
 // AdminSignIn checks an admin's e-mail and password from a client address,
 // under the lockout rules, and records the attempt and the activity. It
 // answers ErrBadCredentials for every kind of wrong, and *LockedOutError
 // during a lockout (checked before the password, so it tells nothing).
+// Before the password is checked, the attempt waits LoginDelay for the
+// account's recent failures (no database transaction is open meanwhile);
+// the wait applies to the right password too, or a quick answer would tell
+// an attacker the password was right.
 func (s *Store) AdminSignIn(ctx context.Context, email, password, clientAddr string) (*User, error) {
 	key := EmailKey(email)
 	now := s.Now()
 	since := now.Add(-LoginWindow)
 	for _, limit := range []struct {
-		column, value string
-		max           int
-	}{{"email_key", key, LoginFailuresPerAccount}, {"client_addr", clientAddr, LoginFailuresPerAddress}} {
+		where string
+		args  []any
+		max   int
+	}{
+		{"client_addr = ?", []any{clientAddr}, LoginFailuresPerAddress},
+		{"email_key = ? AND client_addr = ?", []any{key, clientAddr}, LoginFailuresPerAccount},
+	} {
 		var failures []LoginAttempt
-		err := s.db.WithContext(ctx).Where(limit.column+" = ? AND succeeded = ? AND created_at > ?", limit.value, false, since).
+		err := s.db.WithContext(ctx).Where(limit.where, limit.args...).Where("succeeded = ? AND created_at > ?", false, since).
 			Order("created_at DESC").Limit(limit.max).Find(&failures).Error
 		if err != nil {
 			return nil, err
 		}
 		if len(failures) >= limit.max {
 			retry := failures[len(failures)-1].CreatedAt.Add(LoginWindow).Sub(now)
-			if err := s.RecordActivity(ctx, Activity{Actor: email, Action: ActivityLockout, ClientAddr: clientAddr}); err != nil {
+			if err := s.recordRepeated(ctx, Activity{Actor: email, Action: ActivityLockout, ClientAddr: clientAddr}); err != nil {
 				return nil, err
 			}
 			return nil, &LockedOutError{RetryAfter: retry}
+		}
+	}
+	var recent int64
+	recentFailures := s.db.Model(&LoginAttempt{}).Select("id").
+		Where("email_key = ? AND succeeded = ? AND created_at > ?", key, false, since).Limit(maxCountedFailures)
+	if err := s.db.WithContext(ctx).Table("(?) AS f", recentFailures).Count(&recent).Error; err != nil {
+		return nil, err
+	}
+	if d := LoginDelay(int(recent)); d > 0 {
+		if err := s.sleep(ctx, d); err != nil {
+			return nil, err
 		}
 	}
 	var candidates []User
@@ -72,22 +133,27 @@ func (s *Store) AdminSignIn(ctx context.Context, email, password, clientAddr str
 		return nil, err
 	}
 	var found *User
+	hashed := false
 	for i := range candidates {
 		u := &candidates[i]
-		if u.PasswordHash != "" && VerifyPassword(u.PasswordHash, password) && found == nil {
+		if u.PasswordHash == "" {
+			continue
+		}
+		hashed = true
+		if s.verifyPassword(u.PasswordHash, password) && found == nil {
 			found = u
 		}
 	}
-	if len(candidates) == 0 {
-		VerifyPassword(dummyPasswordHash, password)
+	if !hashed {
+		s.verifyPassword(dummyPasswordHash, password)
 	}
 	ok := found != nil && found.DisabledAt == nil
-	attempt := &LoginAttempt{EmailKey: key, ClientAddr: clientAddr, Succeeded: ok, CreatedAt: now}
+	attempt := &LoginAttempt{EmailKey: key, ClientAddr: clientAddr, Succeeded: ok, CreatedAt: s.Now()}
 	if err := s.db.WithContext(ctx).Create(attempt).Error; err != nil {
 		return nil, err
 	}
 	if !ok {
-		if err := s.RecordActivity(ctx, Activity{Actor: email, Action: ActivityFailedLogin, ClientAddr: clientAddr}); err != nil {
+		if err := s.recordRepeated(ctx, Activity{Actor: email, Action: ActivityFailedLogin, ClientAddr: clientAddr}); err != nil {
 			return nil, err
 		}
 		return nil, ErrBadCredentials

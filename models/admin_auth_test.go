@@ -33,18 +33,30 @@ func TestAdminSignInAndLockouts(t *testing.T) {
 				t.Fatalf("%v: %v", c, err)
 			}
 		}
-		// Five failures lock the account, even for the right password, from anywhere.
+		// Five failures from one address lock the account for that address
+		// only, even for the right password; the right password from another
+		// address gets in (slowed down, never locked out), and the address
+		// may still try other accounts.
 		for i := 0; i < 4; i++ {
 			if _, err := s.AdminSignIn(ctx, "ada@example.com", "wrong", "10.0.0.3"); !errors.Is(err, models.ErrBadCredentials) {
 				t.Fatal(err)
 			}
 		}
+		if _, err := s.AdminSignIn(ctx, "ADA@example.com", "wrong", "10.0.0.3"); !errors.Is(err, models.ErrBadCredentials) {
+			t.Fatal(err)
+		}
 		var locked *models.LockedOutError
-		if _, err := s.AdminSignIn(ctx, "ada@example.com", "correct horse", "10.9.9.9"); !errors.As(err, &locked) || locked.RetryAfter <= 0 || locked.RetryAfter > models.LoginWindow {
-			t.Fatalf("locked account: %v", err)
+		if _, err := s.AdminSignIn(ctx, "ada@example.com", "correct horse", "10.0.0.3"); !errors.As(err, &locked) || locked.RetryAfter <= 0 || locked.RetryAfter > models.LoginWindow {
+			t.Fatalf("locked account and address: %v", err)
+		}
+		if u, err := s.AdminSignIn(ctx, "ada@example.com", "correct horse", "10.9.9.9"); err != nil || u.ID != admin.ID {
+			t.Fatalf("the right password from another address: %v %v", u, err)
+		}
+		if _, err := s.AdminSignIn(ctx, "plain@example.com", "correct horse", "10.0.0.3"); !errors.Is(err, models.ErrBadCredentials) {
+			t.Fatalf("another account from the locked address: %v", err)
 		}
 		env.Clock.Advance(models.LoginWindow + time.Second)
-		if _, err := s.AdminSignIn(ctx, "ada@example.com", "correct horse", "10.0.0.1"); err != nil {
+		if _, err := s.AdminSignIn(ctx, "ada@example.com", "correct horse", "10.0.0.3"); err != nil {
 			t.Fatalf("after the window: %v", err)
 		}
 		// Twenty failures from one address lock that address for every account.
@@ -74,9 +86,9 @@ func TestAdminSignInAndLockouts(t *testing.T) {
 		}
 		counts := map[string]int{}
 		for _, a := range log {
-			counts[a.Action]++
+			counts[a.Action] += a.Repeats
 		}
-		if counts[models.ActivityLogin] != 3 || counts[models.ActivityLockout] != 2 || counts[models.ActivityFailedLogin] < 25 {
+		if counts[models.ActivityLogin] != 4 || counts[models.ActivityLockout] != 2 || counts[models.ActivityFailedLogin] != 30 {
 			t.Fatalf("activity = %v", counts)
 		}
 		if log[0].Action != models.ActivityFailedLogin || log[0].ClientAddr != "10.0.0.1" {

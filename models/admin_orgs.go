@@ -35,7 +35,8 @@ func (s *Store) OrganizationTokens(ctx context.Context, orgID int64) ([]APIToken
 }
 
 // DisableUser disables a user of an organization: no console sign-in, no
-// Markup Rooms as sender. Disabling twice keeps the first time.
+// Markup Rooms as sender, and every console session of the user ends.
+// Disabling twice keeps the first time.
 func (s *Store) DisableUser(ctx context.Context, orgID, userID int64) error {
 	res := s.db.WithContext(ctx).Model(&User{}).Where("id = ? AND organization_id = ? AND disabled_at IS NULL", userID, orgID).
 		Updates(map[string]any{"disabled_at": s.Now(), "updated_at": s.Now()})
@@ -47,7 +48,8 @@ func (s *Store) DisableUser(ctx context.Context, orgID, userID int64) error {
 			return err
 		}
 	}
-	return nil
+	_, err := s.EndAdminSessionsOf(ctx, userID)
+	return err
 }
 
 // RevokeOrganizationToken revokes a token of an organization (another

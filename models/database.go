@@ -39,9 +39,16 @@ type DatabaseOptions struct {
 	URL string
 	// DataDir holds the default SQLite file.
 	DataDir string
-	// Logger receives slow-query and error logs; nil discards them.
+	// Logger receives slow-query and error logs; nil discards them. Their SQL
+	// has placeholders, never the values (a value may be a secret).
 	Logger *slog.Logger
+	// SlowThreshold is how long a statement runs before it is logged as
+	// slow; zero means DefaultSlowThreshold.
+	SlowThreshold time.Duration
 }
+
+// DefaultSlowThreshold is the run time past which a statement is logged.
+const DefaultSlowThreshold = 500 * time.Millisecond
 
 // OpenDatabase opens the database named by opts and checks that it answers.
 func OpenDatabase(ctx context.Context, opts DatabaseOptions) (*Database, error) {
@@ -56,11 +63,21 @@ func OpenDatabase(ctx context.Context, opts DatabaseOptions) (*Database, error) 
 		NowFunc:                func() time.Time { return time.Now().UTC() },
 	}
 	if opts.Logger != nil {
-		cfg.Logger = logger.NewSlogLogger(opts.Logger, logger.Config{
-			SlowThreshold:             500 * time.Millisecond,
+		slow := opts.SlowThreshold
+		if slow <= 0 {
+			slow = DefaultSlowThreshold
+		}
+		quotes := "'\""
+		if dialect == DialectPostgres {
+			quotes = "'"
+		}
+		cfg.Logger = sqlLogger{Interface: logger.NewSlogLogger(opts.Logger, logger.Config{
+			SlowThreshold:             slow,
 			IgnoreRecordNotFoundError: true,
 			LogLevel:                  logger.Warn,
-		})
+			// Values stay out of the log: a webhook secret or a room URL may be one.
+			ParameterizedQueries: true,
+		}), quotes: quotes}
 	}
 	var dialector gorm.Dialector
 	switch dialect {
@@ -162,7 +179,10 @@ func sqliteDSN(path string) string {
 // redactURL hides a password in a connection URL before it is printed.
 func redactURL(raw string) string {
 	u, err := url.Parse(raw)
-	if err != nil || u.User == nil {
+	if err != nil {
+		return "(not a URL)" // it may still hold a password
+	}
+	if u.User == nil {
 		return raw
 	}
 	return u.Redacted()

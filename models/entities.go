@@ -18,7 +18,10 @@ func Entities() []any {
 		&IdempotencyRecord{},
 		&LoginAttempt{},
 		&Activity{},
+		&AdminSession{},
 		&WebhookEndpoint{},
 		&OutboxMessage{},
+		&rateLimitRow{},
+		&pastDocument{},
 	}
 }

@@ -36,6 +36,14 @@ func parseBody(p *Problems, body []byte) (*jsonObject, bool) {
 		p.Add("#", "invalid_json", "The request body is not valid JSON: %s.", jsonSyntaxDetail(trimmed))
 		return nil, false
 	}
+	if ptr, code := locateBadText(trimmed); code != "" {
+		if code == "invalid_encoding" {
+			p.Add(ptr, code, "The text here is not valid UTF-8; send JSON as UTF-8 text.")
+		} else {
+			p.Add(ptr, code, "The text here holds the escape \\u0000: text may not contain NUL.")
+		}
+		return nil, false
+	}
 	return readObject(p, "#", scanJSON(trimmed))
 }
 

@@ -161,3 +161,118 @@ func (n jsonNode) float() (float64, bool) {
 
 // boolean reads a boolean node.
 func (n jsonNode) boolean() bool { return len(n.raw) > 0 && n.raw[0] == 't' }
+
+// locateBadText finds, in a valid JSON text, the first string (member name
+// or value) that PostgreSQL text could not hold: invalid UTF-8, which
+// encoding/json lets through (and would read as U+FFFD), or a \u0000
+// escape. It answers the string's JSON Pointer and "invalid_encoding" or
+// "invalid_character", or "" when every string is fine. Both checks run over
+// the whole body first, so a good body is never walked.
+func locateBadText(b []byte) (ptr, code string) {
+	if utf8.Valid(b) && !hasNULEscape(b) {
+		return "", ""
+	}
+	l := textLocator{jsonScanner: jsonScanner{b: b}}
+	l.value("#")
+	return l.ptr, l.code
+}
+
+// hasNULEscape tells whether a JSON text holds a \u0000 escape; backslashes
+// only occur inside strings, each escaping the character after it.
+func hasNULEscape(b []byte) bool {
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\\' {
+			continue
+		}
+		if i+5 < len(b) && b[i+1] == 'u' && string(b[i+2:i+6]) == "0000" {
+			return true
+		}
+		i++
+	}
+	return false
+}
+
+// textLocator walks a valid JSON text, keeping the pointer of where it is,
+// until it meets the first bad string.
+type textLocator struct {
+	jsonScanner
+	ptr, code string
+}
+
+// value walks one value at ptr; false once a bad string was found.
+func (l *textLocator) value(ptr string) bool {
+	l.space()
+	switch l.b[l.i] {
+	case '{':
+		l.i++
+		l.space()
+		if l.b[l.i] == '}' {
+			l.i++
+			return true
+		}
+		for {
+			l.space()
+			k := l.i
+			l.skipString()
+			member := pointer(ptr, decodeJSONString(l.b[k:l.i]))
+			if !l.check(member, l.b[k:l.i]) {
+				return false
+			}
+			l.space()
+			l.i++ // ':'
+			if !l.value(member) {
+				return false
+			}
+			l.space()
+			c := l.b[l.i]
+			l.i++
+			if c == '}' {
+				return true
+			}
+		}
+	case '[':
+		l.i++
+		l.space()
+		if l.b[l.i] == ']' {
+			l.i++
+			return true
+		}
+		for n := 0; ; n++ {
+			if !l.value(pointer(ptr, n)) {
+				return false
+			}
+			l.space()
+			c := l.b[l.i]
+			l.i++
+			if c == ']' {
+				return true
+			}
+		}
+	case '"':
+		k := l.i
+		l.skipString()
+		return l.check(ptr, l.b[k:l.i])
+	default:
+		for l.i < len(l.b) && !isValueEnd(l.b[l.i]) {
+			l.i++
+		}
+		return true
+	}
+}
+
+// check records raw (a string literal) as the bad text at ptr if it is.
+func (l *textLocator) check(ptr string, raw []byte) bool {
+	switch {
+	case !utf8.Valid(raw):
+		l.ptr, l.code = ptr, "invalid_encoding"
+	case hasNULEscape(raw):
+		l.ptr, l.code = ptr, "invalid_character"
+	default:
+		return true
+	}
+	return false
+}
+
+func isValueEnd(c byte) bool {
+	return c == ',' || c == '}' || c == ']' || c == ' ' || c == '\t' || c == '\n' || c == '\r'
+}

@@ -27,7 +27,7 @@ func (Organization) TableName() string { return "organizations" }
 func (s *Store) CreateOrganization(ctx context.Context, name string, apiEnabled bool) (*Organization, error) {
 	name = strings.TrimSpace(name)
 	var p Problems
-	checkRequiredText(&p, "#/name", name, MaxNameLength)
+	checkRequiredLine(&p, "#/name", name, MaxNameLength)
 	if err := p.Err(KindInvalid, "The organization is not valid."); err != nil {
 		return nil, err
 	}
@@ -59,22 +59,6 @@ func (s *Store) SetOrganizationAPIEnabled(ctx context.Context, id int64, enabled
 		return ErrNotFound
 	}
 	return nil
-}
-
-// checkRequiredText records a problem when s is blank or longer than max characters.
-func checkRequiredText(p *Problems, pointer, s string, max int) {
-	if strings.TrimSpace(s) == "" {
-		p.Add(pointer, "required", "This field is required and must not be blank.")
-		return
-	}
-	checkTextLength(p, pointer, s, max)
-}
-
-// checkTextLength records a problem when s is longer than max characters, not UTF-8, or holds NUL.
-func checkTextLength(p *Problems, pointer, s string, max int) {
-	if code, detail := textProblem(s, max); code != "" {
-		p.Add(pointer, code, "%s", detail)
-	}
 }
 
 // textProblem tells what is wrong with s as text of at most max characters, if anything.

@@ -31,3 +31,23 @@ func TestHashAndVerifyPassword(t *testing.T) {
 		}
 	}
 }
+
+// The dummy hash verified for refusals without a real hash must cost what a
+// real one does: it decodes, with HashPassword's parameters and key length.
+func TestDummyPasswordHashCostsWhatARealOneDoes(t *testing.T) {
+	real, err := HashPassword("x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantParams, _, wantKey, err := decodeArgonHash(real)
+	if err != nil {
+		t.Fatal(err)
+	}
+	params, salt, key, err := decodeArgonHash(dummyPasswordHash)
+	if err != nil {
+		t.Fatalf("the dummy hash does not decode, so nothing would be hashed: %v", err)
+	}
+	if params != wantParams || len(key) != len(wantKey) || len(salt) != argonSaltLen {
+		t.Fatalf("dummy %+v (salt %d, key %d bytes), real %+v (key %d bytes)", params, len(salt), len(key), wantParams, len(wantKey))
+	}
+}

@@ -2,6 +2,9 @@ package models
 
 import (
 	"context"
+	"time"
+
+	"gorm.io/gorm/clause"
 
 	"github.com/markuproom/markuproom/models/xfdf"
 )
@@ -76,6 +79,9 @@ func (s *Store) RemoveRoomDocument(ctx context.Context, roomID string, pos int) 
 			return res.Error
 		}
 		removed := int(res.RowsAffected)
+		if err := tx.rememberPastDocument(ctx, t.ID, docs[0].DocumentID); err != nil {
+			return err
+		}
 		if err := db.Exec("DELETE FROM transaction_documents WHERE transaction_id = ? AND position = ?", t.ID, pos).Error; err != nil {
 			return err
 		}
@@ -133,18 +139,53 @@ func (s *Store) bumpTransaction(ctx context.Context, room *Room, t *Transaction,
 	return s.recordEvent(ctx, t, Actor{OrganizationID: room.OrganizationID, Label: "Markup Room " + room.ID}, kind, summary)
 }
 
-// RoomDocument reads a current document of a room's transaction by its
-// document id, in one query (the room's PDF route; another room's or a
-// replaced version's id is ErrNotFound).
+// RoomDocument reads a document of a room's transaction by its document id,
+// in one query that also reads the room's state (the room's PDF route). The
+// documents the transaction holds now and those a page edit or a removal
+// replaced (transaction_past_documents) are served; another room's id is
+// ErrNotFound. A room that has expired, by its clock or because an admin
+// ended it, is ErrRoomExpired, as on every other room route.
 func (s *Store) RoomDocument(ctx context.Context, roomID, documentID string) (*Document, error) {
-	var d Document
-	err := s.db.WithContext(ctx).Model(&Document{}).
-		Joins("JOIN transaction_documents td ON td.document_id = documents.id").
-		Joins("JOIN markup_rooms r ON r.transaction_id = td.transaction_id AND r.organization_id = documents.organization_id").
-		Where("r.id = ? AND documents.id = ?", roomID, documentID).
-		First(&d).Error
-	if err != nil {
-		return nil, mapDBError(err)
+	var rows []struct {
+		Document      `gorm:"embedded"`
+		RoomState     string    `gorm:"column:room_state"`
+		RoomExpiresAt time.Time `gorm:"column:room_expires_at"`
 	}
+	err := s.db.WithContext(ctx).Model(&Document{}).
+		Select("documents.*, r.status AS room_state, r.expires_at AS room_expires_at").
+		Joins("JOIN markup_rooms r ON r.organization_id = documents.organization_id").
+		Where("r.id = ? AND documents.id = ?", roomID, documentID).
+		Where("(EXISTS (SELECT 1 FROM transaction_documents td WHERE td.transaction_id = r.transaction_id AND td.document_id = documents.id)" +
+			" OR EXISTS (SELECT 1 FROM transaction_past_documents pd WHERE pd.transaction_id = r.transaction_id AND pd.document_id = documents.id))").
+		Limit(1).Scan(&rows).Error
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 {
+		return nil, ErrNotFound
+	}
+	room := Room{State: rows[0].RoomState, ExpiresAt: rows[0].RoomExpiresAt}
+	if room.Status(s.Now()) == RoomExpired {
+		return nil, ErrRoomExpired
+	}
+	d := rows[0].Document
 	return &d, nil
+}
+
+// pastDocument is a document a transaction held before a room change
+// replaced or removed it (table transaction_past_documents).
+type pastDocument struct {
+	TransactionID string    `gorm:"column:transaction_id;primaryKey"`
+	DocumentID    string    `gorm:"column:document_id;primaryKey"`
+	CreatedAt     time.Time `gorm:"column:created_at"`
+}
+
+// TableName implements gorm's Tabler.
+func (pastDocument) TableName() string { return "transaction_past_documents" }
+
+// rememberPastDocument records that a transaction held a document a room
+// change is about to replace or remove, so that the room keeps serving it.
+func (s *Store) rememberPastDocument(ctx context.Context, transactionID, documentID string) error {
+	return s.db.WithContext(ctx).Clauses(clause.OnConflict{DoNothing: true}).
+		Create(&pastDocument{TransactionID: transactionID, DocumentID: documentID, CreatedAt: s.Now()}).Error
 }

@@ -72,6 +72,9 @@ func (s *Store) AddRoomParticipant(ctx context.Context, roomID string, f Partici
 		if err != nil {
 			return err
 		}
+		if err := checkEmailFree(in, pi.Email, -1); err != nil {
+			return err
+		}
 		in.Participants = append(in.Participants, pi)
 		return nil
 	})
@@ -87,6 +90,9 @@ func (s *Store) UpdateRoomParticipant(ctx context.Context, roomID, participantID
 		}
 		pi, err := room.participantFromForm(participantID, f)
 		if err != nil {
+			return err
+		}
+		if err := checkEmailFree(in, pi.Email, i); err != nil {
 			return err
 		}
 		pi.Order = in.Participants[i].Order
@@ -124,9 +130,9 @@ func (s *Store) RenameRoomDocument(ctx context.Context, roomID string, position 
 		}
 		title = strings.TrimSpace(title)
 		var p Problems
-		checkRequiredText(&p, "#/title", title, MaxTitleLength)
-		if err := p.Err(KindInvalid, "The title is not valid."); err != nil {
-			return err
+		checkRequiredLine(&p, "#/title", title, MaxTitleLength)
+		if len(p.list) > 0 { // the page shows the detail: say what is wrong
+			return Invalid("#/title", p.list[0].Code, "The title is not valid: "+p.list[0].Detail)
 		}
 		in.Documents[position].Title = title
 		return nil
@@ -239,6 +245,19 @@ func (r *Room) participantFromForm(id string, f ParticipantForm) (ParticipantInp
 		return ParticipantInput{}, err
 	}
 	return pi, nil
+}
+
+// checkEmailFree refuses an e-mail that a participant other than the one at
+// index self already has, compared ignoring case as a Markup Room request's
+// participants are.
+func checkEmailFree(in *TransactionInput, email string, self int) error {
+	key := EmailKey(email)
+	for i, p := range in.Participants {
+		if i != self && EmailKey(p.Email) == key {
+			return Invalid("#/email", "duplicate_email", "This e-mail is already used by "+strings.TrimSpace(p.FirstName+" "+p.LastName)+" in this room (e-mails are compared ignoring case).")
+		}
+	}
+	return nil
 }
 
 func participantIndex(in *TransactionInput, id string) int {

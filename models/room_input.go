@@ -73,8 +73,8 @@ func parseRoomInput(p *Problems, body []byte) *RoomInput {
 				continue
 			}
 			var rp RoomParticipantInput
-			rp.FirstName, _ = po.str("firstName", true, MaxNameLength)
-			rp.LastName, _ = po.str("lastName", true, MaxNameLength)
+			rp.FirstName, _ = po.line("firstName", true, MaxNameLength)
+			rp.LastName, _ = po.line("lastName", true, MaxNameLength)
 			rp.Email = po.email("email")
 			po.finish()
 			if key := EmailKey(rp.Email); ValidEmail(rp.Email) {

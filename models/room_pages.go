@@ -30,7 +30,7 @@ func (s *Store) DeleteRoomPage(ctx context.Context, roomID string, docPos, n int
 				return nil, pdf.Info{}, Unprocessable("#/page", "last_page",
 					"A document needs at least one page: this is its only page. Remove the whole document instead.")
 			}
-			return pdf.DeletePage(ctx, content, n)
+			return s.pdf.Limits().DeletePage(ctx, content, n)
 		},
 		func(ctx context.Context, e *pageEdit) error {
 			removed, err := e.exec(ctx, "DELETE FROM transaction_tags WHERE transaction_id = ? AND document_position = ? AND page = ?", n)
@@ -55,7 +55,7 @@ func (s *Store) MoveRoomPage(ctx context.Context, roomID string, docPos, from, t
 			if to < 1 || to > pages || to == from {
 				return nil, pdf.Info{}, Unprocessable("#/to", "invalid_position", fmt.Sprintf("Page %d cannot move to position %d of %d.", from, to, pages))
 			}
-			return pdf.MovePage(ctx, content, from, to)
+			return s.pdf.Limits().MovePage(ctx, content, from, to)
 		},
 		func(ctx context.Context, e *pageEdit) error {
 			e.summary["from"], e.summary["to"] = from, to
@@ -98,11 +98,18 @@ func (e *pageEdit) exec(ctx context.Context, sql string, args ...any) (int64, er
 // into a new stored document, the document row pointed at it, the tags moved
 // by retag, the XFDF regenerated, the version bumped and the history
 // recorded — all or nothing. A new PDF left behind by a failure is removed.
+// The edit holds one PDF slot throughout, taken before the database
+// transaction so that no row stays locked while it waits for one.
 func (s *Store) editRoomPages(ctx context.Context, roomID string, docPos int, kind string,
 	rewrite func(ctx context.Context, content []byte, pages int) ([]byte, pdf.Info, error),
 	retag func(ctx context.Context, e *pageEdit) error) error {
+	release, err := s.pdf.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
 	var created *Document
-	err := s.inTx(ctx, func(tx *Store) error {
+	err = s.inTx(ctx, func(tx *Store) error {
 		room, t, err := tx.lockRoom(ctx, roomID, ActionAdvancedEdit)
 		if err != nil {
 			return err
@@ -122,15 +129,21 @@ func (s *Store) editRoomPages(ctx context.Context, roomID string, docPos int, ki
 			if errors.Is(err, ErrNotFound) || errors.As(err, &ve) {
 				return err
 			}
+			if errors.Is(err, pdf.ErrExpandsTooMuch) {
+				return expandsProblem("#/document", err)
+			}
 			return fmt.Errorf("edit the pages of document %s: %w", doc.upload.ID, err)
 		}
-		staged, err := tx.StageUpload(ctx, bytes.NewReader(out), int64(len(out)), doc.upload.FileName)
+		staged, err := tx.stageUpload(ctx, bytes.NewReader(out), int64(len(out)), doc.upload.FileName, true)
 		if err != nil {
 			return err
 		}
 		defer staged.Close()
 		created, err = tx.SaveDocument(ctx, staged, NewDocument{OrganizationID: room.OrganizationID, Title: doc.upload.Title})
 		if err != nil {
+			return err
+		}
+		if err := tx.rememberPastDocument(ctx, t.ID, doc.upload.ID); err != nil {
 			return err
 		}
 		err = tx.db.WithContext(ctx).Model(&TransactionDocument{}).Where("transaction_id = ? AND position = ?", t.ID, docPos).

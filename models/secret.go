@@ -42,7 +42,7 @@ func parseSplitToken(prefix, token string) (selector, verifier string, ok bool) 
 	}
 	selector, verifier, found = strings.Cut(rest, "_")
 	if !found || len(selector) != hex.EncodedLen(selectorBytes) ||
-		len(verifier) != hex.EncodedLen(verifierBytes) {
+		len(verifier) != hex.EncodedLen(verifierBytes) || !isLowerHex(selector) || !isLowerHex(verifier) {
 		return "", "", false
 	}
 	return selector, verifier, true
@@ -64,4 +64,15 @@ func randomString(n int) (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(b), nil
+}
+
+// isLowerHex tells whether s is made of lowercase hex digits only, as
+// newSplitToken writes them: anything else is no token and never reaches a query.
+func isLowerHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }

@@ -24,6 +24,18 @@ type StoreOptions struct {
 	RoomTTL time.Duration
 	// Logger receives background warnings; nil discards them.
 	Logger *slog.Logger
+	// PDF bounds the PDF work (decode caps, concurrent reads); nil means a
+	// PDFWork of this Store alone with the defaults.
+	PDF *PDFWork
+	// Keyring seals webhook secrets and stored replays; a zero Keyring
+	// means a random key for this process only (tests).
+	Keyring Keyring
+	// Sleep waits before a slowed-down admin sign-in (see LoginDelay); nil
+	// really waits. Tests inject one that records the delay instead.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// VerifyPassword checks a password against a hash at admin sign-in; nil
+	// is the package's VerifyPassword. Tests wrap it to see that it runs.
+	VerifyPassword func(hash, password string) bool
 }
 
 // Store is the domain service: it owns the database and the document bucket.
@@ -36,6 +48,13 @@ type Store struct {
 	evault  string
 	roomTTL time.Duration
 	log     *slog.Logger
+	// refusals remembers recent rate-limit refusals of this process.
+	refusals *rateRefusals
+	pdf      *PDFWork
+	keys     Keyring
+	// sleep and verifyPassword: see StoreOptions.
+	sleep          func(ctx context.Context, d time.Duration) error
+	verifyPassword func(hash, password string) bool
 }
 
 // NewStore builds a Store on an open database and bucket.
@@ -49,6 +68,25 @@ func NewStore(d *Database, bucket *blob.Bucket, opts StoreOptions) *Store {
 		evault:  opts.EVault,
 		roomTTL: opts.RoomTTL,
 		log:     opts.Logger,
+
+		refusals: newRateRefusals(),
+		pdf:      opts.PDF,
+		keys:     opts.Keyring,
+
+		sleep:          opts.Sleep,
+		verifyPassword: opts.VerifyPassword,
+	}
+	if s.sleep == nil {
+		s.sleep = sleepContext
+	}
+	if s.verifyPassword == nil {
+		s.verifyPassword = VerifyPassword
+	}
+	if s.pdf == nil {
+		s.pdf = NewPDFWork(PDFWorkOptions{})
+	}
+	if s.keys.IsZero() {
+		s.keys = ephemeralKeyring()
 	}
 	if s.now == nil {
 		s.now = time.Now

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"strconv"
 	"strings"
 
@@ -216,9 +217,9 @@ func (e *tagEditor) checkForm(doc *roomDocument, f RoomTagForm) (*Tag, error) {
 			}
 			continue
 		}
-		num, err := strconv.ParseFloat(v, 64)
-		if err != nil {
-			bad.Add("#/"+n.name, "invalid_type", "The field %q must be a number.", n.name)
+		num, ok := parseFormNumber(v)
+		if !ok {
+			bad.Add("#/"+n.name, "invalid_type", "The field %q must be a finite decimal number (such as 72 or 100.5).", n.name)
 			continue
 		}
 		obj[n.name] = json.Number(strconv.FormatFloat(num, 'f', -1, 64))
@@ -359,4 +360,23 @@ func equalPtr[T comparable](a, b *T) bool {
 		return a == b
 	}
 	return *a == *b
+}
+
+// parseFormNumber reads a number a form posted: plain decimal notation only
+// (so no NaN, Inf, Infinity, hexadecimal or digit separators, which
+// strconv.ParseFloat would take), finite as a float64 (1e999 is not).
+func parseFormNumber(s string) (float64, bool) {
+	if s == "" || len(s) > 32 {
+		return 0, false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isNumberByte(s[i]) {
+			return 0, false
+		}
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, false
+	}
+	return f, true
 }

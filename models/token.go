@@ -58,7 +58,7 @@ func (s *Store) CreateAPIToken(ctx context.Context, orgID int64, name string) (*
 		name = "API token"
 	}
 	var p Problems
-	checkTextLength(&p, "#/name", name, MaxNameLength)
+	checkLine(&p, "#/name", name, MaxNameLength)
 	if err := p.Err(KindInvalid, "The token is not valid."); err != nil {
 		return nil, "", err
 	}

@@ -166,7 +166,7 @@ func parseDocumentInput(p *Problems, ptr string, raw jsonNode) (DocumentInput, b
 		d.ID = &v
 	}
 	d.GCSRefID, _ = o.str("gcsRefId", true, 1024)
-	d.Title, _ = o.str("title", true, MaxTitleLength)
+	d.Title, _ = o.line("title", true, MaxTitleLength)
 	d.Description = o.optStr("description", MaxDescriptionLength)
 	if x, ok := o.str("xfdf", false, 0); ok {
 		if len(x) > MaxXFDFBytes {
@@ -283,9 +283,9 @@ func parseParticipantInput(p *Problems, ptr string, raw jsonNode) (ParticipantIn
 	in.ID, _ = o.str("id", true, MaxShortTextLength)
 	in.Order = o.optInt("order", 0, MaxOrder)
 	in.Email = o.email("email")
-	in.FirstName, _ = o.str("firstName", true, MaxNameLength)
-	in.MiddleName = o.optStr("middleName", MaxNameLength)
-	in.LastName, _ = o.str("lastName", true, MaxNameLength)
+	in.FirstName, _ = o.line("firstName", true, MaxNameLength)
+	in.MiddleName = o.optLine("middleName", MaxNameLength)
+	in.LastName, _ = o.line("lastName", true, MaxNameLength)
 	in.Address1 = o.optStr("address1", MaxShortTextLength)
 	in.Address2 = o.optStr("address2", MaxShortTextLength)
 	in.Country = o.optStr("country", MaxShortTextLength)

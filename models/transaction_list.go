@@ -2,7 +2,6 @@ package models
 
 import (
 	"context"
-	"encoding/base64"
 	"slices"
 )
 
@@ -71,13 +70,10 @@ func pageArgs(p *Problems, limit int, cursor string) (int, string) {
 	}
 	var after string
 	if cursor != "" {
-		b, err := base64.RawURLEncoding.DecodeString(cursor)
-		if err != nil || len(b) == 0 || len(b) > 64 {
+		var ok bool
+		if after, ok = ParseCursor(cursor); !ok {
 			p.Add("query:cursor", "invalid_cursor", "The cursor is not one this service returned.")
 		}
-		after = string(b)
 	}
 	return limit, after
 }
-
-func encodeCursor(id string) string { return base64.RawURLEncoding.EncodeToString([]byte(id)) }

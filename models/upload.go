@@ -51,8 +51,15 @@ func (u *StagedUpload) Pages() int { return len(u.info.Pages) }
 // StageUpload streams r into a temporary file (never holding it whole in
 // memory) while hashing it, refuses it past maxBytes, and checks that it is
 // a PDF that is neither encrypted nor damaged. fileName is the client's name
-// for the file, kept for display and as the default title.
+// for the file, kept for display and as the default title. The PDF check
+// takes one of the Store's PDF slots (ErrPDFBusy when none comes free) and
+// keeps within its decode caps.
 func (s *Store) StageUpload(ctx context.Context, r io.Reader, maxBytes int64, fileName string) (*StagedUpload, error) {
+	return s.stageUpload(ctx, r, maxBytes, fileName, false)
+}
+
+// stageUpload is StageUpload; slotHeld says the caller already holds a PDF slot.
+func (s *Store) stageUpload(ctx context.Context, r io.Reader, maxBytes int64, fileName string, slotHeld bool) (*StagedUpload, error) {
 	f, err := os.CreateTemp(s.tempDir, "markuproom-upload-*.pdf")
 	if err != nil {
 		return nil, fmt.Errorf("create temp file: %w", err)
@@ -80,7 +87,14 @@ func (s *Store) StageUpload(ctx context.Context, r io.Reader, maxBytes int64, fi
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, err
 	}
-	info, err := pdf.Inspect(ctx, f)
+	if !slotHeld {
+		release, err := s.pdf.Acquire(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+	}
+	info, err := s.pdf.Limits().Inspect(ctx, f)
 	if err != nil {
 		return nil, pdfProblem(err)
 	}
@@ -103,6 +117,8 @@ func pdfProblem(err error) error {
 		return Unprocessable("#/file", "encrypted_pdf", "The PDF is encrypted or password-protected; upload an unprotected copy.")
 	case errors.Is(err, pdf.ErrTooManyPages):
 		return Unprocessable("#/file", "too_many_pages", fmt.Sprintf("The PDF has more than %d pages.", pdf.MaxPages))
+	case errors.Is(err, pdf.ErrExpandsTooMuch):
+		return expandsProblem("#/file", err)
 	case errors.Is(err, pdf.ErrMalformed):
 		return Unprocessable("#/file", "damaged_pdf", "The PDF is damaged or incomplete and cannot be read.")
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
@@ -110,6 +126,18 @@ func pdfProblem(err error) error {
 	default:
 		return Unprocessable("#/file", "damaged_pdf", "The PDF cannot be read.")
 	}
+}
+
+// expandsProblem explains a refusal by the decode caps.
+func expandsProblem(pointer string, err error) error {
+	limit := pdf.DefaultMaxDecodedStreamBytes
+	var ee *pdf.ExpandsError
+	if errors.As(err, &ee) {
+		limit = ee.Limit
+	}
+	return Unprocessable(pointer, "pdf_expands_too_much", fmt.Sprintf(
+		"The PDF expands to more than %s when decoded, more than this server reads; save it again with another program (for example \"Print to PDF\") and upload that copy.",
+		pdf.MiB(limit)))
 }
 
 // NewDocument is what SaveDocument records besides the staged file.
@@ -131,7 +159,7 @@ func (s *Store) SaveDocument(ctx context.Context, u *StagedUpload, in NewDocumen
 		title = "Document"
 	}
 	var p Problems
-	checkTextLength(&p, "#/title", title, MaxTitleLength)
+	checkLine(&p, "#/title", title, MaxTitleLength)
 	if err := p.Err(KindInvalid, "The document title is not valid."); err != nil {
 		return nil, err
 	}
@@ -189,7 +217,7 @@ func cleanFileName(name string) string {
 		name = name[i+1:]
 	}
 	name = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
+		if isControl(r) {
 			return -1
 		}
 		return r

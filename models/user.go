@@ -49,8 +49,8 @@ func (s *Store) CreateUser(ctx context.Context, in NewUser) (*User, error) {
 	in.LastName = strings.TrimSpace(in.LastName)
 	var p Problems
 	checkEmail(&p, "#/email", in.Email)
-	checkRequiredText(&p, "#/firstName", in.FirstName, MaxNameLength)
-	checkRequiredText(&p, "#/lastName", in.LastName, MaxNameLength)
+	checkRequiredLine(&p, "#/firstName", in.FirstName, MaxNameLength)
+	checkRequiredLine(&p, "#/lastName", in.LastName, MaxNameLength)
 	if len(in.Password) > MaxPasswordLength {
 		p.Add("#/password", "too_long", "The password is longer than %d bytes.", MaxPasswordLength)
 	} else if in.Password != "" && len(in.Password) < 8 {

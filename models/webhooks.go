@@ -44,11 +44,63 @@ type WebhookEndpoint struct {
 	OrganizationID int64      `gorm:"column:organization_id"`
 	URL            string     `gorm:"column:url"`
 	Events         StringList `gorm:"column:events"`
-	// Secret signs every call ("whsec_" + base64 of 32 random bytes); shown
-	// to the caller once, at creation.
-	Secret      string    `gorm:"column:secret"`
-	Description string    `gorm:"column:description"`
-	CreatedAt   time.Time `gorm:"column:created_at;autoCreateTime:false"`
+	// StoredSecret is the signing secret as the table keeps it: sealed with
+	// the server's key (or, in a row older than sealing, plaintext until the
+	// start-up sealing reaches it). Never shown.
+	StoredSecret string `gorm:"column:secret"`
+	// StoredPreviousSecret is the secret a rotation replaced, sealed; it
+	// signs beside the new one until PreviousSecretExpiresAt.
+	StoredPreviousSecret    string     `gorm:"column:previous_secret"`
+	PreviousSecretExpiresAt *time.Time `gorm:"column:previous_secret_expires_at"`
+	Description             string     `gorm:"column:description"`
+	CreatedAt               time.Time  `gorm:"column:created_at;autoCreateTime:false"`
+
+	// Secret signs every call ("whsec_" + base64 of 32 random bytes): shown
+	// to the caller once, at creation or rotation; filled in only where a
+	// caller needs it (the delivery worker, the answer to a creation).
+	Secret string `gorm:"-"`
+	// PreviousSecret is the opened StoredPreviousSecret while it still signs.
+	PreviousSecret string `gorm:"-"`
+}
+
+// WebhookRotationOverlap is how long a replaced secret keeps signing calls
+// beside the new one, so receivers can switch without missing one.
+const WebhookRotationOverlap = 24 * time.Hour
+
+// SigningSecrets are the secrets that sign a call: the current one, and the
+// previous one during the overlap after a rotation (the store fills
+// PreviousSecret only while the overlap lasts).
+func (w *WebhookEndpoint) SigningSecrets() []string {
+	out := []string{w.Secret}
+	if w.PreviousSecret != "" {
+		out = append(out, w.PreviousSecret)
+	}
+	return out
+}
+
+func webhookSecretAAD(id string) string         { return "webhook_endpoints.secret:" + id }
+func webhookPreviousSecretAAD(id string) string { return "webhook_endpoints.previous_secret:" + id }
+
+func newWebhookSecret() (string, error) {
+	key := make([]byte, 32)
+	if _, err := rand.Read(key); err != nil {
+		return "", err
+	}
+	return WebhookSecretPrefix + base64.StdEncoding.EncodeToString(key), nil
+}
+
+// openSecrets fills w.Secret and w.PreviousSecret from what the table keeps.
+func (s *Store) openSecrets(w *WebhookEndpoint) error {
+	var err error
+	if w.Secret, _, err = s.keys.openStored(w.StoredSecret, webhookSecretAAD(w.ID)); err != nil {
+		return fmt.Errorf("webhook endpoint %s: %w", w.ID, err)
+	}
+	if w.PreviousSecretExpiresAt != nil && s.Now().Before(*w.PreviousSecretExpiresAt) {
+		if w.PreviousSecret, _, err = s.keys.openStored(w.StoredPreviousSecret, webhookPreviousSecretAAD(w.ID)); err != nil {
+			return fmt.Errorf("webhook endpoint %s, previous secret: %w", w.ID, err)
+		}
+	}
+	return nil
 }
 
 // TableName implements gorm's tabler.
@@ -121,11 +173,14 @@ func (p WebhookPolicy) urlProblem(raw string) string {
 	if u.Fragment != "" {
 		return "The URL must not have a #fragment."
 	}
-	host := u.Hostname()
-	if addr, err := netip.ParseAddr(host); err == nil && !p.AllowPrivate && !PublicAddr(addr) {
+	host, ok := normalizeWebhookHost(u.Hostname())
+	if !ok {
+		return "The URL's host is not a valid host name or address."
+	}
+	if host.Addr.IsValid() && !p.AllowPrivate && !PublicAddr(host.Addr) {
 		return "The URL names a loopback, private or link-local address; webhooks go to public hosts only."
 	}
-	if !p.AllowPrivate && (strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost")) {
+	if !p.AllowPrivate && (host.Name == "localhost" || strings.HasSuffix(host.Name, ".localhost")) {
 		return "The URL names this machine; webhooks go to public hosts only."
 	}
 	return ""
@@ -140,7 +195,10 @@ var nonPublic = []netip.Prefix{
 	netip.MustParsePrefix("192.0.0.0/24"),
 	netip.MustParsePrefix("198.18.0.0/15"),
 	netip.MustParsePrefix("240.0.0.0/4"),
+	netip.MustParsePrefix("::/96"),           // IPv4-compatible IPv6 (deprecated, never routed): ::127.0.0.1
+	netip.MustParsePrefix("::ffff:0:0:0/96"), // IPv4-translated (SIIT)
 	netip.MustParsePrefix("64:ff9b::/96"),
+	netip.MustParsePrefix("64:ff9b:1::/48"), // local-use NAT64 (RFC 8215)
 	netip.MustParsePrefix("2002::/16"),
 }
 
@@ -171,13 +229,17 @@ func (s *Store) CreateWebhook(ctx context.Context, orgID int64, policy WebhookPo
 	if err != nil {
 		return nil, err
 	}
-	key := make([]byte, 32)
-	if _, err := rand.Read(key); err != nil {
+	secret, err := newWebhookSecret()
+	if err != nil {
+		return nil, err
+	}
+	sealed, err := s.keys.Seal([]byte(secret), webhookSecretAAD(uid.String()))
+	if err != nil {
 		return nil, err
 	}
 	w := &WebhookEndpoint{
 		ID: uid.String(), OrganizationID: orgID, URL: in.URL, Events: StringList(in.Events),
-		Secret: WebhookSecretPrefix + base64.StdEncoding.EncodeToString(key), Description: in.Description, CreatedAt: s.Now(),
+		StoredSecret: sealed, Secret: secret, Description: in.Description, CreatedAt: s.Now(),
 	}
 	err = s.inTx(ctx, func(tx *Store) error {
 		// Registrations of one organization take turns, so two at once cannot
@@ -222,9 +284,125 @@ func (s *Store) WebhooksByID(ctx context.Context, ids []string) (map[string]*Web
 		return nil, err
 	}
 	for i := range rows {
+		// An endpoint whose secret does not open keeps an empty one: the
+		// sender refuses to call it unsigned, the rest of the batch goes on.
+		if err := s.openSecrets(&rows[i]); err != nil {
+			s.log.WarnContext(ctx, "webhook secret unreadable", "endpoint", rows[i].ID, "error", err)
+			rows[i].Secret, rows[i].PreviousSecret = "", ""
+		}
 		out[rows[i].ID] = &rows[i]
 	}
 	return out, nil
+}
+
+// GetWebhook reads one of an organization's endpoints with its secrets
+// opened; another organization's id is ErrNotFound.
+func (s *Store) GetWebhook(ctx context.Context, orgID int64, id string) (*WebhookEndpoint, error) {
+	var w WebhookEndpoint
+	if err := s.db.WithContext(ctx).Where("organization_id = ? AND id = ?", orgID, id).Take(&w).Error; err != nil {
+		return nil, mapDBError(err)
+	}
+	if err := s.openSecrets(&w); err != nil {
+		return nil, err
+	}
+	return &w, nil
+}
+
+// RotateWebhookSecret gives an organization's endpoint a new secret and
+// returns the endpoint carrying it (the only time it is shown). The secret
+// it replaces keeps signing beside the new one for WebhookRotationOverlap;
+// a rotation within the overlap of the last one drops the older secret
+// (two sign at most). Another organization's id is ErrNotFound.
+func (s *Store) RotateWebhookSecret(ctx context.Context, orgID int64, id string) (*WebhookEndpoint, error) {
+	var out *WebhookEndpoint
+	err := s.inTx(ctx, func(tx *Store) error {
+		var w WebhookEndpoint
+		q := tx.db.WithContext(ctx)
+		if tx.dialect == DialectPostgres {
+			q = q.Clauses(clause.Locking{Strength: "UPDATE"})
+		}
+		if err := q.Where("organization_id = ? AND id = ?", orgID, id).Take(&w).Error; err != nil {
+			return mapDBError(err)
+		}
+		old, _, err := tx.keys.openStored(w.StoredSecret, webhookSecretAAD(w.ID))
+		if err != nil {
+			return err
+		}
+		secret, err := newWebhookSecret()
+		if err != nil {
+			return err
+		}
+		sealed, err := tx.keys.Seal([]byte(secret), webhookSecretAAD(w.ID))
+		if err != nil {
+			return err
+		}
+		sealedOld, err := tx.keys.Seal([]byte(old), webhookPreviousSecretAAD(w.ID))
+		if err != nil {
+			return err
+		}
+		until := tx.Now().Add(WebhookRotationOverlap)
+		if err := tx.db.WithContext(ctx).Model(&WebhookEndpoint{}).Where("id = ?", w.ID).
+			Updates(map[string]any{"secret": sealed, "previous_secret": sealedOld, "previous_secret_expires_at": until}).Error; err != nil {
+			return err
+		}
+		w.StoredSecret, w.StoredPreviousSecret, w.PreviousSecretExpiresAt = sealed, sealedOld, &until
+		w.Secret, w.PreviousSecret = secret, old
+		out = &w
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// SealStoredSecrets seals, with the current key, every stored secret that
+// is still plaintext (rows written before secrets were sealed) or sealed
+// with a previous key (after a key rotation): webhook secrets and stored
+// Idempotency-Key replays. The server runs it at start-up; it is safe to
+// run on several instances at once. It reports how many values it sealed.
+func (s *Store) SealStoredSecrets(ctx context.Context) (int, error) {
+	n := 0
+	var hooks []WebhookEndpoint
+	if err := s.db.WithContext(ctx).Find(&hooks).Error; err != nil {
+		return 0, err
+	}
+	for i := range hooks {
+		w := &hooks[i]
+		updates := map[string]any{}
+		secret, reseal, err := s.keys.openStored(w.StoredSecret, webhookSecretAAD(w.ID))
+		if err != nil {
+			return n, fmt.Errorf("webhook endpoint %s: %w", w.ID, err)
+		}
+		if reseal {
+			if updates["secret"], err = s.keys.Seal([]byte(secret), webhookSecretAAD(w.ID)); err != nil {
+				return n, err
+			}
+		}
+		prev, reseal, err := s.keys.openStored(w.StoredPreviousSecret, webhookPreviousSecretAAD(w.ID))
+		switch {
+		case err != nil && (w.PreviousSecretExpiresAt == nil || !s.Now().Before(*w.PreviousSecretExpiresAt)):
+			updates["previous_secret"], updates["previous_secret_expires_at"] = "", nil // expired anyway
+		case err != nil:
+			return n, fmt.Errorf("webhook endpoint %s, previous secret: %w", w.ID, err)
+		case reseal:
+			if updates["previous_secret"], err = s.keys.Seal([]byte(prev), webhookPreviousSecretAAD(w.ID)); err != nil {
+				return n, err
+			}
+		}
+		if len(updates) == 0 {
+			continue
+		}
+		// Only if the row is unchanged since it was read (a rotation may have run).
+		res := s.db.WithContext(ctx).Model(&WebhookEndpoint{}).
+			Where("id = ? AND secret = ? AND previous_secret = ?", w.ID, w.StoredSecret, w.StoredPreviousSecret).Updates(updates)
+		if res.Error != nil {
+			return n, res.Error
+		}
+		n += int(res.RowsAffected)
+	}
+	m, err := s.sealIdempotencyBodies(ctx)
+	return n + m, err
 }
 
 // DeleteWebhook removes an organization's endpoint; calls still queued for it

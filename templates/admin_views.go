@@ -130,11 +130,15 @@ type AdminOrganizationView struct {
 	WebhookEvents                   []string
 	NewWebhookSecret, NewWebhookURL string
 	WebhookError                    string
+	// NewWebhookRotated says NewWebhookSecret replaced an endpoint's secret.
+	NewWebhookRotated bool
 }
 
 // AdminWebhookRowView is one webhook endpoint of an organization.
 type AdminWebhookRowView struct {
 	ID, URL, Events, Description, Created, DeleteURL string
+	// RotateURL receives the "Rotate secret" form.
+	RotateURL string
 }
 
 // AdminOutboxView is the console's list of outgoing messages.

@@ -39,6 +39,9 @@ type Page struct {
 	Prefetches     []string
 	// SignOutURL, when set, puts a "Sign out" button in the header (admin console).
 	SignOutURL string
+	// SignOutEverywhereURL, when set, adds a "Sign out everywhere" button
+	// beside it, which ends every session of the signed-in admin.
+	SignOutEverywhereURL string
 }
 
 // NavLink is one link in the page header.

@@ -1,6 +1,10 @@
 package templates
 
-import "strconv"
+import (
+	"html"
+	"strconv"
+	"strings"
+)
 
 // RoomView is everything the Markup Room page shows.
 type RoomView struct {
@@ -166,10 +170,16 @@ func pluralize(n int, one, many string) string {
 
 // removeConfirm is the question asked before a participant is removed.
 func removeConfirm(p RoomParticipantView) string {
-	if p.TagCount == 0 {
-		return "Remove " + p.Name + "?"
+	return RemoveParticipantQuestion(p.Name, p.TagCount)
+}
+
+// RemoveParticipantQuestion asks before a participant is removed, saying what
+// happens to their tags (the editor asks the same, with the count as it is then).
+func RemoveParticipantQuestion(name string, tags int) string {
+	if tags == 0 {
+		return "Remove " + name + " from this room? They have no tags."
 	}
-	return "Remove " + p.Name + " and their " + pluralize(p.TagCount, "tag", "tags") + "?"
+	return "Remove " + name + " from this room? They and their " + pluralize(tags, "tag", "tags") + " will be deleted."
 }
 
 // ChecklistView is the "Create e-signature session" dialog's checklist.
@@ -198,11 +208,17 @@ type RoomSummaryView struct {
 	TransactionID string
 	Status        string
 	CompletedAt   string
-	Participants  []string
+	Participants  []RoomSummaryPerson
 	Documents     []RoomSummaryDocument
 	TagCount      int
 	// Invitations says whether the participants were e-mailed.
 	Invitations string
+}
+
+// RoomSummaryPerson is one participant of a completed room's summary.
+type RoomSummaryPerson struct {
+	Name  string
+	Email string
 }
 
 // RoomSummaryDocument is one document of a completed room's summary.
@@ -220,4 +236,38 @@ func moveTo(n int) string {
 // megabytes writes a byte limit for people ("50 MB").
 func megabytes(n int64) string {
 	return strconv.FormatInt(n>>20, 10) + " MB"
+}
+
+// emailParts splits an e-mail address where a line may break: after the
+// "@" and before each dot ("robin.seller@example.com" → "robin",
+// ".seller@", "example", ".com"), so an address never breaks mid-word.
+func emailParts(email string) []string {
+	var parts []string
+	start := 0
+	for i, r := range email {
+		switch {
+		case r == '.' && i > start:
+			parts = append(parts, email[start:i])
+			start = i
+		case r == '@':
+			parts = append(parts, email[start:i+1])
+			start = i + 1
+		}
+	}
+	if start < len(email) {
+		parts = append(parts, email[start:])
+	}
+	return parts
+}
+
+// emailHTML is an e-mail address as escaped HTML whose lines may break only
+// between its emailParts: each part is a span (white-space: nowrap in
+// editor.css, so no break at a hyphen) with a <wbr> between parts, and no
+// whitespace anywhere (copying it gives the address back).
+func emailHTML(email string) string {
+	parts := emailParts(email)
+	for i, p := range parts {
+		parts[i] = "<span>" + html.EscapeString(p) + "</span>"
+	}
+	return strings.Join(parts, "<wbr>")
 }

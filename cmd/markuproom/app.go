@@ -11,6 +11,7 @@ import (
 
 	"github.com/markuproom/markuproom/models"
 	mrblob "github.com/markuproom/markuproom/models/blob"
+	"github.com/markuproom/markuproom/models/pdf"
 )
 
 // app is what every command that touches data opens.
@@ -55,7 +56,14 @@ func (e *cliEnv) openApp(ctx context.Context, logger *slog.Logger) (*app, error)
 	if err != nil {
 		return nil, err
 	}
-	store := models.NewStore(db, bucket, models.StoreOptions{EVault: cfg.EVault, RoomTTL: cfg.RoomTTL, Logger: logger})
+	pdfWork := models.NewPDFWork(models.PDFWorkOptions{Concurrency: cfg.PDFConcurrency,
+		Limits: pdf.Limits{MaxStreamBytes: cfg.PDFMaxDecodedStreamBytes, MaxFileBytes: cfg.PDFMaxDecodedFileBytes}})
+	keys, err := cfg.keyring()
+	if err != nil {
+		_ = bucket.Close()
+		return nil, &usageError{err}
+	}
+	store := models.NewStore(db, bucket, models.StoreOptions{EVault: cfg.EVault, RoomTTL: cfg.RoomTTL, Logger: logger, PDF: pdfWork, Keyring: keys})
 	ok = true
 	return &app{cfg: cfg, db: db, bucket: bucket, store: store, log: logger}, nil
 }

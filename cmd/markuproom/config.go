@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net"
+	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -12,7 +14,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/markuproom/markuproom/handlers"
 	"github.com/markuproom/markuproom/handlers/delivery"
+	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/models/blob"
 )
 
@@ -42,6 +46,27 @@ type config struct {
 	WebhookAllowPrivate bool
 	// OutboxMaxAttempts is how many times a message is tried before it is dead.
 	OutboxMaxAttempts int
+	// RateLimits are the token buckets (MARKUPROOM_RATE_*).
+	RateLimits handlers.RateLimits
+	// MetricsToken serves /metrics on the main listener to requests bearing
+	// it; MetricsAddr serves it, without a token, on a separate listener.
+	// With neither, /metrics is not served.
+	MetricsToken string
+	MetricsAddr  string
+	// PDFMaxDecodedStreamBytes and PDFMaxDecodedFileBytes cap what one PDF
+	// stream and all streams of one PDF may decode to; PDFConcurrency is how
+	// many PDF operations run at once.
+	PDFMaxDecodedStreamBytes int64
+	PDFMaxDecodedFileBytes   int64
+	PDFConcurrency           int
+	// SecretKey seals stored secrets (MARKUPROOM_SECRET_KEY, 32 bytes); nil
+	// means derived from the session secret. PreviousSecretKeys only open
+	// (MARKUPROOM_SECRET_KEY_PREVIOUS, during a key rotation).
+	SecretKey          []byte
+	PreviousSecretKeys [][]byte
+	// TrustedProxies lists the reverse proxies (IPs, CIDRs) whose
+	// X-Forwarded-For is believed; empty trusts none.
+	TrustedProxies []string
 }
 
 // loadConfig reads every variable, applies the defaults and reports every bad value at once.
@@ -71,7 +96,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		DataDir:       str("MARKUPROOM_DATA_DIR", "./data"),
 		DatabaseURL:   str("DATABASE_URL", ""),
 		SessionSecret: str("MARKUPROOM_SESSION_SECRET", ""),
-		Demo:          boolean("MARKUPROOM_DEMO", true),
+		Demo:          boolean("MARKUPROOM_DEMO", str("DATABASE_URL", "") == ""), // only the embedded default seeds by default
 		EVault:        str("MARKUPROOM_EVAULT", "default"),
 		AutoMigrate:   boolean("MARKUPROOM_AUTO_MIGRATE", true),
 		LogLevel:      str("MARKUPROOM_LOG_LEVEL", "info"),
@@ -118,14 +143,77 @@ func loadConfig(getenv func(string) string) (config, error) {
 		}
 	}
 	c.WebhookAllowPrivate = boolean("MARKUPROOM_WEBHOOK_ALLOW_PRIVATE", false)
+	c.MetricsToken, c.MetricsAddr = str("MARKUPROOM_METRICS_TOKEN", ""), str("MARKUPROOM_METRICS_ADDR", "")
+	if c.MetricsToken != "" && (len(c.MetricsToken) < 16 || strings.ContainsAny(c.MetricsToken, " \t")) {
+		errs = append(errs, errors.New("MARKUPROOM_METRICS_TOKEN must have at least 16 characters and no spaces"))
+	}
+	if c.MetricsAddr != "" {
+		if _, _, err := net.SplitHostPort(c.MetricsAddr); err != nil {
+			errs = append(errs, fmt.Errorf("MARKUPROOM_METRICS_ADDR=%q must be host:port, such as 10.0.0.5:9090 or :9090", c.MetricsAddr))
+		}
+	}
 	attempts := str("MARKUPROOM_OUTBOX_MAX_ATTEMPTS", "10")
 	if c.OutboxMaxAttempts, err = strconv.Atoi(attempts); err != nil || c.OutboxMaxAttempts < 1 || c.OutboxMaxAttempts > 100 {
 		errs = append(errs, fmt.Errorf("MARKUPROOM_OUTBOX_MAX_ATTEMPTS=%q must be a whole number from 1 to 100", attempts))
+	}
+	c.RateLimits = loadRateLimits(str, &errs)
+	positive := func(key, def string) int64 {
+		v := str(key, def)
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n <= 0 {
+			errs = append(errs, fmt.Errorf("%s=%q must be a positive whole number", key, v))
+		}
+		return n
+	}
+	c.PDFMaxDecodedStreamBytes = positive("MARKUPROOM_PDF_MAX_DECODED_STREAM_BYTES", "33554432")
+	c.PDFMaxDecodedFileBytes = positive("MARKUPROOM_PDF_MAX_DECODED_FILE_BYTES", "100663296")
+	if n := positive("MARKUPROOM_PDF_CONCURRENCY", "2"); n > 1000 {
+		errs = append(errs, fmt.Errorf("MARKUPROOM_PDF_CONCURRENCY=%d must be at most 1000", n))
+	} else {
+		c.PDFConcurrency = int(n)
+	}
+	if v := str("MARKUPROOM_SECRET_KEY", ""); v != "" {
+		if c.SecretKey, err = models.ParseSecretKey(v); err != nil {
+			errs = append(errs, fmt.Errorf("MARKUPROOM_SECRET_KEY: %w", err))
+		}
+	}
+	if v := str("MARKUPROOM_SECRET_KEY_PREVIOUS", ""); v != "" {
+		for i, part := range strings.Split(v, ",") {
+			k, err := models.ParseSecretKey(part)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("MARKUPROOM_SECRET_KEY_PREVIOUS, key %d: %w", i+1, err))
+				continue
+			}
+			c.PreviousSecretKeys = append(c.PreviousSecretKeys, k)
+		}
+	}
+	c.TrustedProxies, err = trustedProxies(str("MARKUPROOM_TRUSTED_PROXIES", ""))
+	if err != nil {
+		errs = append(errs, err)
 	}
 	if c.EVault == "" || len(c.EVault) > 100 {
 		errs = append(errs, errors.New("MARKUPROOM_EVAULT must be a name of at most 100 characters"))
 	}
 	return c, errors.Join(errs...)
+}
+
+// trustedProxies parses MARKUPROOM_TRUSTED_PROXIES: IP addresses and CIDR
+// ranges separated by commas (empty: none).
+func trustedProxies(v string) ([]string, error) {
+	var out []string
+	for _, p := range strings.Split(v, ",") {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		if _, err := netip.ParsePrefix(p); err != nil {
+			if _, err := netip.ParseAddr(p); err != nil {
+				return nil, fmt.Errorf("MARKUPROOM_TRUSTED_PROXIES: %q is neither an IP address nor a CIDR range (such as 10.0.0.0/8)", p)
+			}
+		}
+		out = append(out, p)
+	}
+	return out, nil
 }
 
 // sessionKey returns MARKUPROOM_SESSION_SECRET, or a random key kept in the
@@ -166,4 +254,74 @@ func (c config) sessionKey() ([]byte, error) {
 		return nil, err
 	}
 	return key, f.Sync()
+}
+
+// keyring is what seals stored secrets: MARKUPROOM_SECRET_KEY (or, unset, a
+// key derived from the session secret with HKDF) seals; the previous keys
+// open. With an explicit key, the key derived from the session secret opens
+// too (when there is a session secret), so setting MARKUPROOM_SECRET_KEY on
+// a running installation needs no other step: start-up seals everything
+// again with it.
+func (c config) keyring() (models.Keyring, error) {
+	var derived []byte
+	sessionKnown := c.SessionSecret != ""
+	if !sessionKnown {
+		_, err := os.Stat(filepath.Join(c.DataDir, "session.key"))
+		sessionKnown = err == nil
+	}
+	if c.SecretKey == nil || sessionKnown {
+		session, err := c.sessionKey()
+		if err != nil {
+			return models.Keyring{}, err
+		}
+		if derived, err = models.DeriveSecretKey(session); err != nil {
+			return models.Keyring{}, err
+		}
+	}
+	if c.SecretKey == nil {
+		return models.NewKeyring(derived, c.PreviousSecretKeys...)
+	}
+	previous := c.PreviousSecretKeys
+	if derived != nil {
+		previous = append(previous, derived)
+	}
+	return models.NewKeyring(c.SecretKey, previous...)
+}
+
+// loadRateLimits reads MARKUPROOM_RATE_LIMITS (on/off) and the per-kind
+// MARKUPROOM_RATE_{API,ROOM,ANON}_{RPS,BURST} and MARKUPROOM_RATE_UPLOADS_PER_MIN.
+func loadRateLimits(str func(key, def string) string, errs *[]error) handlers.RateLimits {
+	def := handlers.DefaultRateLimits()
+	var l handlers.RateLimits
+	switch v := str("MARKUPROOM_RATE_LIMITS", "on"); strings.ToLower(v) {
+	case "on":
+	case "off":
+		l.Off = true
+	default:
+		*errs = append(*errs, fmt.Errorf("MARKUPROOM_RATE_LIMITS=%q must be on or off", v))
+	}
+	bucket := func(kind string, d models.RateLimit) models.RateLimit {
+		rpsKey, burstKey := "MARKUPROOM_RATE_"+kind+"_RPS", "MARKUPROOM_RATE_"+kind+"_BURST"
+		rps := str(rpsKey, strconv.FormatFloat(d.PerSecond, 'f', -1, 64))
+		r, err := strconv.ParseFloat(rps, 64)
+		if err != nil || !(r > 0 && r <= 1e6) {
+			*errs = append(*errs, fmt.Errorf("%s=%q must be a number of requests a second above 0 (such as 50 or 0.5)", rpsKey, rps))
+		}
+		burst := str(burstKey, strconv.Itoa(d.Burst))
+		b, err := strconv.Atoi(burst)
+		if err != nil || b < 1 || b > 1e9 {
+			*errs = append(*errs, fmt.Errorf("%s=%q must be a whole number of requests of at least 1", burstKey, burst))
+		}
+		return models.RateLimit{PerSecond: r, Burst: b}
+	}
+	l.API = bucket("API", def.API)
+	l.Room = bucket("ROOM", def.Room)
+	l.Anon = bucket("ANON", def.Anon)
+	uploads := str("MARKUPROOM_RATE_UPLOADS_PER_MIN", strconv.Itoa(def.UploadsPerMinute))
+	n, err := strconv.Atoi(uploads)
+	if err != nil || n < 1 || n > 1e9 {
+		*errs = append(*errs, fmt.Errorf("MARKUPROOM_RATE_UPLOADS_PER_MIN=%q must be a whole number of uploads of at least 1", uploads))
+	}
+	l.UploadsPerMinute = n
+	return l
 }

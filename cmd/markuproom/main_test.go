@@ -143,8 +143,11 @@ func TestBadConfigurationExitsWithUsage(t *testing.T) {
 	c.env["MARKUPROOM_BASE_URL"] = "localhost"
 	c.env["MARKUPROOM_SMTP_URL"] = "http://user:hunter2@mail.example.com"
 	c.env["MARKUPROOM_OUTBOX_MAX_ATTEMPTS"] = "0"
+	c.env["MARKUPROOM_RATE_LIMITS"] = "sometimes"
+	c.env["MARKUPROOM_RATE_API_BURST"] = "0"
 	code, _, errOut := c.run("", "org", "create", "--name", "X")
-	for _, want := range []string{"MARKUPROOM_ROOM_TTL", "MARKUPROOM_BASE_URL", "MARKUPROOM_SMTP_URL", "MARKUPROOM_OUTBOX_MAX_ATTEMPTS"} {
+	for _, want := range []string{"MARKUPROOM_ROOM_TTL", "MARKUPROOM_BASE_URL", "MARKUPROOM_SMTP_URL", "MARKUPROOM_OUTBOX_MAX_ATTEMPTS",
+		"MARKUPROOM_RATE_LIMITS", "MARKUPROOM_RATE_API_BURST"} {
 		if code != 2 || !strings.Contains(errOut, want) {
 			t.Errorf("exit %d, stderr %q lacks %s", code, errOut, want)
 		}

@@ -36,6 +36,14 @@ func (e *cliEnv) serve(ctx context.Context, args []string) int {
 	}
 	defer a.close()
 
+	// Stored secrets still in plaintext (rows from before sealing) or sealed
+	// with a previous key (a key rotation) are sealed with the current key.
+	if n, err := a.store.SealStoredSecrets(ctx); err != nil {
+		return e.fail("serve: seal stored secrets", err)
+	} else if n > 0 {
+		logger.InfoContext(ctx, "sealed stored secrets with the current key", "count", n)
+	}
+
 	if a.cfg.Demo {
 		demo, err := a.store.SeedDemo(ctx)
 		if err != nil {
@@ -65,7 +73,10 @@ func (e *cliEnv) serve(ctx context.Context, args []string) int {
 			SessionMaxAge:    a.cfg.RoomTTL,
 			AdminIdleTimeout: a.cfg.AdminIdleTimeout,
 			AdminMaxAge:      a.cfg.AdminMaxAge,
+			TrustedProxies:   a.cfg.TrustedProxies,
 			Webhooks:         models.WebhookPolicy{AllowPrivate: a.cfg.WebhookAllowPrivate},
+			RateLimits:       a.cfg.RateLimits,
+			MetricsToken:     a.cfg.MetricsToken,
 		},
 		Store:    a.store,
 		Assets:   assets,
@@ -97,9 +108,18 @@ func (e *cliEnv) serve(ctx context.Context, args []string) int {
 	if err != nil {
 		return e.fail("serve", err)
 	}
+	if a.cfg.RateLimits.Off {
+		logger.WarnContext(ctx, "rate limits are off (MARKUPROOM_RATE_LIMITS=off)")
+	}
 	logger.InfoContext(ctx, "listening", "addr", ln.Addr().String(), "base_url", a.cfg.BaseURL, "database", string(a.db.Dialect))
 	fmt.Fprintf(e.stdout, "Markup Room is listening on %s (public URL %s).\n", ln.Addr(), a.cfg.BaseURL)
 
+	stopMetrics, err := a.startMetrics(ctx, logger, registry)
+	if err != nil {
+		ln.Close()
+		return e.fail("serve: metrics listener", err)
+	}
+	defer stopMetrics(context.WithoutCancel(ctx)) // when Serve fails; a second Shutdown is a no-op
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	go a.purgeExpired(ctx)
@@ -114,7 +134,7 @@ func (e *cliEnv) serve(ctx context.Context, args []string) int {
 	logger.Info("shutting down", "grace", shutdownGrace.String())
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
+	if err := errors.Join(srv.Shutdown(shutdownCtx), stopMetrics(shutdownCtx)); err != nil {
 		return e.fail("serve: shutdown", err)
 	}
 	stopOutbox()
@@ -170,8 +190,9 @@ func (e *cliEnv) serverLogger() *slog.Logger {
 	return slog.New(slog.NewJSONHandler(e.stderr, &slog.HandlerOptions{Level: level}))
 }
 
-// purgeExpired deletes Idempotency-Key records past their 24 hours, hourly,
-// until ctx ends. Every instance may run it; the deletes are idempotent.
+// purgeExpired deletes Idempotency-Key records past their 24 hours and
+// console sessions past use, and rate-limit buckets that have refilled,
+// hourly, until ctx ends. Every instance may run it; the deletes are idempotent.
 func (a *app) purgeExpired(ctx context.Context) {
 	tick := time.NewTicker(time.Hour)
 	defer tick.Stop()
@@ -180,6 +201,14 @@ func (a *app) purgeExpired(ctx context.Context) {
 			a.log.WarnContext(ctx, "purge idempotency keys", "error", err)
 		} else if n > 0 {
 			a.log.InfoContext(ctx, "purged idempotency keys", "count", n)
+		}
+		// Console sessions that ended, or are past the maximum age, can
+		// never be used again.
+		if err := a.store.PurgeAdminSessions(ctx, a.store.Now().Add(-a.cfg.AdminMaxAge)); err != nil && ctx.Err() == nil {
+			a.log.WarnContext(ctx, "purge admin sessions", "error", err)
+		}
+		if _, err := a.store.PurgeFullRateBuckets(ctx); err != nil && ctx.Err() == nil {
+			a.log.WarnContext(ctx, "purge rate-limit buckets", "error", err)
 		}
 		select {
 		case <-ctx.Done():

@@ -253,9 +253,28 @@ func TestHeaderInjectionIsRefused(t *testing.T) {
 			t.Fatalf("a subject with CR/LF: %v", err)
 		}
 
-		// A name is free text: whatever it holds, it cannot add a header or a recipient.
+		// A name is one line too (a 400 in the API)...
+		_, err = models.ParseTransactionInput(f.body("esign_pending", nil, "Pat\r\nBcc: thief@evil.example\r\n"))
+		if !asValidation(err, &ve) || ve.Kind != models.KindInvalid || ve.Errors[0].Pointer != "#/participants/0/firstName" {
+			t.Fatalf("a name with CR/LF: %v", err)
+		}
+		// ... and whatever a queued invitation's name holds (one stored
+		// before that rule), it cannot add a header or a recipient.
 		smtpd := deliverytest.StartSMTP(t)
-		f.create(t, f.body("esign_pending", map[string]any{"notifyParticipants": map[string]any{"email": true}}, "Pat\r\nBcc: thief@evil.example\r\n"))
+		f.create(t, f.body("esign_pending", map[string]any{"notifyParticipants": map[string]any{"email": true}}, "Pat"))
+		msgs := f.messages(t)
+		if len(msgs) != 1 {
+			t.Fatalf("%d messages queued", len(msgs))
+		}
+		var inv models.Invitation
+		if err := json.Unmarshal(msgs[0].Payload, &inv); err != nil {
+			t.Fatal(err)
+		}
+		inv.Name = "Pat\r\nBcc: thief@evil.example\r\n Signer"
+		payload, _ := json.Marshal(inv)
+		if err := env.DB.DB.Model(&models.OutboxMessage{}).Where("id = ?", msgs[0].ID).Update("payload", string(payload)).Error; err != nil {
+			t.Fatal(err)
+		}
 		runOnce(t, newWorker(t, env.Store, delivery.Config{SMTPURL: smtpd.URL(), From: "closings@acme.example"}))
 		got := smtpd.Messages()
 		if len(got) != 1 || len(got[0].To) != 1 || got[0].To[0] != "pat@example.com" {

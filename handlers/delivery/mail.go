@@ -124,7 +124,10 @@ func (m *Mailer) compose(ctx context.Context, id string, inv *models.Invitation)
 // redact hides a password in a URL for messages.
 func redact(raw string) string {
 	u, err := url.Parse(raw)
-	if err != nil || u.User == nil {
+	if err != nil {
+		return "(not a URL)" // it may still hold a password
+	}
+	if u.User == nil {
 		return raw
 	}
 	if _, ok := u.User.Password(); ok {

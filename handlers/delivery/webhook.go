@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/markuproom/markuproom/handlers/logsafe"
 	"github.com/markuproom/markuproom/models"
 )
 
@@ -124,7 +125,7 @@ func Sign(secret, id string, timestamp int64, body []byte) (string, error) {
 func (w *WebhookSender) Send(ctx context.Context, ep *models.WebhookEndpoint, m *models.OutboxMessage) error {
 	u, err := url.Parse(ep.URL)
 	if err != nil || (u.Scheme != "https" && !(u.Scheme == "http" && w.allowPrivate)) {
-		return permanent(fmt.Errorf("refused: %s is not an https:// URL", ep.URL))
+		return permanent(fmt.Errorf("refused: %s is not an https:// URL", logsafe.RawURL(ep.URL)))
 	}
 	var event struct {
 		ID string `json:"id"`
@@ -132,11 +133,22 @@ func (w *WebhookSender) Send(ctx context.Context, ep *models.WebhookEndpoint, m 
 	if err := json.Unmarshal(m.Payload, &event); err != nil || event.ID == "" {
 		return permanent(fmt.Errorf("the queued event has no id: %v", err))
 	}
-	ts := w.now().Unix()
-	sig, err := Sign(ep.Secret, event.ID, ts, m.Payload)
-	if err != nil {
-		return permanent(err)
+	if ep.Secret == "" {
+		return permanent(errors.New("the endpoint's secret cannot be read with this server's keys (MARKUPROOM_SECRET_KEY, MARKUPROOM_SECRET_KEY_PREVIOUS)"))
 	}
+	ts := w.now().Unix()
+	// After a rotation, the old and the new secret both sign (Standard
+	// Webhooks: signatures separated by a space; a receiver accepts the
+	// call when any one of them verifies).
+	var sigs []string
+	for _, secret := range ep.SigningSecrets() {
+		sig, err := Sign(secret, event.ID, ts, m.Payload)
+		if err != nil {
+			return permanent(err)
+		}
+		sigs = append(sigs, sig)
+	}
+	sig := strings.Join(sigs, " ")
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, ep.URL, bytes.NewReader(m.Payload))
 	if err != nil {
 		return permanent(err)

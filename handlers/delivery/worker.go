@@ -16,6 +16,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/markuproom/markuproom/handlers/logsafe"
 	"github.com/markuproom/markuproom/models"
 )
 
@@ -191,14 +192,18 @@ func (w *Worker) deliver(ctx context.Context, m *models.OutboxMessage, endpoints
 	out := w.send(sendCtx, m, endpoints)
 	w.stats.observe(m.Kind, out, out.Permanent || m.Attempts >= w.cfg.Retry.Attempts, time.Since(start))
 	log := w.log.With("id", m.ID, "kind", m.Kind, "event", m.Event, "attempt", m.Attempts)
+	to := m.Recipient
+	if m.Kind == models.MessageWebhook {
+		to = logsafe.RawURL(to) // an endpoint URL may carry its owner's token in the query
+	}
 	switch {
 	case out.Held:
 		// Recipient and subject only: the body may carry personal text.
 		log.Info("outbox: no SMTP server configured; e-mail held", "to", m.Recipient, "subject", m.Subject)
 	case out.Err != nil:
-		log.Warn("outbox: send failed", "to", m.Recipient, "error", out.Err, "permanent", out.Permanent)
+		log.Warn("outbox: send failed", "to", to, "error", out.Err, "permanent", out.Permanent)
 	default:
-		log.Info("outbox: sent", "to", m.Recipient)
+		log.Info("outbox: sent", "to", to)
 	}
 	if err := w.store.FinishMessage(ctx, m, out, w.cfg.Retry); err != nil {
 		log.Error("outbox: recording the outcome failed", "error", err)

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -48,12 +49,36 @@ func (c *Clock) Now() time.Time { return c.t }
 // Advance moves the clock forward.
 func (c *Clock) Advance(d time.Duration) { c.t = c.t.Add(d) }
 
+// Sleeps stands in for the store's sleep (slowed-down admin sign-ins): it
+// records each wait instead of waiting.
+type Sleeps struct {
+	mu    sync.Mutex
+	waits []time.Duration
+}
+
+// Sleep records d and returns at once (or ctx's error if it has ended).
+func (s *Sleeps) Sleep(ctx context.Context, d time.Duration) error {
+	s.mu.Lock()
+	s.waits = append(s.waits, d)
+	s.mu.Unlock()
+	return ctx.Err()
+}
+
+// Waits returns the waits recorded so far, oldest first.
+func (s *Sleeps) Waits() []time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]time.Duration(nil), s.waits...)
+}
+
 // Env is one test's database, bucket, store and clock.
 type Env struct {
 	DB     *models.Database
 	Bucket *blob.Bucket
 	Store  *models.Store
 	Clock  *Clock
+	// Sleeps has the sign-in delays the store would have waited.
+	Sleeps *Sleeps
 	url    string // the database, for AnotherInstance
 }
 
@@ -78,8 +103,9 @@ func New(t testing.TB, dialect models.Dialect) *Env {
 	bucket := memblob.OpenBucket(nil)
 	t.Cleanup(func() { _ = bucket.Close() })
 	clock := NewClock()
-	store := models.NewStore(db, bucket, models.StoreOptions{Now: clock.Now, TempDir: t.TempDir()})
-	return &Env{DB: db, Bucket: bucket, Store: store, Clock: clock, url: dbURL}
+	sleeps := &Sleeps{}
+	store := models.NewStore(db, bucket, models.StoreOptions{Now: clock.Now, TempDir: t.TempDir(), Sleep: sleeps.Sleep})
+	return &Env{DB: db, Bucket: bucket, Store: store, Clock: clock, Sleeps: sleeps, url: dbURL}
 }
 
 // OpenDatabase opens an empty, unmigrated database of dialect.
@@ -110,7 +136,7 @@ func openURL(t testing.TB, dbURL string) *models.Database {
 // connection pool of its own, as a second server instance would have.
 func (e *Env) AnotherInstance(t testing.TB) *models.Store {
 	t.Helper()
-	return models.NewStore(openURL(t, e.url), e.Bucket, models.StoreOptions{Now: e.Clock.Now, TempDir: t.TempDir()})
+	return models.NewStore(openURL(t, e.url), e.Bucket, models.StoreOptions{Now: e.Clock.Now, TempDir: t.TempDir(), Sleep: e.Sleeps.Sleep})
 }
 
 // PostgresSchemaURL creates a schema of the test's own and returns a URL whose

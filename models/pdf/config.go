@@ -15,7 +15,9 @@ var configDirOff sync.Once
 // Chromium, Ghostscript, Cairo and MuPDF (missing FirstChar on simple fonts,
 // Type3 fonts in PDF 1.4 files, dates without seconds), and the damage relaxed
 // mode would repair is caught by this package's structural checks first.
-func newConfig() *model.Configuration {
+// pdfcpu's own decode limit is lowered to the per-stream cap of l (the
+// pre-scan has already refused anything larger; this is the second belt).
+func newConfig(l Limits) *model.Configuration {
 	configDirOff.Do(api.DisableConfigDir)
 	conf := model.NewDefaultConfiguration()
 	conf.Cmd = model.VALIDATE
@@ -24,5 +26,6 @@ func newConfig() *model.Configuration {
 	conf.ValidateLinks = false
 	conf.Offline = true
 	conf.DecodeAllStreams = false
+	conf.Limits.MaxDecodeBytes = l.withDefaults().MaxStreamBytes
 	return conf
 }

@@ -7,14 +7,26 @@ import (
 	"strconv"
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
-	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 )
 
-// DeletePage returns a copy of the PDF without page n (1-based) with its
-// page geometry. The last page cannot go: a document needs one.
+// DeletePage is DefaultLimits().DeletePage.
 func DeletePage(ctx context.Context, content []byte, n int) ([]byte, Info, error) {
-	info, err := Inspect(ctx, bytes.NewReader(content))
+	return DefaultLimits().DeletePage(ctx, content, n)
+}
+
+// MovePage is DefaultLimits().MovePage.
+func MovePage(ctx context.Context, content []byte, from, to int) ([]byte, Info, error) {
+	return DefaultLimits().MovePage(ctx, content, from, to)
+}
+
+// DeletePage returns a copy of the PDF without page n (1-based) with its
+// page geometry. The last page cannot go: a document needs one. The input
+// (and the output) are inspected within l first, so a PDF that expands past
+// l never reaches pdfcpu's page editing.
+func (l Limits) DeletePage(ctx context.Context, content []byte, n int) (_ []byte, _ Info, err error) {
+	defer recoverEdit(&err)
+	info, err := l.Inspect(ctx, bytes.NewReader(content))
 	if err != nil {
 		return nil, Info{}, err
 	}
@@ -24,7 +36,7 @@ func DeletePage(ctx context.Context, content []byte, n int) ([]byte, Info, error
 	if len(info.Pages) == 1 {
 		return nil, Info{}, ErrLastPage
 	}
-	if content, err = selfContained(content, info.Pages); err != nil {
+	if content, err = selfContained(content, info.Pages, l); err != nil {
 		return nil, Info{}, err
 	}
 	kept := make([]string, 0, len(info.Pages)-1)
@@ -34,16 +46,18 @@ func DeletePage(ctx context.Context, content []byte, n int) ([]byte, Info, error
 		}
 	}
 	var out bytes.Buffer
-	if err := api.Collect(bytes.NewReader(content), &out, kept, editConfig()); err != nil {
+	if err := api.Collect(bytes.NewReader(content), &out, kept, newConfig(l)); err != nil {
 		return nil, Info{}, fmt.Errorf("remove page %d: %w", n, err)
 	}
-	return inspected(ctx, out.Bytes())
+	return l.inspected(ctx, out.Bytes())
 }
 
 // MovePage returns a copy of the PDF with page from moved to position to
 // (both 1-based), the pages between shifting by one, with its page geometry.
-func MovePage(ctx context.Context, content []byte, from, to int) ([]byte, Info, error) {
-	info, err := Inspect(ctx, bytes.NewReader(content))
+// Like DeletePage it inspects within l first.
+func (l Limits) MovePage(ctx context.Context, content []byte, from, to int) (_ []byte, _ Info, err error) {
+	defer recoverEdit(&err)
+	info, err := l.Inspect(ctx, bytes.NewReader(content))
 	if err != nil {
 		return nil, Info{}, err
 	}
@@ -51,7 +65,7 @@ func MovePage(ctx context.Context, content []byte, from, to int) ([]byte, Info, 
 	if from < 1 || from > n || to < 1 || to > n {
 		return nil, Info{}, fmt.Errorf("%w: move %d to %d of %d", ErrPageOutOfRange, from, to, n)
 	}
-	if content, err = selfContained(content, info.Pages); err != nil {
+	if content, err = selfContained(content, info.Pages, l); err != nil {
 		return nil, Info{}, err
 	}
 	order := MovedOrder(n, from, to)
@@ -60,10 +74,18 @@ func MovePage(ctx context.Context, content []byte, from, to int) ([]byte, Info, 
 		pages[i] = strconv.Itoa(p)
 	}
 	var out bytes.Buffer
-	if err := api.Collect(bytes.NewReader(content), &out, pages, editConfig()); err != nil {
+	if err := api.Collect(bytes.NewReader(content), &out, pages, newConfig(l)); err != nil {
 		return nil, Info{}, fmt.Errorf("reorder pages: %w", err)
 	}
-	return inspected(ctx, out.Bytes())
+	return l.inspected(ctx, out.Bytes())
+}
+
+// recoverEdit turns a panic in pdfcpu's page editing into ErrMalformed, as
+// Inspect does for reading: a hostile upload must not take the request down.
+func recoverEdit(err *error) {
+	if p := recover(); p != nil {
+		*err = malformed("internal parser failure: %v", p)
+	}
 }
 
 // MovedOrder lists, for each new position, the old page number when page
@@ -83,8 +105,8 @@ func MovedOrder(n, from, to int) []int {
 // inherited /Resources into the page itself. pdfcpu's page edits rebuild the
 // page tree and drop what pages inherit from the Pages nodes in between, which
 // would silently change page sizes and rotation (and move every tag).
-func selfContained(content []byte, pages []Page) ([]byte, error) {
-	ctx, err := api.ReadContext(bytes.NewReader(content), editConfig())
+func selfContained(content []byte, pages []Page, l Limits) ([]byte, error) {
+	ctx, err := api.ReadContext(bytes.NewReader(content), newConfig(l))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
@@ -117,16 +139,10 @@ func rectangle(b Box) types.Array {
 	return types.NewRectangle(b.LLX, b.LLY, b.URX, b.URY).Array()
 }
 
-func inspected(ctx context.Context, b []byte) ([]byte, Info, error) {
-	info, err := Inspect(ctx, bytes.NewReader(b))
+func (l Limits) inspected(ctx context.Context, b []byte) ([]byte, Info, error) {
+	info, err := l.Inspect(ctx, bytes.NewReader(b))
 	if err != nil {
 		return nil, Info{}, fmt.Errorf("inspect the edited PDF: %w", err)
 	}
 	return b, info, nil
-}
-
-// editConfig is pdfcpu's configuration for page edits: relaxed reading, as
-// for validation, and no optimisation (each api call sets its own command).
-func editConfig() *model.Configuration {
-	return newConfig()
 }

@@ -11,6 +11,36 @@ import (
 	"github.com/markuproom/markuproom/models/pdf/pdftest"
 )
 
+// fuzzLimits are small decode caps, so that bomb-like inputs are refused
+// quickly while fuzzing; the fuzz targets check that they hold.
+var fuzzLimits = pdf.Limits{MaxStreamBytes: 1 << 20, MaxFileBytes: 2 << 20}
+
+// bombSeeds are small decompression bombs for the caps above, one per filter
+// the pre-scan decodes, plus one that passes them.
+func bombSeeds(f *testing.F) [][]byte {
+	const over = 3 << 20
+	return [][]byte{
+		pdftest.Expanding{Pages: 2, Content: []int64{over}}.Build(f),
+		pdftest.Expanding{Pages: 2, ObjectStream: over}.Build(f),
+		pdftest.Expanding{Pages: 2, ObjectStream: 4 << 10, XRefPadding: over}.Build(f),
+		pdftest.Expanding{Pages: 2, Content: []int64{over}, Filters: []string{"LZWDecode"}}.Build(f),
+		pdftest.Expanding{Pages: 2, Content: []int64{64 << 10}, Filters: []string{"RunLengthDecode"}}.Build(f),
+		pdftest.Expanding{Pages: 2, Content: []int64{over}, Filters: []string{"ASCIIHexDecode", "FlateDecode"}}.Build(f),
+		pdftest.Expanding{Pages: 3, Content: []int64{900 << 10, 900 << 10, 900 << 10}}.Build(f),
+		pdftest.Expanding{Pages: 3, Content: []int64{100 << 10}, Filters: []string{"ASCII85Decode", "LZWDecode"}}.Build(f),
+	}
+}
+
+// knownError reports whether err is one of the package's classified errors.
+func knownError(err error) bool {
+	for _, e := range []error{pdf.ErrNotPDF, pdf.ErrMalformed, pdf.ErrEncrypted, pdf.ErrTooManyPages, pdf.ErrExpandsTooMuch} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}
+
 // FuzzInspect checks that Inspect classifies every input and that accepted
 // documents have sane geometry. Without -fuzz it runs the seeds only.
 func FuzzInspect(f *testing.F) {
@@ -22,16 +52,22 @@ func FuzzInspect(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
+	for _, seed := range bombSeeds(f) {
+		f.Add(seed)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		info, err := pdf.Inspect(context.Background(), bytes.NewReader(data))
+		info, err := fuzzLimits.Inspect(context.Background(), bytes.NewReader(data))
 		if err != nil {
-			if !errors.Is(err, pdf.ErrNotPDF) && !errors.Is(err, pdf.ErrMalformed) &&
-				!errors.Is(err, pdf.ErrEncrypted) && !errors.Is(err, pdf.ErrTooManyPages) {
+			if !knownError(err) {
 				t.Fatalf("unclassified error: %v", err)
 			}
 			// Inspect recovers from parser panics, but fuzzing should surface them.
 			if strings.Contains(err.Error(), "internal parser failure") {
 				t.Fatalf("recovered panic: %v", err)
+			}
+			var ee *pdf.ExpandsError
+			if errors.As(err, &ee) && ee.Limit != fuzzLimits.MaxStreamBytes && ee.Limit != fuzzLimits.MaxFileBytes {
+				t.Fatalf("refused with a cap that was not given: %v", err)
 			}
 			return
 		}
@@ -46,6 +82,55 @@ func FuzzInspect(f *testing.F) {
 			if p.Rotate%90 != 0 || p.Rotate < 0 || p.Rotate >= 360 {
 				t.Fatalf("page %d: rotate %d", i+1, p.Rotate)
 			}
+		}
+	})
+}
+
+// FuzzPageEdit deletes or moves pages of fuzzed documents: it must never
+// panic, a document over the decode caps must be refused as such before
+// pdfcpu edits it, and an edit that succeeds must give a document that
+// passes Inspect with the expected page count.
+func FuzzPageEdit(f *testing.F) {
+	odd, _ := pdftest.OddGeometry(f)
+	for i, seed := range append([][]byte{pdftest.ThreePages(f), odd, readTestdata(f, "qpdf-objstm.pdf"), readTestdata(f, "mupdf-clean.pdf")}, bombSeeds(f)...) {
+		f.Add(seed, byte(i%2), byte(1+i%3), byte(1+(i+1)%3))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, op, a, b byte) {
+		ctx := context.Background()
+		before, inErr := fuzzLimits.Inspect(ctx, bytes.NewReader(data))
+		var (
+			out  []byte
+			info pdf.Info
+			err  error
+		)
+		move := op%2 == 1
+		if move {
+			out, info, err = fuzzLimits.MovePage(ctx, data, int(a), int(b))
+		} else {
+			out, info, err = fuzzLimits.DeletePage(ctx, data, int(a))
+		}
+		if errors.Is(inErr, pdf.ErrExpandsTooMuch) && !errors.Is(err, pdf.ErrExpandsTooMuch) {
+			t.Fatalf("a document over the caps (%v) was edited: %v", inErr, err)
+		}
+		if err != nil {
+			if strings.Contains(err.Error(), "internal parser failure") {
+				t.Fatalf("recovered panic: %v", err)
+			}
+			return
+		}
+		if inErr != nil {
+			t.Fatalf("edited a document Inspect refuses (%v)", inErr)
+		}
+		want := len(before.Pages)
+		if !move {
+			want--
+		}
+		if len(info.Pages) != want {
+			t.Fatalf("the edit gives %d pages, want %d", len(info.Pages), want)
+		}
+		again, err := fuzzLimits.Inspect(ctx, bytes.NewReader(out))
+		if err != nil || len(again.Pages) != want {
+			t.Fatalf("the edited document does not pass Inspect: %d pages, %v", len(again.Pages), err)
 		}
 	})
 }

@@ -27,19 +27,29 @@ type Info struct {
 	Pages []Page `json:"pages"`
 }
 
-// Inspect checks that r holds a complete, unencrypted PDF of at most MaxPages
-// pages and returns the geometry of its pages.
-//
-// Errors wrap ErrNotPDF, ErrEncrypted, ErrMalformed or ErrTooManyPages when
-// the content is at fault, the context's error when ctx ends first, and are
-// plain I/O errors otherwise. Inspect reads r through Seek and Read only and
-// leaves its position anywhere.
+// Inspect is DefaultLimits().Inspect.
 func Inspect(ctx context.Context, r io.ReadSeeker) (Info, error) {
-	return inspect(ctx, r, MaxPages)
+	return DefaultLimits().Inspect(ctx, r)
+}
+
+// Inspect checks that r holds a complete, unencrypted PDF of at most MaxPages
+// pages whose streams decode within l, and returns the geometry of its pages.
+//
+// Errors wrap ErrNotPDF, ErrEncrypted, ErrMalformed, ErrTooManyPages or
+// ErrExpandsTooMuch when the content is at fault, the context's error when
+// ctx ends first, and are plain I/O errors otherwise. Inspect reads r through
+// Seek and Read only and leaves its position anywhere.
+func (l Limits) Inspect(ctx context.Context, r io.ReadSeeker) (Info, error) {
+	return l.inspect(ctx, r, MaxPages)
 }
 
 // inspect is Inspect with the page limit as a parameter, for tests.
-func inspect(ctx context.Context, r io.ReadSeeker, maxPages int) (info Info, err error) {
+func inspect(ctx context.Context, r io.ReadSeeker, maxPages int) (Info, error) {
+	return DefaultLimits().inspect(ctx, r, maxPages)
+}
+
+// inspect is Inspect with the page limit as a parameter.
+func (l Limits) inspect(ctx context.Context, r io.ReadSeeker, maxPages int) (info Info, err error) {
 	defer func() {
 		// pdfcpu is not hardened against every hostile input; a panic while
 		// reading an upload means the upload is unusable, not that the server is.
@@ -69,7 +79,7 @@ func inspect(ctx context.Context, r io.ReadSeeker, maxPages int) (info Info, err
 	if err != nil {
 		return Info{}, err
 	}
-	xr, err := walkXRef(ctx, src, base, start)
+	xr, err := walkXRef(ctx, src, base, start, l)
 	if xr != nil && xr.encrypted {
 		return Info{}, ErrEncrypted
 	}
@@ -79,10 +89,13 @@ func inspect(ctx context.Context, r io.ReadSeeker, maxPages int) (info Info, err
 	if err := verifyOffsets(ctx, src, base, xr.inUse); err != nil {
 		return Info{}, err
 	}
+	if err := l.scanStreams(ctx, src, base, xr.inUse); err != nil {
+		return Info{}, err
+	}
 	if err := ctx.Err(); err != nil {
 		return Info{}, err
 	}
-	pages, err := readPages(ctx, r, maxPages)
+	pages, err := readPages(ctx, r, maxPages, l)
 	if err != nil {
 		return Info{}, err
 	}
@@ -91,8 +104,8 @@ func inspect(ctx context.Context, r io.ReadSeeker, maxPages int) (info Info, err
 
 // readPages lets pdfcpu read and validate the document (relaxed mode), then
 // collects the page geometry.
-func readPages(ctx context.Context, r io.ReadSeeker, maxPages int) ([]Page, error) {
-	pc, err := pdfcpu.ReadWithContext(ctx, r, newConfig())
+func readPages(ctx context.Context, r io.ReadSeeker, maxPages int, l Limits) ([]Page, error) {
+	pc, err := pdfcpu.ReadWithContext(ctx, r, newConfig(l))
 	if err != nil {
 		return nil, classify(ctx, err)
 	}

@@ -121,7 +121,7 @@ func TestCollectPagesBrokenTrees(t *testing.T) {
 			if len(b) != len(good) {
 				t.Fatal("replacement must keep the length")
 			}
-			pc, err := pdfcpu.ReadWithContext(context.Background(), bytes.NewReader(b), newConfig())
+			pc, err := pdfcpu.ReadWithContext(context.Background(), bytes.NewReader(b), newConfig(DefaultLimits()))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -175,11 +175,12 @@ type xrefWalker struct {
 	seen    []uint64
 	entries int
 	res     xrefResult
+	limits  Limits
 }
 
 // walkXRef reads the cross-reference chain that starts at startxref.
-func walkXRef(ctx context.Context, src *source, base, start int64) (*xrefResult, error) {
-	w := &xrefWalker{ctx: ctx, src: src, base: base}
+func walkXRef(ctx context.Context, src *source, base, start int64, limits Limits) (*xrefResult, error) {
+	w := &xrefWalker{ctx: ctx, src: src, base: base, limits: limits.withDefaults()}
 	visited := map[int64]bool{}
 	off := start
 	for n := 0; ; n++ {
@@ -404,7 +405,7 @@ func (w *xrefWalker) stream(off int64) (types.Dict, error) {
 	if err != nil {
 		return nil, bad("outside the file")
 	}
-	_, _, n, ok := objHeader(head)
+	obj, _, n, ok := objHeader(head)
 	if !ok {
 		return nil, bad("no object header")
 	}
@@ -437,8 +438,11 @@ func (w *xrefWalker) stream(off int64) (types.Dict, error) {
 	if err != nil || len(raw) != l.Value() {
 		return nil, bad("stream data runs past the end of the file")
 	}
-	data, err := decodeStream(d, raw)
+	data, err := w.decodeStream(obj, d, raw)
 	if err != nil {
+		if errors.Is(err, ErrExpandsTooMuch) || w.ctx.Err() != nil {
+			return nil, err
+		}
 		return nil, bad(err.Error())
 	}
 	if err := w.streamEntries(d, data); err != nil {
@@ -485,8 +489,18 @@ func objHeader(b []byte) (obj, gen, n int, ok bool) {
 	return obj, gen, i, true
 }
 
-// decodeStream applies the stream's filters to raw.
-func decodeStream(d types.Dict, raw []byte) ([]byte, error) {
+// decodeStream applies the stream's filters to raw. The stream is counted
+// first without being held (see scan.go): pdfcpu's filters buffer all they
+// decode, so only a stream known to fit the cap reaches them.
+func (w *xrefWalker) decodeStream(obj int, d types.Dict, raw []byte) ([]byte, error) {
+	limit := min(int64(maxXRefStreamBytes), w.limits.MaxStreamBytes)
+	filters, err := filtersOf(d)
+	if err != nil {
+		return nil, err
+	}
+	if err := countDecoded(w.ctx, obj, raw, filters, limit); err != nil {
+		return nil, err
+	}
 	var names []string
 	var parms []types.Object
 	switch f := d["Filter"].(type) {
@@ -521,7 +535,7 @@ func decodeStream(d types.Dict, raw []byte) ([]byte, error) {
 				}
 			}
 		}
-		f, err := filter.NewFilter(name, pm, maxXRefStreamBytes)
+		f, err := filter.NewFilter(name, pm, limit)
 		if err != nil {
 			return nil, fmt.Errorf("filter %s: %v", name, err)
 		}
@@ -529,10 +543,10 @@ func decodeStream(d types.Dict, raw []byte) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("filter %s: %v", name, err)
 		}
-		if data, err = io.ReadAll(io.LimitReader(r, maxXRefStreamBytes+1)); err != nil {
+		if data, err = io.ReadAll(io.LimitReader(r, limit+1)); err != nil {
 			return nil, fmt.Errorf("filter %s: %v", name, err)
 		}
-		if len(data) > maxXRefStreamBytes {
+		if int64(len(data)) > limit {
 			return nil, errors.New("decodes to too many bytes")
 		}
 	}

@@ -4,38 +4,56 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
-// FuzzMerge checks, for any caller document and any annotation strings,
-// that Merge either reports ErrMalformed (exactly when Validate does) or
-// writes a well-formed, idempotent document that keeps the caller's content
-// and parses back to the annotations given.
+// FuzzMerge checks, for any caller document, any annotation strings and
+// any page, rectangle and colour of the first annotation, that Merge either
+// reports ErrInvalidAnnotation (exactly when the annotation breaks a rule:
+// negative page, a coordinate that is not finite, corners out of order, a
+// colour that is not #RRGGBB) or ErrMalformed (exactly when Validate does),
+// or writes a well-formed, idempotent document that keeps the caller's
+// content and parses back to the annotations given, page, rectangle and
+// colour included. Seeds beyond these are in testdata/fuzz/FuzzMerge.
 func FuzzMerge(f *testing.F) {
 	for _, l := range layouts {
-		f.Add([]byte(l.doc), "SIGNATURETEMPLATE", "signer-1", `{"a":1}`)
+		f.Add([]byte(l.doc), "SIGNATURETEMPLATE", "signer-1", `{"a":1}`, 0, 72.0, 100.0, 216.0, 136.0, "#1A2B3C")
 	}
 	for _, m := range malformed[:20] {
-		f.Add([]byte(m.doc), "", "", "")
+		f.Add([]byte(m.doc), "", "", "", 1, 1.0, 2.0, 3.0, 4.0, "")
 	}
+	f.Add([]byte(layouts[0].doc), "s", "t", "c", -1, math.NaN(), math.Inf(1), -0.0, 1e308, "#xyzxyz")
+	f.Add([]byte(""), "s", "t", "c", 1<<40, -14400.0, -1e-300, 5e-324, 14400.0, "#ffffff")
 	files, _ := filepath.Glob(filepath.Join("testdata", "*.xfdf"))
 	for _, name := range files {
 		b, err := os.ReadFile(name)
 		if err != nil {
 			f.Fatal(err)
 		}
-		f.Add(b, "a\x00<&\"]]>", "\xff\x1b", "\uFFFE")
+		f.Add(b, "a\x00<&\"]]>", "\xff\x1b", "\uFFFE", 2, 0.5, 0.25, 0.5, 0.25, "#000000")
 	}
-	f.Fuzz(func(t *testing.T, existing []byte, subject, title, custom string) {
+	f.Fuzz(func(t *testing.T, existing []byte, subject, title, custom string, page int, x1, y1, x2, y2 float64, color string) {
 		cd, _ := json.Marshal(map[string]string{"v": custom})
+		rect := Rect{x1, y1, x2, y2}
 		annots := []Annotation{
-			{Name: GeneratedName(custom, 0), Page: 1, Rect: Rect{1, 2, 3, 4}, Color: "#000000", Subject: subject, Title: title, CustomData: cd},
+			{Name: GeneratedName(custom, 0), Page: page, Rect: rect, Color: color, Subject: subject, Title: title, CustomData: cd},
 			{Name: GeneratedName(custom, 1), Subject: title, Title: subject},
 		}
 		out, err := Merge(existing, annots)
 		verr := Validate(existing)
+		finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+		validColor := color == "" || (len(color) == 7 && color[0] == '#' && strings.Trim(color[1:], "0123456789abcdefABCDEF") == "")
+		badAnnotation := page < 0 || !finite(x1) || !finite(y1) || !finite(x2) || !finite(y2) || x1 > x2 || y1 > y2 || !validColor
+		if errors.Is(err, ErrInvalidAnnotation) != badAnnotation {
+			t.Fatalf("page %d rect %v colour %q: Merge error %v", page, rect, color, err)
+		}
+		if badAnnotation {
+			return
+		}
 		if err != nil {
 			if !errors.Is(err, ErrMalformed) {
 				t.Fatalf("Merge: %v", err)
@@ -66,8 +84,14 @@ func FuzzMerge(f *testing.F) {
 		last := parsed[len(parsed)-2:]
 		if last[0].Subject != sanitize(subject) || last[0].Title != sanitize(title) || last[1].Subject != sanitize(title) ||
 			last[0].Name != annots[0].Name || last[1].Name != annots[1].Name || last[0].Rect != annots[0].Rect ||
-			string(last[0].CustomData) != sanitize(string(cd)) || last[1].CustomData != nil {
+			string(last[0].CustomData) != sanitize(string(cd)) || last[1].CustomData != nil ||
+			last[0].Page != page || !sameRect(last[0].Rect, rect) || !strings.EqualFold(last[0].Color, color) {
 			t.Fatalf("parsed back as %+v", last)
 		}
 	})
+}
+
+// sameRect compares rectangles as numbers (-0 and 0 are the same corner).
+func sameRect(a, b Rect) bool {
+	return a.X1 == b.X1 && a.Y1 == b.Y1 && a.X2 == b.X2 && a.Y2 == b.Y2
 }

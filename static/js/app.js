@@ -135,10 +135,15 @@
   }
   document.addEventListener("htmx:afterSettle", syncAllAuthFields);
 
-  // <dialog data-open-on-load> (a form sent back with errors) opens as a modal when the page loads.
+  // <dialog data-open-on-load> (a form sent back with errors) opens as a modal
+  // when the page loads or is swapped in, with focus on its first field in error.
   function openDialogsOnLoad() {
     document.querySelectorAll("dialog[data-open-on-load]").forEach(function (dialog) {
-      if (dialog instanceof HTMLDialogElement && !dialog.open) dialog.showModal();
+      if (dialog instanceof HTMLDialogElement && !dialog.open) {
+        dialog.showModal();
+        var invalid = dialog.querySelector('[aria-invalid="true"]');
+        if (invalid) invalid.focus();
+      }
     });
   }
   if (document.readyState === "loading") {
@@ -146,6 +151,19 @@
   } else {
     openDialogsOnLoad();
   }
+  document.addEventListener("htmx:afterSettle", openDialogsOnLoad);
+
+  // <form data-swap-errors hx-post=…> (the participant dialog) is sent by htmx,
+  // so the address bar keeps the page's address; its refusal (422: the page
+  // again with the dialog open and its fields marked) is swapped in like a success.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    // detail.elt is the target (#main); the element that sent the request is requestConfig.elt.
+    var elt = event.detail.requestConfig && event.detail.requestConfig.elt;
+    if (event.detail.xhr && event.detail.xhr.status === 422 && elt instanceof Element && elt.closest("[data-swap-errors]")) {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+  });
 
   // closeDropdowns closes every open dropdown that does not contain the clicked element.
   function closeDropdowns(clicked) {

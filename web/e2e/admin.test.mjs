@@ -1,5 +1,5 @@
 // Browser tests of the admin console (issue "Admin console") in Chromium:
-// sign-in, sign-out and the lockout; the transactions table's filters and
+// sign-in, sign-out, "Sign out everywhere" and the lockout; the transactions table's filters and
 // search; a transaction's page with its tags drawn by the room's viewer;
 // tokens created and revoked, the API access switch, a disabled user and an
 // expired room, each checked against the API; the activity log; webhook
@@ -47,9 +47,21 @@ test("sign in, a refused password, sign out; a lockout answers 429", async () =>
   await page.screenshot({ path: join(artifacts, "admin-login.png") });
   await signIn(page, "admin@example.com", srv.adminPassword);
   await page.waitForURL(/\/admin\/transactions/);
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await page.waitForURL(/\/admin\/login/);
   assert.equal((await page.goto(srv.base + "/admin/transactions")).url().endsWith("/admin/login"), true);
+
+  // "Sign out everywhere" ends the session of another browser too (its own cookie jar).
+  const other = await browser.newContext();
+  const elsewhere = await other.newPage();
+  await signIn(elsewhere, "admin@example.com", srv.adminPassword);
+  await elsewhere.waitForURL(/\/admin\/transactions/);
+  await signIn(page, "admin@example.com", srv.adminPassword);
+  await page.waitForURL(/\/admin\/transactions/);
+  await page.getByRole("button", { name: "Sign out everywhere" }).click();
+  await page.waitForURL(/\/admin\/login/);
+  assert.equal((await elsewhere.goto(srv.base + "/admin/transactions")).url().endsWith("/admin/login"), true);
+  await other.close();
 
   // Five failures lock an account for 15 minutes; the sixth attempt is refused with 429.
   const lock = await ctx.newPage();
@@ -151,7 +163,7 @@ test("tokens, API access, a disabled user and an expired room take effect at onc
   // The activity log tells all of it.
   await page.getByRole("link", { name: "Activity" }).click();
   const log = await page.locator("table").textContent();
-  for (const action of ["login", "logout", "failed login", "lockout", "create", "toggle", "disable", "revoke", "expire"]) {
+  for (const action of ["login", "logout", "sign out everywhere", "failed login", "lockout", "create", "toggle", "disable", "revoke", "expire"]) {
     assert.ok(log.includes(action), `activity lacks "${action}"`);
   }
   await page.screenshot({ path: join(artifacts, "admin-activity.png"), fullPage: true });
@@ -172,6 +184,18 @@ test("a webhook endpoint added in the console; outgoing messages show held invit
   const hooks = await srv.api("GET", "/api/v1/webhooks");
   assert.equal(hooks.items.length, 1);
   assert.equal(hooks.items[0].secret, undefined, "the secret is shown once only");
+
+  // "Rotate secret": a new secret, shown once, after a confirmation.
+  page.once("dialog", (d) => d.accept());
+  await page.getByRole("button", { name: "Rotate secret" }).click();
+  await page.waitForFunction((old) => {
+    const el = document.querySelector("[data-new-webhook-secret]");
+    return el && el.textContent.trim() !== old;
+  }, secret);
+  const rotated = (await page.locator("[data-new-webhook-secret]").textContent()).trim();
+  assert.match(rotated, /^whsec_[A-Za-z0-9+/=]{40,}$/);
+  assert.notEqual(rotated, secret);
+  assert.match(await page.locator(".alert--success").first().textContent(), /both the old and the new secret/);
 
   // A transaction goes out for signing with e-mail notification.
   const doc = await srv.upload(mixedPDF(), "Listing agreement");

@@ -90,3 +90,51 @@ test("clampRect keeps tags on the page; rectInside checks it", () => {
   assert.ok(!rectInside(letter, { x: 10, y: 10, width: 0, height: 10 }));
   assert.deepEqual(parseBox("36 72 576 720"), offset);
 });
+
+test("a move keeps width and height exactly, at any zoom and rotation", async () => {
+  const { moveRect } = await import("../src/editor/coords.mjs");
+  const r = { x: 100, y: 500, width: 60, height: 30 };
+  for (const rot of [0, 90, 180, 270]) {
+    // 0.75 × 96/72 = 1 px per point; fit-width zooms give odd fractions like these.
+    for (const scale of [1, 0.7466, 1.3333333333, 1.07]) {
+      const m = moveRect(letter, rot, r, 37 / scale, 13 / scale);
+      assert.equal(m.width, 60, `rot ${rot} scale ${scale}`);
+      assert.equal(m.height, 30, `rot ${rot} scale ${scale}`);
+      assert.equal(Math.round(m.x * 100) / 100, m.x);
+    }
+  }
+  // Right 10, down 20 points on an upright page: x + 10, y − 20.
+  assert.deepEqual(moveRect(letter, 0, r, 10, 20), { x: 110, y: 480, width: 60, height: 30 });
+  // Kept on the page without shrinking.
+  assert.deepEqual(moveRect(letter, 0, r, 1000, -1000), { x: 552, y: 762, width: 60, height: 30 });
+  assert.deepEqual(moveRect(offset, 0, r, -1000, 1000), { x: 36, y: 72, width: 60, height: 30 });
+});
+
+test("a resize moves only the dragged edges; the opposite ones stay exactly", async () => {
+  const { resizeRect, pdfRectToScreen } = await import("../src/editor/coords.mjs");
+  const r = { x: 100.37, y: 500.11, width: 60.2, height: 30.3 };
+  for (const rot of [0, 90, 180, 270]) {
+    const before = pdfRectToScreen(letter, rot, 1, r);
+    for (const dir of ["n", "ne", "e", "se", "s", "sw", "w", "nw"]) {
+      const out = resizeRect(letter, rot, r, dir, 7.123, 5.456);
+      const after = pdfRectToScreen(letter, rot, 1, out);
+      const near = (a, b) => Math.abs(a - b) < 1e-6;
+      // The screen edges not dragged do not move.
+      if (!dir.includes("e") && !dir.includes("w")) assert.ok(near(after.left, before.left) && near(after.width, before.width), `${rot} ${dir} horizontal`);
+      if (!dir.includes("n") && !dir.includes("s")) assert.ok(near(after.top, before.top) && near(after.height, before.height), `${rot} ${dir} vertical`);
+      if (dir.includes("e")) assert.ok(near(after.left, before.left) && Math.abs(after.width - (before.width + 7.123)) < 0.01, `${rot} ${dir} east`);
+      if (dir.includes("w")) assert.ok(near(after.left + after.width, before.left + before.width), `${rot} ${dir} west keeps the right edge`);
+      if (dir.includes("s")) assert.ok(near(after.top, before.top), `${rot} ${dir} south keeps the top edge`);
+      if (dir.includes("n")) assert.ok(near(after.top + after.height, before.top + before.height), `${rot} ${dir} north keeps the bottom edge`);
+    }
+  }
+  // Upright page, bottom-right handle: x and the top (y + height) stay exactly.
+  const se = resizeRect(letter, 0, r, "se", 10, 5);
+  assert.equal(se.x, r.x);
+  assert.equal(se.y + se.height, 530.41);
+  assert.equal(se.width, 70.2);
+  // Never smaller than min, never off the page.
+  assert.deepEqual(resizeRect(letter, 0, r, "e", -1000, 0, 4), { x: 100.37, y: 500.11, width: 4, height: 30.3 });
+  assert.equal(resizeRect(letter, 0, r, "w", -1000, 0).x, 0);
+  assert.equal(resizeRect(letter, 0, r, "w", -1000, 0).width, 160.57);
+});

@@ -46,7 +46,8 @@ function freshPostgres() {
 /** Builds and starts the server; resolves with {base, token, senderId, roomURL, stop()}. */
 export async function startServer(extraEnv = {}) {
   const pg = freshPostgres();
-  if (pg) extraEnv = { DATABASE_URL: pg.url, ...extraEnv };
+  // Demo data is off by default once DATABASE_URL is set: these tests use it.
+  if (pg) extraEnv = { DATABASE_URL: pg.url, MARKUPROOM_DEMO: "true", ...extraEnv };
   const dataDir = mkdtempSync(join(tmpdir(), "markuproom-e2e-"));
   const bin = join(dataDir, "markuproom");
   execFileSync("go", ["build", "-o", bin, "./cmd/markuproom"], { stdio: "inherit" });
@@ -125,7 +126,10 @@ export function launchBrowser() {
 export function watchProblems(page) {
   const problems = [];
   page.on("console", (m) => {
-    if (m.type() === "error" || m.type() === "warning") problems.push(`${m.type()}: ${m.text()}`);
+    if (m.type() !== "error" && m.type() !== "warning") return;
+    // A failed load names its resource only in the location: keep it, so a failure says which URL.
+    const where = m.text().startsWith("Failed to load resource") && m.location()?.url ? ` (${new URL(m.location().url).pathname})` : "";
+    problems.push(`${m.type()}: ${m.text()}${where}`);
   });
   page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
   return problems;

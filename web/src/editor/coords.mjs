@@ -133,3 +133,45 @@ export function parseBox(s) {
   const [llx, lly, urx, ury] = String(s).trim().split(/\s+/).map(Number);
   return { llx, lly, urx, ury };
 }
+
+/**
+ * Moves a PDF rectangle by (right, down) points on screen, kept inside the
+ * box. Width and height are kept exactly (a move never resizes); only the
+ * corner is rounded to 1/100 point.
+ */
+export function moveRect(box, rotate, r, right, down) {
+  const [dx, dy] = screenDeltaToPdf(rotate, right, down);
+  const x = roundPoint(Math.min(Math.max(r.x + dx, box.llx), box.urx - r.width));
+  const y = roundPoint(Math.min(Math.max(r.y + dy, box.lly), box.ury - r.height));
+  return { x, y, width: r.width, height: r.height };
+}
+
+// Which PDF edge each screen edge of a tag is, per /Rotate, and whether a
+// move right/down on screen increases (+1) or decreases (−1) it.
+const EDGES = {
+  0: { w: ["x0", 1], e: ["x1", 1], n: ["y1", -1], s: ["y0", -1] },
+  90: { w: ["y0", 1], e: ["y1", 1], n: ["x0", 1], s: ["x1", 1] },
+  180: { w: ["x1", -1], e: ["x0", -1], n: ["y0", 1], s: ["y1", 1] },
+  270: { w: ["y1", -1], e: ["y0", -1], n: ["x1", -1], s: ["x0", -1] },
+};
+
+/**
+ * Resizes a PDF rectangle by dragging the screen edges named in dir ("n",
+ * "se", "w", …) by (right, down) points on screen. Edges not dragged stay
+ * exactly where they were; a dragged edge stays inside the box and at least
+ * min points from its opposite edge, rounded to 1/100 point.
+ */
+export function resizeRect(box, rotate, r, dir, right, down, min = 4) {
+  const e = { x0: r.x, x1: roundPoint(r.x + r.width), y0: r.y, y1: roundPoint(r.y + r.height) };
+  const map = EDGES[normalizeRotation(rotate)];
+  const limits = { x0: [box.llx, () => e.x1 - min], x1: [() => e.x0 + min, box.urx], y0: [box.lly, () => e.y1 - min], y1: [() => e.y0 + min, box.ury] };
+  const val = (v) => (typeof v === "function" ? v() : v);
+  for (const side of ["n", "s", "w", "e"]) {
+    if (!dir.includes(side)) continue;
+    const [edge, sign] = map[side];
+    const delta = side === "n" || side === "s" ? down : right;
+    const [lo, hi] = limits[edge];
+    e[edge] = roundPoint(Math.min(Math.max(e[edge] + sign * delta, val(lo)), val(hi)));
+  }
+  return { x: e.x0, y: e.y0, width: roundPoint(e.x1 - e.x0), height: roundPoint(e.y1 - e.y0) };
+}

@@ -3,6 +3,12 @@
 
 const plural = (n) => (n === 1 ? "1 tag" : `${n} tags`);
 
+/** The question asked before a participant is removed (templates.RemoveParticipantQuestion says the same). */
+export function removeQuestion(name, tags) {
+  if (tags === 0) return `Remove ${name} from this room? They have no tags.`;
+  return `Remove ${name} from this room? They and their ${plural(tags)} will be deleted.`;
+}
+
 export function watchCounts(root) {
   let queued = false;
   const refresh = () => {
@@ -24,6 +30,10 @@ export function watchCounts(root) {
       el.textContent = n ? plural(n) : "";
     }
     for (const el of document.querySelectorAll("[data-tag-count-signer]")) el.textContent = plural(signers.get(el.dataset.tagCountSigner) || 0);
+    // The question before a participant's removal counts their tags as they are now.
+    for (const form of document.querySelectorAll("form[data-participant-remove]")) {
+      form.dataset.confirm = removeQuestion(form.dataset.participantName || "", signers.get(form.dataset.participantRemove) || 0);
+    }
   };
   new MutationObserver(() => {
     if (!queued) {

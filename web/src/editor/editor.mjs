@@ -2,7 +2,7 @@
 // the drag/resize of placed tags, and turns every change into one save and
 // one undoable step. Talks to the viewer for geometry and to the server
 // module for saves; to the panels only through the bus.
-import { clampRect, clampScreenRect, screenDeltaToPdf, screenRectToPdf, screenSizeToPdf } from "./coords.mjs";
+import { clampRect, clampScreenRect, moveRect, pdfRectToScreen, resizeRect, screenDeltaToPdf, screenRectToPdf, screenSizeToPdf } from "./coords.mjs";
 import { findTag } from "./server.mjs";
 import { tagRect } from "./viewer.mjs";
 
@@ -34,8 +34,16 @@ export class TagEditor {
     this.guesses = new Map(); // tag id → {fields, seq}: shown while its saves are under way
     this.seq = 0;
     this.lastPage = null;
+    this.spot = null; // {page, left, top}: the last spot clicked on a page, in pixels inside it
+    this.pointer = null; // {x, y}: where the pointer is over the pages (client pixels), null once it leaves
     this.drag = null;
     root.addEventListener("pointerdown", (e) => this.onPointerDown(e));
+    root.addEventListener("pointermove", (e) => {
+      this.pointer = { x: e.clientX, y: e.clientY };
+    }, { passive: true });
+    root.addEventListener("pointerleave", () => {
+      this.pointer = null;
+    });
     root.addEventListener("focusin", (e) => {
       const tag = e.target.closest?.(".tag");
       if (tag?.dataset.tagId) this.select(tag.dataset.tagId);
@@ -98,6 +106,7 @@ export class TagEditor {
     for (const r of records) {
       for (const node of r.addedNodes) {
         if (!(node instanceof Element) || !node.classList.contains("tag")) continue;
+        if (this.relocate(node)) continue; // placed when it lands on its page
         const guess = this.guesses.get(node.dataset.tagId);
         if (guess) node.classList.add("tag--pending");
         this.viewer.pageOf(node)?.placeTag(node, guess ? guess.fields : undefined);
@@ -108,6 +117,82 @@ export class TagEditor {
         }
       }
     }
+  }
+
+  /**
+   * Moves a tag element to the layer of the page the server says it is on
+   * (data-tag-page, same document): a save that moved it to another page, or
+   * the undo of one. True when it was moved.
+   */
+  relocate(el) {
+    const want = el.dataset.tagPage;
+    const here = el.closest(".viewer-page");
+    if (!want || !here || here.dataset.page === want) return false;
+    const layer = here.closest(".viewer-doc")?.querySelector(`.viewer-page[data-page="${CSS.escape(want)}"] .viewer-page__tags`);
+    if (!layer) return false;
+    layer.append(el);
+    return true;
+  }
+
+  /** The page under a point of the window (a tag being dragged does not hide it). */
+  pageAt(x, y) {
+    for (const el of document.elementsFromPoint(x, y)) {
+      if (el.classList?.contains("viewer-page")) return el.pageView || null;
+    }
+    return null;
+  }
+
+  /** The PDF rectangle of the given size whose top-left corner shows at (left, top) pixels in page, kept inside it. */
+  rectAt(page, size, left, top) {
+    const origin = { x: page.box.llx, y: page.box.lly, width: size.width, height: size.height };
+    const s = pdfRectToScreen(page.box, page.rotate, page.scale, origin);
+    return moveRect(page.box, page.rotate, origin, (left - s.left) / page.scale, (top - s.top) / page.scale);
+  }
+
+  /**
+   * Carries a tag to another page: of the same document, one save of its new
+   * page and place; of another document (a tag belongs to its document), a
+   * new tag there and this one removed, as one undoable step.
+   */
+  async carry(id, from, to, rect) {
+    const el = findTag(id);
+    if (!el) return;
+    const fields = { ...this.current(el), ...rect, page: to.number };
+    if (from.doc === to.doc) {
+      const before = this.saved(el);
+      const was = el.dataset.tagPage;
+      el.dataset.tagPage = String(to.number); // shown there while the save is under way
+      to.el.querySelector(".viewer-page__tags").append(el);
+      try {
+        return await this.change(id, fields, { before });
+      } catch (err) {
+        const back = findTag(id);
+        if (back) {
+          back.dataset.tagPage = was;
+          this.relocate(back);
+        }
+        throw err;
+      }
+    }
+    const oldHandle = this.handle(id);
+    const before = this.saved(el);
+    const newHandle = { id: "" };
+    const created = await this.createTag(to, fields);
+    this.rebind(newHandle, created.dataset.tagId);
+    await this.server.remove(oldHandle.id);
+    this.select(newHandle.id);
+    created.focus({ preventScroll: true });
+    this.history.push({
+      label: "move tag",
+      undo: async () => {
+        this.rebind(oldHandle, (await this.createTag(from, before)).dataset.tagId);
+        await this.server.remove(newHandle.id);
+      },
+      redo: async () => {
+        this.rebind(newHandle, (await this.createTag(to, fields)).dataset.tagId);
+        await this.server.remove(oldHandle.id);
+      },
+    });
   }
 
   // ---- commands ----------------------------------------------------------
@@ -134,7 +219,7 @@ export class TagEditor {
     el.focus({ preventScroll: true });
     this.history.push({
       label: "add tag",
-      undo: () => this.server.remove(handle.id),
+      undo: () => this.unsave(handle),
       redo: async () => this.rebind(handle, (await this.createTag(page, fields)).dataset.tagId),
     });
     return el;
@@ -172,6 +257,7 @@ export class TagEditor {
       await this.server.update(handle.id, after);
     } catch (err) {
       this.guesses.delete(handle.id);
+      if (err.status === 404) return this.removedElsewhere(handle.id);
       this.revert(handle.id);
       throw err;
     }
@@ -182,8 +268,8 @@ export class TagEditor {
     this.history.push({
       label: "change tag",
       mergeKey,
-      undo: () => this.server.update(handle.id, before),
-      redo: () => this.server.update(handle.id, after),
+      undo: () => this.resave(handle, before),
+      redo: () => this.resave(handle, after),
     });
   }
 
@@ -199,14 +285,43 @@ export class TagEditor {
     try {
       await this.server.remove(handle.id);
     } catch (err) {
+      if (err.status === 404) return this.removedElsewhere(handle.id);
       findTag(handle.id)?.classList.remove("tag--pending");
       throw err;
     }
     this.history.push({
       label: "delete tag",
       undo: async () => this.rebind(handle, (await this.createTag(page, fields)).dataset.tagId),
-      redo: () => this.server.remove(handle.id),
+      redo: () => this.unsave(handle),
     });
+  }
+
+  /** Saves fields of a tag for an undo or redo; a tag removed in another window is dropped here. */
+  async resave(handle, fields) {
+    try {
+      await this.server.update(handle.id, fields);
+    } catch (err) {
+      if (err.status === 404) return this.removedElsewhere(handle.id);
+      throw err;
+    }
+  }
+
+  /** Removes a tag for an undo or redo; one already removed in another window is dropped here. */
+  async unsave(handle) {
+    try {
+      await this.server.remove(handle.id);
+    } catch (err) {
+      if (err.status === 404) return this.removedElsewhere(handle.id);
+      throw err;
+    }
+  }
+
+  /** The server no longer has this tag (removed in another window): drop it here too, and say so. */
+  removedElsewhere(id) {
+    if (this.selectedId === id) this.clearSelection();
+    this.guesses.delete(id);
+    findTag(id)?.remove();
+    this.bus.emit("status", { message: "This tag was removed in another window." });
   }
 
   /** Moves the selected tag by (right, down) points on screen, kept on its page. */
@@ -225,22 +340,54 @@ export class TagEditor {
     if (!el) return false;
     const page = this.viewer.pageOf(el);
     this.clipboard = { fields: this.current(el), page };
-    this.bus.emit("status", { message: `${this.typeInfo(el.dataset.tagType).label} copied. Click a page, then paste (Ctrl V).` });
+    this.bus.emit("status", { message: `${this.typeInfo(el.dataset.tagType).label} copied. Point at a spot on a page (or click it), then paste (Ctrl V).` });
     return true;
   }
 
-  /** Pastes the copied tag on the page last clicked (or the one in view): offset on its own page, same spot elsewhere. */
-  async paste() {
+  /** Notes a spot on a page (clicked, or where a palette drag ended): the next paste goes there. */
+  noteSpot(page, left, top) {
+    this.lastPage = page;
+    this.spot = { page, left, top };
+  }
+
+  /** Where a paste goes: the page under the pointer and its position, else the spot last clicked. */
+  pasteTarget() {
+    if (this.pointer) {
+      const page = this.viewer.pageOf(document.elementFromPoint(this.pointer.x, this.pointer.y));
+      if (page) {
+        const box = page.el.getBoundingClientRect();
+        return { page, left: this.pointer.x - box.left, top: this.pointer.y - box.top };
+      }
+    }
+    if (this.spot?.page.el.isConnected) return this.spot;
+    return null;
+  }
+
+  /**
+   * Pastes the copied tag with its top-left corner at the pointer (or the
+   * spot last clicked), kept inside that page; with offset (a duplicate), or
+   * with no such spot, a little below and right of the original on its own
+   * page, or at the same place on the page in view.
+   */
+  async paste({ offset = false } = {}) {
     if (!this.clipboard) return;
-    const page = this.lastPage || this.viewer.currentPage();
+    const at = offset ? null : this.pasteTarget();
+    const page = at?.page || (offset ? this.clipboard.page : null) || this.lastPage || this.viewer.currentPage();
     if (!page) return;
     const f = { ...this.clipboard.fields, page: page.number };
-    let rect = tagRect({ dataset: { x: f.x, y: f.y, w: f.width, h: f.height } });
-    if (page === this.clipboard.page) {
-      const [dx, dy] = screenDeltaToPdf(page.rotate, 12, 12);
-      rect = { ...rect, x: rect.x + dx, y: rect.y + dy };
+    const size = { width: f.width, height: f.height };
+    let rect;
+    if (at) {
+      rect = this.rectAt(page, size, at.left, at.top);
+    } else {
+      rect = { x: f.x, y: f.y, ...size };
+      if (page === this.clipboard.page) {
+        const [dx, dy] = screenDeltaToPdf(page.rotate, 12, 12);
+        rect = { ...rect, x: rect.x + dx, y: rect.y + dy };
+      }
+      rect = clampRect(page.box, rect);
     }
-    Object.assign(f, clampRect(page.box, rect));
+    Object.assign(f, rect);
     await this.create(page, f);
     this.clipboard = { fields: f, page };
   }
@@ -266,6 +413,7 @@ export class TagEditor {
   revert(id) {
     const el = findTag(id);
     if (!el) return;
+    this.relocate(el);
     el.classList.remove("tag--pending");
     this.viewer.pageOf(el)?.placeTag(el, this.saved(el));
     if (this.selectedId === id) this.bus.emit("select", { el });
@@ -276,7 +424,10 @@ export class TagEditor {
   onPointerDown(e) {
     if (e.button !== 0) return;
     const page = this.viewer.pageOf(e.target);
-    if (page) this.lastPage = page;
+    if (page) {
+      const box = page.el.getBoundingClientRect();
+      this.noteSpot(page, e.clientX - box.left, e.clientY - box.top);
+    }
     const tag = e.target.closest(".tag");
     if (tag && tag.dataset.tagId) {
       e.preventDefault();
@@ -296,47 +447,69 @@ export class TagEditor {
     if (page) this.clearSelection();
   }
 
+  /**
+   * Follows a move (dir "") or a resize (dir a handle: "n", "se", …) in PDF
+   * points: a move keeps the width and height exactly, a resize keeps the
+   * edges not dragged exactly, whatever the zoom (no round trip through
+   * rounded pixel sizes). A move that ends over another page (of this or
+   * another document) carries the tag there; near the viewer's top or bottom
+   * edge the pages scroll.
+   */
   startDrag(e, tag, page, dir) {
-    const start = { x: e.clientX, y: e.clientY, left: tag.offsetLeft, top: tag.offsetTop, width: tag.offsetWidth, height: tag.offsetHeight };
-    const pw = page.el.clientWidth;
-    const ph = page.el.clientHeight;
-    const min = MIN_SIZE * page.scale;
-    let moved = false;
+    const start = { x: e.clientX, y: e.clientY };
+    const box0 = tag.getBoundingClientRect();
+    const grab = { x: e.clientX - box0.left, y: e.clientY - box0.top };
+    const from = this.current(tag);
+    const rect0 = { x: from.x, y: from.y, width: from.width, height: from.height };
+    const scroller = this.viewer.scroller;
+    let rect = null;
+    let over = page; // the page under the pointer
+    let last = null;
     tag.setPointerCapture(e.pointerId);
-    const move = (ev) => {
+    const follow = (ev) => {
       const dx = ev.clientX - start.x;
       const dy = ev.clientY - start.y;
-      if (!moved && Math.hypot(dx, dy) < DRAG_THRESHOLD) return;
-      moved = true;
+      if (!rect && Math.hypot(dx, dy) < DRAG_THRESHOLD) return;
       tag.classList.add("tag--dragging");
-      let r = { left: start.left, top: start.top, width: start.width, height: start.height };
-      if (!dir) {
-        r = clampScreenRect({ ...r, left: start.left + dx, top: start.top + dy }, pw, ph);
-      } else {
-        if (dir.includes("e")) r.width = Math.min(Math.max(start.width + dx, min), pw - start.left);
-        if (dir.includes("s")) r.height = Math.min(Math.max(start.height + dy, min), ph - start.top);
-        if (dir.includes("w")) {
-          const left = Math.min(Math.max(start.left + dx, 0), start.left + start.width - min);
-          r.width = start.width + (start.left - left);
-          r.left = left;
-        }
-        if (dir.includes("n")) {
-          const top = Math.min(Math.max(start.top + dy, 0), start.top + start.height - min);
-          r.height = start.height + (start.top - top);
-          r.top = top;
-        }
+      over = (!dir && this.pageAt(ev.clientX, ev.clientY)) || page;
+      if (over !== page) {
+        // Over another page: the tag follows the pointer there; its place is worked out on that page.
+        const b = over.el.getBoundingClientRect();
+        rect = this.rectAt(over, rect0, ev.clientX - grab.x - b.left, ev.clientY - grab.y - b.top);
+        const s = pdfRectToScreen(over.box, over.rotate, over.scale, rect);
+        const here = page.el.getBoundingClientRect();
+        Object.assign(tag.style, { left: `${s.left + b.left - here.left}px`, top: `${s.top + b.top - here.top}px`, width: `${s.width}px`, height: `${s.height}px` });
+        return;
       }
-      Object.assign(tag.style, { left: `${r.left}px`, top: `${r.top}px`, width: `${r.width}px`, height: `${r.height}px` });
-      tag.screenGuess = r;
+      const right = dx / page.scale;
+      const down = dy / page.scale;
+      rect = dir ? resizeRect(page.box, page.rotate, rect0, dir, right, down, MIN_SIZE) : moveRect(page.box, page.rotate, rect0, right, down);
+      page.placeTag(tag, rect);
+    };
+    const move = (ev) => {
+      last = ev;
+      follow(ev);
+      if (dir || !rect) return;
+      const v = scroller.getBoundingClientRect();
+      const edge = ev.clientY < v.top + 32 ? -1 : ev.clientY > v.bottom - 32 ? 1 : 0;
+      if (edge) {
+        scroller.scrollTop += 24 * edge;
+        follow(ev);
+      }
     };
     const end = () => {
       tag.removeEventListener("pointermove", move);
       tag.removeEventListener("pointerup", end);
       tag.removeEventListener("pointercancel", end);
       tag.classList.remove("tag--dragging");
-      if (!moved || !tag.screenGuess) return;
-      const rect = clampRect(page.box, screenRectToPdf(page.box, page.rotate, page.scale, tag.screenGuess));
-      tag.screenGuess = null;
+      if (!rect) return;
+      if (over !== page) {
+        this.run(this.carry(tag.dataset.tagId, page, over, rect).catch((err) => {
+          this.revert(tag.dataset.tagId);
+          throw err;
+        }));
+        return;
+      }
       this.run(this.change(tag.dataset.tagId, { ...this.current(tag), ...rect }));
     };
     tag.addEventListener("pointermove", move);
@@ -365,7 +538,7 @@ export class TagEditor {
         return true;
       case "duplicate":
         if (!this.copy()) return false;
-        this.run(this.paste());
+        this.run(this.paste({ offset: true }));
         return true;
       case "escape":
         if (!this.selectedId) return false;

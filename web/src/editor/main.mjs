@@ -12,6 +12,7 @@ import { confirmRoomEdit, createPageEdits } from "./pages.mjs";
 import { createPalette, createSignerPicker } from "./palette.mjs";
 import { createProperties } from "./properties.mjs";
 import { createServer, installServerEvents } from "./server.mjs";
+import { createSheets } from "./sheets.mjs";
 import { commandFor } from "./shortcuts.mjs";
 import { createThumbnails } from "./thumbs.mjs";
 import { createUpload } from "./upload.mjs";
@@ -27,9 +28,14 @@ function loadPDFJS(root) {
     // evaluates the pdf.js module (both gate the first page).
     const worker = new Worker(root.dataset.pdfjsWorker, { type: "module" });
     pdfjsReady = import(root.dataset.pdfjs).then((pdfjs) => {
-      pdfjs.GlobalWorkerOptions.workerPort = worker;
+      // One PDFWorker on that port, handed to every getDocument: a document
+      // destroyed when the room is rebuilt then leaves the shared worker alone
+      // (with GlobalWorkerOptions.workerPort the first destroy tears it down
+      // and the next room's documents fail with "the worker is being destroyed").
+      const pdfWorker = new pdfjs.PDFWorker({ port: worker });
+      pdfjs.GlobalWorkerOptions.workerSrc = root.dataset.pdfjsWorker; // for anyone else's getDocument
       performance.mark("markuproom:pdfjs");
-      return pdfjs;
+      return { pdfjs, pdfWorker };
     });
   }
   return pdfjsReady;
@@ -39,9 +45,9 @@ function loadPDFJS(root) {
 async function start(prev) {
   const root = document.querySelector("[data-viewer]");
   if (!root) return null;
-  const pdfjs = await loadPDFJS(root);
+  const { pdfjs, pdfWorker } = await loadPDFJS(root);
   const bus = createBus();
-  const viewer = new Viewer(root, root, bus, pdfjs);
+  const viewer = new Viewer(root, root, bus, pdfjs, pdfWorker);
   window.markupRoomViewer = viewer; // for the browser tests and the console
   if (prev) {
     if (!prev.fit) viewer.setZoom(prev.zoom);
@@ -64,9 +70,17 @@ async function start(prev) {
   bus.on("status", ({ message }) => setStatus(message));
   bus.on("error", ({ message }) => setStatus(`Not saved: ${message}`, "error"));
   const state = { root, viewer, bus, setStatus, editor: null, palette: null, history: null };
-  state.destroy = () => viewer.destroy();
-  state.snapshot = () => ({ zoom: viewer.zoom, fit: viewer.fit, scrollTop: root.scrollTop, scrollLeft: root.scrollLeft });
-  if (!("editable" in root.dataset)) return state;
+  const lifetime = new AbortController(); // listeners outside the room's markup, dropped on a restart
+  state.destroy = () => {
+    lifetime.abort();
+    viewer.destroy();
+  };
+  state.snapshot = () => ({ zoom: viewer.zoom, fit: viewer.fit, scrollTop: root.scrollTop, scrollLeft: root.scrollLeft, sheet: state.sheets?.open });
+  if (!("editable" in root.dataset)) {
+    state.sheets = createSheets({ editor: null, palette: null, bus, viewer, signal: lifetime.signal });
+    state.sheets?.reopen(prev?.sheet);
+    return state;
+  }
 
   const typeInfo = typeCatalog();
   const undoButton = document.querySelector('[data-action="undo"]');
@@ -84,6 +98,8 @@ async function start(prev) {
   const palette = createPalette({ root: document.querySelector("[data-palette]"), viewer, editor, bus, typeInfo });
   createProperties({ root: document.querySelector("[data-tag-props]"), editor, viewer, bus, typeInfo });
   watchCounts(root);
+  state.sheets = createSheets({ editor, palette, bus, viewer, signal: lifetime.signal });
+  state.sheets?.reopen(prev?.sheet); // the sheet in use stays open when a page edit rebuilds the room
   window.markupRoomEditor = editor;
 
   bus.on("saving", () => setStatus("Saving…", "busy"));
@@ -195,12 +211,12 @@ function onBeforeRequest(e) {
   current.viewer.pauseLoads();
 }
 
-/** Shows why a room change (not a tag save or an upload: those report themselves) was refused. */
+/** Shows why a room change (not a tag save, an upload or a dialog form: those report themselves) was refused. */
 function onAfterRequest(e) {
   // The room markup was not replaced (refused, or answered in part): fetch on.
   if (current && document.querySelector("[data-viewer]") === current.root) current.viewer.resumeLoads();
   const status = e.detail.xhr?.status || 0;
-  if (!current || (status >= 200 && status < 400) || e.detail.elt?.closest?.(".tag, [data-room-upload]")) return;
+  if (!current || (status >= 200 && status < 400) || e.detail.elt?.closest?.(".tag, [data-room-upload], [data-swap-errors]")) return;
   let message = status ? `The server answered ${status}.` : "The server could not be reached.";
   try {
     message = JSON.parse(e.detail.xhr.responseText).detail || message;

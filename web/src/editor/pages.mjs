@@ -36,20 +36,32 @@ export function confirmRoomEdit(e) {
   if (window.confirm(question)) e.detail.issueRequest(true);
 }
 
+/**
+ * The thumbnail context menu, after the WAI-ARIA menu pattern: opening it
+ * (right-click, the context-menu key, Shift+F10) moves focus to its first
+ * item, arrows, Home and End move between items, Escape (or Tab) closes it
+ * and gives focus back to the thumbnail it was opened on.
+ */
 function wireMenu(list, menu) {
   if (!menu) return;
   let target = null; // the thumbnail the menu acts on
+  let opener = null; // what gets focus back when the menu closes
   const items = () => [...menu.querySelectorAll("[role=menuitem]")];
+  const enabled = () => items().filter((i) => !i.disabled);
   const close = (refocus) => {
+    if (menu.hidden) return;
     menu.hidden = true;
-    if (refocus) target?.querySelector(".room-thumb__link")?.focus();
+    if (refocus && opener?.isConnected) opener.focus();
     target = null;
+    opener = null;
   };
-  const open = (li, x, y, viaKeyboard) => {
+  const open = (li, x, y) => {
     target = li;
+    opener = li.querySelector(".room-thumb__link");
     for (const item of items()) {
       const twin = li.querySelector(`[data-page-action="${item.dataset.pageAction}"]`);
       item.disabled = !twin || twin.disabled;
+      item.tabIndex = -1;
     }
     menu.hidden = false;
     // Fixed at the pointer (the sidebar's scroll box would clip it), inside the window.
@@ -57,7 +69,7 @@ function wireMenu(list, menu) {
     const h = menu.offsetHeight;
     menu.style.left = `${Math.max(4, Math.min(x, window.innerWidth - w - 4))}px`;
     menu.style.top = `${Math.max(4, Math.min(y, window.innerHeight - h - 4))}px`;
-    if (viaKeyboard) items().find((i) => !i.disabled)?.focus();
+    enabled()[0]?.focus();
   };
   list.addEventListener("contextmenu", (e) => {
     const li = e.target.closest(".room-thumb");
@@ -65,31 +77,41 @@ function wireMenu(list, menu) {
     e.preventDefault();
     const viaKeyboard = e.button !== 2 && e.clientX === 0 && e.clientY === 0;
     const r = li.getBoundingClientRect();
-    open(li, viaKeyboard ? r.left + 24 : e.clientX, viaKeyboard ? r.bottom : e.clientY, viaKeyboard);
+    open(li, viaKeyboard ? r.left + 24 : e.clientX, viaKeyboard ? r.bottom : e.clientY);
   });
   list.addEventListener("keydown", (e) => {
     const li = e.target.closest(".room-thumb");
     if (!li || !((e.shiftKey && e.key === "F10") || e.key === "ContextMenu")) return;
     e.preventDefault();
     const r = li.getBoundingClientRect();
-    open(li, r.left + 24, r.bottom, true);
+    open(li, r.left + 24, r.bottom);
   });
   menu.addEventListener("click", (e) => {
     const item = e.target.closest("[role=menuitem]");
     if (!item || item.disabled || !target) return;
     const twin = target.querySelector(`[data-page-action="${item.dataset.pageAction}"]`);
-    close(false);
+    close(true);
     twin?.click();
   });
   menu.addEventListener("keydown", (e) => {
-    const all = items().filter((i) => !i.disabled);
+    const all = enabled();
     const i = all.indexOf(document.activeElement);
+    const go = (n) => all[(n + all.length) % all.length]?.focus();
     if (e.key === "Escape" || e.key === "Tab") {
       e.preventDefault();
       close(true);
-    } else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+    } else if (e.key === "ArrowDown") {
       e.preventDefault();
-      all[(i + (e.key === "ArrowDown" ? 1 : all.length - 1)) % all.length]?.focus();
+      go(i + 1);
+    } else if (e.key === "ArrowUp") {
+      e.preventDefault();
+      go(i < 0 ? -1 : i - 1);
+    } else if (e.key === "Home") {
+      e.preventDefault();
+      go(0);
+    } else if (e.key === "End") {
+      e.preventDefault();
+      go(-1);
     }
   });
   document.addEventListener("pointerdown", (e) => {

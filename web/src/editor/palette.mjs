@@ -53,7 +53,7 @@ export function createPalette({ root, viewer, editor, bus, typeInfo }) {
       const page = viewer.pageOf(document.elementFromPoint(ev.clientX, ev.clientY));
       if (!page) return;
       const box = page.el.getBoundingClientRect();
-      editor.lastPage = page;
+      editor.noteSpot(page, ev.clientX - box.left, ev.clientY - box.top);
       editor.run(editor.place(page, type, ev.clientX - box.left, ev.clientY - box.top));
     };
     const cancel = () => {

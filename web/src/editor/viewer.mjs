@@ -82,6 +82,23 @@ export class PageView {
     this.el.classList.add("viewer-page--rendered");
   }
 
+  /** Shows or hides the page's own "could not be shown" note. */
+  showProblem(on) {
+    let note = this.el.querySelector(".viewer-page__problem");
+    if (!on) {
+      if (note) note.hidden = true;
+      return;
+    }
+    if (!note) {
+      note = document.createElement("p");
+      note.className = "viewer-page__problem";
+      note.setAttribute("role", "status");
+      note.textContent = "This page could not be shown. Scroll away and back, or reload the page, to try again.";
+      this.el.append(note);
+    }
+    note.hidden = false;
+  }
+
   /** Frees the canvas memory of a page far from view. */
   release() {
     this.task?.cancel();
@@ -94,6 +111,13 @@ export class PageView {
   }
 }
 
+/** Whether a pdf.js failure only says the work was called off (cancelled, or its document or worker closed). */
+export function isCancellation(err) {
+  const name = err?.name || "";
+  if (name === "RenderingCancelledException" || name === "AbortException") return true;
+  return /destroyed|cancelled|canceled|Transport destroyed|viewer was closed/i.test(String(err?.message || ""));
+}
+
 /** The PDF rectangle a tag element holds in its data attributes. */
 export function tagRect(tag) {
   return { x: Number(tag.dataset.x), y: Number(tag.dataset.y), width: Number(tag.dataset.w), height: Number(tag.dataset.h) };
@@ -101,11 +125,12 @@ export function tagRect(tag) {
 
 /** The viewer over every page element inside root. */
 export class Viewer {
-  constructor(root, scroller, bus, pdfjs) {
+  constructor(root, scroller, bus, pdfjs, pdfWorker) {
     this.root = root;
     this.scroller = scroller;
     this.bus = bus;
     this.pdfjs = pdfjs;
+    this.pdfWorker = pdfWorker; // shared by every viewer the page starts: never destroyed with a document
     this.zoom = 1;
     this.fit = true;
     this.visible = new Set();
@@ -166,6 +191,7 @@ export class Viewer {
         if (this.destroyed) throw new Error("the viewer was closed");
         promise ||= this.pdfjs.getDocument({
           url,
+          worker: this.pdfWorker,
           isEvalSupported: false,
           standardFontDataUrl: this.root.dataset.pdfjsFonts,
           enableXfa: false,
@@ -183,10 +209,18 @@ export class Viewer {
     return this.zoom * CSS_PER_POINT;
   }
 
-  /** Fit width: the widest page fills the viewer's width. */
-  fitZoom() {
-    const widest = Math.max(...this.pages.map((p) => p.size.width), 1);
-    const avail = this.scroller.clientWidth - 48;
+  /**
+   * Fit width, per document: the widest page of each document fills the
+   * viewer's width, so adding a landscape document leaves the portrait pages
+   * of the others as they were; pages of one document keep their sizes
+   * relative to each other.
+   */
+  fitZoom(pages = this.pages) {
+    const widest = Math.max(...pages.map((p) => p.size.width), 1);
+    const cs = getComputedStyle(this.scroller);
+    const pad = parseFloat(cs.paddingLeft) + parseFloat(cs.paddingRight);
+    // A little air beside the page, except on a phone, where the page takes the whole width.
+    const avail = this.scroller.clientWidth - pad - (pad < 32 ? 0 : 16);
     return Math.min(Math.max(avail / (widest * CSS_PER_POINT), 0.25), 4);
   }
 
@@ -212,9 +246,16 @@ export class Viewer {
   }
 
   applyZoom() {
-    if (this.fit) this.zoom = this.fitZoom();
-    const scale = this.scale;
-    for (const p of this.pages) p.layout(scale);
+    if (this.fit) {
+      const zooms = new Map(this.docs.map((d) => [d, this.fitZoom(this.pages.filter((p) => p.doc === d))]));
+      for (const p of this.pages) p.layout(zooms.get(p.doc) * CSS_PER_POINT);
+      // The zoom shown (and stepped from) is the one of the document in view.
+      const cur = this.currentPage();
+      this.zoom = cur ? zooms.get(cur.doc) : this.fitZoom();
+    } else {
+      const scale = this.scale;
+      for (const p of this.pages) p.layout(scale);
+    }
     this.bus.emit("zoom", { zoom: this.zoom, fit: this.fit });
     this.schedule();
   }
@@ -236,7 +277,12 @@ export class Viewer {
         this.ratios.delete(view);
       }
     }
-    this.bus.emit("page", { page: this.currentPage() });
+    const cur = this.currentPage();
+    if (this.fit && cur?.scale && Math.abs(cur.scale / CSS_PER_POINT - this.zoom) > 1e-9) {
+      this.zoom = cur.scale / CSS_PER_POINT;
+      this.bus.emit("zoom", { zoom: this.zoom, fit: true });
+    }
+    this.bus.emit("page", { page: cur });
     this.schedule();
   }
 
@@ -288,8 +334,19 @@ export class Viewer {
     view.queued = true;
     this.queue = this.queue
       .then(() => view.render())
-      .then(() => this.bus.emit("rendered", { page: view }))
-      .catch((err) => this.destroyed || this.bus.emit("error", { message: `Page ${view.number} could not be drawn: ${err?.message || err}` }))
+      .then(() => {
+        view.showProblem(false);
+        this.bus.emit("rendered", { page: view });
+      })
+      .catch((err) => {
+        // A render cancelled or superseded (zoom, a far page freed, the room
+        // rebuilt after a page edit) is not a failure; a real one is said
+        // quietly on the page itself, never in the save status, and never in
+        // pdf.js's own words.
+        if (this.destroyed || !view.el.isConnected || isCancellation(err)) return;
+        view.showProblem(true);
+        this.bus.emit("render-failed", { page: view });
+      })
       .finally(() => {
         view.queued = false;
       });

@@ -1,0 +1,145 @@
+package handlers
+
+import (
+	"errors"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/markuproom/markuproom/models"
+)
+
+// checkInput is the one place where what a request carries in its path, its
+// query string and its form is checked before any handler reads it (wrap
+// calls it, after the route group's authentication): a path parameter that
+// cannot be an id of its kind is 404, a query or form value that is not text
+// (invalid UTF-8, NUL) or a cursor the service did not issue is 400, a form
+// over its size limit is 413. No database query ever sees such bytes.
+func checkInput(c *gin.Context) error {
+	route := c.FullPath()
+	for _, p := range c.Params {
+		if !validPathParam(route, p.Key, p.Value) {
+			return errStatus(http.StatusNotFound, "There is nothing at this address.")
+		}
+	}
+	if err := checkQuery(c.Request.URL.RawQuery, route); err != nil {
+		return err
+	}
+	if strings.HasPrefix(route, "/api/") {
+		return nil // the API reads JSON and multipart bodies, checked where they are read
+	}
+	return checkForm(c)
+}
+
+// validPathParam tells whether value can name something for the route's
+// parameter key.
+func validPathParam(route, key, value string) bool {
+	switch key {
+	case "id":
+		if strings.HasPrefix(route, "/admin/organizations/") {
+			_, ok := models.ParseRowID(value)
+			return ok
+		}
+		return models.ValidServiceID(value)
+	case "document", "webhookId":
+		return models.ValidServiceID(value)
+	case "userId", "tokenId":
+		_, ok := models.ParseRowID(value)
+		return ok
+	case "position", "page":
+		_, ok := models.ParseIndex(value)
+		return ok
+	default: // participantId, tagId, documentId, token: chosen by callers or checked by their parser
+		return models.ValidCallerID(value)
+	}
+}
+
+// pageParams are the query parameters that page a list, by route: each must
+// be exactly what the service put in its "next" and "previous" links.
+func pageParams(route string) map[string]func(string) bool {
+	serviceID := models.ValidServiceID
+	rowID := func(s string) bool { _, ok := models.ParseRowID(s); return ok }
+	cursor := func(s string) bool { _, ok := models.ParseCursor(s); return ok }
+	switch route {
+	case "/api/v1/transactions", "/api/v1/markup-rooms":
+		return map[string]func(string) bool{"cursor": cursor}
+	case "/admin/transactions":
+		return map[string]func(string) bool{"after": serviceID, "before": serviceID}
+	case "/admin/rooms":
+		return map[string]func(string) bool{"after": serviceID}
+	case "/admin/outbox":
+		return map[string]func(string) bool{"before": serviceID}
+	case "/admin/activity":
+		return map[string]func(string) bool{"before": rowID}
+	}
+	return nil
+}
+
+// checkQuery refuses a query string that does not parse, a name or value
+// that is not text, and a paging parameter the service did not issue.
+func checkQuery(raw, route string) error {
+	if raw == "" {
+		return nil
+	}
+	q, err := url.ParseQuery(raw)
+	if err != nil {
+		return models.Invalid("query", "invalid_query", "The query string is not valid: check its percent-encoding.")
+	}
+	paging := pageParams(route)
+	for key, values := range q {
+		if !isText(key) {
+			return models.Invalid("query", "invalid_encoding", "A query parameter's name is not valid UTF-8 text.")
+		}
+		for _, v := range values {
+			if !isText(v) {
+				return models.Invalid("query:"+key, "invalid_encoding", "The query parameter "+key+" is not valid UTF-8 text (or contains NUL).")
+			}
+			if valid, ok := paging[key]; ok && v != "" && !valid(v) {
+				return models.Invalid("query:"+key, "invalid_cursor", "The "+key+" parameter is not one this service issued; follow the list's own links.")
+			}
+		}
+	}
+	return nil
+}
+
+// checkForm reads a URL-encoded form within maxFormBytes (413 beyond it,
+// before the CSRF check could fail on a body it cannot read) and refuses
+// names and values that are not text.
+func checkForm(c *gin.Context) error {
+	switch c.Request.Method {
+	case http.MethodPost, http.MethodPut, http.MethodPatch:
+	default:
+		return nil
+	}
+	mediaType, _, _ := mime.ParseMediaType(c.GetHeader("Content-Type"))
+	if mediaType != "application/x-www-form-urlencoded" {
+		return nil
+	}
+	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, maxFormBytes)
+	if err := c.Request.ParseForm(); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return &models.ValidationError{Kind: models.KindTooLarge, Detail: "The form is larger than this page accepts.",
+				Errors: []models.FieldError{{Pointer: "#", Code: "too_large", Detail: "The form is larger than this page accepts."}}}
+		}
+		return models.Invalid("#", "invalid_form", "The form could not be read: check its encoding.")
+	}
+	for key, values := range c.Request.PostForm {
+		if !isText(key) {
+			return models.Invalid("#", "invalid_encoding", "A form field's name is not valid UTF-8 text.")
+		}
+		for _, v := range values {
+			if !isText(v) {
+				return models.Invalid("#/"+key, "invalid_encoding", "The field "+key+" is not valid UTF-8 text (or contains NUL).")
+			}
+		}
+	}
+	return nil
+}
+
+// isText tells whether s is valid UTF-8 without NUL, which PostgreSQL text cannot hold.
+func isText(s string) bool { return utf8.ValidString(s) && strings.IndexByte(s, 0) < 0 }

@@ -1,0 +1,4 @@
+package models
+
+// MaskSQLLiterals exposes maskSQLLiterals to the external tests.
+var MaskSQLLiterals = maskSQLLiterals
