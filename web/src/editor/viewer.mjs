@@ -328,9 +328,19 @@ export class Viewer {
     });
   }
 
-  /** Renders pages one after another, so the visible ones come first. */
+  /**
+   * Renders pages one after another, so the visible ones come first. A page
+   * asked for again while its render is under way (the zoom changed, e.g. the
+   * fit width shrank when the scroll bar appeared) is queued again once that
+   * render ends: the render in flight gives up on the old scale, and without
+   * this the page stayed blank (Firefox's first page).
+   */
   enqueue(view) {
-    if (view.queued || view.renderedScale === view.scale) return;
+    if (view.renderedScale === view.scale) return;
+    if (view.queued) {
+      view.again = true;
+      return;
+    }
     view.queued = true;
     this.queue = this.queue
       .then(() => view.render())
@@ -349,6 +359,10 @@ export class Viewer {
       })
       .finally(() => {
         view.queued = false;
+        if (view.again && !this.destroyed) {
+          view.again = false;
+          this.enqueue(view);
+        }
       });
   }
 
