@@ -139,6 +139,11 @@ async function launchPuppeteer() {
         up: (button) => page.mouse.up({ button }),
         keyDown: (k) => page.keyboard.down(keys[k] || k),
         keyUp: (k) => page.keyboard.up(keys[k] || k),
+        async chord(mods, key) {
+          for (const m of mods) await page.keyboard.down(m);
+          await page.keyboard.press(keys[key] || key);
+          for (const m of [...mods].reverse()) await page.keyboard.up(m);
+        },
         type: (text) => page.keyboard.type(text),
         screenshot: (path) => page.screenshot({ path }),
         nativeProblems: () => problems,
@@ -174,11 +179,20 @@ async function launchWebKit() {
     "webkitgtk:browserOptions": { binary: MINIBROWSER, args: ["--automation"] },
   };
   // Without a display MiniBrowser hangs silently: the session gets its own deadline.
-  const driver = await Promise.race([
-    new Builder().usingServer(server).withCapabilities(capabilities).build(),
-    new Promise((_, reject) => setTimeout(() => reject(new Error("no WebKit session within 60 s: is there a display (xvfb-run)?")), 60000)),
-  ]);
-  await driver.manage().setTimeouts({ script: 30000, pageLoad: 60000 });
+  const session = async () => {
+    let timer;
+    const d = await Promise.race([
+      new Builder().usingServer(server).withCapabilities(capabilities).build(),
+      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error("no WebKit session within 60 s: is there a display (xvfb-run)?")), 60000))),
+    ]).finally(() => clearTimeout(timer));
+    await d.manage().setTimeouts({ script: 30000, pageLoad: 60000 });
+    return d;
+  };
+  let driver = await session();
+  // After a right-button press WebKitWebDriver's input state is off for good (its release is
+  // sent as the left button's, and later keys come out as if Shift were held): such a page's
+  // session is replaced when the page closes.
+  let spoiled = false;
   const keys = {
     Control: Key.CONTROL, Shift: Key.SHIFT, Alt: Key.ALT, Meta: Key.META,
     ArrowLeft: Key.ARROW_LEFT, ArrowRight: Key.ARROW_RIGHT, ArrowUp: Key.ARROW_UP, ArrowDown: Key.ARROW_DOWN,
@@ -214,10 +228,39 @@ async function launchWebKit() {
             return a;
           });
         },
-        down: (button = "left") => act((a) => a.press(buttons[button])),
-        up: (button = "left") => act((a) => a.release(buttons[button])),
+        async down(button = "left") {
+          if (button !== "left") spoiled = true;
+          await act((a) => a.press(buttons[button]));
+        },
+        async up(button = "left") {
+          if (button === "left") return act((a) => a.release(buttons[button]));
+          // WebKitWebDriver releases any button as the left one (a mouseup with button 0 and a
+          // click: https://bugs.webkit.org/show_bug.cgi?id=213060); a user's right-click makes
+          // neither, so the page does not get to see those two.
+          await driver.executeScript(`
+            const swallow = (e) => { if (e.button === 0) { e.stopImmediatePropagation(); e.preventDefault(); } };
+            for (const t of ["pointerup", "mouseup", "click"]) window.addEventListener(t, swallow, { capture: true });
+            window.__e2eUnswallow = () => { for (const t of ["pointerup", "mouseup", "click"]) window.removeEventListener(t, swallow, { capture: true }); };`);
+          try {
+            await act((a) => a.release(buttons[button]));
+            await driver.actions().clear();
+          } finally {
+            await driver.executeScript("window.__e2eUnswallow?.()");
+          }
+        },
         keyDown: (k) => act((a) => a.keyDown(keys[k] ?? k)),
         keyUp: (k) => act((a) => a.keyUp(keys[k] ?? k)),
+        async chord(mods, key) {
+          // One action chain, then a release of everything: WebKit keeps a modifier pressed
+          // across separate chains otherwise (Shift stuck: later typing comes out inverted).
+          await act((a) => {
+            for (const m of mods) a = a.keyDown(keys[m]);
+            a = a.keyDown(keys[key] ?? key).keyUp(keys[key] ?? key);
+            for (const m of [...mods].reverse()) a = a.keyUp(keys[m]);
+            return a;
+          });
+          if (mods.length) await driver.actions().clear();
+        },
         type: (text) => act((a) => a.sendKeys(text)),
         async screenshot(path) {
           writeFileSync(path, Buffer.from(await driver.takeScreenshot(), "base64"));
@@ -230,10 +273,19 @@ async function launchWebKit() {
           const alert = await driver.switchTo().alert();
           const message = await alert.getText();
           await alert.accept();
+          // The click that opened the dialog leaves WebKit's input state half done: reset it.
+          await driver.actions().clear();
           return [message];
         },
         async close() {
           open = false;
+          if (spoiled) {
+            spoiled = false;
+            await driver.quit().catch(() => {});
+            driver = await session();
+            pos = { x: 0, y: 0 };
+            return;
+          }
           await driver.manage().deleteAllCookies().catch(() => {});
           await driver.get("about:blank").catch(() => {});
         },
@@ -363,10 +415,7 @@ function makePage(b) {
     async press(chord) {
       const parts = chord === "+" ? ["+"] : chord.split("+");
       const key = parts.pop();
-      for (const m of parts) await b.keyDown(m);
-      await b.keyDown(key);
-      await b.keyUp(key);
-      for (const m of parts.reverse()) await b.keyUp(m);
+      await b.chord(parts, key);
     },
     /** Types text into the focused element. */
     type: (text) => b.type(text),
@@ -403,10 +452,13 @@ function makePage(b) {
     async request(method, path, action) {
       const before = (await page.requests()).length;
       await action();
-      return poll(
-        async () => (await page.requests()).slice(before).find((r) => r.method === method && path.test(r.path)),
-        { message: `${method} ${path}` },
-      );
+      try {
+        return await poll(async () => (await page.requests()).slice(before).find((r) => r.method === method && path.test(r.path)), { message: `${method} ${path}` });
+      } catch (err) {
+        const seen = (await page.requests().catch(() => [])).slice(before).map((r) => `${r.method} ${r.path} ${r.status}`);
+        await page.screenshot("failed-request").catch(() => {});
+        throw new Error(`${err.message}; requests since: ${JSON.stringify(seen)} (screenshot failed-request-${engine}.png)`);
+      }
     },
     /** Runs action, which opens native confirm dialogs, accepts them; resolves with their messages. */
     acceptDialogs: (action) => b.acceptDialogs(action),
