@@ -156,6 +156,8 @@ test("the demo room's first page is drawn (Firefox drew page 2 and left page 1 b
     });
     assert.ok(drawn.w >= drawn.pageW - 2 && drawn.w !== 300, `${engine}: canvas ${drawn.w}×${drawn.h} for a page ${drawn.pageW} px wide`);
     assert.ok(drawn.ink > 500, `${engine}: the first page has ${drawn.ink} dark pixels`);
+    // The first document's thumbnails are drawn too.
+    await page.waitFor(() => document.querySelectorAll(".room-doc[data-document='0'] .room-thumb--drawn").length === 3, null, { message: `${engine}: thumbnails drawn` });
     await page.screenshot(`engines-demo-${size.width}`);
     await assertClean(page);
     await page.close();
