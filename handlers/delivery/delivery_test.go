@@ -489,7 +489,8 @@ func TestPrivateWebhookTargetsAreRefused(t *testing.T) {
 				t.Errorf("%s was accepted: %v", u, err)
 			}
 		}
-		if _, err := env.Store.CreateWebhook(t.Context(), f.tenant.Org.ID, strict, models.NewWebhook{URL: "https://hooks.example.com/x", Events: []string{models.WebhookTransactionUpdated}}); err != nil {
+		// A public name under .invalid (RFC 6761): never resolves, and no DNS query leaves the machine at send time.
+		if _, err := env.Store.CreateWebhook(t.Context(), f.tenant.Org.ID, strict, models.NewWebhook{URL: "https://hooks.invalid/x", Events: []string{models.WebhookTransactionUpdated}}); err != nil {
 			t.Fatalf("a public https URL was refused: %v", err)
 		}
 
@@ -511,8 +512,8 @@ func TestPrivateWebhookTargetsAreRefused(t *testing.T) {
 			t.Fatal("the worker connected to a loopback address")
 		}
 		for _, m := range f.messages(t) {
-			if strings.Contains(m.Recipient, "hooks.example.com") {
-				continue // a public name that does not resolve here
+			if strings.Contains(m.Recipient, "hooks.invalid") {
+				continue // a public name that never resolves
 			}
 			if m.Status != models.MessageDead || !strings.Contains(m.LastError, "refused") {
 				t.Errorf("%s: %s %q", m.Recipient, m.Status, m.LastError)
