@@ -39,7 +39,7 @@ type AdminStore interface {
 	CreateAPIToken(ctx context.Context, orgID int64, name string) (*models.APIToken, string, error)
 	RevokeOrganizationToken(ctx context.Context, orgID, tokenID int64) error
 	ListMessages(ctx context.Context, f models.MessageFilter) ([]models.OutboxMessage, error)
-	CountMessages(ctx context.Context) (map[string]int64, error)
+	CountMessages(ctx context.Context) (map[models.MessageStatus]int64, error)
 	RetryMessage(ctx context.Context, id string) (*models.OutboxMessage, error)
 }
 

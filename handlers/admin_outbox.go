@@ -15,7 +15,7 @@ import (
 
 // adminOutbox lists outgoing messages, newest first: GET /admin/outbox?status=&before=.
 func (h *Handler) adminOutbox(c *gin.Context) error {
-	status := c.Query("status")
+	status := models.MessageStatus(c.Query("status"))
 	ctx := c.Request.Context()
 	rows, err := h.store.ListMessages(ctx, models.MessageFilter{Status: status, Before: c.Query("before"), Limit: models.AdminPageSize})
 	if err != nil {
@@ -34,14 +34,14 @@ func (h *Handler) adminOutbox(c *gin.Context) error {
 		names[o.ID] = o.Name
 	}
 	now := h.store.Now()
-	v := templates.AdminOutboxView{CSRFToken: csrfToken(c), Status: status}
+	v := templates.AdminOutboxView{CSRFToken: csrfToken(c), Status: string(status)}
 	var total int64
 	for _, s := range models.MessageStatuses() {
 		total += counts[s]
 	}
 	v.Filters = append(v.Filters, templates.AdminFilterView{Label: "All", Count: total, URL: "/admin/outbox", Current: status == ""})
 	for _, s := range models.MessageStatuses() {
-		v.Filters = append(v.Filters, templates.AdminFilterView{Label: s, Count: counts[s], URL: "/admin/outbox?status=" + s, Current: status == s})
+		v.Filters = append(v.Filters, templates.AdminFilterView{Label: string(s), Count: counts[s], URL: "/admin/outbox?status=" + string(s), Current: status == s})
 	}
 	for i := range rows {
 		v.Rows = append(v.Rows, messageRow(&rows[i], names[rows[i].OrganizationID], now))
@@ -49,7 +49,7 @@ func (h *Handler) adminOutbox(c *gin.Context) error {
 	if len(rows) == models.AdminPageSize {
 		q := url.Values{"before": {rows[len(rows)-1].ID}}
 		if status != "" {
-			q.Set("status", status)
+			q.Set("status", string(status))
 		}
 		v.OlderURL = "/admin/outbox?" + q.Encode()
 	}
@@ -61,7 +61,7 @@ func (h *Handler) adminOutbox(c *gin.Context) error {
 func messageRow(m *models.OutboxMessage, org string, now time.Time) templates.AdminMessageRowView {
 	r := templates.AdminMessageRowView{
 		ID: m.ID, Organization: org, KindLabel: "E-mail", Recipient: m.Recipient, Event: m.Event, Subject: m.Subject,
-		Status: m.Status, Attempts: m.Attempts, LastError: m.LastError,
+		Status: string(m.StatusAt(now)), Attempts: m.Attempts, LastError: m.LastError,
 		Created: m.CreatedAt.UTC().Format("2 Jan, 15:04:05"), CreatedISO: m.CreatedAt.UTC().Format(time.RFC3339),
 	}
 	if m.Kind == models.MessageWebhook {
@@ -70,15 +70,17 @@ func messageRow(m *models.OutboxMessage, org string, now time.Time) templates.Ad
 	if m.TransactionID != nil {
 		r.TransactionURL = "/admin/transactions/" + url.PathEscape(*m.TransactionID)
 	}
-	switch {
-	case m.Status == models.MessagePending && m.LeaseUntil != nil && m.LeaseUntil.After(now):
-		r.Status, r.NextTry = "sending", "now"
-	case m.Status == models.MessagePending && m.NextAttemptAt.After(now):
+	switch m.StatusAt(now) {
+	case models.MessageSending:
+		r.NextTry = "now"
+	case models.MessagePending:
+		if !m.NextAttemptAt.After(now) {
+			r.NextTry = "due"
+			break
+		}
 		r.NextTry = m.NextAttemptAt.UTC().Format("15:04:05")
 		r.NextTryISO = m.NextAttemptAt.UTC().Format(time.RFC3339)
-	case m.Status == models.MessagePending:
-		r.NextTry = "due"
-	case m.Status == models.MessageDead || m.Status == models.MessageHeld:
+	case models.MessageDead, models.MessageHeld:
 		r.RetryURL = "/admin/outbox/" + url.PathEscape(m.ID) + "/retry"
 	}
 	return r
@@ -91,7 +93,7 @@ func (h *Handler) adminRetryMessage(c *gin.Context) error {
 	}
 	m, err := h.store.RetryMessage(c.Request.Context(), c.Param("id"))
 	if errors.Is(err, models.ErrConflict) {
-		return errStatus(http.StatusConflict, "Only a dead or held message can be retried; this one is "+m.Status+".")
+		return errStatus(http.StatusConflict, "Only a dead or held message can be retried; this one is "+string(m.Status)+".")
 	}
 	if err != nil {
 		return err
@@ -99,7 +101,7 @@ func (h *Handler) adminRetryMessage(c *gin.Context) error {
 	if err := h.recordAdmin(c, models.ActivityRetry, m.Kind+" "+m.ID+" to "+m.Recipient); err != nil {
 		return err
 	}
-	c.Redirect(http.StatusSeeOther, "/admin/outbox?status="+models.MessagePending)
+	c.Redirect(http.StatusSeeOther, "/admin/outbox?status="+string(models.MessagePending))
 	return nil
 }
 

@@ -327,7 +327,7 @@ func TestWithoutSMTPInvitationsAreHeld(t *testing.T) {
 		w := newWorker(t, env.Store, delivery.Config{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 		runOnce(t, w)
 		m := f.messages(t)[0]
-		if m.Status != models.MessageHeld || !strings.Contains(m.LastError, "MARKUPROOM_SMTP_URL") {
+		if m.Status != models.MessageHeld || !strings.Contains(m.LastError, "no SMTP server is configured") {
 			t.Fatalf("without SMTP: %s %q", m.Status, m.LastError)
 		}
 		if !strings.Contains(logs.String(), "pat@example.com") || !strings.Contains(logs.String(), models.DefaultInviteSubject) {
@@ -638,7 +638,7 @@ func TestALapsedLeaseBringsAClaimBack(t *testing.T) {
 			t.Fatalf("after the lease: %+v %v", again, err)
 		}
 		// The first worker, back from the dead, cannot record an outcome over the new claim.
-		if err := env.Store.FinishMessage(t.Context(), &first[0], models.Outcome{}, models.DefaultRetryPolicy); err != nil {
+		if err := env.Store.FinishMessage(t.Context(), &first[0], models.Outcome{}, models.DefaultRetryPolicy()); err != nil {
 			t.Fatal(err)
 		}
 		if m := f.messages(t)[0]; m.Status != models.MessagePending || m.LeaseToken != again[0].LeaseToken {
@@ -664,7 +664,7 @@ func TestWorkerMetrics(t *testing.T) {
 		}
 		f.create(t, f.body("esign_pending", map[string]any{"notifyParticipants": map[string]any{"email": true}}, "Pat"))
 		reg := prometheus.NewRegistry()
-		w := newWorker(t, env.Store, delivery.Config{AllowPrivateWebhooks: true, Registry: reg})
+		w := newWorker(t, env.Store, delivery.Config{AllowPrivateWebhooks: true, Registry: reg, Counter: env.Store})
 		runOnce(t, w)
 		env.Clock.Advance(2 * time.Minute)
 		runOnce(t, w)
