@@ -20,8 +20,8 @@ type AdminStore interface {
 	StartAdminSession(ctx context.Context, userID int64, clientAddr string) (string, error)
 	AdminSessionUser(ctx context.Context, id string, limits models.AdminSessionLimits) (*models.User, error)
 	EndAdminSession(ctx context.Context, id string) error
-	EndAdminSessionsOf(ctx context.Context, userID int64) (int64, error)
-	RecordActivity(ctx context.Context, a models.Activity) error
+	SignOutAdmin(ctx context.Context, id string) error
+	SignOutEverywhere(ctx context.Context, userID int64) (int64, error)
 	AdminListTransactions(ctx context.Context, f models.AdminTransactionFilter) (*models.AdminTransactionPage, error)
 	OrganizationNames(ctx context.Context) ([]models.Organization, error)
 	AdminGetTransaction(ctx context.Context, id string) (*models.AdminTransaction, error)
@@ -99,9 +99,6 @@ func (h *Handler) adminLogout(c *gin.Context) error {
 	if err := checkCSRF(c); err != nil {
 		return err
 	}
-	if err := h.recordAdmin(c, models.ActivityLogout, ""); err != nil {
-		return err
-	}
 	if err := h.endAdminSession(c); err != nil {
 		return err
 	}
@@ -118,11 +115,7 @@ func (h *Handler) adminRevokeAllSessions(c *gin.Context) error {
 	if err := checkCSRF(c); err != nil {
 		return err
 	}
-	n, err := h.store.EndAdminSessionsOf(c.Request.Context(), adminFrom(c).ID)
-	if err != nil {
-		return err
-	}
-	if err := h.recordAdmin(c, models.ActivitySignOutEverywhere, strconv.FormatInt(n, 10)+" sessions"); err != nil {
+	if _, err := h.store.SignOutEverywhere(c.Request.Context(), adminFrom(c).ID); err != nil {
 		return err
 	}
 	clearAdminCookie(c)

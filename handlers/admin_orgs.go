@@ -45,9 +45,6 @@ func (h *Handler) adminCreateOrganization(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := h.recordAdmin(c, models.ActivityCreate, "organization "+org.Name); err != nil {
-		return err
-	}
 	c.Redirect(http.StatusSeeOther, "/admin/organizations/"+strconv.FormatInt(org.ID, 10))
 	return nil
 }
@@ -66,13 +63,6 @@ func (h *Handler) adminSetAPIAccess(c *gin.Context) error {
 	values := c.PostFormArray("enabled")
 	enabled := len(values) > 0 && values[len(values)-1] == "true"
 	if err := h.store.SetOrganizationAPIEnabled(c.Request.Context(), id, enabled); err != nil {
-		return err
-	}
-	state := "off"
-	if enabled {
-		state = "on"
-	}
-	if err := h.recordAdmin(c, models.ActivityToggle, "API access "+state+" for organization "+strconv.FormatInt(id, 10)); err != nil {
 		return err
 	}
 	if c.GetHeader("HX-Request") == "true" {
@@ -163,16 +153,13 @@ func (h *Handler) adminCreateUser(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	u, err := h.store.CreateUser(c.Request.Context(), models.NewUser{OrganizationID: id, Email: c.PostForm("email"),
+	_, err = h.store.CreateUser(c.Request.Context(), models.NewUser{OrganizationID: id, Email: c.PostForm("email"),
 		FirstName: c.PostForm("firstName"), LastName: c.PostForm("lastName"), Admin: c.PostForm("admin") == "true", Password: c.PostForm("password")})
 	var ve *models.ValidationError
 	if errors.As(err, &ve) {
 		return h.renderOrganization(c, http.StatusUnprocessableEntity, templates.AdminOrganizationView{UserError: firstProblem(ve)})
 	}
 	if err != nil {
-		return err
-	}
-	if err := h.recordAdmin(c, models.ActivityCreate, "user "+u.Email); err != nil {
 		return err
 	}
 	c.Redirect(http.StatusSeeOther, "/admin/organizations/"+strconv.FormatInt(id, 10))
@@ -198,9 +185,6 @@ func (h *Handler) adminDisableUser(c *gin.Context) error {
 	if err := h.store.DisableUser(c.Request.Context(), id, uid); err != nil {
 		return err
 	}
-	if err := h.recordAdmin(c, models.ActivityDisable, "user "+c.Param("userId")); err != nil {
-		return err
-	}
 	c.Redirect(http.StatusSeeOther, "/admin/organizations/"+strconv.FormatInt(id, 10))
 	return nil
 }
@@ -222,9 +206,6 @@ func (h *Handler) adminCreateToken(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := h.recordAdmin(c, models.ActivityCreate, "API token "+strconv.FormatInt(tok.ID, 10)+" ("+tok.Name+")"); err != nil {
-		return err
-	}
 	c.Header("Cache-Control", "no-store")
 	return h.renderOrganization(c, http.StatusCreated, templates.AdminOrganizationView{NewToken: plaintext, NewTokenName: tok.Name})
 }
@@ -243,9 +224,6 @@ func (h *Handler) adminRevokeToken(c *gin.Context) error {
 		return models.ErrNotFound
 	}
 	if err := h.store.RevokeOrganizationToken(c.Request.Context(), id, tid); err != nil {
-		return err
-	}
-	if err := h.recordAdmin(c, models.ActivityRevoke, "API token "+c.Param("tokenId")); err != nil {
 		return err
 	}
 	c.Redirect(http.StatusSeeOther, "/admin/organizations/"+strconv.FormatInt(id, 10))

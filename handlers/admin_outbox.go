@@ -98,9 +98,6 @@ func (h *Handler) adminRetryMessage(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := h.recordAdmin(c, models.ActivityRetry, m.Kind+" "+m.ID+" to "+m.Recipient); err != nil {
-		return err
-	}
 	c.Redirect(http.StatusSeeOther, "/admin/outbox?status="+string(models.MessagePending))
 	return nil
 }
@@ -124,9 +121,6 @@ func (h *Handler) adminCreateWebhook(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := h.recordAdmin(c, models.ActivityCreate, "webhook "+w.ID+" ("+w.URL+")"); err != nil {
-		return err
-	}
 	c.Header("Cache-Control", "no-store")
 	return h.renderOrganization(c, http.StatusCreated, templates.AdminOrganizationView{NewWebhookSecret: w.Secret, NewWebhookURL: w.URL})
 }
@@ -141,9 +135,6 @@ func (h *Handler) adminDeleteWebhook(c *gin.Context) error {
 		return err
 	}
 	if err := h.store.DeleteWebhook(c.Request.Context(), id, c.Param("webhookId")); err != nil {
-		return err
-	}
-	if err := h.recordAdmin(c, models.ActivityDelete, "webhook "+c.Param("webhookId")); err != nil {
 		return err
 	}
 	c.Redirect(http.StatusSeeOther, "/admin/organizations/"+strconv.FormatInt(id, 10)+"#org-webhooks-title")
@@ -163,9 +154,6 @@ func (h *Handler) adminRotateWebhookSecret(c *gin.Context) error {
 	}
 	w, err := h.store.RotateWebhookSecret(c.Request.Context(), id, c.Param("webhookId"))
 	if err != nil {
-		return err
-	}
-	if err := h.recordAdmin(c, models.ActivityCreate, "signing secret of webhook "+w.ID+" ("+w.URL+")"); err != nil {
 		return err
 	}
 	c.Header("Cache-Control", "no-store")

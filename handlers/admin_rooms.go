@@ -52,9 +52,6 @@ func (h *Handler) adminExpireRoom(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := h.recordAdmin(c, models.ActivityExpire, "Markup Room "+c.Param("id")); err != nil {
-		return err
-	}
 	c.Redirect(http.StatusSeeOther, "/admin/rooms")
 	return nil
 }
@@ -98,10 +95,4 @@ func activityLabel(a models.Activity) string {
 		label += ", last " + a.LastAt.UTC().Format("15:04:05 UTC")
 	}
 	return label
-}
-
-// recordAdmin logs an action of the signed-in admin.
-func (h *Handler) recordAdmin(c *gin.Context, action, target string) error {
-	u := adminFrom(c)
-	return h.store.RecordActivity(c.Request.Context(), models.Activity{UserID: &u.ID, Actor: u.Email, Action: action, Target: target, ClientAddr: c.ClientIP()})
 }

@@ -3,6 +3,7 @@ package models
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"maps"
 	"math"
 	mathrand "math/rand/v2"
@@ -337,18 +338,27 @@ func (s *Store) ReleaseMessage(ctx context.Context, m *OutboxMessage) error {
 // RetryMessage puts a dead or held message back in the queue, due now, with
 // its attempts counted afresh. Other statuses answer ErrConflict.
 func (s *Store) RetryMessage(ctx context.Context, id string) (*OutboxMessage, error) {
-	now := s.Now()
-	res := s.db.WithContext(ctx).Model(&OutboxMessage{}).Where("id = ? AND status IN ?", id, []MessageStatus{MessageDead, MessageHeld}).
-		Updates(map[string]any{"status": MessagePending, "attempts": 0, "next_attempt_at": now, "updated_at": now})
-	if res.Error != nil {
-		return nil, res.Error
-	}
 	var m OutboxMessage
-	if err := s.db.WithContext(ctx).First(&m, "id = ?", id).Error; err != nil {
-		return nil, mapDBError(err)
-	}
-	if res.RowsAffected == 0 {
-		return &m, ErrConflict
+	err := s.audited(ctx, ActivityRetry, func(tx *Store) (string, error) {
+		now := tx.Now()
+		res := tx.db.WithContext(ctx).Model(&OutboxMessage{}).Where("id = ? AND status IN ?", id, []MessageStatus{MessageDead, MessageHeld}).
+			Updates(map[string]any{"status": MessagePending, "attempts": 0, "next_attempt_at": now, "updated_at": now})
+		if res.Error != nil {
+			return "", mapDBError(res.Error)
+		}
+		if err := tx.db.WithContext(ctx).First(&m, "id = ?", id).Error; err != nil {
+			return "", mapDBError(err)
+		}
+		if res.RowsAffected == 0 {
+			return "", ErrConflict
+		}
+		return m.Kind + " " + m.ID + " to " + m.Recipient, nil
+	})
+	switch {
+	case errors.Is(err, ErrConflict):
+		return &m, err
+	case err != nil:
+		return nil, err
 	}
 	return &m, nil
 }
