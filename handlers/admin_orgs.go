@@ -229,25 +229,3 @@ func (h *Handler) adminRevokeToken(c *gin.Context) error {
 	c.Redirect(http.StatusSeeOther, "/admin/organizations/"+strconv.FormatInt(id, 10))
 	return nil
 }
-
-// adminForm bounds a console form post and checks its CSRF token.
-func adminForm(c *gin.Context) error {
-	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, maxFormBytes)
-	return checkCSRF(c)
-}
-
-func orgParam(c *gin.Context) (int64, error) {
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return 0, models.ErrNotFound
-	}
-	return id, nil
-}
-
-// firstProblem is a validation error's message for a form.
-func firstProblem(ve *models.ValidationError) string {
-	if len(ve.Errors) > 0 {
-		return ve.Errors[0].Detail
-	}
-	return ve.Detail
-}
