@@ -8,7 +8,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/markuproom/markuproom/models"
-	"github.com/markuproom/markuproom/templates"
+	"github.com/markuproom/markuproom/templates/admin"
 )
 
 // adminActivity shows the log of admin actions: GET /admin/activity?before=.
@@ -25,9 +25,9 @@ func (h *Handler) adminActivity(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	var v templates.AdminActivityView
+	var v admin.ActivityView
 	for _, a := range rows {
-		v.Rows = append(v.Rows, templates.AdminActivityRowView{
+		v.Rows = append(v.Rows, admin.ActivityRowView{
 			When: a.CreatedAt.UTC().Format("2 Jan 2006, 15:04:05 UTC"), WhenISO: a.CreatedAt.UTC().Format(time.RFC3339),
 			Who: a.Actor, Action: activityLabel(a), Target: a.Target, Address: a.ClientAddr,
 		})
@@ -35,7 +35,7 @@ func (h *Handler) adminActivity(c *gin.Context) error {
 	if len(rows) == models.AdminPageSize {
 		v.OlderURL = "/admin/activity?before=" + strconv.FormatInt(rows[len(rows)-1].ID, 10)
 	}
-	render(c, http.StatusOK, templates.AdminActivityPage(h.adminPage(c, "Activity", "/admin/activity"), v))
+	render(c, http.StatusOK, admin.ActivityPage(h.adminPage(c, "Activity", "/admin/activity"), v))
 	return nil
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/templates"
+	"github.com/markuproom/markuproom/templates/admin"
 )
 
 // AdminStore is what the admin console asks of the domain layer.
@@ -57,7 +58,7 @@ func (h *Handler) adminLoginPage(c *gin.Context) error {
 	if err := s.Save(); err != nil {
 		return err
 	}
-	h.renderAdminLogin(c, http.StatusOK, templates.AdminLoginView{})
+	h.renderAdminLogin(c, http.StatusOK, admin.LoginView{})
 	return nil
 }
 
@@ -69,7 +70,7 @@ func (h *Handler) adminLogin(c *gin.Context) error {
 	}
 	email, password := c.PostForm("email"), c.PostForm("password")
 	if len(email) > 320 || len(password) > models.MaxPasswordLength {
-		h.renderAdminLogin(c, http.StatusUnauthorized, templates.AdminLoginView{Error: badSignIn})
+		h.renderAdminLogin(c, http.StatusUnauthorized, admin.LoginView{Error: badSignIn})
 		return nil
 	}
 	u, err := h.store.AdminSignIn(c.Request.Context(), email, password, c.ClientIP())
@@ -77,11 +78,11 @@ func (h *Handler) adminLogin(c *gin.Context) error {
 	switch {
 	case errors.As(err, &locked):
 		c.Header("Retry-After", strconv.Itoa(int(locked.RetryAfter.Seconds())+1))
-		h.renderAdminLogin(c, http.StatusTooManyRequests, templates.AdminLoginView{Email: email, Locked: true,
+		h.renderAdminLogin(c, http.StatusTooManyRequests, admin.LoginView{Email: email, Locked: true,
 			Error: "Too many failed sign-ins. Sign-in is paused for this account or this network for up to 15 minutes; try again later."})
 		return nil
 	case errors.Is(err, models.ErrBadCredentials):
-		h.renderAdminLogin(c, http.StatusUnauthorized, templates.AdminLoginView{Email: email, Error: badSignIn})
+		h.renderAdminLogin(c, http.StatusUnauthorized, admin.LoginView{Email: email, Error: badSignIn})
 		return nil
 	case err != nil:
 		return err
@@ -123,11 +124,11 @@ func (h *Handler) adminRevokeAllSessions(c *gin.Context) error {
 	return nil
 }
 
-func (h *Handler) renderAdminLogin(c *gin.Context, status int, v templates.AdminLoginView) {
+func (h *Handler) renderAdminLogin(c *gin.Context, status int, v admin.LoginView) {
 	c.Header("Cache-Control", "no-store")
 	p := h.page(c, "Sign in")
 	p.CSRFToken = csrfToken(c)
-	render(c, status, templates.AdminLoginPage(p, v))
+	render(c, status, admin.LoginPage(p, v))
 }
 
 // adminPage is the view model every console page shares: navigation, the

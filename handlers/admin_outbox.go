@@ -9,7 +9,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/markuproom/markuproom/models"
-	"github.com/markuproom/markuproom/templates"
+	"github.com/markuproom/markuproom/templates/admin"
 )
 
 // adminOutbox lists outgoing messages, newest first: GET /admin/outbox?status=&before=.
@@ -33,14 +33,14 @@ func (h *Handler) adminOutbox(c *gin.Context) error {
 		names[o.ID] = o.Name
 	}
 	now := h.store.Now()
-	v := templates.AdminOutboxView{CSRFToken: csrfToken(c), Status: string(status)}
+	v := admin.OutboxView{CSRFToken: csrfToken(c), Status: string(status)}
 	var total int64
 	for _, s := range models.MessageStatuses() {
 		total += counts[s]
 	}
-	v.Filters = append(v.Filters, templates.AdminFilterView{Label: "All", Count: total, URL: "/admin/outbox", Current: status == ""})
+	v.Filters = append(v.Filters, admin.FilterView{Label: "All", Count: total, URL: "/admin/outbox", Current: status == ""})
 	for _, s := range models.MessageStatuses() {
-		v.Filters = append(v.Filters, templates.AdminFilterView{Label: string(s), Count: counts[s], URL: "/admin/outbox?status=" + string(s), Current: status == s})
+		v.Filters = append(v.Filters, admin.FilterView{Label: string(s), Count: counts[s], URL: "/admin/outbox?status=" + string(s), Current: status == s})
 	}
 	for i := range rows {
 		v.Rows = append(v.Rows, messageRow(&rows[i], names[rows[i].OrganizationID], now))
@@ -52,13 +52,13 @@ func (h *Handler) adminOutbox(c *gin.Context) error {
 		}
 		v.OlderURL = "/admin/outbox?" + q.Encode()
 	}
-	render(c, http.StatusOK, templates.AdminOutboxPage(h.adminPage(c, "Outgoing messages", "/admin/outbox"), v))
+	render(c, http.StatusOK, admin.OutboxPage(h.adminPage(c, "Outgoing messages", "/admin/outbox"), v))
 	return nil
 }
 
 // messageRow shapes one outgoing message for the console.
-func messageRow(m *models.OutboxMessage, org string, now time.Time) templates.AdminMessageRowView {
-	r := templates.AdminMessageRowView{
+func messageRow(m *models.OutboxMessage, org string, now time.Time) admin.MessageRowView {
+	r := admin.MessageRowView{
 		ID: m.ID, Organization: org, KindLabel: "E-mail", Recipient: m.Recipient, Event: m.Event, Subject: m.Subject,
 		Status: string(m.StatusAt(now)), Attempts: m.Attempts, LastError: m.LastError,
 		Created: m.CreatedAt.UTC().Format("2 Jan, 15:04:05"), CreatedISO: m.CreatedAt.UTC().Format(time.RFC3339),

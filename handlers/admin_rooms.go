@@ -9,7 +9,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/markuproom/markuproom/models"
-	"github.com/markuproom/markuproom/templates"
+	"github.com/markuproom/markuproom/templates/admin"
 )
 
 // adminRooms lists every Markup Room: GET /admin/rooms?after=.
@@ -19,9 +19,9 @@ func (h *Handler) adminRooms(c *gin.Context) error {
 		return err
 	}
 	now := h.store.Now()
-	v := templates.AdminRoomsView{CSRFToken: csrfToken(c)}
+	v := admin.RoomsView{CSRFToken: csrfToken(c)}
 	for _, r := range rows {
-		rv := templates.AdminRoomRowView{
+		rv := admin.RoomRowView{
 			ID: r.ID, Organization: r.OrganizationName, Sender: r.SenderName, SenderEmail: r.SenderEmail,
 			Status: r.Status(now), Expires: r.ExpiresAt.UTC().Format("2 Jan 2006, 15:04 UTC"), ExpiresISO: r.ExpiresAt.UTC().Format(time.RFC3339),
 			TransactionURL: "/admin/transactions/" + url.PathEscape(r.TransactionID),
@@ -34,7 +34,7 @@ func (h *Handler) adminRooms(c *gin.Context) error {
 	if more && len(rows) > 0 {
 		v.NextURL = "/admin/rooms?after=" + url.QueryEscape(rows[len(rows)-1].ID)
 	}
-	render(c, http.StatusOK, templates.AdminRoomsPage(h.adminPage(c, "Markup Rooms", "/admin/rooms"), v))
+	render(c, http.StatusOK, admin.RoomsPage(h.adminPage(c, "Markup Rooms", "/admin/rooms"), v))
 	return nil
 }
 

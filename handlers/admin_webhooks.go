@@ -8,7 +8,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/markuproom/markuproom/models"
-	"github.com/markuproom/markuproom/templates"
+	"github.com/markuproom/markuproom/templates/admin"
 )
 
 // adminCreateWebhook registers an endpoint for an organization:
@@ -25,13 +25,13 @@ func (h *Handler) adminCreateWebhook(c *gin.Context) error {
 	w, err := h.store.CreateWebhook(c.Request.Context(), id, h.cfg.Webhooks, in)
 	var ve *models.ValidationError
 	if errors.As(err, &ve) {
-		return h.renderOrganization(c, http.StatusUnprocessableEntity, templates.AdminOrganizationView{WebhookError: firstProblem(ve)})
+		return h.renderOrganization(c, http.StatusUnprocessableEntity, admin.OrganizationView{WebhookError: firstProblem(ve)})
 	}
 	if err != nil {
 		return err
 	}
 	c.Header("Cache-Control", "no-store")
-	return h.renderOrganization(c, http.StatusCreated, templates.AdminOrganizationView{NewWebhookSecret: w.Secret, NewWebhookURL: w.URL})
+	return h.renderOrganization(c, http.StatusCreated, admin.OrganizationView{NewWebhookSecret: w.Secret, NewWebhookURL: w.URL})
 }
 
 // adminDeleteWebhook removes an endpoint: POST /admin/organizations/:id/webhooks/:webhookId/delete.
@@ -66,5 +66,5 @@ func (h *Handler) adminRotateWebhookSecret(c *gin.Context) error {
 		return err
 	}
 	c.Header("Cache-Control", "no-store")
-	return h.renderOrganization(c, http.StatusOK, templates.AdminOrganizationView{NewWebhookSecret: w.Secret, NewWebhookURL: w.URL, NewWebhookRotated: true})
+	return h.renderOrganization(c, http.StatusOK, admin.OrganizationView{NewWebhookSecret: w.Secret, NewWebhookURL: w.URL, NewWebhookRotated: true})
 }
