@@ -293,24 +293,6 @@ func TestHeaderInjectionIsRefused(t *testing.T) {
 	})
 }
 
-// syncBuffer is a log destination the worker's goroutines can share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 func asValidation(err error, target **models.ValidationError) bool {
 	ve, ok := err.(*models.ValidationError)
 	if ok {
@@ -323,7 +305,7 @@ func TestWithoutSMTPInvitationsAreHeld(t *testing.T) {
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		f := newFixture(t, env)
 		f.create(t, f.body("esign_pending", map[string]any{"notifyParticipants": map[string]any{"email": true}}, "Pat"))
-		var logs syncBuffer
+		var logs modelstest.LogBuffer
 		w := newWorker(t, env.Store, delivery.Config{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 		runOnce(t, w)
 		m := f.messages(t)[0]
