@@ -51,6 +51,7 @@ async function newPage(size) {
     await close();
   };
   open.add(page);
+  if (size) assert.deepEqual(await page.viewport(), size, `${engine}: the viewport`);
   return page;
 }
 

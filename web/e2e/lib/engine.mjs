@@ -210,10 +210,14 @@ async function launchWebKit() {
       open = true;
       // The viewport is the window minus MiniBrowser's chrome: size the window, measure, correct.
       await driver.get("about:blank");
-      await driver.manage().window().setRect({ width, height });
-      const inner = await driver.executeScript("return [innerWidth, innerHeight]");
-      if (inner[0] !== width || inner[1] !== height) {
-        await driver.manage().window().setRect({ width: width + (width - inner[0]), height: height + (height - inner[1]) });
+      let rect = { width, height };
+      for (let i = 0; ; i++) {
+        await driver.manage().window().setRect(rect);
+        const [w, h] = await driver.executeScript("return [innerWidth, innerHeight]");
+        if (w === width && h === height) break;
+        if (i === 5) throw new Error(`WebKit's viewport is ${w}×${h}, not ${width}×${height}`);
+        const got = await driver.manage().window().getRect();
+        rect = { width: got.width + width - w, height: got.height + height - h };
       }
       return makePage({
         goto: (url) => driver.get(url),
