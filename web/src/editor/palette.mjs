@@ -26,7 +26,7 @@ export function createPalette({ root, viewer, editor, signers, bus, typeInfo, si
   };
   bus.on("placed", () => arm(""));
 
-  let draggedAt = 0; // when the last drag from the palette ended (its click is not a pick)
+  let dragEnd = { item: null, at: 0 }; // the item last dragged from and when (the click ending it is not a pick)
 
   // Pointer drag from the palette, with a ghost of the tag's size at the current zoom.
   on(root, "pointerdown", (e) => {
@@ -55,7 +55,7 @@ export function createPalette({ root, viewer, editor, signers, bus, typeInfo, si
       window.removeEventListener("pointercancel", cancel);
       if (!ghost) return; // a click: handled below
       ghost.remove();
-      draggedAt = Date.now();
+      dragEnd = { item, at: Date.now() };
       const page = viewer.pageOf(document.elementFromPoint(ev.clientX, ev.clientY));
       if (!page) return;
       const box = page.el.getBoundingClientRect();
@@ -76,7 +76,7 @@ export function createPalette({ root, viewer, editor, signers, bus, typeInfo, si
   on(root, "click", (e) => {
     const item = e.target.closest("[data-tag-type]");
     if (!item) return;
-    if (Date.now() - draggedAt < 400) return; // the click that ends a drag
+    if (dragEnd.item === item && Date.now() - dragEnd.at < 400) return; // the click that ends a drag
     const type = item.dataset.tagType;
     const fromKeyboard = e.detail === 0;
     if (armed === type && fromKeyboard) {
