@@ -33,7 +33,7 @@ type PageEdit struct {
 // version that is no longer the current one.
 func errDocumentChanged(title string) error {
 	return Unprocessable("#/current", "document_changed",
-		fmt.Sprintf("“%s” was changed since (in another window or by another step), so this page change cannot be undone or redone. Reload the room to see it as it is now.", title))
+		fmt.Sprintf("“%s” changed since (in another window), so this step cannot be undone or redone here. Reload the room.", title))
 }
 
 // DeleteRoomPage removes page n (1-based) of the document at docPos of a

@@ -7,7 +7,8 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mixedPDF } from "./lib/pdf.mjs";
-import { startServer, launchBrowser, watchProblems } from "./lib/server.mjs";
+import { join } from "node:path";
+import { startServer, launchBrowser, watchProblems, artifacts } from "./lib/server.mjs";
 
 let srv, browser, doc;
 
@@ -147,8 +148,9 @@ test("an undo against a document changed in another window is refused, plainly, 
   await page.keyboard.press("Control+z");
   const status = page.locator("[data-save-status]");
   await page.waitForFunction(() => document.querySelector("[data-save-status]")?.dataset.kind === "error" && !window.markupRoomHistory.busy);
-  assert.match(await status.textContent(), /was changed since/);
+  assert.match(await status.textContent(), /changed since/);
   assert.doesNotMatch(await status.textContent(), /PDF|Exception|undefined|\{/);
+  await page.screenshot({ path: join(artifacts, "undo-refused.png") });
   assert.deepEqual(await serverState(r.transactionId), changed);
   // The step stays: the user can reload and decide.
   assert.equal(await historySize(page), 1);
