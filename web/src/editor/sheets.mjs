@@ -134,7 +134,7 @@ export function createSheets({ editor, palette, bus, viewer, signal }) {
     if (!step) return;
     const [right, down] = step.split(",").map(Number);
     editor.command("nudge", [right, down]);
-  });
+  }, { signal });
 
   // Place by tap: picking a type in the palette sheet closes it so the page can
   // be tapped; the dock says what happens next and offers to cancel.
@@ -144,14 +144,14 @@ export function createSheets({ editor, palette, bus, viewer, signal }) {
   layout.querySelector("[data-palette]")?.addEventListener("click", () => {
     // The palette's own click handler (registered first) has armed or disarmed the type.
     if (pressed() && open === "tools") close({ restoreFocus: false });
-  });
+  }, { signal });
   const syncHint = () => {
     const item = pressed();
     if (!hint) return;
     hint.hidden = !item;
     if (item) hintText.textContent = `Tap a page to place “${item.textContent.trim()}”.`;
   };
-  new MutationObserver(syncHint).observe(viewer.root, { attributes: true, attributeFilter: ["class"] });
-  hint?.querySelector("[data-placing-cancel]")?.addEventListener("click", () => palette?.arm(""));
+  bus.on("armed", syncHint); // the palette says when a type is picked or put down
+  hint?.querySelector("[data-placing-cancel]")?.addEventListener("click", () => palette?.arm(""), { signal });
   return api;
 }

@@ -1,15 +1,16 @@
 // Page thumbnails in the documents sidebar: drawn with pdf.js through the
 // viewer's own documents, only when they scroll into view, after the pages
-// the viewer is drawing; the thumbnail of the page in view is marked.
+// the viewer is drawing (viewer.afterPages); the thumbnail of the page in
+// view is marked.
 
 const WIDTH = 48; // CSS pixels
 const HEIGHT = 56;
 
-export function createThumbnails(viewer, bus) {
+export function createThumbnails(viewer, bus, signal) {
   const items = [];
   for (const doc of document.querySelectorAll(".room-doc[data-document]")) {
     for (const li of doc.querySelectorAll(".room-thumb[data-page]")) {
-      const page = document.getElementById(`doc-${doc.dataset.document}-page-${li.dataset.page}`)?.pageView;
+      const page = viewer.pageOf(document.getElementById(`doc-${doc.dataset.document}-page-${li.dataset.page}`));
       const canvas = li.querySelector(".room-thumb__canvas");
       if (page && canvas) items.push({ li, page, canvas, done: false });
     }
@@ -24,7 +25,8 @@ export function createThumbnails(viewer, bus) {
         if (e.isIntersecting && it && !it.done) {
           it.done = true;
           observer.unobserve(e.target);
-          viewer.queue = viewer.queue.then(() => draw(it)).catch(() => {
+          viewer.afterPages(() => draw(it)).catch(() => {
+            if (signal?.aborted) return; // the room was rebuilt
             it.done = false; // drawn again when it next scrolls into view
             observer.observe(it.canvas);
           });
@@ -37,6 +39,7 @@ export function createThumbnails(viewer, bus) {
     sizeCanvas(it);
     observer.observe(it.canvas);
   }
+  signal?.addEventListener("abort", () => observer.disconnect());
 
   bus.on("page", ({ page }) => {
     for (const it of items) {
