@@ -84,7 +84,7 @@ func roomView(assets *static.Assets, ws *models.RoomWorkspace, now time.Time, fo
 	}
 	for i, p := range t.Participants {
 		pv := templates.RoomParticipantView{
-			ID: p.ParticipantID, Name: p.FullName(), Email: p.Email, ColorClass: signerClass(i),
+			ID: p.ParticipantID, Name: p.FullName(), Email: p.Email, ColorClass: signerClass(i), Initials: initials(p.FirstName, p.LastName),
 			AuthLabel: authLabel(p.AuthenticationType), TagCount: tagCounts[p.ParticipantID],
 			RemoveURL: base + "/participants/" + url.PathEscape(p.ParticipantID) + "/remove",
 			MoveURL:   base + "/participants/" + url.PathEscape(p.ParticipantID) + "/move",

@@ -98,8 +98,10 @@ type RoomParticipantView struct {
 	ID    string
 	Name  string
 	Email string
-	// ColorClass colours the participant's swatch and tags ("signer-c0" …).
+	// ColorClass colours the participant's swatch and tags ("signer-c0" …);
+	// Initials go with the colour everywhere, so colour is never the only cue.
 	ColorClass string
+	Initials   string
 	AuthLabel  string
 	TagCount   int
 	// Checks lists the identity checks required of the participant, in words.

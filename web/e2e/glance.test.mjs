@@ -1,0 +1,140 @@
+// Browser tests of "a room that reads at a glance" (issue 16, item 3): the
+// people in one place (the participants list is the signer picker), signer
+// colours that are colour-blind safe and always paired with initials, the
+// palette with icons and descriptions, tags readable at every zoom, the
+// field list, the header and per-document page numbering, and visible
+// success that keeps the user where they were.
+//
+// Screenshots: web/e2e/artifacts/glance-*.png.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { makePDF } from "./lib/pdf.mjs";
+import { startServer, launchBrowser, watchProblems, artifacts } from "./lib/server.mjs";
+
+let srv, browser;
+
+before(async () => {
+  srv = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  srv?.stop();
+});
+
+const isTagSave = (method) => (r) => /\/tags(\/[^/]+)?$/.test(new URL(r.url()).pathname) && r.request().method() === method;
+
+/** Opens url at w×h; waits for the first page. */
+async function open(url, w = 1440, h = 900) {
+  const ctx = await browser.newContext({ viewport: { width: w, height: h } });
+  const page = await ctx.newPage();
+  const problems = watchProblems(page);
+  await page.goto(url);
+  await page.locator(".viewer-page--rendered").first().waitFor();
+  return { ctx, page, problems };
+}
+
+/** A fresh room on a three-page and a one-page document (ref: its referenceId, "" for none). */
+async function freshRoom(ref = "") {
+  const a = await srv.upload(makePDF([1, 2, 3].map((n) => ({ width: 612, height: 792, label: `Agreement ${n}` }))), "Purchase agreement");
+  const b = await srv.upload(makePDF([{ width: 612, height: 792, label: "Disclosure 1" }]), "Disclosure");
+  const body = {
+    senderId: srv.senderId,
+    documents: [a.location, b.location],
+    participants: [
+      { firstName: "Pat", lastName: "Buyer", email: "pat@example.com" },
+      { firstName: "Robin", lastName: "Seller", email: "robin@example.com" },
+    ],
+    ...(ref ? { referenceId: ref } : {}),
+  };
+  return srv.api("POST", "/api/v1/markup-rooms", body);
+}
+
+/** Places a tag of type on page n (1-based, across documents) at x, y (pixels in the page). */
+async function place(page, type, n, x, y) {
+  await page.locator(`[data-palette] [data-tag-type="${type}"]`).click();
+  const target = page.locator(".viewer-page").nth(n - 1);
+  await target.scrollIntoViewIfNeeded();
+  const [res] = await Promise.all([page.waitForResponse(isTagSave("POST")), target.click({ position: { x, y } })]);
+  return res;
+}
+
+/** Relative luminance contrast of two CSS rgb() colours. */
+function contrast(a, b) {
+  const lum = (c) => {
+    const [r, g, bl] = c.match(/\d+(\.\d+)?/g).slice(0, 3).map((v) => {
+      const s = Number(v) / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+  return (x + 0.05) / (y + 0.05);
+}
+
+test("people in one place: the participants list is the signer picker, each with colour, initials, name, tag count and a menu", async () => {
+  const r = await freshRoom();
+  const { ctx, page, problems } = await open(r.url);
+  const list = page.locator(".room-participants");
+  // One list, in the side column with the palette; no second picker elsewhere.
+  assert.equal(await page.locator("[data-signer-picker]").count(), 1);
+  assert.equal(await list.locator("[data-signer-picker]").count(), 1, "the picker is the participants list");
+  assert.equal(await page.locator("#room-panel .room-participants").count(), 1, "the people sit beside the palette");
+  assert.equal(await page.locator("#room-sidebar .room-participants").count(), 0, "not at the foot of the documents");
+  const robin = list.locator(".room-participant", { hasText: "Robin Seller" });
+  assert.equal((await robin.locator(".signer-chip").textContent()).trim(), "RS", "initials beside the colour");
+  await robin.locator("summary").click();
+  await robin.getByRole("button", { name: "Edit" }).waitFor();
+  assert.equal(await robin.getByRole("button", { name: "Remove" }).count(), 1);
+  await robin.locator("summary").click();
+  await list.getByRole("button", { name: "Add Participant" }).waitFor();
+
+  // Choosing Robin in the list gives new tags to Robin, and Robin's count follows.
+  await page.locator("[data-signer-picker] label", { hasText: "Robin Seller" }).click();
+  const res = await place(page, "SIGNATURETEMPLATE", 1, 80, 120);
+  const tag = page.locator(".viewer-page .tag[data-tag-id]").first();
+  await tag.waitFor();
+  const robinId = await robin.getAttribute("data-participant-id");
+  assert.equal(await tag.getAttribute("data-signer-id"), robinId);
+  assert.ok(res.ok());
+  await robin.locator(`[data-tag-count-signer="${robinId}"]`, { hasText: "1 tag" }).waitFor();
+  await page.screenshot({ path: join(artifacts, "glance-people.png") });
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});
+
+test("signer colours: colour-blind safe, never the error red, each with initials whose text is legible on it", async () => {
+  const r = await freshRoom();
+  const { ctx, page } = await open(r.url);
+  const colours = await page.evaluate(() => {
+    const out = [];
+    for (let i = 0; i < 10; i++) {
+      const el = document.createElement("span");
+      el.className = `signer-c${i} signer-chip`;
+      el.textContent = "AB";
+      document.body.append(el);
+      const cs = getComputedStyle(el);
+      out.push({ tag: cs.getPropertyValue("--tag").trim().toLowerCase(), bg: cs.backgroundColor, fg: cs.color });
+      el.remove();
+    }
+    const probe = document.createElement("span");
+    probe.style.color = "var(--color-danger)";
+    document.body.append(probe);
+    const danger = getComputedStyle(probe).color;
+    probe.remove();
+    return { out, danger };
+  });
+  // Okabe–Ito (without black and vermillion), then Paul Tol's muted scheme.
+  assert.deepEqual(colours.out.map((c) => c.tag), ["#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#332288", "#999933", "#aa4499", "#117733", "#ddcc77"]);
+  for (const c of colours.out) {
+    assert.notEqual(c.bg, colours.danger, "never the error red");
+    assert.ok(contrast(c.bg, c.fg) >= 4.5, `initials on ${c.tag}: contrast ${contrast(c.bg, c.fg).toFixed(2)}`);
+  }
+  // Tags carry their signer's initials too.
+  await page.locator("[data-signer-picker] label", { hasText: "Pat Buyer" }).click();
+  await place(page, "SIGNATURETEMPLATE", 1, 80, 120);
+  await page.locator(".viewer-page .tag[data-tag-id] .tag__signer", { hasText: "PB" }).waitFor();
+  await ctx.close();
+});
