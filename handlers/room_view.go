@@ -19,10 +19,11 @@ func roomView(assets *static.Assets, ws *models.RoomWorkspace, now time.Time, fo
 	status := r.Status(now)
 	readOnly := status != models.RoomOpen
 	base := "/rooms/" + r.ID
-	heading := "New Markup Room"
-	if len(t.Documents) > 0 {
-		heading = t.Documents[0].Title
+	titles := make([]string, len(t.Documents))
+	for i, d := range t.Documents {
+		titles[i] = d.Title
 	}
+	heading := templates.RoomHeading(t.ReferenceID, r.ID, titles)
 	v := templates.RoomView{
 		Title:       heading,
 		Heading:     heading,

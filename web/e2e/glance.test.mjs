@@ -138,3 +138,53 @@ test("signer colours: colour-blind safe, never the error red, each with initials
   await page.locator(".viewer-page .tag[data-tag-id] .tag__signer", { hasText: "PB" }).waitFor();
   await ctx.close();
 });
+
+test("the header names the transaction by its referenceId and the documents by title, on one line from 768 to 1440 px; pages are numbered per document", async () => {
+  const r = await freshRoom("HOUSE-2291 Maple Street closing with a rather long reference name");
+  for (const [w, h] of [[768, 1024], [1024, 768], [1280, 800], [1440, 900]]) {
+    const { ctx, page } = await open(r.url, w, h);
+    const h1 = page.getByRole("heading", { level: 1 });
+    assert.equal((await h1.textContent()).trim(), "HOUSE-2291 Maple Street closing with a rather long reference name");
+    assert.equal(await h1.getAttribute("title"), "HOUSE-2291 Maple Street closing with a rather long reference name", "the full name is its tooltip");
+    const meta = page.locator(".room-header__meta");
+    assert.match(await meta.getAttribute("title"), /^Purchase agreement · Disclosure — prepared for /);
+    // One line: heading, details and action share a row, and the header is one line tall.
+    const box = await page.evaluate(() => {
+      const r = (s) => document.querySelector(s).getBoundingClientRect();
+      const [t, m, a] = [r(".room-header__heading"), r(".room-header__meta"), r(".room-header__action")];
+      const lh = parseFloat(getComputedStyle(document.querySelector(".room-header__meta")).lineHeight) || 20;
+      return { tMid: (t.top + t.bottom) / 2, mTop: m.top, mBottom: m.bottom, aTop: a.top, aBottom: a.bottom, mHeight: m.height, lh, header: r(".room-header").height };
+    });
+    assert.ok(box.mHeight <= box.lh * 1.5, `${w}px: the details take ${box.mHeight}px, more than one line`);
+    assert.ok(box.tMid > box.aTop && box.tMid < box.aBottom, `${w}px: the heading and the action share a row`);
+    assert.ok(box.header < 72, `${w}px: the header is ${box.header}px tall`);
+    if (w === 1024) await page.screenshot({ path: join(artifacts, "glance-header-1024.png") });
+
+    // The toolbar, the thumbnails and the page badges number pages within their document.
+    const bar = page.locator("[data-viewer-toolbar]");
+    assert.equal((await bar.locator("[data-page-doc]").textContent()).trim(), "Purchase agreement");
+    assert.equal(await bar.locator("[data-page-total]").textContent(), "3");
+    assert.equal(await page.locator('.viewer-page[data-page="2"] .viewer-page__number').first().textContent(), "Purchase agreement · page 2 of 3");
+    await page.locator('.room-doc[data-document="1"] .room-thumb[data-page="1"] .room-thumb__text span').first().evaluate((el) => el.textContent).then((t) => assert.equal(t, "Page 1 of 1"));
+    if (w === 1440) {
+      // Scrolled to the second document: the toolbar names it, page 1 of 1; typing 2 stays within it.
+      await page.locator('.viewer-doc[data-doc-position="1"] .viewer-page').scrollIntoViewIfNeeded();
+      await page.waitForFunction(() => document.querySelector("[data-page-doc]").textContent === "Disclosure");
+      assert.equal(await bar.locator("[data-page-total]").textContent(), "1");
+      assert.equal(await bar.getByLabel("Jump to page").inputValue(), "1");
+      await page.locator('.viewer-doc[data-doc-position="0"] .viewer-page').first().scrollIntoViewIfNeeded();
+      await page.waitForFunction(() => document.querySelector("[data-page-doc]").textContent === "Purchase agreement");
+      await bar.getByLabel("Jump to page").fill("3");
+      await bar.getByLabel("Jump to page").press("Enter");
+      await page.waitForFunction(() => document.querySelector("[data-page-input]").value === "3" && document.querySelector("[data-page-doc]").textContent === "Purchase agreement");
+    }
+    await ctx.close();
+  }
+  // Without a referenceId, a short label: never the 36-character id.
+  const plain = await freshRoom();
+  const { ctx, page } = await open(plain.url);
+  const name = (await page.getByRole("heading", { level: 1 }).textContent()).trim();
+  assert.equal(name, "Purchase agreement + 1 more");
+  assert.doesNotMatch(await page.locator(".room-header").textContent(), /[0-9a-f]{8}-[0-9a-f]{4}-/);
+  await ctx.close();
+});

@@ -8,6 +8,7 @@ import { createBus } from "./bus.mjs";
 import { watchCounts } from "./counts.mjs";
 import { TagEditor } from "./editor.mjs";
 import { createHistory } from "./history.mjs";
+import { wirePageNumbers } from "./pagenav.mjs";
 import { confirmRoomEdit, createPageEdits } from "./pages.mjs";
 import { createPalette, createSignerPicker } from "./palette.mjs";
 import { createProperties } from "./properties.mjs";
@@ -156,7 +157,6 @@ function wireToolbar(viewer, bus) {
   const bar = document.querySelector("[data-viewer-toolbar]");
   if (!bar) return;
   const zoomSelect = bar.querySelector("[data-zoom-select]");
-  const pageInput = bar.querySelector("[data-page-input]");
   bar.addEventListener("click", (e) => {
     const action = e.target.closest("[data-action]")?.dataset.action;
     if (action === "zoom-in") viewer.stepZoom(1);
@@ -166,7 +166,6 @@ function wireToolbar(viewer, bus) {
     if (action === "page-next" && cur) viewer.goToPage(cur.index + 2);
   });
   zoomSelect?.addEventListener("change", () => viewer.setZoom(zoomSelect.value));
-  pageInput?.addEventListener("change", () => viewer.goToPage(Number(pageInput.value) || 1));
   const sync = ({ zoom, fit }) => {
     if (!zoomSelect) return;
     const match = [...zoomSelect.options].find((o) => o.value !== "fit" && Math.abs(Number(o.value) - zoom) < 0.001);
@@ -189,9 +188,7 @@ function wireToolbar(viewer, bus) {
   };
   bus.on("zoom", sync);
   sync({ zoom: viewer.zoom, fit: viewer.fit });
-  bus.on("page", ({ page }) => {
-    if (page && pageInput && document.activeElement !== pageInput) pageInput.value = String(page.index + 1);
-  });
+  wirePageNumbers(viewer, bus, bar);
 }
 
 /** A room change answered with the room: start again on the new markup. */
