@@ -140,23 +140,6 @@ func roomSummary(ws *models.RoomWorkspace) *templates.RoomSummaryView {
 	return sum
 }
 
-// paletteGroups sorts the tag types into the palette's groups.
-func paletteGroups() []templates.TagGroupView {
-	groups := []templates.TagGroupView{
-		{ID: models.TagGroupSigner, Title: "Signer fields"},
-		{ID: models.TagGroupNotary, Title: "Notary fields"},
-		{ID: models.TagGroupText, Title: "Text"},
-	}
-	for _, tt := range models.TagTypes() {
-		for i := range groups {
-			if groups[i].ID == tt.Group {
-				groups[i].Types = append(groups[i].Types, templates.TagTypeView{Code: tt.Code, Label: tt.Label, Width: num(tt.Width), Height: num(tt.Height)})
-			}
-		}
-	}
-	return groups
-}
-
 func authOptions(cfg models.RoomConfig) []templates.OptionView {
 	opts := []templates.OptionView{{Value: models.AuthNone, Label: "None"}}
 	if cfg.Authentication.PersonalPassword {

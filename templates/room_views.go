@@ -154,6 +154,8 @@ type TagGroupView struct {
 	ID    string
 	Title string
 	Types []TagTypeView
+	// Collapsed groups (the notary fields) start folded away.
+	Collapsed bool
 }
 
 // TagTypeView is one entry of the tag palette; Width and Height are its
@@ -161,6 +163,9 @@ type TagGroupView struct {
 type TagTypeView struct {
 	Code, Label   string
 	Width, Height string
+	// Icon is the id of its <symbol> in static/img/tags.svg; Description says
+	// in one line what the signer does with it (shown on hover and focus).
+	Icon, Description string
 }
 
 // pluralize writes "1 page" / "3 pages".

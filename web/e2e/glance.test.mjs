@@ -188,3 +188,48 @@ test("the header names the transaction by its referenceId and the documents by t
   assert.doesNotMatch(await page.locator(".room-header").textContent(), /[0-9a-f]{8}-[0-9a-f]{4}-/);
   await ctx.close();
 });
+
+test("the palette: an icon and a plain name per type from the SVG sprite, a description on hover and on focus, no cut labels, the notary group folds", async () => {
+  const r = await freshRoom();
+  for (const [w, h] of [[1440, 900], [1024, 768]]) {
+    const { ctx, page, problems } = await open(r.url, w, h);
+    const palette = page.locator("[data-palette]");
+    // The sprite is an SVG file of static/, referenced with <use href>, drawn (no icon font).
+    const sig = palette.locator('[data-tag-type="SIGNATURETEMPLATE"]');
+    const href = await sig.locator("svg use").getAttribute("href");
+    assert.match(href, /^\/static\/img\/tags\.[0-9a-f]+\.svg#signature$/);
+    const res = await page.request.get(new URL(href, page.url()).href);
+    assert.equal(res.headers()["content-type"].split(";")[0], "image/svg+xml");
+    assert.ok((await sig.locator("svg").evaluate((el) => el.querySelector("use").getBBox().width)) > 0, "the icon is drawn");
+    assert.equal((await sig.textContent()).trim(), "Signature", "a plain name");
+    // Every visible type shows its whole name.
+    const cut = await palette.locator("[data-tag-type]").evaluateAll((els) => els.filter((b) => b.offsetParent && (b.scrollWidth > b.clientWidth + 1 || b.scrollHeight > b.clientHeight + 1)).map((b) => b.textContent));
+    assert.deepEqual(cut, [], `${w}px: cut labels`);
+    // Hover: the description of "Sign here" says the signer signs there; "Signature" is applied.
+    const signHere = palette.locator('[data-tag-type="SIGNHERETAGTEMPLATEANNOTATION"]');
+    await signHere.hover();
+    const tip = page.locator("#palette-tip-SIGNHERETAGTEMPLATEANNOTATION");
+    await tip.waitFor({ state: "visible" });
+    assert.match(await tip.textContent(), /asks the signer to sign/);
+    if (w === 1440) await page.screenshot({ path: join(artifacts, "glance-palette-hover.png") });
+    await page.mouse.move(5, 5);
+    await tip.waitFor({ state: "hidden" });
+    // Focus (keyboard): the same line, and it describes the button.
+    await page.locator('[data-palette] [data-tag-type="INITIALSTEMPLATE"]').focus();
+    await page.keyboard.press("Tab");
+    const initialHere = page.locator("#palette-tip-INITIALHERETAGTEMPLATEANNOTATION");
+    await initialHere.waitFor({ state: "visible" });
+    assert.match(await initialHere.textContent(), /asks the signer to initial/);
+    assert.equal(await page.evaluate(() => document.activeElement.getAttribute("aria-describedby")), "palette-tip-INITIALHERETAGTEMPLATEANNOTATION");
+    // The notary group starts folded and opens; its hooks stay.
+    const notary = palette.locator('[data-tag-type="NOTARYSTATETEMPLATE"]');
+    assert.equal(await notary.isVisible(), false, "notary fields folded away");
+    await palette.locator('[data-palette-group="notary"] > summary').click();
+    await notary.waitFor({ state: "visible" });
+    const cutNotary = await palette.locator('[data-palette-group="notary"] [data-tag-type]').evaluateAll((els) => els.filter((b) => b.scrollWidth > b.clientWidth + 1 || b.scrollHeight > b.clientHeight + 1).length);
+    assert.equal(cutNotary, 0);
+    if (w === 1440) await page.locator("#room-panel").screenshot({ path: join(artifacts, "glance-palette.png") });
+    assert.deepEqual(problems, []);
+    await ctx.close();
+  }
+});
