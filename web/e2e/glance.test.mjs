@@ -233,3 +233,72 @@ test("the palette: an icon and a plain name per type from the SVG sprite, a desc
     await ctx.close();
   }
 });
+
+test("tags on the page read at 50, 100 and 200 %: icon, name and initials when they fit, icon and initials when not, never a cut name; required marker; a date tag previews its format", async () => {
+  const r = await freshRoom();
+  const { ctx, page, problems } = await open(r.url);
+  await page.locator("#viewer-zoom").selectOption("1");
+  await page.locator("[data-signer-picker] label", { hasText: "Pat Buyer" }).click();
+  await place(page, "INITIALSTEMPLATE", 1, 60, 100);
+  await place(page, "SIGNATURETEMPLATE", 1, 200, 100);
+  await place(page, "DATETEMPLATE", 1, 60, 200);
+  const tags = page.locator(".viewer-page .tag[data-tag-id]");
+  await page.waitForFunction(() => document.querySelectorAll(".viewer-page .tag[data-tag-id][data-label]").length === 3);
+  const read = () =>
+    tags.evaluateAll((els) =>
+      els.map((t) => {
+        const shown = (s) => {
+          const el = t.querySelector(s);
+          return !!el && getComputedStyle(el).display !== "none";
+        };
+        const type = t.querySelector(".tag__type");
+        return {
+          type: t.dataset.tagType,
+          mode: t.dataset.label,
+          icon: shown(".tag__icon") && t.querySelector(".tag__icon use").getBBox().width > 0,
+          text: shown(".tag__type") ? type.textContent : "",
+          cut: shown(".tag__type") && type.scrollWidth > type.clientWidth + 1,
+          initials: shown(".tag__signer") ? t.querySelector(".tag__signer").textContent : "",
+          required: shown(".tag__req"),
+        };
+      }),
+    );
+  const today = await page.evaluate(() => {
+    const d = new Date();
+    return `${String(d.getMonth() + 1).padStart(2, "0")}/${String(d.getDate()).padStart(2, "0")}/${d.getFullYear()}`;
+  });
+  for (const zoom of ["0.5", "1", "2"]) {
+    await page.locator("#viewer-zoom").selectOption(zoom);
+    await page.waitForFunction((z) => Math.abs(window.markupRoomViewer.zoom - Number(z)) < 1e-6, zoom);
+    await page.evaluate(() => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res))));
+    const seen = await read();
+    for (const t of seen) {
+      assert.equal(t.cut, false, `${zoom}: ${t.type} shows a cut name`);
+      assert.equal(t.initials, "PB", `${zoom}: ${t.type} shows its signer's initials`);
+      assert.ok(t.mode === "full" ? t.text && t.icon : !t.text, `${zoom}: ${t.type} in ${t.mode} mode shows ${JSON.stringify(t)}`);
+    }
+    const by = Object.fromEntries(seen.map((t) => [t.type, t]));
+    if (zoom === "0.5") {
+      assert.notEqual(by.INITIALSTEMPLATE.mode, "full", "a small tag at 50 %: no room for its name");
+      assert.ok(by.INITIALSTEMPLATE.icon || by.INITIALSTEMPLATE.mode === "mini");
+    }
+    if (zoom === "2") {
+      for (const t of seen) assert.equal(t.mode, "full", `200 %: ${t.type} shows everything`);
+      assert.equal(by.SIGNATURETEMPLATE.text, "Signature");
+      assert.equal(by.DATETEMPLATE.text, today, "the date tag previews today in the default format");
+      assert.ok(by.SIGNATURETEMPLATE.required, "new tags are required: the marker shows");
+      await page.locator(".viewer-page").first().screenshot({ path: join(artifacts, "glance-tags-200.png") });
+    }
+    if (zoom === "0.5") await page.locator(".viewer-page").first().screenshot({ path: join(artifacts, "glance-tags-50.png") });
+  }
+  // The date format chosen in the properties shows on the tag; "not required" drops the marker.
+  const date = page.locator('.viewer-page .tag[data-tag-type="DATETEMPLATE"]');
+  await date.click();
+  await Promise.all([page.waitForResponse(isTagSave("PUT")), page.locator("#tag-prop-date-format").selectOption("MMMM do, yyyy")]);
+  await page.waitForFunction(() => /^[A-Z][a-z]+ \d+(st|nd|rd|th), \d{4}$/.test(document.querySelector('.viewer-page .tag[data-tag-type="DATETEMPLATE"] .tag__type').textContent));
+  await Promise.all([page.waitForResponse(isTagSave("PUT")), page.locator("#tag-prop-required").uncheck()]);
+  await date.locator(".tag__req").waitFor({ state: "detached" });
+  assert.doesNotMatch(await date.getAttribute("aria-label"), /required/);
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});

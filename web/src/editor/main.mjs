@@ -15,6 +15,7 @@ import { createProperties } from "./properties.mjs";
 import { createServer, installServerEvents } from "./server.mjs";
 import { createSheets } from "./sheets.mjs";
 import { commandFor } from "./shortcuts.mjs";
+import { watchTagLabels } from "./taglabel.mjs";
 import { createThumbnails } from "./thumbs.mjs";
 import { createUpload } from "./upload.mjs";
 import { Viewer } from "./viewer.mjs";
@@ -50,6 +51,7 @@ async function start(prev) {
   const bus = createBus();
   const viewer = new Viewer(root, root, bus, pdfjs, pdfWorker);
   window.markupRoomViewer = viewer; // for the browser tests and the console
+  watchTagLabels(root); // icon, name or date preview, initials, required marker: as much as fits
   if (prev) {
     if (!prev.fit) viewer.setZoom(prev.zoom);
     root.scrollTop = prev.scrollTop;
