@@ -302,3 +302,77 @@ test("tags on the page read at 50, 100 and 200 %: icon, name and initials when t
   assert.deepEqual(problems, []);
   await ctx.close();
 });
+
+test("the field list: every tag by participant, document and page with counts, unassigned first and marked; a click scrolls to the tag and selects it; it keeps in step", async () => {
+  const r = await freshRoom();
+  const { ctx, page, problems } = await open(r.url);
+  await page.locator("#viewer-zoom").selectOption("1");
+  const list = page.locator("[data-field-list]");
+  await page.locator("[data-signer-picker] label", { hasText: "Pat Buyer" }).click();
+  await place(page, "SIGNATURETEMPLATE", 1, 60, 100);
+  await place(page, "DATETEMPLATE", 4, 60, 300); // the Disclosure's only page
+  await page.locator("[data-signer-picker] label", { hasText: "Robin Seller" }).click();
+  await place(page, "INITIALSTEMPLATE", 2, 60, 120);
+  await place(page, "FULLNAMETEMPLATE", 3, 60, 500);
+  // One made unassigned in the properties.
+  await Promise.all([page.waitForResponse(isTagSave("PUT")), page.locator("#tag-prop-signer").selectOption("")]);
+  await page.waitForFunction(() => document.querySelector("[data-field-total]").textContent === "4");
+
+  const groups = await list.locator(".field-group").evaluateAll((els) =>
+    els.map((g) => ({
+      who: g.querySelector(".field-group__name").textContent,
+      count: g.querySelector(".field-group__head .field-list__count").textContent,
+      docs: [...g.querySelectorAll(".field-doc")].map((d) => `${d.querySelector(".field-doc__title").textContent} ${d.querySelector(".field-doc__head .field-list__count").textContent}: ${[...d.querySelectorAll(".field-page__head")].map((p) => p.textContent).join(", ")}`),
+    })),
+  );
+  assert.deepEqual(groups, [
+    { who: "Unassigned", count: "1", docs: ["Purchase agreement 1: Page 31"] },
+    { who: "Pat Buyer", count: "2", docs: ["Purchase agreement 1: Page 11", "Disclosure 1: Page 11"] },
+    { who: "Robin Seller", count: "1", docs: ["Purchase agreement 1: Page 21"] },
+  ]);
+  assert.equal(await list.locator(".field-group").first().getAttribute("data-field-group"), "unassigned", "unassigned first");
+  assert.match(await list.locator(".field-group--unassigned .signer-chip").textContent(), /!/, "marked, not by colour alone");
+  await page.screenshot({ path: join(artifacts, "glance-fields.png") });
+
+  // A click scrolls the pages to the tag and selects it.
+  const viewer = page.locator("[data-viewer]");
+  await viewer.evaluate((el) => (el.scrollTop = 0));
+  const dateItem = list.locator(".field-group", { hasText: "Pat Buyer" }).locator("[data-field-tag]").nth(1);
+  const dateId = await dateItem.getAttribute("data-field-tag");
+  await dateItem.click();
+  const tag = page.locator(`.tag[data-tag-id="${dateId}"]`);
+  await page.waitForFunction((id) => document.querySelector(`.tag[data-tag-id="${id}"]`).getAttribute("aria-selected") === "true", dateId);
+  const inView = await tag.evaluate((el) => {
+    const v = el.closest("[data-viewer]").getBoundingClientRect();
+    const b = el.getBoundingClientRect();
+    return b.top >= v.top && b.bottom <= v.bottom;
+  });
+  assert.ok(inView, "the chosen tag is in view");
+  await page.locator("[data-tag-props-form]").waitFor();
+  assert.equal(await page.locator("[data-tag-props-type]").textContent(), "Date");
+  await list.locator(`[data-field-tag="${dateId}"][aria-current="true"]`).waitFor();
+
+  // Removed: the list follows.
+  await Promise.all([page.waitForResponse(isTagSave("DELETE")), page.locator("[data-tag-props-form]").getByRole("button", { name: "Delete tag" }).click()]);
+  await page.waitForFunction(() => document.querySelector("[data-field-total]").textContent === "3");
+  assert.equal(await list.locator(".field-group", { hasText: "Pat Buyer" }).locator(".field-group__head .field-list__count").textContent(), "1");
+  assert.deepEqual(problems, []);
+  await ctx.close();
+
+  // On a phone the list is a sheet; choosing a tag closes it and selects the tag.
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const p2 = await phone.newPage();
+  await p2.goto(r.url);
+  await p2.locator(".viewer-page--rendered").first().waitFor();
+  await p2.getByRole("button", { name: "Fields", exact: true }).tap();
+  await p2.getByRole("dialog", { name: "Fields" }).waitFor();
+  await p2.waitForFunction(() => getComputedStyle(document.querySelector("#room-sidebar")).transform === "none");
+  assert.equal(await p2.locator(".room-docs").isVisible(), false, "the fields sheet shows only the fields");
+  await p2.screenshot({ path: join(artifacts, "glance-fields-390x844.png") });
+  const first = p2.locator("[data-field-tag]").first();
+  const id = await first.getAttribute("data-field-tag");
+  await first.tap();
+  await p2.locator("[data-field-list]").waitFor({ state: "hidden" });
+  await p2.waitForFunction((tid) => document.querySelector(`.tag[data-tag-id="${tid}"]`).getAttribute("aria-selected") === "true", id);
+  await phone.close();
+});

@@ -7,6 +7,7 @@
 import { createBus } from "./bus.mjs";
 import { watchCounts } from "./counts.mjs";
 import { TagEditor } from "./editor.mjs";
+import { createFieldList } from "./fieldlist.mjs";
 import { createHistory } from "./history.mjs";
 import { wirePageNumbers } from "./pagenav.mjs";
 import { confirmRoomEdit, createPageEdits } from "./pages.mjs";
@@ -52,6 +53,7 @@ async function start(prev) {
   const viewer = new Viewer(root, root, bus, pdfjs, pdfWorker);
   window.markupRoomViewer = viewer; // for the browser tests and the console
   watchTagLabels(root); // icon, name or date preview, initials, required marker: as much as fits
+  createFieldList(document.querySelector("[data-field-list]"), root);
   if (prev) {
     if (!prev.fit) viewer.setZoom(prev.zoom);
     root.scrollTop = prev.scrollTop;
