@@ -376,3 +376,54 @@ test("the field list: every tag by participant, document and page with counts, u
   await p2.waitForFunction((tid) => document.querySelector(`.tag[data-tag-id="${tid}"]`).getAttribute("aria-selected") === "true", id);
   await phone.close();
 });
+
+test("success is visible and keeps the place: a renamed document and a saved participant are confirmed in the status line, the pages and the side columns stay scrolled", async () => {
+  const r = await freshRoom();
+  const { ctx, page, problems } = await open(r.url, 1024, 768);
+  await page.locator("#viewer-zoom").selectOption("1");
+  for (const n of [1, 2, 3]) await place(page, "SIGNATURETEMPLATE", n, 60, 100);
+  const viewer = page.locator("[data-viewer]");
+  const sidebar = page.locator("#room-sidebar");
+  const status = page.locator("[data-save-status]");
+  assert.equal(await status.getAttribute("aria-live"), "polite");
+
+  // The pages scrolled to page 3, the documents column to the second document.
+  await page.locator(".viewer-page").nth(2).evaluate((el) => el.closest("[data-viewer]").scrollTo(0, el.offsetTop + 40));
+  const doc2 = page.locator('.room-doc[data-document="1"]');
+  await doc2.locator(".room-doc__rename summary").scrollIntoViewIfNeeded();
+  await sidebar.evaluate((el) => el.scrollBy(0, 60));
+  await doc2.locator(".room-doc__rename summary").click();
+  await doc2.locator("input[name=title]").fill("Seller disclosure");
+  await doc2.getByRole("button", { name: "Save title" }).scrollIntoViewIfNeeded();
+  const place0 = { viewer: await viewer.evaluate((el) => el.scrollTop), sidebar: await sidebar.evaluate((el) => el.scrollTop) };
+  assert.ok(place0.viewer > 500 && place0.sidebar > 0, JSON.stringify(place0));
+  await Promise.all([page.waitForResponse((res) => res.url().endsWith("/documents/1/title")), doc2.getByRole("button", { name: "Save title" }).click()]);
+  await status.filter({ hasText: "Renamed to “Seller disclosure”." }).waitFor();
+  assert.match(page.url(), /\/rooms\/[^/]+$/, "the address stays the room's");
+  await page.locator(".viewer-doc__title", { hasText: "Seller disclosure" }).waitFor();
+  const place1 = { viewer: await viewer.evaluate((el) => el.scrollTop), sidebar: await sidebar.evaluate((el) => el.scrollTop), sidebarMax: await sidebar.evaluate((el) => el.scrollHeight - el.clientHeight) };
+  assert.ok(Math.abs(place1.viewer - place0.viewer) <= 2, `the pages stay where they were: ${place0.viewer} → ${place1.viewer}`);
+  // The closed rename form makes the column shorter: it stays as far down as it now can.
+  const expected = Math.min(place0.sidebar, place1.sidebarMax);
+  assert.ok(expected > 0 && Math.abs(place1.sidebar - expected) <= 2, `the documents column stays scrolled: ${place0.sidebar} → ${place1.sidebar} (of ${place1.sidebarMax})`);
+  assert.equal(await page.locator("[data-page-input]").inputValue(), "3", "still on page 3");
+
+  // A participant saved: confirmed, and everything stays where it was.
+  const panel = page.locator("#room-panel");
+  await panel.evaluate((el) => el.scrollTo(0, 40));
+  const before = { viewer: await viewer.evaluate((el) => el.scrollTop), panel: await panel.evaluate((el) => el.scrollTop) };
+  const pat = page.locator(".room-participant", { hasText: "Pat Buyer" });
+  await pat.locator("summary").click();
+  await pat.getByRole("button", { name: "Edit" }).click();
+  const dialog = page.locator("dialog[open]");
+  await dialog.getByLabel("Last name", { exact: true }).fill("Buyer-Smith");
+  await Promise.all([page.waitForResponse((res) => res.request().method() === "POST" && /\/participants\/[^/]+$/.test(res.url())), dialog.getByRole("button", { name: "Save participant" }).click()]);
+  await status.filter({ hasText: "Saved Pat Buyer-Smith." }).waitFor();
+  await page.locator(".room-participant", { hasText: "Pat Buyer-Smith" }).waitFor();
+  const after = { viewer: await viewer.evaluate((el) => el.scrollTop), panel: await panel.evaluate((el) => el.scrollTop) };
+  assert.ok(Math.abs(after.viewer - before.viewer) <= 2, `the pages stay: ${before.viewer} → ${after.viewer}`);
+  assert.ok(Math.abs(after.panel - before.panel) <= 2, `the side column stays: ${before.panel} → ${after.panel}`);
+  await page.screenshot({ path: join(artifacts, "glance-saved-1024x768.png") });
+  assert.deepEqual(problems, []);
+  await ctx.close();
+});

@@ -22,3 +22,11 @@ test("groupFields: no unassigned group when every tag has a signer; participants
   const groups = groupFields([tag("a", "p1", 0, 1)], people, docs);
   assert.deepEqual(groups.map((g) => [g.name, g.count]), [["Pat Buyer", 1], ["Robin Seller", 0]]);
 });
+
+import { fillSuccess } from "../src/editor/keepplace.mjs";
+
+test("fillSuccess: a confirmation filled in from the form, without stray spaces", () => {
+  const values = { firstName: "Casey", middleName: "", lastName: "Witness", title: " Lease " };
+  assert.equal(fillSuccess("Saved {firstName} {middleName} {lastName}.", (n) => values[n] || ""), "Saved Casey Witness.");
+  assert.equal(fillSuccess("Renamed to “{title}”.", (n) => values[n] || ""), "Renamed to “Lease”.");
+});

@@ -9,6 +9,7 @@ import { watchCounts } from "./counts.mjs";
 import { TagEditor } from "./editor.mjs";
 import { createFieldList } from "./fieldlist.mjs";
 import { createHistory } from "./history.mjs";
+import { rememberPlace, restorePlace, successMessage } from "./keepplace.mjs";
 import { wirePageNumbers } from "./pagenav.mjs";
 import { confirmRoomEdit, createPageEdits } from "./pages.mjs";
 import { createPalette, createSignerPicker } from "./palette.mjs";
@@ -195,15 +196,25 @@ function wireToolbar(viewer, bus) {
   wirePageNumbers(viewer, bus, bar);
 }
 
-/** A room change answered with the room: start again on the new markup. */
+/** Where the user is, taken before a room change's answer replaces the markup (after it, the old parts read 0). */
+let before = null;
+function onBeforeSwap(e) {
+  if (!current) return;
+  before = { snapshot: current.snapshot(), place: rememberPlace(), notice: successMessage(e.detail.requestConfig?.elt || e.detail.elt, e.detail.xhr?.status || 0) };
+}
+
+/** A room change answered with the room: start again on the new markup, where the user was, and say what was saved. */
 async function restartIfSwapped() {
   const root = document.querySelector("[data-viewer]");
   if (!current || root === current.root) return;
-  const prev = current.snapshot();
+  const kept = before;
+  before = null;
+  const prev = kept?.snapshot || current.snapshot();
   current.destroy();
   current = null;
   current = await start(prev);
-  current?.setStatus("All changes saved", "ok");
+  restorePlace(kept?.place); // once the field list is built again: the column is as tall as it was
+  current?.setStatus(kept?.notice || "All changes saved", "ok");
 }
 
 /** A room change (not a tag save: those answer with the tag) is on its way: hold new fetches. */
@@ -229,6 +240,7 @@ async function boot() {
   installServerEvents();
   document.addEventListener("keydown", onKeydown);
   document.addEventListener("htmx:confirm", confirmRoomEdit);
+  document.addEventListener("htmx:beforeSwap", onBeforeSwap);
   document.addEventListener("htmx:afterSettle", restartIfSwapped);
   document.addEventListener("htmx:beforeRequest", onBeforeRequest);
   document.addEventListener("htmx:afterRequest", onAfterRequest);
