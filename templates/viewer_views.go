@@ -71,7 +71,7 @@ func tagLabel(t TagView) string {
 	}
 	label := t.Label + " for " + who
 	if t.Required {
-		label += ", required"
+		label += ", to be filled in" // not "required": that word labels the properties checkbox alone
 	}
 	return label
 }

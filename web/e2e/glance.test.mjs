@@ -296,9 +296,10 @@ test("tags on the page read at 50, 100 and 200 %: icon, name and initials when t
   await date.click();
   await Promise.all([page.waitForResponse(isTagSave("PUT")), page.locator("#tag-prop-date-format").selectOption("MMMM do, yyyy")]);
   await page.waitForFunction(() => /^[A-Z][a-z]+ \d+(st|nd|rd|th), \d{4}$/.test(document.querySelector('.viewer-page .tag[data-tag-type="DATETEMPLATE"] .tag__type').textContent));
+  assert.match(await date.getAttribute("aria-label"), /, to be filled in$/, "a required tag says so to screen readers too");
   await Promise.all([page.waitForResponse(isTagSave("PUT")), page.locator("#tag-prop-required").uncheck()]);
   await date.locator(".tag__req").waitFor({ state: "detached" });
-  assert.doesNotMatch(await date.getAttribute("aria-label"), /required/);
+  assert.doesNotMatch(await date.getAttribute("aria-label"), /to be filled in/);
   assert.deepEqual(problems, []);
   await ctx.close();
 });

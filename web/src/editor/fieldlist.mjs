@@ -127,8 +127,8 @@ export function createFieldList(root, viewerRoot, { iconsURL = viewerRoot.datase
             if (t.required) {
               const req = h("span", "field-item__req", "*");
               req.title = "Required";
-              req.setAttribute("aria-label", "required");
-              b.append(req);
+              req.setAttribute("aria-hidden", "true");
+              b.append(req, h("span", "visually-hidden", " (to be filled in)"));
             }
             item.append(b);
             items.append(item);
