@@ -428,3 +428,75 @@ test("success is visible and keeps the place: a renamed document and a saved par
   assert.deepEqual(problems, []);
   await ctx.close();
 });
+
+test("screenshots: the room at five sizes, each dialog, the field list and the completed room (web/e2e/artifacts/glance-*.png)", async () => {
+  const r = await freshRoom("HOUSE-2291 Maple Street");
+  let { ctx, page, problems } = await open(r.url, 1280, 800);
+  await page.locator("#viewer-zoom").selectOption("1");
+  for (const [who, type, n, x, y] of [["Pat Buyer", "SIGNATURETEMPLATE", 1, 60, 420], ["Pat Buyer", "DATETEMPLATE", 1, 300, 440], ["Robin Seller", "INITIALSTEMPLATE", 2, 60, 420], ["Robin Seller", "SIGNHERETAGTEMPLATEANNOTATION", 4, 60, 400]]) {
+    await page.locator("[data-signer-picker] label", { hasText: who }).click();
+    await place(page, type, n, x, y);
+  }
+  await page.keyboard.press("Escape");
+  await ctx.close();
+  for (const [w, h] of [[1440, 900], [1280, 800], [1024, 768], [768, 1024], [390, 844]]) {
+    ({ ctx, page } = await open(r.url, w, h));
+    await page.screenshot({ path: join(artifacts, `glance-room-${w}x${h}.png`) });
+    if (w >= 1024) {
+      await page.locator("[data-field-list]").scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(artifacts, `glance-fields-${w}x${h}.png`) });
+    } else {
+      await page.getByRole("button", { name: "Fields", exact: true }).click();
+      await page.waitForFunction(() => getComputedStyle(document.querySelector("#room-sidebar")).transform === "none");
+      await page.screenshot({ path: join(artifacts, `glance-fields-${w}x${h}.png`) });
+      await page.keyboard.press("Escape");
+      if (w < 768) {
+        await page.getByRole("button", { name: "People", exact: true }).click();
+        await page.waitForFunction(() => getComputedStyle(document.querySelector("#room-panel")).transform === "none");
+        await page.screenshot({ path: join(artifacts, `glance-people-${w}x${h}.png`) });
+        await page.keyboard.press("Escape");
+      }
+    }
+    await ctx.close();
+  }
+
+  // Each dialog, at 1280×800.
+  ({ ctx, page, problems } = await open(r.url, 1280, 800));
+  await page.getByRole("button", { name: "Add Participant" }).click();
+  const add = page.locator("dialog#participant-add");
+  await add.waitFor({ state: "visible" });
+  await page.screenshot({ path: join(artifacts, "glance-dialog-participant-add.png") });
+  await add.getByLabel("First name", { exact: true }).fill("Casey");
+  await add.getByLabel("Last name", { exact: true }).fill("Witness");
+  await add.getByLabel("E-mail", { exact: true }).fill("casey@example.com");
+  await add.getByLabel("Authentication", { exact: true }).selectOption("personal-password");
+  await add.getByRole("button", { name: "Save participant" }).click();
+  await page.locator("dialog#participant-add[open] [data-form-errors]").waitFor();
+  await page.screenshot({ path: join(artifacts, "glance-dialog-participant-errors.png") });
+  await page.keyboard.press("Escape");
+  await page.locator("dialog[open]").waitFor({ state: "hidden" });
+  const pat = page.locator(".room-participant", { hasText: "Pat Buyer" });
+  await pat.locator("summary").click();
+  await page.screenshot({ path: join(artifacts, "glance-participant-menu.png") });
+  await pat.getByRole("button", { name: "Edit" }).click();
+  await page.locator("dialog[open]").waitFor();
+  await page.screenshot({ path: join(artifacts, "glance-dialog-participant-edit.png") });
+  await page.keyboard.press("Escape");
+  await page.locator("dialog[open]").waitFor({ state: "hidden" });
+  await page.getByRole("button", { name: "Create e-signature session" }).click();
+  const session = page.locator("#session-dialog");
+  await session.locator('[data-check="participant-tags"][data-ok]').waitFor();
+  assert.equal(await add.evaluate((d) => d.open), false, "a refused dialog, once closed, does not come back when the checklist is swapped in");
+  await page.screenshot({ path: join(artifacts, "glance-dialog-session.png") });
+  await Promise.all([page.waitForURL(/\/rooms\//), session.getByRole("button", { name: "Create e-signature session" }).click()]);
+  await page.locator("[data-room-summary]").waitFor();
+  await page.locator(".viewer-page--rendered").first().waitFor();
+  for (const [w, h] of [[1440, 900], [1280, 800], [1024, 768], [768, 1024], [390, 844]]) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.evaluate(() => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res))));
+    await page.screenshot({ path: join(artifacts, `glance-completed-${w}x${h}.png`) });
+  }
+  // The refused participant form answers 422 on purpose.
+  assert.deepEqual(problems.filter((p) => !p.includes("status of 422")), []);
+  await ctx.close();
+});
