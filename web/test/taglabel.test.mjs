@@ -7,11 +7,13 @@ test("labelMode: icon, name and initials when they fit; icon and initials when n
   const base = { textWidth: 50, initialsWidth: 20 };
   const full = PARTS.pad + PARTS.icon + PARTS.gap + 50 + PARTS.gap + 20;
   assert.equal(labelMode({ ...base, width: full }), "full");
-  assert.equal(labelMode({ ...base, width: full - 1 }), "compact");
+  assert.equal(labelMode({ ...base, width: full - 1 }), "text", "the words before the icon");
+  assert.equal(labelMode({ ...base, width: full - PARTS.icon - PARTS.gap }), "text");
+  assert.equal(labelMode({ ...base, width: full - PARTS.icon - PARTS.gap - 1 }), "compact");
   assert.equal(labelMode({ ...base, width: PARTS.pad + PARTS.icon + PARTS.gap + 20 }), "compact");
   assert.equal(labelMode({ ...base, width: PARTS.pad + PARTS.icon + PARTS.gap + 19 }), "mini");
   // A required marker needs its room too.
-  assert.equal(labelMode({ ...base, width: full, required: true }), "compact");
+  assert.equal(labelMode({ ...base, width: full, required: true }), "text");
   // Unassigned: no initials to keep.
   assert.equal(labelMode({ textWidth: 50, width: PARTS.pad + PARTS.icon + PARTS.gap + 50 }), "full");
 });

@@ -71,6 +71,7 @@ async function start(prev) {
   const setStatus = (text, kind = "") => {
     if (!status) return;
     status.textContent = text;
+    status.title = text; // the whole of it where the toolbar cuts it
     status.dataset.kind = kind;
   };
   bus.on("status", ({ message }) => setStatus(message));

@@ -1,7 +1,8 @@
 // What a tag on a page says, at every zoom: its type's icon, its type name
 // (a date tag: today's date in its format, as a preview) and its signer's
-// initials when they fit; the icon and the initials when they do not; the
-// initials alone on the smallest — never a cut word ("I…"). A required tag
+// initials when they fit; without the icon when only that is too much; the
+// icon and the initials when the words do not fit; the initials alone on the
+// smallest — never a cut word ("I…"). A required tag
 // carries a marker. The pure parts (labelMode, tagText, TAG_ICONS) are
 // node-tested; watchTagLabels keeps the tags of a viewer decorated as they
 // are added, swapped, resized, zoomed or changed.
@@ -37,13 +38,16 @@ export const PARTS = { pad: 8, gap: 4, icon: 12, marker: 7 };
 
 /**
  * Which parts fit a tag width pixels wide: "full" (icon, text, initials),
- * "compact" (icon and initials) or "mini" (the initials, or the icon when
- * unassigned). textWidth and initialsWidth are the measured widths (0: none).
+ * "text" (text and initials: the words matter more than the icon, say a
+ * date's preview), "compact" (icon and initials) or "mini" (the initials, or
+ * the icon when unassigned). textWidth and initialsWidth are the measured
+ * widths (0: none).
  */
 export function labelMode({ width, textWidth, initialsWidth = 0, required = false, parts = PARTS }) {
   const { pad, gap, icon, marker } = parts;
   const extra = (initialsWidth ? gap + initialsWidth : 0) + (required ? gap + marker : 0);
   if (pad + icon + gap + textWidth + extra <= width) return "full";
+  if (pad + textWidth + extra <= width) return "text";
   if (pad + icon + extra <= width) return "compact";
   return "mini";
 }
