@@ -501,3 +501,12 @@ test("screenshots: the room at five sizes, each dialog, the field list and the c
   assert.deepEqual(problems.filter((p) => !p.includes("status of 422")), []);
   await ctx.close();
 });
+
+test("390×844: the dock's four buttons fit the width", async () => {
+  const r = await freshRoom();
+  const { ctx, page } = await open(r.url, 390, 844);
+  const boxes = await page.locator(".room-dock__sheets .btn").evaluateAll((els) => els.filter((b) => b.offsetParent).map((b) => ({ text: b.textContent.trim(), right: b.getBoundingClientRect().right, cut: b.scrollWidth > b.clientWidth })));
+  assert.deepEqual(boxes.map((b) => b.text), ["Documents", "Fields", "People", "Add tags"]);
+  for (const b of boxes) assert.ok(b.right <= 390 && !b.cut, `${b.text}: right edge ${b.right}`);
+  await ctx.close();
+});
