@@ -11,7 +11,7 @@ run:
 
 CHROMIUM ?= /usr/lib/chromium/chromium
 
-## test: vet, templ freshness, every Go test (SQLite always; PostgreSQL too when TEST_DATABASE_URL is set),
+## test: gofmt, vet, staticcheck, templ freshness, every Go test (SQLite always; PostgreSQL too when TEST_DATABASE_URL is set),
 ## then the browser tests when Chromium and node_modules are present (CI installs both)
 test: vet templ-check
 	$(GO) test -count=1 -timeout 20m $(PKGS)
@@ -33,6 +33,7 @@ vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './node_modules/*')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt would change:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet $(PKGS)
+	$(GO) tool staticcheck $(PKGS)
 
 ## templ-check: fail when `go tool templ generate` would change the committed *_templ.go files
 templ-check:
@@ -44,9 +45,9 @@ templ-check:
 	  diff -r "$$tmp/before" templates | head -40; exit 1; \
 	fi
 
-## generate: regenerate templ components
+## generate: regenerate templ components (the //go:generate line in templates/doc.go)
 generate:
-	$(GO) tool templ generate -path templates
+	$(GO) generate ./templates
 
 ## assets: refresh vendored front-end files and the editor bundle from npm (needs Node; results are committed)
 assets:

@@ -11,6 +11,7 @@ import (
 
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/templates"
+	"github.com/markuproom/markuproom/templates/admin"
 )
 
 // AdminStore is what the admin console asks of the domain layer.
@@ -20,8 +21,8 @@ type AdminStore interface {
 	StartAdminSession(ctx context.Context, userID int64, clientAddr string) (string, error)
 	AdminSessionUser(ctx context.Context, id string, limits models.AdminSessionLimits) (*models.User, error)
 	EndAdminSession(ctx context.Context, id string) error
-	EndAdminSessionsOf(ctx context.Context, userID int64) (int64, error)
-	RecordActivity(ctx context.Context, a models.Activity) error
+	SignOutAdmin(ctx context.Context, id string) error
+	SignOutEverywhere(ctx context.Context, userID int64) (int64, error)
 	AdminListTransactions(ctx context.Context, f models.AdminTransactionFilter) (*models.AdminTransactionPage, error)
 	OrganizationNames(ctx context.Context) ([]models.Organization, error)
 	AdminGetTransaction(ctx context.Context, id string) (*models.AdminTransaction, error)
@@ -39,7 +40,7 @@ type AdminStore interface {
 	CreateAPIToken(ctx context.Context, orgID int64, name string) (*models.APIToken, string, error)
 	RevokeOrganizationToken(ctx context.Context, orgID, tokenID int64) error
 	ListMessages(ctx context.Context, f models.MessageFilter) ([]models.OutboxMessage, error)
-	CountMessages(ctx context.Context) (map[string]int64, error)
+	CountMessages(ctx context.Context) (map[models.MessageStatus]int64, error)
 	RetryMessage(ctx context.Context, id string) (*models.OutboxMessage, error)
 }
 
@@ -57,7 +58,7 @@ func (h *Handler) adminLoginPage(c *gin.Context) error {
 	if err := s.Save(); err != nil {
 		return err
 	}
-	h.renderAdminLogin(c, http.StatusOK, templates.AdminLoginView{})
+	h.renderAdminLogin(c, http.StatusOK, admin.LoginView{})
 	return nil
 }
 
@@ -69,7 +70,7 @@ func (h *Handler) adminLogin(c *gin.Context) error {
 	}
 	email, password := c.PostForm("email"), c.PostForm("password")
 	if len(email) > 320 || len(password) > models.MaxPasswordLength {
-		h.renderAdminLogin(c, http.StatusUnauthorized, templates.AdminLoginView{Error: badSignIn})
+		h.renderAdminLogin(c, http.StatusUnauthorized, admin.LoginView{Error: badSignIn})
 		return nil
 	}
 	u, err := h.store.AdminSignIn(c.Request.Context(), email, password, c.ClientIP())
@@ -77,11 +78,11 @@ func (h *Handler) adminLogin(c *gin.Context) error {
 	switch {
 	case errors.As(err, &locked):
 		c.Header("Retry-After", strconv.Itoa(int(locked.RetryAfter.Seconds())+1))
-		h.renderAdminLogin(c, http.StatusTooManyRequests, templates.AdminLoginView{Email: email, Locked: true,
+		h.renderAdminLogin(c, http.StatusTooManyRequests, admin.LoginView{Email: email, Locked: true,
 			Error: "Too many failed sign-ins. Sign-in is paused for this account or this network for up to 15 minutes; try again later."})
 		return nil
 	case errors.Is(err, models.ErrBadCredentials):
-		h.renderAdminLogin(c, http.StatusUnauthorized, templates.AdminLoginView{Email: email, Error: badSignIn})
+		h.renderAdminLogin(c, http.StatusUnauthorized, admin.LoginView{Email: email, Error: badSignIn})
 		return nil
 	case err != nil:
 		return err
@@ -97,9 +98,6 @@ func (h *Handler) adminLogin(c *gin.Context) error {
 func (h *Handler) adminLogout(c *gin.Context) error {
 	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, maxFormBytes)
 	if err := checkCSRF(c); err != nil {
-		return err
-	}
-	if err := h.recordAdmin(c, models.ActivityLogout, ""); err != nil {
 		return err
 	}
 	if err := h.endAdminSession(c); err != nil {
@@ -118,11 +116,7 @@ func (h *Handler) adminRevokeAllSessions(c *gin.Context) error {
 	if err := checkCSRF(c); err != nil {
 		return err
 	}
-	n, err := h.store.EndAdminSessionsOf(c.Request.Context(), adminFrom(c).ID)
-	if err != nil {
-		return err
-	}
-	if err := h.recordAdmin(c, models.ActivitySignOutEverywhere, strconv.FormatInt(n, 10)+" sessions"); err != nil {
+	if _, err := h.store.SignOutEverywhere(c.Request.Context(), adminFrom(c).ID); err != nil {
 		return err
 	}
 	clearAdminCookie(c)
@@ -130,11 +124,11 @@ func (h *Handler) adminRevokeAllSessions(c *gin.Context) error {
 	return nil
 }
 
-func (h *Handler) renderAdminLogin(c *gin.Context, status int, v templates.AdminLoginView) {
+func (h *Handler) renderAdminLogin(c *gin.Context, status int, v admin.LoginView) {
 	c.Header("Cache-Control", "no-store")
 	p := h.page(c, "Sign in")
 	p.CSRFToken = csrfToken(c)
-	render(c, status, templates.AdminLoginPage(p, v))
+	render(c, status, admin.LoginPage(p, v))
 }
 
 // adminPage is the view model every console page shares: navigation, the

@@ -9,7 +9,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/markuproom/markuproom/models"
-	"github.com/markuproom/markuproom/templates"
+	"github.com/markuproom/markuproom/templates/admin"
 )
 
 // adminOrganizations lists organizations: GET /admin/organizations.
@@ -22,13 +22,13 @@ func (h *Handler) renderOrganizations(c *gin.Context, status int, name, problem 
 	if err != nil {
 		return err
 	}
-	v := templates.AdminOrganizationsView{CSRFToken: csrfToken(c), Name: name, Error: problem}
+	v := admin.OrganizationsView{CSRFToken: csrfToken(c), Name: name, Error: problem}
 	for _, r := range rows {
 		id := strconv.FormatInt(r.ID, 10)
-		v.Rows = append(v.Rows, templates.AdminOrganizationRowView{ID: id, Name: r.Name, URL: "/admin/organizations/" + id,
+		v.Rows = append(v.Rows, admin.OrganizationRowView{ID: id, Name: r.Name, URL: "/admin/organizations/" + id,
 			ToggleURL: "/admin/organizations/" + id + "/api-access", APIEnabled: r.APIEnabled, Users: r.Users, Tokens: r.Tokens})
 	}
-	render(c, status, templates.AdminOrganizationsPage(h.adminPage(c, "Organizations", "/admin/organizations"), v))
+	render(c, status, admin.OrganizationsPage(h.adminPage(c, "Organizations", "/admin/organizations"), v))
 	return nil
 }
 
@@ -43,9 +43,6 @@ func (h *Handler) adminCreateOrganization(c *gin.Context) error {
 		return h.renderOrganizations(c, http.StatusUnprocessableEntity, c.PostForm("name"), firstProblem(ve))
 	}
 	if err != nil {
-		return err
-	}
-	if err := h.recordAdmin(c, models.ActivityCreate, "organization "+org.Name); err != nil {
 		return err
 	}
 	c.Redirect(http.StatusSeeOther, "/admin/organizations/"+strconv.FormatInt(org.ID, 10))
@@ -68,13 +65,6 @@ func (h *Handler) adminSetAPIAccess(c *gin.Context) error {
 	if err := h.store.SetOrganizationAPIEnabled(c.Request.Context(), id, enabled); err != nil {
 		return err
 	}
-	state := "off"
-	if enabled {
-		state = "on"
-	}
-	if err := h.recordAdmin(c, models.ActivityToggle, "API access "+state+" for organization "+strconv.FormatInt(id, 10)); err != nil {
-		return err
-	}
 	if c.GetHeader("HX-Request") == "true" {
 		c.Status(http.StatusNoContent)
 		return nil
@@ -85,10 +75,10 @@ func (h *Handler) adminSetAPIAccess(c *gin.Context) error {
 
 // adminOrganization shows an organization's users and tokens: GET /admin/organizations/:id.
 func (h *Handler) adminOrganization(c *gin.Context) error {
-	return h.renderOrganization(c, http.StatusOK, templates.AdminOrganizationView{})
+	return h.renderOrganization(c, http.StatusOK, admin.OrganizationView{})
 }
 
-func (h *Handler) renderOrganization(c *gin.Context, status int, v templates.AdminOrganizationView) error {
+func (h *Handler) renderOrganization(c *gin.Context, status int, v admin.OrganizationView) error {
 	id, err := orgParam(c)
 	if err != nil {
 		return err
@@ -111,7 +101,7 @@ func (h *Handler) renderOrganization(c *gin.Context, status int, v templates.Adm
 	v.ToggleURL, v.UsersURL, v.TokensURL = base+"/api-access", base+"/users", base+"/tokens"
 	for _, u := range users {
 		uid := strconv.FormatInt(u.ID, 10)
-		row := templates.AdminUserRowView{ID: uid, Name: u.FullName(), Email: u.Email, Role: "Sender", Status: "Active"}
+		row := admin.UserRowView{ID: uid, Name: u.FullName(), Email: u.Email, Role: "Sender", Status: "Active"}
 		if u.IsAdmin {
 			row.Role = "Admin"
 		}
@@ -127,7 +117,7 @@ func (h *Handler) renderOrganization(c *gin.Context, status int, v templates.Adm
 	}
 	for _, t := range tokens {
 		tid := strconv.FormatInt(t.ID, 10)
-		row := templates.AdminTokenRowView{ID: tid, Name: t.Name, Created: t.CreatedAt.UTC().Format("2 Jan 2006, 15:04"), LastUsed: "Never", Status: "Live"}
+		row := admin.TokenRowView{ID: tid, Name: t.Name, Created: t.CreatedAt.UTC().Format("2 Jan 2006, 15:04"), LastUsed: "Never", Status: "Live"}
 		if t.LastUsedAt != nil {
 			row.LastUsed = t.LastUsedAt.UTC().Format("2 Jan 2006, 15:04")
 		}
@@ -144,13 +134,13 @@ func (h *Handler) renderOrganization(c *gin.Context, status int, v templates.Adm
 	}
 	v.WebhooksURL, v.WebhookEvents = base+"/webhooks", models.WebhookEvents()
 	for _, w := range hooks {
-		v.Webhooks = append(v.Webhooks, templates.AdminWebhookRowView{
+		v.Webhooks = append(v.Webhooks, admin.WebhookRowView{
 			ID: w.ID, URL: w.URL, Events: strings.Join(w.Events, ", "), Description: w.Description,
 			Created: w.CreatedAt.UTC().Format("2 Jan 2006, 15:04"), DeleteURL: base + "/webhooks/" + w.ID + "/delete",
 			RotateURL: base + "/webhooks/" + w.ID + "/rotate-secret",
 		})
 	}
-	render(c, status, templates.AdminOrganizationPage(h.adminPage(c, org.Name, "/admin/organizations"), v))
+	render(c, status, admin.OrganizationPage(h.adminPage(c, org.Name, "/admin/organizations"), v))
 	return nil
 }
 
@@ -163,16 +153,13 @@ func (h *Handler) adminCreateUser(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	u, err := h.store.CreateUser(c.Request.Context(), models.NewUser{OrganizationID: id, Email: c.PostForm("email"),
+	_, err = h.store.CreateUser(c.Request.Context(), models.NewUser{OrganizationID: id, Email: c.PostForm("email"),
 		FirstName: c.PostForm("firstName"), LastName: c.PostForm("lastName"), Admin: c.PostForm("admin") == "true", Password: c.PostForm("password")})
 	var ve *models.ValidationError
 	if errors.As(err, &ve) {
-		return h.renderOrganization(c, http.StatusUnprocessableEntity, templates.AdminOrganizationView{UserError: firstProblem(ve)})
+		return h.renderOrganization(c, http.StatusUnprocessableEntity, admin.OrganizationView{UserError: firstProblem(ve)})
 	}
 	if err != nil {
-		return err
-	}
-	if err := h.recordAdmin(c, models.ActivityCreate, "user "+u.Email); err != nil {
 		return err
 	}
 	c.Redirect(http.StatusSeeOther, "/admin/organizations/"+strconv.FormatInt(id, 10))
@@ -198,9 +185,6 @@ func (h *Handler) adminDisableUser(c *gin.Context) error {
 	if err := h.store.DisableUser(c.Request.Context(), id, uid); err != nil {
 		return err
 	}
-	if err := h.recordAdmin(c, models.ActivityDisable, "user "+c.Param("userId")); err != nil {
-		return err
-	}
 	c.Redirect(http.StatusSeeOther, "/admin/organizations/"+strconv.FormatInt(id, 10))
 	return nil
 }
@@ -217,16 +201,13 @@ func (h *Handler) adminCreateToken(c *gin.Context) error {
 	tok, plaintext, err := h.store.CreateAPIToken(c.Request.Context(), id, c.PostForm("name"))
 	var ve *models.ValidationError
 	if errors.As(err, &ve) {
-		return h.renderOrganization(c, http.StatusUnprocessableEntity, templates.AdminOrganizationView{TokenError: firstProblem(ve)})
+		return h.renderOrganization(c, http.StatusUnprocessableEntity, admin.OrganizationView{TokenError: firstProblem(ve)})
 	}
 	if err != nil {
 		return err
 	}
-	if err := h.recordAdmin(c, models.ActivityCreate, "API token "+strconv.FormatInt(tok.ID, 10)+" ("+tok.Name+")"); err != nil {
-		return err
-	}
 	c.Header("Cache-Control", "no-store")
-	return h.renderOrganization(c, http.StatusCreated, templates.AdminOrganizationView{NewToken: plaintext, NewTokenName: tok.Name})
+	return h.renderOrganization(c, http.StatusCreated, admin.OrganizationView{NewToken: plaintext, NewTokenName: tok.Name})
 }
 
 // adminRevokeToken revokes a token: POST /admin/organizations/:id/tokens/:tokenId/revoke.
@@ -245,31 +226,6 @@ func (h *Handler) adminRevokeToken(c *gin.Context) error {
 	if err := h.store.RevokeOrganizationToken(c.Request.Context(), id, tid); err != nil {
 		return err
 	}
-	if err := h.recordAdmin(c, models.ActivityRevoke, "API token "+c.Param("tokenId")); err != nil {
-		return err
-	}
 	c.Redirect(http.StatusSeeOther, "/admin/organizations/"+strconv.FormatInt(id, 10))
 	return nil
-}
-
-// adminForm bounds a console form post and checks its CSRF token.
-func adminForm(c *gin.Context) error {
-	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, maxFormBytes)
-	return checkCSRF(c)
-}
-
-func orgParam(c *gin.Context) (int64, error) {
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return 0, models.ErrNotFound
-	}
-	return id, nil
-}
-
-// firstProblem is a validation error's message for a form.
-func firstProblem(ve *models.ValidationError) string {
-	if len(ve.Errors) > 0 {
-		return ve.Errors[0].Detail
-	}
-	return ve.Detail
 }

@@ -63,6 +63,11 @@ func (h *Handler) loadAdmin() gin.HandlerFunc {
 // an admin gets 403.
 func requireAdmin(c *gin.Context) {
 	if _, ok := c.Get(ctxAdmin); ok {
+		// The store records the admin's changes in the activity log, each in
+		// the change's own database transaction.
+		u := adminFrom(c)
+		c.Request = c.Request.WithContext(models.WithAdminActor(c.Request.Context(),
+			models.AdminActor{UserID: u.ID, Email: u.Email, ClientAddr: c.ClientIP()}))
 		c.Next()
 		return
 	}
@@ -105,10 +110,11 @@ func (h *Handler) startAdminSession(c *gin.Context, u *models.User) error {
 }
 
 // endAdminSession signs this browser out: its session record ends (so every
-// copy of the cookie stops working) and the cookie is cleared.
+// copy of the cookie stops working, recorded in the activity log) and the
+// cookie is cleared.
 func (h *Handler) endAdminSession(c *gin.Context) error {
 	sid, _ := sessions.Default(c).Get(adminSessionKey).(string)
-	if err := h.store.EndAdminSession(c.Request.Context(), sid); err != nil {
+	if err := h.store.SignOutAdmin(c.Request.Context(), sid); err != nil {
 		return err
 	}
 	clearAdminCookie(c)

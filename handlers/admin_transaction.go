@@ -9,7 +9,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/markuproom/markuproom/models"
-	"github.com/markuproom/markuproom/templates"
+	"github.com/markuproom/markuproom/templates/admin"
 )
 
 // adminTransaction shows one transaction of any organization: GET /admin/transactions/:id.
@@ -27,7 +27,7 @@ func (h *Handler) adminTransaction(c *gin.Context) error {
 		}
 		return "No"
 	}
-	v := templates.AdminTransactionView{
+	v := admin.TransactionView{
 		ID: t.ID, Organization: at.Organization.Name, ReferenceID: t.ReferenceID, Status: t.Status, Version: t.Version,
 		Created: when(t.CreatedAt), Updated: when(t.UpdatedAt), SigningOrder: yesNo(t.SigningOrder),
 		Notify: yesNo(t.NotifyEmail), Subject: deref(t.InviteEmailSubject),
@@ -37,7 +37,7 @@ func (h *Handler) adminTransaction(c *gin.Context) error {
 	}
 	for i := range t.Participants {
 		p := &t.Participants[i]
-		pv := templates.AdminParticipantView{ID: p.ParticipantID, Name: p.FullName(), Email: p.Email, Auth: authLabel(p.AuthenticationType)}
+		pv := admin.ParticipantView{ID: p.ParticipantID, Name: p.FullName(), Email: p.Email, Auth: authLabel(p.AuthenticationType)}
 		if p.Order != nil {
 			pv.Order = strconv.Itoa(*p.Order)
 		}
@@ -50,12 +50,12 @@ func (h *Handler) adminTransaction(c *gin.Context) error {
 		v.Participants = append(v.Participants, pv)
 	}
 	for _, d := range t.Documents {
-		v.Documents = append(v.Documents, templates.AdminDocumentView{Title: d.Title, Pages: d.Pages, Tags: len(d.Tags),
+		v.Documents = append(v.Documents, admin.DocumentView{Title: d.Title, Pages: d.Pages, Tags: len(d.Tags),
 			XFDFURL: base + "/documents/" + strconv.Itoa(d.Position) + "/xfdf"})
 	}
 	for i := len(at.Events) - 1; i >= 0; i-- { // newest first
 		e := at.Events[i]
-		v.History = append(v.History, templates.AdminEventView{When: when(e.CreatedAt), WhenISO: e.CreatedAt.UTC().Format(time.RFC3339), Actor: e.Actor, Words: historyWords(e)})
+		v.History = append(v.History, admin.EventView{When: when(e.CreatedAt), WhenISO: e.CreatedAt.UTC().Format(time.RFC3339), Actor: e.Actor, Words: historyWords(e)})
 	}
 	msgs, err := h.store.ListMessages(c.Request.Context(), models.MessageFilter{TransactionID: t.ID, Limit: models.AdminPageSize})
 	if err != nil {
@@ -70,7 +70,7 @@ func (h *Handler) adminTransaction(c *gin.Context) error {
 	v.CSRFToken = csrfToken(c)
 	p := h.adminPage(c, t.ReferenceID, "/admin/transactions")
 	useViewerAssets(&p)
-	render(c, http.StatusOK, templates.AdminTransactionPage(p, v))
+	render(c, http.StatusOK, admin.TransactionPage(p, v))
 	return nil
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/templates"
+	"github.com/markuproom/markuproom/templates/admin"
 )
 
 // adminTransactions lists every organization's transactions: GET
@@ -33,7 +34,7 @@ func (h *Handler) adminTransactions(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	v := templates.AdminTransactionsView{
+	v := admin.TransactionsView{
 		OrganizationID: c.Query("org"), Status: f.Status, Search: f.Search,
 		Filtered: f.OrganizationID != 0 || f.Status != "" || f.Search != "",
 	}
@@ -44,7 +45,7 @@ func (h *Handler) adminTransactions(c *gin.Context) error {
 		v.Statuses = append(v.Statuses, templates.OptionView{Value: s, Label: s})
 	}
 	for _, r := range page.Rows {
-		v.Rows = append(v.Rows, templates.AdminTransactionRowView{
+		v.Rows = append(v.Rows, admin.TransactionRowView{
 			ID: r.ID, URL: "/admin/transactions/" + url.PathEscape(r.ID), Organization: r.OrganizationName,
 			ReferenceID: r.ReferenceID, Status: r.Status, Participants: r.ParticipantCount, Documents: r.DocumentCount,
 			Updated: r.UpdatedAt.UTC().Format("2 Jan 2006, 15:04"), UpdatedISO: r.UpdatedAt.UTC().Format(time.RFC3339),
@@ -66,6 +67,6 @@ func (h *Handler) adminTransactions(c *gin.Context) error {
 		v.PrevURL = pageURL("before", page.FirstID)
 	}
 	c.Header("Vary", "HX-Request")
-	render(c, http.StatusOK, templates.AdminTransactionsPage(h.adminPage(c, "Transactions", "/admin/transactions"), v))
+	render(c, http.StatusOK, admin.TransactionsPage(h.adminPage(c, "Transactions", "/admin/transactions"), v))
 	return nil
 }

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/markuproom/markuproom/handlers"
@@ -16,7 +15,7 @@ import (
 // the capability: the access log and the problem body say "[redacted]".
 func TestAccessLogAndProblemInstanceRedactCapabilities(t *testing.T) {
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
-		var logs syncLog
+		var logs modelstest.LogBuffer
 		s := newServer(t, env, func(d *handlers.Deps) {
 			d.Logger = slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 		})
@@ -48,22 +47,4 @@ func TestAccessLogAndProblemInstanceRedactCapabilities(t *testing.T) {
 			t.Errorf("no redacted access line for the room link:\n%s", out)
 		}
 	})
-}
-
-// syncLog is a log sink safe for concurrent writers.
-type syncLog struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *syncLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *syncLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }

@@ -1,6 +1,9 @@
 package models
 
-import "context"
+import (
+	"context"
+	"strconv"
+)
 
 // AdminOrganizationRow is one organization of the console's list.
 type AdminOrganizationRow struct {
@@ -38,29 +41,33 @@ func (s *Store) OrganizationTokens(ctx context.Context, orgID int64) ([]APIToken
 // Markup Rooms as sender, and every console session of the user ends.
 // Disabling twice keeps the first time.
 func (s *Store) DisableUser(ctx context.Context, orgID, userID int64) error {
-	res := s.db.WithContext(ctx).Model(&User{}).Where("id = ? AND organization_id = ? AND disabled_at IS NULL", userID, orgID).
-		Updates(map[string]any{"disabled_at": s.Now(), "updated_at": s.Now()})
-	if res.Error != nil {
-		return res.Error
-	}
-	if res.RowsAffected == 0 {
-		if _, err := s.GetUserInOrganization(ctx, orgID, userID); err != nil {
-			return err
+	return s.audited(ctx, ActivityDisable, func(tx *Store) (string, error) {
+		res := tx.db.WithContext(ctx).Model(&User{}).Where("id = ? AND organization_id = ? AND disabled_at IS NULL", userID, orgID).
+			Updates(map[string]any{"disabled_at": tx.Now(), "updated_at": tx.Now()})
+		if res.Error != nil {
+			return "", mapDBError(res.Error)
 		}
-	}
-	_, err := s.EndAdminSessionsOf(ctx, userID)
-	return err
+		if res.RowsAffected == 0 {
+			if _, err := tx.GetUserInOrganization(ctx, orgID, userID); err != nil {
+				return "", err
+			}
+		}
+		_, err := tx.EndAdminSessionsOf(ctx, userID)
+		return "user " + strconv.FormatInt(userID, 10), err
+	})
 }
 
 // RevokeOrganizationToken revokes a token of an organization (another
 // organization's token is ErrNotFound).
 func (s *Store) RevokeOrganizationToken(ctx context.Context, orgID, tokenID int64) error {
-	var n int64
-	if err := s.db.WithContext(ctx).Model(&APIToken{}).Where("id = ? AND organization_id = ?", tokenID, orgID).Count(&n).Error; err != nil {
-		return err
-	}
-	if n == 0 {
-		return ErrNotFound
-	}
-	return s.RevokeAPIToken(ctx, tokenID)
+	return s.audited(ctx, ActivityRevoke, func(tx *Store) (string, error) {
+		var n int64
+		if err := tx.db.WithContext(ctx).Model(&APIToken{}).Where("id = ? AND organization_id = ?", tokenID, orgID).Count(&n).Error; err != nil {
+			return "", mapDBError(err)
+		}
+		if n == 0 {
+			return "", ErrNotFound
+		}
+		return "API token " + strconv.FormatInt(tokenID, 10), tx.RevokeAPIToken(ctx, tokenID)
+	})
 }

@@ -50,21 +50,23 @@ func (s *Store) AdminListRooms(ctx context.Context, after string) ([]AdminRoomRo
 // so do the browser sessions that opened it. A completed or already
 // expired room is left as it is (ErrConflict).
 func (s *Store) ExpireRoom(ctx context.Context, id string) error {
-	now := s.Now()
-	res := s.db.WithContext(ctx).Model(&Room{}).Where("id = ? AND status = ? AND expires_at > ?", id, RoomOpen, now).
-		Updates(map[string]any{"expires_at": now, "updated_at": now})
-	if res.Error != nil {
-		return res.Error
-	}
-	if res.RowsAffected == 0 {
+	return s.audited(ctx, ActivityExpire, func(tx *Store) (string, error) {
+		now := tx.Now()
+		res := tx.db.WithContext(ctx).Model(&Room{}).Where("id = ? AND status = ? AND expires_at > ?", id, RoomOpen, now).
+			Updates(map[string]any{"expires_at": now, "updated_at": now})
+		if res.Error != nil {
+			return "", mapDBError(res.Error)
+		}
+		if res.RowsAffected > 0 {
+			return "Markup Room " + id, nil
+		}
 		var n int64
-		if err := s.db.WithContext(ctx).Model(&Room{}).Where("id = ?", id).Count(&n).Error; err != nil {
-			return err
+		if err := tx.db.WithContext(ctx).Model(&Room{}).Where("id = ?", id).Count(&n).Error; err != nil {
+			return "", mapDBError(err)
 		}
 		if n == 0 {
-			return ErrNotFound
+			return "", ErrNotFound
 		}
-		return ErrConflict
-	}
-	return nil
+		return "", ErrConflict
+	})
 }

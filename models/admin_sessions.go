@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"strconv"
 	"time"
 
 	"gorm.io/gorm"
@@ -115,6 +116,26 @@ func (s *Store) EndAdminSessionsOf(ctx context.Context, userID int64) (int64, er
 	res := s.db.WithContext(ctx).Model(&AdminSession{}).Where("user_id = ? AND ended_at IS NULL", userID).
 		Update("ended_at", s.Now())
 	return res.RowsAffected, res.Error
+}
+
+// SignOutAdmin ends the console session a browser signs out of; the
+// activity log records it for the admin in ctx.
+func (s *Store) SignOutAdmin(ctx context.Context, id string) error {
+	return s.audited(ctx, ActivityLogout, func(tx *Store) (string, error) {
+		return "", tx.EndAdminSession(ctx, id)
+	})
+}
+
+// SignOutEverywhere ends every open console session of a user and says how
+// many there were; the activity log records it for the admin in ctx.
+func (s *Store) SignOutEverywhere(ctx context.Context, userID int64) (int64, error) {
+	var n int64
+	err := s.audited(ctx, ActivitySignOutEverywhere, func(tx *Store) (string, error) {
+		var err error
+		n, err = tx.EndAdminSessionsOf(ctx, userID)
+		return strconv.FormatInt(n, 10) + " sessions", err
+	})
+	return n, err
 }
 
 // endAdminSessions ends the open sessions q selects.

@@ -1,11 +1,9 @@
 package models_test
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -13,27 +11,10 @@ import (
 	"github.com/markuproom/markuproom/models/modelstest"
 )
 
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // Slow and failed statements are logged with placeholders, never their values.
 func TestSQLLogHasPlaceholdersNotValues(t *testing.T) {
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
-		var logs lockedBuffer
+		var logs modelstest.LogBuffer
 		db, err := models.OpenDatabase(context.Background(), models.DatabaseOptions{
 			URL:           env.URL(),
 			Logger:        slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),

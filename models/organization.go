@@ -3,6 +3,7 @@ package models
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -33,8 +34,11 @@ func (s *Store) CreateOrganization(ctx context.Context, name string, apiEnabled 
 	}
 	now := s.Now()
 	org := &Organization{Name: name, APIEnabled: apiEnabled, CreatedAt: now, UpdatedAt: now}
-	if err := s.db.WithContext(ctx).Create(org).Error; err != nil {
-		return nil, mapDBError(err)
+	err := s.audited(ctx, ActivityCreate, func(tx *Store) (string, error) {
+		return "organization " + name, mapDBError(tx.db.WithContext(ctx).Create(org).Error)
+	})
+	if err != nil {
+		return nil, err
 	}
 	return org, nil
 }
@@ -50,15 +54,21 @@ func (s *Store) GetOrganization(ctx context.Context, id int64) (*Organization, e
 
 // SetOrganizationAPIEnabled turns an organization's API permission on or off.
 func (s *Store) SetOrganizationAPIEnabled(ctx context.Context, id int64, enabled bool) error {
-	res := s.db.WithContext(ctx).Model(&Organization{}).Where("id = ?", id).
-		Updates(map[string]any{"api_enabled": enabled, "updated_at": s.Now()})
-	if res.Error != nil {
-		return mapDBError(res.Error)
+	state := "off"
+	if enabled {
+		state = "on"
 	}
-	if res.RowsAffected == 0 {
-		return ErrNotFound
-	}
-	return nil
+	return s.audited(ctx, ActivityToggle, func(tx *Store) (string, error) {
+		res := tx.db.WithContext(ctx).Model(&Organization{}).Where("id = ?", id).
+			Updates(map[string]any{"api_enabled": enabled, "updated_at": tx.Now()})
+		if res.Error != nil {
+			return "", mapDBError(res.Error)
+		}
+		if res.RowsAffected == 0 {
+			return "", ErrNotFound
+		}
+		return "API access " + state + " for organization " + strconv.FormatInt(id, 10), nil
+	})
 }
 
 // textProblem tells what is wrong with s as text of at most max characters, if anything.

@@ -3,11 +3,13 @@ package models
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"maps"
 	"math"
 	mathrand "math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -19,19 +21,26 @@ const (
 	MessageWebhook = "webhook"
 )
 
-// Message statuses. A pending message is due at NextAttemptAt; a worker that
-// claims it holds a lease until LeaseUntil (a crashed worker's rows come back
-// when the lease runs out).
+// MessageStatus is where an outgoing message stands. A pending message is due
+// at NextAttemptAt; a worker that claims it holds a lease until LeaseUntil (a
+// crashed worker's rows come back when the lease runs out).
+type MessageStatus string
+
+// Message statuses stored in the outbox.
 const (
-	MessagePending = "pending"
-	MessageSent    = "sent"
-	MessageHeld    = "held" // no SMTP server configured: logged, kept for a retry
-	MessageDead    = "dead" // out of attempts, or refused for good
+	MessagePending MessageStatus = "pending"
+	MessageSent    MessageStatus = "sent"
+	MessageHeld    MessageStatus = "held" // no SMTP server configured: logged, kept for a retry
+	MessageDead    MessageStatus = "dead" // out of attempts, or refused for good
 )
 
-// MessageStatuses lists every message status, in the order the console shows them.
-func MessageStatuses() []string {
-	return []string{MessagePending, MessageSent, MessageHeld, MessageDead}
+// MessageSending is never stored: a pending message whose lease has not run
+// out is being sent (OutboxMessage.StatusAt).
+const MessageSending MessageStatus = "sending"
+
+// MessageStatuses lists every stored message status, in the order the console shows them.
+func MessageStatuses() []MessageStatus {
+	return []MessageStatus{MessagePending, MessageSent, MessageHeld, MessageDead}
 }
 
 // EventInvitation is the outbox event of an invitation e-mail.
@@ -44,28 +53,37 @@ const EventInvitationsQueued = "invitations_queued"
 // same database transaction as the change that causes it, so a rolled-back
 // change sends nothing and a committed one is never forgotten.
 type OutboxMessage struct {
-	ID             string     `gorm:"column:id;primaryKey"`
-	OrganizationID int64      `gorm:"column:organization_id"`
-	TransactionID  *string    `gorm:"column:transaction_id"`
-	EndpointID     *string    `gorm:"column:endpoint_id"`
-	Kind           string     `gorm:"column:kind"`
-	Event          string     `gorm:"column:event"`
-	Recipient      string     `gorm:"column:recipient"` // an e-mail address or an endpoint URL
-	Subject        string     `gorm:"column:subject"`
-	Payload        RawJSON    `gorm:"column:payload"` // an Invitation, or the webhook event body
-	Status         string     `gorm:"column:status"`
-	Attempts       int        `gorm:"column:attempts"`
-	LastError      string     `gorm:"column:last_error"`
-	NextAttemptAt  time.Time  `gorm:"column:next_attempt_at"`
-	LeaseUntil     *time.Time `gorm:"column:lease_until"`
-	LeaseToken     string     `gorm:"column:lease_token"`
-	SentAt         *time.Time `gorm:"column:sent_at"`
-	CreatedAt      time.Time  `gorm:"column:created_at;autoCreateTime:false"`
-	UpdatedAt      time.Time  `gorm:"column:updated_at;autoUpdateTime:false"`
+	ID             string        `gorm:"column:id;primaryKey"`
+	OrganizationID int64         `gorm:"column:organization_id"`
+	TransactionID  *string       `gorm:"column:transaction_id"`
+	EndpointID     *string       `gorm:"column:endpoint_id"`
+	Kind           string        `gorm:"column:kind"`
+	Event          string        `gorm:"column:event"`
+	Recipient      string        `gorm:"column:recipient"` // an e-mail address or an endpoint URL
+	Subject        string        `gorm:"column:subject"`
+	Payload        RawJSON       `gorm:"column:payload"` // an Invitation, or the webhook event body
+	Status         MessageStatus `gorm:"column:status"`
+	Attempts       int           `gorm:"column:attempts"`
+	LastError      string        `gorm:"column:last_error"`
+	NextAttemptAt  time.Time     `gorm:"column:next_attempt_at"`
+	LeaseUntil     *time.Time    `gorm:"column:lease_until"`
+	LeaseToken     string        `gorm:"column:lease_token"`
+	SentAt         *time.Time    `gorm:"column:sent_at"`
+	CreatedAt      time.Time     `gorm:"column:created_at;autoCreateTime:false"`
+	UpdatedAt      time.Time     `gorm:"column:updated_at;autoUpdateTime:false"`
 }
 
 // TableName implements gorm's tabler.
 func (OutboxMessage) TableName() string { return "outbox" }
+
+// StatusAt is the message's status as the console shows it at now: a pending
+// message under a lease that has not run out is MessageSending.
+func (m *OutboxMessage) StatusAt(now time.Time) MessageStatus {
+	if m.Status == MessagePending && m.LeaseUntil != nil && m.LeaseUntil.After(now) {
+		return MessageSending
+	}
+	return m.Status
+}
 
 // Invitation is the payload of an invitation e-mail: everything the message
 // says, fixed when the change that caused it commits.
@@ -243,16 +261,54 @@ type RetryPolicy struct {
 	Base     time.Duration
 	Max      time.Duration
 	Attempts int
+	// Jitter returns a number in [0, 1) and is safe for concurrent use
+	// (NewJitter); nil spreads nothing (every delay is exactly Base·2^(n−1)).
+	Jitter func() float64
 }
 
-// DefaultRetryPolicy retries for about four hours: 30 s, 1 min, 2 min … up to 1 h, 10 tries.
-var DefaultRetryPolicy = RetryPolicy{Base: 30 * time.Second, Max: time.Hour, Attempts: 10}
+// DefaultRetryPolicy retries for about four hours: 30 s, 1 min, 2 min … up to
+// 1 h, 10 tries. It has no Jitter: the caller passes its random source.
+func DefaultRetryPolicy() RetryPolicy {
+	return RetryPolicy{Base: 30 * time.Second, Max: time.Hour, Attempts: 10}
+}
+
+// NewJitter makes a RetryPolicy.Jitter from a random source, safe for the
+// worker's concurrent sends.
+func NewJitter(src mathrand.Source) func() float64 {
+	r := mathrand.New(src)
+	var mu sync.Mutex
+	return func() float64 {
+		mu.Lock()
+		defer mu.Unlock()
+		return r.Float64()
+	}
+}
 
 // Delay is the wait before the attempt after the n-th (1-based) failed one.
 func (p RetryPolicy) Delay(n int) time.Duration {
 	d := float64(p.Base) * math.Pow(2, float64(max(n-1, 0)))
 	d = min(d, float64(p.Max))
-	return time.Duration(d * (0.5 + mathrand.Float64()))
+	spread := 0.5
+	if p.Jitter != nil {
+		spread = p.Jitter()
+	}
+	return time.Duration(d * (0.5 + spread))
+}
+
+// Next is the status an attempt's outcome leaves a message in, after its
+// attempts-th try: sent, held, dead (refused for good or out of attempts) or
+// pending again for a retry — the one rule for when a message is given up on.
+func (p RetryPolicy) Next(out Outcome, attempts int) MessageStatus {
+	switch {
+	case out.Err == nil:
+		return MessageSent
+	case out.Held:
+		return MessageHeld
+	case out.Permanent || attempts >= p.Attempts:
+		return MessageDead
+	default:
+		return MessagePending
+	}
 }
 
 // FinishMessage records a claimed message's outcome, if the claim is still
@@ -260,15 +316,13 @@ func (p RetryPolicy) Delay(n int) time.Duration {
 func (s *Store) FinishMessage(ctx context.Context, m *OutboxMessage, out Outcome, policy RetryPolicy) error {
 	now := s.Now()
 	set := map[string]any{"lease_until": nil, "lease_token": "", "updated_at": now}
-	switch {
-	case out.Err == nil:
-		set["status"], set["sent_at"], set["last_error"] = MessageSent, now, ""
-	case out.Held:
-		set["status"], set["last_error"] = MessageHeld, clip(out.Err.Error())
-	case out.Permanent || m.Attempts >= policy.Attempts:
-		set["status"], set["last_error"] = MessageDead, clip(out.Err.Error())
-	default:
+	switch next := policy.Next(out, m.Attempts); next {
+	case MessageSent:
+		set["status"], set["sent_at"], set["last_error"] = next, now, ""
+	case MessagePending:
 		set["last_error"], set["next_attempt_at"] = clip(out.Err.Error()), now.Add(policy.Delay(m.Attempts))
+	default:
+		set["status"], set["last_error"] = next, clip(out.Err.Error())
 	}
 	return s.db.WithContext(ctx).Model(&OutboxMessage{}).
 		Where("id = ? AND lease_token = ?", m.ID, m.LeaseToken).Updates(set).Error
@@ -284,25 +338,34 @@ func (s *Store) ReleaseMessage(ctx context.Context, m *OutboxMessage) error {
 // RetryMessage puts a dead or held message back in the queue, due now, with
 // its attempts counted afresh. Other statuses answer ErrConflict.
 func (s *Store) RetryMessage(ctx context.Context, id string) (*OutboxMessage, error) {
-	now := s.Now()
-	res := s.db.WithContext(ctx).Model(&OutboxMessage{}).Where("id = ? AND status IN ?", id, []string{MessageDead, MessageHeld}).
-		Updates(map[string]any{"status": MessagePending, "attempts": 0, "next_attempt_at": now, "updated_at": now})
-	if res.Error != nil {
-		return nil, res.Error
-	}
 	var m OutboxMessage
-	if err := s.db.WithContext(ctx).First(&m, "id = ?", id).Error; err != nil {
-		return nil, mapDBError(err)
-	}
-	if res.RowsAffected == 0 {
-		return &m, ErrConflict
+	err := s.audited(ctx, ActivityRetry, func(tx *Store) (string, error) {
+		now := tx.Now()
+		res := tx.db.WithContext(ctx).Model(&OutboxMessage{}).Where("id = ? AND status IN ?", id, []MessageStatus{MessageDead, MessageHeld}).
+			Updates(map[string]any{"status": MessagePending, "attempts": 0, "next_attempt_at": now, "updated_at": now})
+		if res.Error != nil {
+			return "", mapDBError(res.Error)
+		}
+		if err := tx.db.WithContext(ctx).First(&m, "id = ?", id).Error; err != nil {
+			return "", mapDBError(err)
+		}
+		if res.RowsAffected == 0 {
+			return "", ErrConflict
+		}
+		return m.Kind + " " + m.ID + " to " + m.Recipient, nil
+	})
+	switch {
+	case errors.Is(err, ErrConflict):
+		return &m, err
+	case err != nil:
+		return nil, err
 	}
 	return &m, nil
 }
 
 // MessageFilter selects outgoing messages for the console.
 type MessageFilter struct {
-	Status        string
+	Status        MessageStatus
 	Kind          string
 	TransactionID string
 	// Before pages backwards: only messages created before this one.
@@ -313,7 +376,11 @@ type MessageFilter struct {
 // ListMessages lists outgoing messages, newest first.
 func (s *Store) ListMessages(ctx context.Context, f MessageFilter) ([]OutboxMessage, error) {
 	if f.Status != "" && !slices.Contains(MessageStatuses(), f.Status) {
-		return nil, Invalid("query:status", "invalid_enum", "status must be one of "+strings.Join(MessageStatuses(), ", ")+".")
+		names := make([]string, 0, 4)
+		for _, st := range MessageStatuses() {
+			names = append(names, string(st))
+		}
+		return nil, Invalid("query:status", "invalid_enum", "status must be one of "+strings.Join(names, ", ")+".")
 	}
 	q := s.db.WithContext(ctx).Model(&OutboxMessage{}).Omit("payload")
 	if f.Status != "" {
@@ -338,13 +405,13 @@ func (s *Store) ListMessages(ctx context.Context, f MessageFilter) ([]OutboxMess
 }
 
 // CountMessages counts messages by status.
-func (s *Store) CountMessages(ctx context.Context) (map[string]int64, error) {
+func (s *Store) CountMessages(ctx context.Context) (map[MessageStatus]int64, error) {
 	var rows []struct {
-		Status string
+		Status MessageStatus
 		N      int64
 	}
 	err := s.db.WithContext(ctx).Model(&OutboxMessage{}).Select("status, count(*) AS n").Group("status").Scan(&rows).Error
-	out := map[string]int64{}
+	out := map[MessageStatus]int64{}
 	for _, r := range rows {
 		out[r.Status] = r.N
 	}

@@ -3,6 +3,7 @@ package models
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"time"
 
@@ -73,8 +74,14 @@ func (s *Store) CreateAPIToken(ctx context.Context, orgID int64, name string) (*
 		return nil, "", err
 	}
 	t := &APIToken{OrganizationID: orgID, Name: name, Selector: st.selector, SecretHash: st.hash, CreatedAt: s.Now()}
-	if err := s.db.WithContext(ctx).Create(t).Error; err != nil {
-		return nil, "", mapDBError(err)
+	err = s.audited(ctx, ActivityCreate, func(tx *Store) (string, error) {
+		if err := tx.db.WithContext(ctx).Create(t).Error; err != nil {
+			return "", mapDBError(err)
+		}
+		return "API token " + strconv.FormatInt(t.ID, 10) + " (" + t.Name + ")", nil
+	})
+	if err != nil {
+		return nil, "", err
 	}
 	return t, st.plaintext, nil
 }

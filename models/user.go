@@ -78,8 +78,10 @@ func (s *Store) CreateUser(ctx context.Context, in NewUser) (*User, error) {
 		FirstName: in.FirstName, LastName: in.LastName, IsAdmin: in.Admin, PasswordHash: hash,
 		CreatedAt: now, UpdatedAt: now,
 	}
-	if err := s.db.WithContext(ctx).Create(u).Error; err != nil {
-		err = mapDBError(err)
+	err := s.audited(ctx, ActivityCreate, func(tx *Store) (string, error) {
+		return "user " + u.Email, mapDBError(tx.db.WithContext(ctx).Create(u).Error)
+	})
+	if err != nil {
 		if errors.Is(err, ErrConflict) {
 			return nil, &ValidationError{Kind: KindUnprocessable, Detail: "A user with this e-mail already exists in the organization.",
 				Errors: []FieldError{{Pointer: "#/email", Code: "duplicate_email", Detail: "A user with this e-mail already exists in the organization."}}}

@@ -241,23 +241,23 @@ func (s *Store) CreateWebhook(ctx context.Context, orgID int64, policy WebhookPo
 		ID: uid.String(), OrganizationID: orgID, URL: in.URL, Events: StringList(in.Events),
 		StoredSecret: sealed, Secret: secret, Description: in.Description, CreatedAt: s.Now(),
 	}
-	err = s.inTx(ctx, func(tx *Store) error {
+	err = s.audited(ctx, ActivityCreate, func(tx *Store) (string, error) {
 		// Registrations of one organization take turns, so two at once cannot
 		// both pass the count (SQLite's IMMEDIATE transactions already do).
 		if tx.dialect == DialectPostgres {
 			var org Organization
 			if err := tx.db.WithContext(ctx).Clauses(clause.Locking{Strength: "UPDATE"}).Select("id").Take(&org, orgID).Error; err != nil {
-				return mapDBError(err)
+				return "", mapDBError(err)
 			}
 		}
 		var n int64
 		if err := tx.db.WithContext(ctx).Model(&WebhookEndpoint{}).Where("organization_id = ?", orgID).Count(&n).Error; err != nil {
-			return err
+			return "", mapDBError(err)
 		}
 		if n >= MaxWebhooksPerOrg {
-			return Unprocessable("#/url", "limit_reached", fmt.Sprintf("An organization can register at most %d webhook endpoints; delete one first.", MaxWebhooksPerOrg))
+			return "", Unprocessable("#/url", "limit_reached", fmt.Sprintf("An organization can register at most %d webhook endpoints; delete one first.", MaxWebhooksPerOrg))
 		}
-		return mapDBError(tx.db.WithContext(ctx).Create(w).Error)
+		return "webhook " + w.ID + " (" + w.URL + ")", mapDBError(tx.db.WithContext(ctx).Create(w).Error)
 	})
 	if err != nil {
 		return nil, err
@@ -315,40 +315,40 @@ func (s *Store) GetWebhook(ctx context.Context, orgID int64, id string) (*Webhoo
 // (two sign at most). Another organization's id is ErrNotFound.
 func (s *Store) RotateWebhookSecret(ctx context.Context, orgID int64, id string) (*WebhookEndpoint, error) {
 	var out *WebhookEndpoint
-	err := s.inTx(ctx, func(tx *Store) error {
+	err := s.audited(ctx, ActivityCreate, func(tx *Store) (string, error) {
 		var w WebhookEndpoint
 		q := tx.db.WithContext(ctx)
 		if tx.dialect == DialectPostgres {
 			q = q.Clauses(clause.Locking{Strength: "UPDATE"})
 		}
 		if err := q.Where("organization_id = ? AND id = ?", orgID, id).Take(&w).Error; err != nil {
-			return mapDBError(err)
+			return "", mapDBError(err)
 		}
 		old, _, err := tx.keys.openStored(w.StoredSecret, webhookSecretAAD(w.ID))
 		if err != nil {
-			return err
+			return "", err
 		}
 		secret, err := newWebhookSecret()
 		if err != nil {
-			return err
+			return "", err
 		}
 		sealed, err := tx.keys.Seal([]byte(secret), webhookSecretAAD(w.ID))
 		if err != nil {
-			return err
+			return "", err
 		}
 		sealedOld, err := tx.keys.Seal([]byte(old), webhookPreviousSecretAAD(w.ID))
 		if err != nil {
-			return err
+			return "", err
 		}
 		until := tx.Now().Add(WebhookRotationOverlap)
 		if err := tx.db.WithContext(ctx).Model(&WebhookEndpoint{}).Where("id = ?", w.ID).
 			Updates(map[string]any{"secret": sealed, "previous_secret": sealedOld, "previous_secret_expires_at": until}).Error; err != nil {
-			return err
+			return "", mapDBError(err)
 		}
 		w.StoredSecret, w.StoredPreviousSecret, w.PreviousSecretExpiresAt = sealed, sealedOld, &until
 		w.Secret, w.PreviousSecret = secret, old
 		out = &w
-		return nil
+		return "signing secret of webhook " + w.ID + " (" + w.URL + ")", nil
 	})
 	if err != nil {
 		return nil, err
@@ -408,14 +408,16 @@ func (s *Store) SealStoredSecrets(ctx context.Context) (int, error) {
 // DeleteWebhook removes an organization's endpoint; calls still queued for it
 // go dead when their turn comes. Another organization's id is ErrNotFound.
 func (s *Store) DeleteWebhook(ctx context.Context, orgID int64, id string) error {
-	res := s.db.WithContext(ctx).Where("organization_id = ? AND id = ?", orgID, id).Delete(&WebhookEndpoint{})
-	if res.Error != nil {
-		return res.Error
-	}
-	if res.RowsAffected == 0 {
-		return ErrNotFound
-	}
-	return nil
+	return s.audited(ctx, ActivityDelete, func(tx *Store) (string, error) {
+		res := tx.db.WithContext(ctx).Where("organization_id = ? AND id = ?", orgID, id).Delete(&WebhookEndpoint{})
+		if res.Error != nil {
+			return "", mapDBError(res.Error)
+		}
+		if res.RowsAffected == 0 {
+			return "", ErrNotFound
+		}
+		return "webhook " + id, nil
+	})
 }
 
 // WebhookEvent is the JSON body of a webhook call.

@@ -76,8 +76,9 @@ func TestURLFormat(t *testing.T) {
 func TestURLIsStable(t *testing.T) {
 	a, b := newAssets(t), newAssets(t)
 	for _, name := range a.Names() {
-		if a.URL(name) != b.URL(name) || a.URL(name) != a.URL(name) {
-			t.Errorf("URL(%q) is not stable: %q vs %q", name, a.URL(name), b.URL(name))
+		first, again, other := a.URL(name), a.URL(name), b.URL(name)
+		if first != again || first != other {
+			t.Errorf("URL(%q) is not stable: %q, then %q, another instance %q", name, first, again, other)
 		}
 	}
 }

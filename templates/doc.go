@@ -1,6 +1,7 @@
 // Package templates holds Markup Room's server-rendered pages, written in
 // templ (*.templ, compiled to the committed *_templ.go files by
-// `go tool templ generate -path templates`).
+// `go tool templ generate -path templates`, or `go generate ./templates`, which
+// runs the templ version pinned in go.mod through the line below).
 //
 // Pages receive view-model structs (Page, HomeView, ErrorView, …) and render
 // them; they never query anything. The package may import types from package
@@ -8,3 +9,5 @@
 // Content-Security-Policy: no inline <script>, no on…= handler attributes and
 // no style="…" attributes; behaviour lives in static/js, looks in static/css.
 package templates
+
+//go:generate go tool templ generate -path .

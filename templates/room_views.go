@@ -168,13 +168,8 @@ type TagTypeView struct {
 	Icon, Description string
 }
 
-// pluralize writes "1 page" / "3 pages".
-func pluralize(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}
+// pluralize is Plural, under the name the room's templates use.
+func pluralize(n int, one, many string) string { return Plural(n, one, many) }
 
 // removeConfirm is the question asked before a participant is removed.
 func removeConfirm(p RoomParticipantView) string {

@@ -138,8 +138,10 @@ func loadConfig(getenv func(string) string) (config, error) {
 		c.SMTPFrom = "Markup Room <no-reply@" + host + ">"
 	}
 	if c.SMTPURL != "" {
-		if _, err := delivery.NewMailer(c.SMTPURL, c.SMTPFrom, time.Minute); err != nil {
-			errs = append(errs, err)
+		if _, err := delivery.NewMailer(c.SMTPURL, c.SMTPFrom, time.Minute); errors.Is(err, delivery.ErrSenderAddress) {
+			errs = append(errs, fmt.Errorf("MARKUPROOM_SMTP_FROM: %w", err))
+		} else if err != nil {
+			errs = append(errs, fmt.Errorf("MARKUPROOM_SMTP_URL: %w", err))
 		}
 	}
 	c.WebhookAllowPrivate = boolean("MARKUPROOM_WEBHOOK_ALLOW_PRIVATE", false)

@@ -220,7 +220,7 @@ func serveForTest(t *testing.T, env map[string]string) (string, string, func() i
 		env["MARKUPROOM_LOG_LEVEL"] = "error"
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	var out, errOut syncBuffer
+	var out, errOut modelstest.LogBuffer
 	done := make(chan int, 1)
 	go func() {
 		done <- run(ctx, nil, func(k string) string { return env[k] }, strings.NewReader(""), &out, &errOut)

@@ -132,7 +132,7 @@ func TestServeMetricsAccess(t *testing.T) {
 // testServer is the real server run in-process by startServer.
 type testServer struct {
 	base           string
-	stdout, stderr *syncBuffer
+	stdout, stderr *modelstest.LogBuffer
 	stop           func() int
 }
 
@@ -168,7 +168,7 @@ func startServer(t *testing.T, env map[string]string) *testServer {
 	addr := freeAddr(t)
 	env["MARKUPROOM_ADDR"], env["MARKUPROOM_BASE_URL"], env["MARKUPROOM_LOG_LEVEL"] = addr, "http://"+addr, "info"
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &testServer{base: "http://" + addr, stdout: &syncBuffer{}, stderr: &syncBuffer{}}
+	s := &testServer{base: "http://" + addr, stdout: &modelstest.LogBuffer{}, stderr: &modelstest.LogBuffer{}}
 	done := make(chan int, 1)
 	go func() {
 		done <- run(ctx, nil, func(k string) string { return env[k] }, strings.NewReader(""), s.stdout, s.stderr)

@@ -23,6 +23,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/markuproom/markuproom/models/modelstest"
 	"github.com/markuproom/markuproom/models/pdf"
 	"github.com/markuproom/markuproom/models/pdf/pdftest"
 )
@@ -186,7 +187,7 @@ type process struct {
 	dataDir string
 	token   string
 	roomURL string
-	stderr  *syncBuffer
+	stderr  *modelstest.LogBuffer
 }
 
 func startProcess(t *testing.T, bin, databaseURL string) *process {
@@ -207,7 +208,7 @@ func startProcess(t *testing.T, bin, databaseURL string) *process {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &process{cmd: cmd, base: "http://" + addr, dataDir: dir, stderr: &syncBuffer{}}
+	p := &process{cmd: cmd, base: "http://" + addr, dataDir: dir, stderr: &modelstest.LogBuffer{}}
 	cmd.Stderr = p.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -223,7 +224,7 @@ func startProcess(t *testing.T, bin, databaseURL string) *process {
 			<-done
 		}
 	})
-	var out syncBuffer
+	var out modelstest.LogBuffer
 	go func() { _, _ = io.Copy(&out, bufio.NewReader(stdout)) }()
 	deadline := time.Now().Add(60 * time.Second)
 	for {

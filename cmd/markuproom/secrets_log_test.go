@@ -24,6 +24,7 @@ import (
 
 	"github.com/markuproom/markuproom/handlers/delivery/deliverytest"
 	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/models/modelstest"
 )
 
 // secretSet is what the log must never contain, by kind.
@@ -121,7 +122,7 @@ func fullRunLogs(t *testing.T, dialect, dbURL string) {
 		"MARKUPROOM_WEBHOOK_ALLOW_PRIVATE": "true",
 	}
 	getenv := func(k string) string { return env[k] }
-	var logs syncBuffer // everything any part of the product wrote, except a command's intended stdout
+	var logs modelstest.LogBuffer // everything any part of the product wrote, except a command's intended stdout
 
 	// Operator commands.
 	cli := func(stdin string, args ...string) (int, string) {
@@ -150,7 +151,7 @@ func fullRunLogs(t *testing.T, dialect, dbURL string) {
 
 	// The server.
 	ctx, cancel := context.WithCancel(context.Background())
-	var serveOut syncBuffer
+	var serveOut modelstest.LogBuffer
 	done := make(chan int, 1)
 	go func() { done <- run(ctx, []string{"serve"}, getenv, strings.NewReader(""), &serveOut, &logs) }()
 	stopped := false

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"strings"
@@ -146,13 +147,17 @@ func (e *cliEnv) serve(ctx context.Context, args []string) int {
 // nothing more, waits for the sends in flight (each bounded by its timeout)
 // and returns. Held e-mails go back in the queue when SMTP is configured.
 func (a *app) startOutbox(ctx context.Context, logger *slog.Logger, registry prometheus.Registerer) (stop func(), err error) {
+	retry := models.DefaultRetryPolicy()
+	retry.Attempts = a.cfg.OutboxMaxAttempts
+	retry.Jitter = models.NewJitter(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 	w, err := delivery.New(a.store, delivery.Config{
 		SMTPURL:              a.cfg.SMTPURL,
 		From:                 a.cfg.SMTPFrom,
 		AllowPrivateWebhooks: a.cfg.WebhookAllowPrivate,
-		Retry:                models.RetryPolicy{Base: models.DefaultRetryPolicy.Base, Max: models.DefaultRetryPolicy.Max, Attempts: a.cfg.OutboxMaxAttempts},
+		Retry:                retry,
 		Logger:               logger,
 		Registry:             registry,
+		Counter:              a.store,
 	})
 	if err != nil {
 		return nil, err

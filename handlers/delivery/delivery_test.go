@@ -293,24 +293,6 @@ func TestHeaderInjectionIsRefused(t *testing.T) {
 	})
 }
 
-// syncBuffer is a log destination the worker's goroutines can share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 func asValidation(err error, target **models.ValidationError) bool {
 	ve, ok := err.(*models.ValidationError)
 	if ok {
@@ -323,11 +305,11 @@ func TestWithoutSMTPInvitationsAreHeld(t *testing.T) {
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		f := newFixture(t, env)
 		f.create(t, f.body("esign_pending", map[string]any{"notifyParticipants": map[string]any{"email": true}}, "Pat"))
-		var logs syncBuffer
+		var logs modelstest.LogBuffer
 		w := newWorker(t, env.Store, delivery.Config{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 		runOnce(t, w)
 		m := f.messages(t)[0]
-		if m.Status != models.MessageHeld || !strings.Contains(m.LastError, "MARKUPROOM_SMTP_URL") {
+		if m.Status != models.MessageHeld || !strings.Contains(m.LastError, "no SMTP server is configured") {
 			t.Fatalf("without SMTP: %s %q", m.Status, m.LastError)
 		}
 		if !strings.Contains(logs.String(), "pat@example.com") || !strings.Contains(logs.String(), models.DefaultInviteSubject) {
@@ -489,7 +471,8 @@ func TestPrivateWebhookTargetsAreRefused(t *testing.T) {
 				t.Errorf("%s was accepted: %v", u, err)
 			}
 		}
-		if _, err := env.Store.CreateWebhook(t.Context(), f.tenant.Org.ID, strict, models.NewWebhook{URL: "https://hooks.example.com/x", Events: []string{models.WebhookTransactionUpdated}}); err != nil {
+		// A public name under .invalid (RFC 6761): never resolves, and no DNS query leaves the machine at send time.
+		if _, err := env.Store.CreateWebhook(t.Context(), f.tenant.Org.ID, strict, models.NewWebhook{URL: "https://hooks.invalid/x", Events: []string{models.WebhookTransactionUpdated}}); err != nil {
 			t.Fatalf("a public https URL was refused: %v", err)
 		}
 
@@ -511,8 +494,8 @@ func TestPrivateWebhookTargetsAreRefused(t *testing.T) {
 			t.Fatal("the worker connected to a loopback address")
 		}
 		for _, m := range f.messages(t) {
-			if strings.Contains(m.Recipient, "hooks.example.com") {
-				continue // a public name that does not resolve here
+			if strings.Contains(m.Recipient, "hooks.invalid") {
+				continue // a public name that never resolves
 			}
 			if m.Status != models.MessageDead || !strings.Contains(m.LastError, "refused") {
 				t.Errorf("%s: %s %q", m.Recipient, m.Status, m.LastError)
@@ -637,7 +620,7 @@ func TestALapsedLeaseBringsAClaimBack(t *testing.T) {
 			t.Fatalf("after the lease: %+v %v", again, err)
 		}
 		// The first worker, back from the dead, cannot record an outcome over the new claim.
-		if err := env.Store.FinishMessage(t.Context(), &first[0], models.Outcome{}, models.DefaultRetryPolicy); err != nil {
+		if err := env.Store.FinishMessage(t.Context(), &first[0], models.Outcome{}, models.DefaultRetryPolicy()); err != nil {
 			t.Fatal(err)
 		}
 		if m := f.messages(t)[0]; m.Status != models.MessagePending || m.LeaseToken != again[0].LeaseToken {
@@ -663,7 +646,7 @@ func TestWorkerMetrics(t *testing.T) {
 		}
 		f.create(t, f.body("esign_pending", map[string]any{"notifyParticipants": map[string]any{"email": true}}, "Pat"))
 		reg := prometheus.NewRegistry()
-		w := newWorker(t, env.Store, delivery.Config{AllowPrivateWebhooks: true, Registry: reg})
+		w := newWorker(t, env.Store, delivery.Config{AllowPrivateWebhooks: true, Registry: reg, Counter: env.Store})
 		runOnce(t, w)
 		env.Clock.Advance(2 * time.Minute)
 		runOnce(t, w)

@@ -24,6 +24,12 @@ type Mailer struct {
 	from *mail.Address
 }
 
+// Errors of NewMailer, telling which of its inputs is wrong.
+var (
+	ErrSMTPURL       = errors.New("bad SMTP server URL")
+	ErrSenderAddress = errors.New("bad sender address")
+)
+
 // NewMailer reads an SMTP URL: smtp://[user:pass@]host[:port] speaks
 // STARTTLS (required when credentials are given, so a password never
 // crosses the network in clear; used when offered otherwise, as by a local
@@ -32,17 +38,17 @@ type Mailer struct {
 func NewMailer(rawURL, from string, timeout time.Duration) (*Mailer, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil || u.Hostname() == "" {
-		return nil, fmt.Errorf("MARKUPROOM_SMTP_URL %q is not an smtp:// or smtps:// URL with a host", redact(rawURL))
+		return nil, fmt.Errorf("%w: %q is not an smtp:// or smtps:// URL with a host", ErrSMTPURL, redact(rawURL))
 	}
 	sender, err := mail.ParseAddress(from)
 	if err != nil {
-		return nil, fmt.Errorf("MARKUPROOM_SMTP_FROM %q is not an e-mail address: %w", from, err)
+		return nil, fmt.Errorf("%w: %q is not an e-mail address: %w", ErrSenderAddress, from, err)
 	}
 	opts := []gomail.Option{gomail.WithTimeout(timeout)}
 	port := 0
 	if p := u.Port(); p != "" {
 		if port, err = strconv.Atoi(p); err != nil || port <= 0 || port > 65535 {
-			return nil, fmt.Errorf("MARKUPROOM_SMTP_URL %q has a bad port", redact(rawURL))
+			return nil, fmt.Errorf("%w: %q has a bad port", ErrSMTPURL, redact(rawURL))
 		}
 	}
 	switch u.Scheme {
@@ -61,7 +67,7 @@ func NewMailer(rawURL, from string, timeout time.Duration) (*Mailer, error) {
 		}
 		opts = append(opts, gomail.WithSSL(), gomail.WithPort(port))
 	default:
-		return nil, fmt.Errorf("MARKUPROOM_SMTP_URL %q must start with smtp:// or smtps://", redact(rawURL))
+		return nil, fmt.Errorf("%w: %q must start with smtp:// or smtps://", ErrSMTPURL, redact(rawURL))
 	}
 	if u.User != nil {
 		pass, _ := u.User.Password()

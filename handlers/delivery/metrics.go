@@ -41,18 +41,14 @@ func newMetrics(reg prometheus.Registerer, counter MessageCounter) (*metrics, er
 	return m, nil
 }
 
-// observe records one send.
-func (m *metrics) observe(kind string, out models.Outcome, final bool, took time.Duration) {
+// observe records one send by the status it left the message in (a message
+// pending again is counted as "retry").
+func (m *metrics) observe(kind string, next models.MessageStatus, took time.Duration) {
 	if m == nil {
 		return
 	}
-	outcome := "sent"
-	switch {
-	case out.Held:
-		outcome = "held"
-	case out.Err != nil && final:
-		outcome = "dead"
-	case out.Err != nil:
+	outcome := string(next)
+	if next == models.MessagePending {
 		outcome = "retry"
 	}
 	m.deliveries.WithLabelValues(kind, outcome).Inc()
@@ -61,7 +57,7 @@ func (m *metrics) observe(kind string, out models.Outcome, final bool, took time
 
 // MessageCounter counts the outbox's messages by status.
 type MessageCounter interface {
-	CountMessages(ctx context.Context) (map[string]int64, error)
+	CountMessages(ctx context.Context) (map[models.MessageStatus]int64, error)
 }
 
 // queueCollector reports the outbox's size at each scrape (one GROUP BY).
@@ -81,6 +77,6 @@ func (q *queueCollector) Collect(ch chan<- prometheus.Metric) {
 		return
 	}
 	for _, s := range models.MessageStatuses() {
-		ch <- prometheus.MustNewConstMetric(q.desc, prometheus.GaugeValue, float64(counts[s]), s)
+		ch <- prometheus.MustNewConstMetric(q.desc, prometheus.GaugeValue, float64(counts[s]), string(s))
 	}
 }

@@ -29,12 +29,14 @@ type WebhookSender struct {
 	client       *http.Client
 	allowPrivate bool
 	now          func() time.Time
+	// lookup resolves a host name (net.DefaultResolver's; tests replace it).
+	lookup func(ctx context.Context, network, host string) ([]netip.Addr, error)
 }
 
 // NewWebhookSender builds a sender; timeout bounds each call (connect,
 // TLS, request and response together).
 func NewWebhookSender(allowPrivate bool, timeout time.Duration) *WebhookSender {
-	w := &WebhookSender{allowPrivate: allowPrivate, now: time.Now}
+	w := &WebhookSender{allowPrivate: allowPrivate, now: time.Now, lookup: net.DefaultResolver.LookupNetIP}
 	transport := &http.Transport{
 		Proxy:                 nil, // a proxy would make the address check meaningless
 		DialContext:           w.dial,
@@ -83,7 +85,7 @@ func (w *WebhookSender) dial(ctx context.Context, network, addr string) (net.Con
 	var ips []netip.Addr
 	if ip, err := netip.ParseAddr(host); err == nil {
 		ips = []netip.Addr{ip}
-	} else if ips, err = net.DefaultResolver.LookupNetIP(ctx, "ip", host); err != nil {
+	} else if ips, err = w.resolve(ctx, host); err != nil {
 		return nil, err
 	}
 	for _, ip := range ips {
@@ -104,6 +106,17 @@ func (w *WebhookSender) dial(ctx context.Context, network, addr string) (net.Con
 		last = fmt.Errorf("%s has no address", host)
 	}
 	return nil, last
+}
+
+// resolve looks a host name up. Names under the special-use domain "invalid"
+// (RFC 6761 §6.4) never resolve: they get the resolver's "no such host"
+// answer at once, without a DNS query leaving the machine.
+func (w *WebhookSender) resolve(ctx context.Context, host string) ([]netip.Addr, error) {
+	name := strings.ToLower(strings.TrimSuffix(host, "."))
+	if name == "invalid" || strings.HasSuffix(name, ".invalid") {
+		return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
+	}
+	return w.lookup(ctx, "ip", host)
 }
 
 // Sign is the Standard Webhooks signature of one call: "v1," and the base64

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"sync"
 	"time"
 
@@ -37,7 +38,8 @@ type Config struct {
 	From string
 	// AllowPrivateWebhooks lets webhooks use http:// and reach private addresses.
 	AllowPrivateWebhooks bool
-	// Retry spaces out attempts (default models.DefaultRetryPolicy).
+	// Retry spaces out attempts (default models.DefaultRetryPolicy()). Without
+	// a Jitter the worker seeds one of its own (models.NewJitter).
 	Retry models.RetryPolicy
 	// Poll is how often an idle worker looks for due messages (default 1 s).
 	Poll time.Duration
@@ -49,9 +51,11 @@ type Config struct {
 	Timeout time.Duration
 	Lease   time.Duration
 	Logger  *slog.Logger
-	// Registry, when set, receives the worker's metrics (and the outbox's
-	// size by status, when the store can count it).
+	// Registry, when set, receives the worker's metrics.
 	Registry prometheus.Registerer
+	// Counter, when set with Registry, reports the outbox's size by status
+	// at each scrape.
+	Counter MessageCounter
 }
 
 // Worker sends the outbox's due messages until its context ends.
@@ -70,7 +74,10 @@ func New(store Store, cfg Config) (*Worker, error) {
 		cfg.From = "Markup Room <no-reply@localhost>"
 	}
 	if cfg.Retry.Attempts <= 0 {
-		cfg.Retry = models.DefaultRetryPolicy
+		cfg.Retry = models.DefaultRetryPolicy()
+	}
+	if cfg.Retry.Jitter == nil {
+		cfg.Retry.Jitter = models.NewJitter(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 	}
 	if cfg.Poll <= 0 {
 		cfg.Poll = time.Second
@@ -96,8 +103,7 @@ func New(store Store, cfg Config) (*Worker, error) {
 	w := &Worker{store: store, cfg: cfg, log: cfg.Logger,
 		hooks: NewWebhookSender(cfg.AllowPrivateWebhooks, cfg.Timeout)}
 	if cfg.Registry != nil {
-		counter, _ := store.(MessageCounter)
-		stats, err := newMetrics(cfg.Registry, counter)
+		stats, err := newMetrics(cfg.Registry, cfg.Counter)
 		if err != nil {
 			return nil, err
 		}
@@ -190,7 +196,7 @@ func (w *Worker) deliver(ctx context.Context, m *models.OutboxMessage, endpoints
 	defer cancel()
 	start := time.Now()
 	out := w.send(sendCtx, m, endpoints)
-	w.stats.observe(m.Kind, out, out.Permanent || m.Attempts >= w.cfg.Retry.Attempts, time.Since(start))
+	w.stats.observe(m.Kind, w.cfg.Retry.Next(out, m.Attempts), time.Since(start))
 	log := w.log.With("id", m.ID, "kind", m.Kind, "event", m.Event, "attempt", m.Attempts)
 	to := m.Recipient
 	if m.Kind == models.MessageWebhook {
@@ -215,7 +221,7 @@ func (w *Worker) send(ctx context.Context, m *models.OutboxMessage, endpoints ma
 	switch m.Kind {
 	case models.MessageEmail:
 		if w.mailer == nil {
-			return models.Outcome{Err: errors.New("no SMTP server is configured (MARKUPROOM_SMTP_URL)"), Held: true}
+			return models.Outcome{Err: errors.New("no SMTP server is configured"), Held: true}
 		}
 		err = w.sendEmail(ctx, m)
 	case models.MessageWebhook:

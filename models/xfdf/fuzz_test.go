@@ -26,7 +26,7 @@ func FuzzMerge(f *testing.F) {
 	for _, m := range malformed[:20] {
 		f.Add([]byte(m.doc), "", "", "", 1, 1.0, 2.0, 3.0, 4.0, "")
 	}
-	f.Add([]byte(layouts[0].doc), "s", "t", "c", -1, math.NaN(), math.Inf(1), -0.0, 1e308, "#xyzxyz")
+	f.Add([]byte(layouts[0].doc), "s", "t", "c", -1, math.NaN(), math.Inf(1), math.Copysign(0, -1), 1e308, "#xyzxyz")
 	f.Add([]byte(""), "s", "t", "c", 1<<40, -14400.0, -1e-300, 5e-324, 14400.0, "#ffffff")
 	files, _ := filepath.Glob(filepath.Join("testdata", "*.xfdf"))
 	for _, name := range files {

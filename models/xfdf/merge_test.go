@@ -255,7 +255,7 @@ func TestMergeInvalidAnnotations(t *testing.T) {
 	if _, err := Merge(nil, []Annotation{good, good}); !errors.Is(err, ErrInvalidAnnotation) {
 		t.Errorf("duplicate names: err = %v, want ErrInvalidAnnotation", err)
 	}
-	optional := Annotation{Name: GeneratedName("k", 0), Rect: Rect{-0.0, 0, 0, 0}}
+	optional := Annotation{Name: GeneratedName("k", 0), Rect: Rect{math.Copysign(0, -1), 0, 0, 0}} // a negative zero prints as 0
 	out, err := Merge(nil, []Annotation{optional})
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { mixedPDF } from "./lib/pdf.mjs";
-import { startServer, launchBrowser, watchProblems, artifacts } from "./lib/server.mjs";
+import { startServer, launchBrowser, watchProblems, artifacts, submitted } from "./lib/server.mjs";
 
 let srv, browser, doc;
 
@@ -89,7 +89,7 @@ test("rules 1 and 2: options appear only with their flags, and the API says what
   await dialog.getByLabel("Knowledge-based authentication (KBA)").check();
   await dialog.getByLabel("Credential analysis").check();
   await page.screenshot({ path: join(artifacts, "participant-dialog.png") });
-  await Promise.all([page.waitForURL(/\/rooms\//), dialog.getByRole("button", { name: "Save participant" }).click()]);
+  await submitted(page, () => dialog.getByRole("button", { name: "Save participant" }).click());
   let kim = (await srv.transaction(r.transactionId)).participants.find((p) => p.email === "kim@example.com");
   assert.deepEqual([kim.authenticationType, kim.kbaRequired, kim.credAnalysisRequired], ["two-factor-authentication", true, true]);
   await ctx.close();
@@ -108,7 +108,7 @@ test("rules 1 and 2: options appear only with their flags, and the API says what
   await dialog.getByLabel("Last name", { exact: true }).fill("Plain");
   await dialog.getByLabel("E-mail", { exact: true }).fill("lee@example.com");
   await page.screenshot({ path: join(artifacts, "participant-dialog-restricted.png") });
-  await Promise.all([page.waitForURL(/\/rooms\//), dialog.getByRole("button", { name: "Save participant" }).click()]);
+  await submitted(page, () => dialog.getByRole("button", { name: "Save participant" }).click());
   for (const p of (await srv.transaction(r.transactionId)).participants) {
     assert.deepEqual([p.authenticationType, p.kbaRequired, p.credAnalysisRequired], ["none", false, false], p.email);
   }

@@ -13,7 +13,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { makePDF } from "./lib/pdf.mjs";
-import { startServer, launchBrowser, watchProblems, artifacts } from "./lib/server.mjs";
+import { startServer, launchBrowser, watchProblems, artifacts, submitted } from "./lib/server.mjs";
 
 let srv, browser;
 
@@ -282,7 +282,7 @@ test("a completed room: a short summary, whole e-mail addresses, no link validit
     await page.getByRole("button", { name: "Create e-signature session" }).click();
     const dialog = page.locator("#session-dialog");
     await dialog.locator('[data-check="valid"][data-ok]').waitFor();
-    await Promise.all([page.waitForURL(/\/rooms\//), dialog.getByRole("button", { name: "Create e-signature session" }).click()]);
+    await submitted(page, () => dialog.getByRole("button", { name: "Create e-signature session" }).click());
     await page.locator("[data-room-summary]").waitFor();
     await ctx.close();
   }

@@ -6,7 +6,7 @@
 // Run: make test-browser   (needs `npm ci` and /usr/lib/chromium/chromium)
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startServer, launchBrowser } from "./lib/server.mjs";
+import { startServer, launchBrowser, submitted } from "./lib/server.mjs";
 
 let srv, browser, roomURL, base;
 
@@ -45,7 +45,7 @@ test("the room opens, edits participants and titles, and logs no errors", async 
   await dialog.getByLabel("E-mail", { exact: true }).fill("casey@example.com");
   await dialog.getByLabel("Authentication", { exact: true }).selectOption("two-factor-authentication");
   await dialog.getByLabel("Knowledge-based authentication (KBA)").check();
-  await Promise.all([page.waitForURL(/\/rooms\//), dialog.getByRole("button", { name: "Save participant" }).click()]);
+  await submitted(page, () => dialog.getByRole("button", { name: "Save participant" }).click());
   await page.locator(".room-participant", { hasText: "Casey Witness" }).waitFor();
   assert.equal(await page.locator(".room-participant").count(), 3);
   assert.ok(await page.getByText("Knowledge-based authentication", { exact: true }).isVisible());
@@ -56,21 +56,21 @@ test("the room opens, edits participants and titles, and logs no errors", async 
   await casey.getByRole("button", { name: "Edit" }).click();
   const edit = page.locator("dialog[open]");
   await edit.getByLabel("Last name", { exact: true }).fill("Notary");
-  await Promise.all([page.waitForURL(/\/rooms\//), edit.getByRole("button", { name: "Save participant" }).click()]);
+  await submitted(page, () => edit.getByRole("button", { name: "Save participant" }).click());
   await page.locator(".room-participant", { hasText: "Casey Notary" }).waitFor();
 
   // Rename the document.
   const firstDoc = page.locator('.room-doc[data-document="0"]');
   await firstDoc.locator(".room-doc__rename summary").click();
   await firstDoc.locator(".room-doc__rename-form input[name=title]").fill("Signed Purchase Agreement");
-  await Promise.all([page.waitForURL(/\/rooms\//), firstDoc.getByRole("button", { name: "Save title" }).click()]);
+  await submitted(page, () => firstDoc.getByRole("button", { name: "Save title" }).click());
   await page.getByRole("heading", { level: 1, name: "Signed Purchase Agreement" }).waitFor();
 
   // Remove, confirming the browser dialog.
   page.once("dialog", (d) => d.accept());
   const again = page.locator(".room-participant", { hasText: "Casey Notary" });
   await again.locator("summary").click();
-  await Promise.all([page.waitForURL(/\/rooms\//), again.getByRole("button", { name: "Remove" }).click()]);
+  await submitted(page, () => again.getByRole("button", { name: "Remove" }).click());
   assert.equal(await page.locator(".room-participant").count(), 2);
 
   assert.deepEqual(problems, [], "the page logged errors or warnings");

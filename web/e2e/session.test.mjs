@@ -5,7 +5,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { mixedPDF } from "./lib/pdf.mjs";
-import { startServer, launchBrowser, watchProblems, artifacts } from "./lib/server.mjs";
+import { startServer, launchBrowser, watchProblems, artifacts, submitted } from "./lib/server.mjs";
 
 let srv, browser, doc;
 
@@ -57,7 +57,7 @@ test("the checklist guides to a complete room, then the session is created", asy
   await dialog.locator('[data-check="participant-tags"][data-ok]').waitFor();
   assert.equal(await dialog.locator(".checklist__item--todo").count(), 0);
   assert.ok(await dialog.getByLabel("E-mail each participant an invitation").isChecked(), "invitations are offered, ticked");
-  await Promise.all([page.waitForURL(/\/rooms\//), dialog.getByRole("button", { name: "Create e-signature session" }).click()]);
+  await submitted(page, () => dialog.getByRole("button", { name: "Create e-signature session" }).click());
   await page.locator("[data-room-summary]").waitFor();
   assert.equal(await page.locator("[data-summary-transaction]").textContent(), r.transactionId);
   assert.equal(await page.locator("[data-palette]").count(), 0, "the room is read-only");
@@ -113,7 +113,7 @@ test("a newcomer on the printed demo room: tags for two people on two documents,
   await page.getByRole("button", { name: "Create e-signature session" }).click();
   const dialog = page.locator("#session-dialog");
   await dialog.locator('[data-check="valid"][data-ok]').waitFor();
-  await Promise.all([page.waitForURL(/\/rooms\//), dialog.getByRole("button", { name: "Create e-signature session" }).click()]);
+  await submitted(page, () => dialog.getByRole("button", { name: "Create e-signature session" }).click());
   await page.locator("[data-room-summary]").waitFor();
 
   tx = await srv.transaction(transactionId);

@@ -122,6 +122,15 @@ export function launchBrowser() {
   });
 }
 
+/**
+ * Runs action (a click that submits a room form) and waits until the server has answered the POST it sends.
+ * Waiting for a /rooms/ URL instead raced: the address bar already shows the room, so such a wait ended
+ * before the save (a flaky read of the server's state right after).
+ */
+export async function submitted(page, action) {
+  await Promise.all([page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/rooms/")), action()]);
+}
+
 /** Collects console errors/warnings and page errors of a page. */
 export function watchProblems(page) {
   const problems = [];

@@ -1,30 +1,32 @@
-package templates
+package admin
 
-// AdminLoginView is the admin console's sign-in form.
-type AdminLoginView struct {
+import "github.com/markuproom/markuproom/templates"
+
+// LoginView is the admin console's sign-in form.
+type LoginView struct {
 	Email string
 	// Error is the one message for every refused sign-in; Locked marks a lockout.
 	Error  string
 	Locked bool
 }
 
-// AdminTransactionsView is the console's transactions table with its filters.
-type AdminTransactionsView struct {
-	Organizations []OptionView
-	Statuses      []OptionView
+// TransactionsView is the console's transactions table with its filters.
+type TransactionsView struct {
+	Organizations []templates.OptionView
+	Statuses      []templates.OptionView
 	// OrganizationID, Status and Search are the filters as given.
 	OrganizationID string
 	Status         string
 	Search         string
-	Rows           []AdminTransactionRowView
+	Rows           []TransactionRowView
 	// NextURL and PrevURL page the table (empty when there is no such page).
 	NextURL, PrevURL string
 	// Filtered tells an empty table "no match" from "nothing yet".
 	Filtered bool
 }
 
-// AdminTransactionRowView is one transaction of the table.
-type AdminTransactionRowView struct {
+// TransactionRowView is one transaction of the table.
+type TransactionRowView struct {
 	ID           string
 	URL          string
 	Organization string
@@ -36,88 +38,88 @@ type AdminTransactionRowView struct {
 	UpdatedISO   string
 }
 
-// AdminTransactionView is one transaction's page in the console.
-type AdminTransactionView struct {
+// TransactionView is one transaction's page in the console.
+type TransactionView struct {
 	ID, Organization, ReferenceID, Status string
 	Version                               int
 	Created, Updated                      string
 	SigningOrder, Notify, Subject         string
-	Participants                          []AdminParticipantView
-	Documents                             []AdminDocumentView
-	Viewer                                ViewerView
-	History                               []AdminEventView
+	Participants                          []ParticipantView
+	Documents                             []DocumentView
+	Viewer                                templates.ViewerView
+	History                               []EventView
 	// Messages are the transaction's invitations and webhook calls, newest first.
-	Messages  []AdminMessageRowView
+	Messages  []MessageRowView
 	CSRFToken string
 }
 
-// AdminParticipantView is a participant as the console shows it: never a
+// ParticipantView is a participant as the console shows it: never a
 // password, its hash or an answer.
-type AdminParticipantView struct {
+type ParticipantView struct {
 	ID, Name, Email, Auth, Order string
 	Checks                       []string
 }
 
-// AdminDocumentView is one document with its XFDF download.
-type AdminDocumentView struct {
+// DocumentView is one document with its XFDF download.
+type DocumentView struct {
 	Title   string
 	Pages   int
 	Tags    int
 	XFDFURL string
 }
 
-// AdminEventView is one history entry in words.
-type AdminEventView struct {
+// EventView is one history entry in words.
+type EventView struct {
 	When, WhenISO, Actor, Words string
 }
 
-// AdminRoomsView is the console's Markup Rooms table.
-type AdminRoomsView struct {
-	Rows      []AdminRoomRowView
+// RoomsView is the console's Markup Rooms table.
+type RoomsView struct {
+	Rows      []RoomRowView
 	NextURL   string
 	CSRFToken string
 }
 
-// AdminRoomRowView is one room; ExpireURL is set for an open room.
-type AdminRoomRowView struct {
+// RoomRowView is one room; ExpireURL is set for an open room.
+type RoomRowView struct {
 	ID, Organization, Sender, SenderEmail, Status, Expires, ExpiresISO string
 	TransactionURL, ExpireURL                                          string
 }
 
-// AdminActivityView is the console's activity log.
-type AdminActivityView struct {
-	Rows     []AdminActivityRowView
+// ActivityView is the console's activity log.
+type ActivityView struct {
+	Rows     []ActivityRowView
 	OlderURL string
 }
 
-// AdminActivityRowView is one admin action.
-type AdminActivityRowView struct {
+// ActivityRowView is one admin action.
+type ActivityRowView struct {
 	When, WhenISO, Who, Action, Target, Address string
 }
 
-// AdminOrganizationsView is the console's list of organizations with the create form.
-type AdminOrganizationsView struct {
-	Rows      []AdminOrganizationRowView
+// OrganizationsView is the console's list of organizations with the create form.
+type OrganizationsView struct {
+	Rows      []OrganizationRowView
 	CSRFToken string
 	// Error is a refused create's message; Name the name typed.
 	Error, Name string
 }
 
-// AdminOrganizationRowView is one organization; ToggleURL switches its API access.
-type AdminOrganizationRowView struct {
+// OrganizationRowView is one organization; ToggleURL switches its API access.
+type OrganizationRowView struct {
 	ID, Name, URL, ToggleURL string
 	APIEnabled               bool
 	Users, Tokens            int
 }
 
-// AdminOrganizationView is one organization's page: its users and API tokens.
-type AdminOrganizationView struct {
+// OrganizationView is one organization's page: its users and API tokens.
+type OrganizationView struct {
 	ID, Name   string
 	APIEnabled bool
 	ToggleURL  string
 	CSRFToken  string
-	Users      []AdminUserRowView
-	Tokens     []AdminTokenRowView
+	Users      []UserRowView
+	Tokens     []TokenRowView
 	// NewToken is a token just created, shown this once.
 	NewToken, NewTokenName string
 	// UserError and TokenError are a refused form's messages.
@@ -125,7 +127,7 @@ type AdminOrganizationView struct {
 	UsersURL, TokensURL   string
 	// Webhooks are the organization's endpoints; WebhookEvents the choices
 	// of the form; NewWebhookSecret an endpoint's secret, shown once.
-	Webhooks                        []AdminWebhookRowView
+	Webhooks                        []WebhookRowView
 	WebhooksURL                     string
 	WebhookEvents                   []string
 	NewWebhookSecret, NewWebhookURL string
@@ -134,45 +136,45 @@ type AdminOrganizationView struct {
 	NewWebhookRotated bool
 }
 
-// AdminWebhookRowView is one webhook endpoint of an organization.
-type AdminWebhookRowView struct {
+// WebhookRowView is one webhook endpoint of an organization.
+type WebhookRowView struct {
 	ID, URL, Events, Description, Created, DeleteURL string
 	// RotateURL receives the "Rotate secret" form.
 	RotateURL string
 }
 
-// AdminOutboxView is the console's list of outgoing messages.
-type AdminOutboxView struct {
-	Filters   []AdminFilterView
+// OutboxView is the console's list of outgoing messages.
+type OutboxView struct {
+	Filters   []FilterView
 	Status    string
-	Rows      []AdminMessageRowView
+	Rows      []MessageRowView
 	OlderURL  string
 	CSRFToken string
 }
 
-// AdminFilterView is one status filter with its count.
-type AdminFilterView struct {
+// FilterView is one status filter with its count.
+type FilterView struct {
 	Label   string
 	Count   int64
 	URL     string
 	Current bool
 }
 
-// AdminMessageRowView is one outgoing e-mail or webhook call; RetryURL is
+// MessageRowView is one outgoing e-mail or webhook call; RetryURL is
 // set for a dead or held one.
-type AdminMessageRowView struct {
+type MessageRowView struct {
 	ID, Organization, KindLabel, Recipient, Event, Subject, Status string
 	Attempts                                                       int
 	LastError, Created, CreatedISO, NextTry, NextTryISO            string
 	TransactionURL, RetryURL                                       string
 }
 
-// AdminUserRowView is one user; DisableURL is set while the user is enabled.
-type AdminUserRowView struct {
+// UserRowView is one user; DisableURL is set while the user is enabled.
+type UserRowView struct {
 	ID, Name, Email, Role, Status, DisableURL string
 }
 
-// AdminTokenRowView is one API token; RevokeURL is set while it is live.
-type AdminTokenRowView struct {
+// TokenRowView is one API token; RevokeURL is set while it is live.
+type TokenRowView struct {
 	ID, Name, Created, LastUsed, Status, RevokeURL string
 }
