@@ -10,6 +10,9 @@
 import { createBus, listenUntil } from "./bus.mjs";
 import { watchCounts } from "./counts.mjs";
 import { TagEditor } from "./editor.mjs";
+import { createFieldList } from "./fieldlist.mjs";
+import { rememberPlace, restorePlace, successMessage } from "./keepplace.mjs";
+import { wirePageNumbers } from "./pagenav.mjs";
 import { confirmRoomEdit, createPageEdits } from "./pages.mjs";
 import { createPalette, createSignerPicker } from "./palette.mjs";
 import { createProperties } from "./properties.mjs";
@@ -17,6 +20,7 @@ import { createServer, installServerEvents, isUndoRoomChange } from "./server.mj
 import { createSession, PAGE_EDIT_EVENT } from "./session.mjs";
 import { createSheets } from "./sheets.mjs";
 import { commandFor } from "./shortcuts.mjs";
+import { watchTagLabels } from "./taglabel.mjs";
 import { createThumbnails } from "./thumbs.mjs";
 import { createUpload } from "./upload.mjs";
 import { Viewer } from "./viewer.mjs";
@@ -55,6 +59,8 @@ async function start(prev) {
   const signal = lifetime.signal;
   const viewer = new Viewer(root, root, bus, pdfjs, pdfWorker);
   window.markupRoomViewer = viewer; // for the browser tests and the console
+  watchTagLabels(root, { signal }); // icon, name or date preview, initials, required marker: as much as fits
+  createFieldList(document.querySelector("[data-field-list]"), root, { signal });
   if (prev) {
     if (!prev.fit) viewer.setZoom(prev.zoom);
     root.scrollTop = prev.scrollTop;
@@ -71,6 +77,7 @@ async function start(prev) {
   const setStatus = (text, kind = "") => {
     if (!status) return;
     status.textContent = text;
+    status.title = text; // the whole of it where the toolbar cuts it
     status.dataset.kind = kind;
   };
   bus.on("status", ({ message }) => setStatus(message));
@@ -167,7 +174,6 @@ function wireToolbar(viewer, bus, signal) {
   if (!bar) return;
   const on = listenUntil(signal);
   const zoomSelect = bar.querySelector("[data-zoom-select]");
-  const pageInput = bar.querySelector("[data-page-input]");
   on(bar, "click", (e) => {
     const action = e.target.closest("[data-action]")?.dataset.action;
     if (action === "zoom-in") viewer.stepZoom(1);
@@ -177,7 +183,6 @@ function wireToolbar(viewer, bus, signal) {
     if (action === "page-next" && cur) viewer.goToPage(cur.index + 2);
   });
   on(zoomSelect, "change", () => viewer.setZoom(zoomSelect.value));
-  on(pageInput, "change", () => viewer.goToPage(Number(pageInput.value) || 1));
   const sync = ({ zoom, fit }) => {
     if (!zoomSelect) return;
     const match = [...zoomSelect.options].find((o) => o.value !== "fit" && Math.abs(Number(o.value) - zoom) < 0.001);
@@ -200,20 +205,28 @@ function wireToolbar(viewer, bus, signal) {
   };
   bus.on("zoom", sync);
   sync({ zoom: viewer.zoom, fit: viewer.fit });
-  bus.on("page", ({ page }) => {
-    if (page && pageInput && document.activeElement !== pageInput) pageInput.value = String(page.index + 1);
-  });
+  wirePageNumbers(viewer, bus, bar, signal);
 }
 
-/** A room change answered with the room: start again on the new markup. */
+/** Where the user is, taken before a room change's answer replaces the markup (after it, the old parts read 0). */
+let before = null;
+function onBeforeSwap(e) {
+  if (!current) return;
+  before = { snapshot: current.snapshot(), place: rememberPlace(), notice: successMessage(e.detail.requestConfig?.elt || e.detail.elt, e.detail.xhr?.status || 0) };
+}
+
+/** A room change answered with the room: start again on the new markup, where the user was, and say what was saved. */
 async function restartIfSwapped() {
   const root = document.querySelector("[data-viewer]");
   if (!current || root === current.root) return;
-  const prev = current.snapshot();
+  const kept = before;
+  before = null;
+  const prev = kept?.snapshot || current.snapshot();
   current.destroy();
   current = null;
   current = await start(prev);
-  current?.setStatus("All changes saved", "ok");
+  restorePlace(kept?.place); // once the field list is built again: the column is as tall as it was
+  current?.setStatus(kept?.notice || "All changes saved", "ok");
   session?.started(current);
 }
 
@@ -246,6 +259,7 @@ async function boot() {
   installServerEvents();
   document.addEventListener("keydown", onKeydown);
   document.addEventListener("htmx:confirm", confirmRoomEdit);
+  document.addEventListener("htmx:beforeSwap", onBeforeSwap);
   document.addEventListener("htmx:afterSettle", restartIfSwapped);
   document.addEventListener("htmx:beforeRequest", onBeforeRequest);
   document.addEventListener("htmx:afterRequest", onAfterRequest);

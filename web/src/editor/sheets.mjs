@@ -7,7 +7,7 @@
 // the same panels are columns and nothing here shows.
 
 /** Which panel each sheet name shows (the CSS hides the other half of it). */
-const PANELS = { documents: "#room-sidebar", people: "#room-sidebar", tools: "#room-panel", props: "#room-panel" };
+const PANELS = { documents: "#room-sidebar", fields: "#room-sidebar", people: "#room-panel", tools: "#room-panel", props: "#room-panel" };
 
 /**
  * Wires the dock and the sheets of the room; editor and palette are null in
@@ -72,8 +72,8 @@ export function createSheets({ editor, palette, bus, viewer, signal }) {
   const sheetFor = (el) => {
     const panel = el?.closest?.("#room-sidebar, #room-panel");
     if (!panel || !isSheet(panel)) return "";
-    if (panel.id === "room-panel") return el.closest(".tag-props") ? "props" : "tools";
-    return el.closest(".room-participants") ? "people" : "documents";
+    if (panel.id === "room-panel") return el.closest(".room-participants") ? "people" : el.closest(".tag-props") ? "props" : "tools";
+    return el.closest("[data-field-list]") ? "fields" : "documents";
   };
 
   document.addEventListener(
@@ -95,8 +95,8 @@ export function createSheets({ editor, palette, bus, viewer, signal }) {
         return;
       }
       if (e.target.closest?.("[data-sheet-close]") && layout.contains(e.target)) close();
-      // A page chosen among the thumbnails: show it (the link scrolls the viewer).
-      else if (open && e.target.closest?.(".room-thumb__link")) close({ restoreFocus: false });
+      // A page chosen among the thumbnails, or a tag in the field list: show it (the link or the list scrolls the viewer).
+      else if (open && e.target.closest?.(".room-thumb__link, [data-field-tag]")) close({ restoreFocus: false });
     },
     { signal },
   );

@@ -41,12 +41,16 @@ export function createThumbnails(viewer, bus, signal) {
   }
   signal?.addEventListener("abort", () => observer.disconnect());
 
+  // The page current when the room was (re)built: its thumbnail is where the user left the sidebar.
+  let shown = null;
   bus.on("page", ({ page }) => {
+    const changed = shown !== null && shown !== page;
+    shown = page;
     for (const it of items) {
       if (it.page === page) {
         it.li.setAttribute("aria-current", "true");
-        // Keep the current page's thumbnail in sight, unless the sidebar is in use.
-        if (!scroller?.matches(":hover, :focus-within")) it.li.scrollIntoView({ block: "nearest" });
+        // Keep the current page's thumbnail in sight once the pages scroll, unless the sidebar is in use.
+        if (changed && !scroller?.matches(":hover, :focus-within")) it.li.scrollIntoView({ block: "nearest" });
       } else {
         it.li.removeAttribute("aria-current");
       }
