@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -205,5 +206,40 @@ func TestRestoreNeedsAdvancedEdit(t *testing.T) {
 		tr := openTagRoom(t, s, env.NewTenant(t, "Acme"), obj{"documents": obj{"advancedEdit": false}})
 		d := tr.doc(t)
 		tr.send(http.MethodPost, tr.path+"/documents/0/restore", url.Values{"version": {d.ID}, "current": {d.ID}}).status(http.StatusForbidden)
+	})
+}
+
+// A restore that would bring a document past MaxTagsPerDocument is refused
+// (the deleted page's tags came back on top of those placed since).
+func TestRestoreKeepsTheTagLimit(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
+		s := newServer(t, env)
+		tenant := env.NewTenant(t, "Acme")
+		tr := openTagRoom(t, s, tenant, nil)
+		signer := tr.participantIDs(t)[0]
+		tr.add(t, tagForm(signer, "page", "2", "x", "20"))
+		original := tr.doc(t)
+		tr.send(http.MethodPost, tr.path+"/documents/0/pages/2/delete", nil).status(http.StatusOK)
+		after := tr.doc(t)
+
+		// The document fills up to the limit after the delete.
+		filled, _ := tagsByID(t, env, tenant.Org.ID, tr.room.TransactionID)
+		if len(filled) != 0 {
+			t.Fatalf("%d tags left after the delete", len(filled))
+		}
+		rows := make([]models.Tag, models.MaxTagsPerDocument)
+		for i := range rows {
+			rows[i] = models.Tag{TransactionID: tr.room.TransactionID, Position: i, TagID: "filler-" + strconv.Itoa(i), Type: "SIGNATURETEMPLATE",
+				X: 10, Y: 10, Width: 60, Height: 20, SignerID: signer, Page: 1}
+		}
+		if err := env.DB.DB.CreateInBatches(rows, 500).Error; err != nil {
+			t.Fatal(err)
+		}
+
+		p := tr.send(http.MethodPost, tr.path+"/documents/0/restore", url.Values{"version": {original.ID}, "current": {after.ID}}).problem(http.StatusUnprocessableEntity)
+		hasError(t, p, "#", "too_many_tags")
+		if d := tr.doc(t); d.ID != after.ID || d.Pages != original.Pages-1 {
+			t.Fatalf("a refused restore changed the document: %+v", d)
+		}
 	})
 }

@@ -169,6 +169,11 @@ func (s *Store) restoreTags(ctx context.Context, e *pageEdit, sum *pageEditSumma
 	if err := db.Select("position", "tag_id").Where("transaction_id = ? AND document_position = ?", e.t.ID, e.docPos).Find(&existing).Error; err != nil {
 		return err
 	}
+	if len(existing)+len(sum.Tags) > MaxTagsPerDocument {
+		return Unprocessable("#", "too_many_tags", fmt.Sprintf(
+			"Undoing this would bring back %d tags, and a document holds at most %d: it has %d now. Remove some first.",
+			len(sum.Tags), MaxTagsPerDocument, len(existing)))
+	}
 	taken := make(map[int]bool, len(existing))
 	next := 0
 	for _, tg := range existing {
