@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"encoding/json"
 	"net/http"
 	"strconv"
 
@@ -9,29 +10,59 @@ import (
 	"github.com/markuproom/markuproom/models"
 )
 
+// pageEditEvent is the htmx event (HX-Trigger) a page edit's answer fires:
+// the editor's undo history records the edit from it.
+const pageEditEvent = "markuproom:page-edit"
+
 // deleteRoomPage removes a page of a room document:
-// POST /rooms/:id/documents/:position/pages/:page/delete.
+// POST /rooms/:id/documents/:position/pages/:page/delete. The optional form
+// field "current" (a redo) is the document id the client believes current.
 func (h *Handler) deleteRoomPage(c *gin.Context) error {
-	return h.roomPageEdit(c, func(roomID string, pos, page int) error {
-		return h.store.DeleteRoomPage(c.Request.Context(), roomID, pos, page)
+	return h.roomPageEdit(c, func(roomID string, pos, page int) (*models.PageEdit, error) {
+		return h.store.DeleteRoomPage(c.Request.Context(), roomID, pos, page, c.PostForm("current"))
 	})
 }
 
 // moveRoomPage moves a page of a room document to the position in the form
-// field "to": POST /rooms/:id/documents/:position/pages/:page/move.
+// field "to": POST /rooms/:id/documents/:position/pages/:page/move
+// ("current" as for deleteRoomPage).
 func (h *Handler) moveRoomPage(c *gin.Context) error {
-	return h.roomPageEdit(c, func(roomID string, pos, page int) error {
+	return h.roomPageEdit(c, func(roomID string, pos, page int) (*models.PageEdit, error) {
 		to, ok := models.ParseIndex(c.PostForm("to"))
 		if !ok {
-			return models.Invalid("#/to", "invalid_type", "to must be the page's new position (1, 2, …).")
+			return nil, models.Invalid("#/to", "invalid_type", "to must be the page's new position (1, 2, …).")
 		}
-		return h.store.MoveRoomPage(c.Request.Context(), roomID, pos, page, to)
+		return h.store.MoveRoomPage(c.Request.Context(), roomID, pos, page, to, c.PostForm("current"))
 	})
+}
+
+// restoreRoomDocument undoes a page edit: POST
+// /rooms/:id/documents/:position/restore with the form fields "version" (the
+// document id to go back to) and "current" (the document id the client
+// believes is at that position now).
+func (h *Handler) restoreRoomDocument(c *gin.Context) error {
+	id, err := h.roomPost(c)
+	if err != nil {
+		return err
+	}
+	pos, err := strconv.Atoi(c.Param("position"))
+	if err != nil {
+		return models.ErrNotFound
+	}
+	version, current := c.PostForm("version"), c.PostForm("current")
+	if version == "" || current == "" {
+		return models.Invalid("#/version", "required", "version and current name the document versions of the undo.")
+	}
+	edit, err := h.store.RestoreRoomDocument(c.Request.Context(), id, pos, version, current)
+	if err != nil {
+		return err
+	}
+	return h.afterPageEdit(c, id, edit)
 }
 
 // roomPageEdit checks the session, CSRF token and path of a page edit, runs
 // it, and answers like every room change.
-func (h *Handler) roomPageEdit(c *gin.Context, edit func(roomID string, pos, page int) error) error {
+func (h *Handler) roomPageEdit(c *gin.Context, edit func(roomID string, pos, page int) (*models.PageEdit, error)) error {
 	id, err := h.roomPost(c)
 	if err != nil {
 		return err
@@ -41,10 +72,20 @@ func (h *Handler) roomPageEdit(c *gin.Context, edit func(roomID string, pos, pag
 	if err1 != nil || err2 != nil {
 		return models.ErrNotFound
 	}
-	if err := edit(id, pos, page); err != nil {
+	done, err := edit(id, pos, page)
+	if err != nil {
 		return err
 	}
-	return h.afterRoomChange(c, id)
+	return h.afterPageEdit(c, id, done)
+}
+
+// afterPageEdit answers a page edit like every room change, telling an htmx
+// client what was done (HX-Trigger).
+func (h *Handler) afterPageEdit(c *gin.Context, roomID string, edit *models.PageEdit) error {
+	if b, err := json.Marshal(map[string]any{pageEditEvent: edit}); err == nil && c.GetHeader("HX-Request") == "true" {
+		c.Header("HX-Trigger", string(b))
+	}
+	return h.afterRoomChange(c, roomID)
 }
 
 // afterRoomChange answers a room change: an htmx request gets the room page

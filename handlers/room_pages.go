@@ -27,8 +27,9 @@ type RoomEditor interface {
 	DeleteRoomTag(ctx context.Context, roomID, tagID string) error
 	RoomChecklist(ctx context.Context, ws *models.RoomWorkspace) []models.ChecklistItem
 	CompleteRoom(ctx context.Context, roomID string, notifyEmail bool) (*models.Transaction, error)
-	DeleteRoomPage(ctx context.Context, roomID string, docPos, page int) error
-	MoveRoomPage(ctx context.Context, roomID string, docPos, from, to int) error
+	DeleteRoomPage(ctx context.Context, roomID string, docPos, page int, current string) (*models.PageEdit, error)
+	MoveRoomPage(ctx context.Context, roomID string, docPos, from, to int, current string) (*models.PageEdit, error)
+	RestoreRoomDocument(ctx context.Context, roomID string, docPos int, version, current string) (*models.PageEdit, error)
 	AddRoomDocument(ctx context.Context, roomID string, u *models.StagedUpload, title string) (*models.Document, error)
 	RemoveRoomDocument(ctx context.Context, roomID string, pos int) error
 	MoveRoomParticipant(ctx context.Context, roomID, participantID string, to int) error

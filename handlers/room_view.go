@@ -19,10 +19,11 @@ func roomView(assets *static.Assets, ws *models.RoomWorkspace, now time.Time, fo
 	status := r.Status(now)
 	readOnly := status != models.RoomOpen
 	base := "/rooms/" + r.ID
-	heading := "New Markup Room"
-	if len(t.Documents) > 0 {
-		heading = t.Documents[0].Title
+	titles := make([]string, len(t.Documents))
+	for i, d := range t.Documents {
+		titles[i] = d.Title
 	}
+	heading := templates.RoomHeading(t.ReferenceID, r.ID, titles)
 	v := templates.RoomView{
 		Title:       heading,
 		Heading:     heading,
@@ -84,7 +85,7 @@ func roomView(assets *static.Assets, ws *models.RoomWorkspace, now time.Time, fo
 	}
 	for i, p := range t.Participants {
 		pv := templates.RoomParticipantView{
-			ID: p.ParticipantID, Name: p.FullName(), Email: p.Email, ColorClass: signerClass(i),
+			ID: p.ParticipantID, Name: p.FullName(), Email: p.Email, ColorClass: signerClass(i), Initials: initials(p.FirstName, p.LastName),
 			AuthLabel: authLabel(p.AuthenticationType), TagCount: tagCounts[p.ParticipantID],
 			RemoveURL: base + "/participants/" + url.PathEscape(p.ParticipantID) + "/remove",
 			MoveURL:   base + "/participants/" + url.PathEscape(p.ParticipantID) + "/move",
@@ -137,23 +138,6 @@ func roomSummary(ws *models.RoomWorkspace) *templates.RoomSummaryView {
 		sum.Invitations = "E-mailed to each participant"
 	}
 	return sum
-}
-
-// paletteGroups sorts the tag types into the palette's groups.
-func paletteGroups() []templates.TagGroupView {
-	groups := []templates.TagGroupView{
-		{ID: models.TagGroupSigner, Title: "Signer fields"},
-		{ID: models.TagGroupNotary, Title: "Notary fields"},
-		{ID: models.TagGroupText, Title: "Text"},
-	}
-	for _, tt := range models.TagTypes() {
-		for i := range groups {
-			if groups[i].ID == tt.Group {
-				groups[i].Types = append(groups[i].Types, templates.TagTypeView{Code: tt.Code, Label: tt.Label, Width: num(tt.Width), Height: num(tt.Height)})
-			}
-		}
-	}
-	return groups
 }
 
 func authOptions(cfg models.RoomConfig) []templates.OptionView {

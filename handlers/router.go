@@ -166,6 +166,7 @@ func New(d Deps) (http.Handler, error) {
 	rooms.POST("/rooms/:id/documents/:position/remove", wrap(h.removeRoomDocument))
 	rooms.POST("/rooms/:id/documents/:position/pages/:page/delete", wrap(h.deleteRoomPage))
 	rooms.POST("/rooms/:id/documents/:position/pages/:page/move", wrap(h.moveRoomPage))
+	rooms.POST("/rooms/:id/documents/:position/restore", wrap(h.restoreRoomDocument))
 	rooms.GET("/rooms/:id/checklist", wrap(h.roomChecklist))
 	rooms.POST("/rooms/:id/complete", wrap(h.completeRoom))
 

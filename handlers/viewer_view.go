@@ -74,6 +74,7 @@ func viewerView(assets *static.Assets, t *models.Transaction, uploads map[string
 		PDFJSURL:  assets.URL("vendor/pdfjs/pdf.min.mjs"),
 		WorkerURL: assets.URL("vendor/pdfjs/pdf.worker.min.mjs"),
 		FontsURL:  "/static/vendor/pdfjs/standard_fonts/",
+		IconsURL:  assets.URL("img/tags.svg"),
 	}
 	signers := newViewerSigners(t.Participants)
 	for _, d := range t.Documents {

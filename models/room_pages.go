@@ -12,16 +12,40 @@ import (
 
 // Event kinds of the Markup Room's page edits.
 const (
-	EventPageDeleted = "page_deleted"
-	EventPageMoved   = "page_moved"
+	EventPageDeleted  = "page_deleted"
+	EventPageMoved    = "page_moved"
+	EventPageRestored = "page_restored"
 )
+
+// PageEdit tells what one page edit (or its undo) did: the editor's undo
+// history records it (document ids change with every edit; tags keep theirs).
+type PageEdit struct {
+	Kind           string `json:"kind"`
+	Position       int    `json:"position"`
+	Page           int    `json:"page,omitempty"`
+	From           int    `json:"from,omitempty"`
+	To             int    `json:"to,omitempty"`
+	FromDocumentID string `json:"fromDocumentId"`
+	ToDocumentID   string `json:"toDocumentId"`
+}
+
+// errDocumentChanged refuses a page edit or an undo made against a document
+// version that is no longer the current one.
+func errDocumentChanged(title string) error {
+	return Unprocessable("#/current", "document_changed",
+		fmt.Sprintf("“%s” changed since (in another window), so this step cannot be undone or redone here. Reload the room.", title))
+}
 
 // DeleteRoomPage removes page n (1-based) of the document at docPos of a
 // room's transaction: a new version of the PDF is stored (the upload stays),
 // the document points at it, the tags of that page go and those of later
-// pages move up with their pages — in one database transaction.
-func (s *Store) DeleteRoomPage(ctx context.Context, roomID string, docPos, n int) error {
-	return s.editRoomPages(ctx, roomID, docPos, EventPageDeleted,
+// pages move up with their pages — in one database transaction. The history
+// event keeps the deleted tags whole (ids included) so that an undo
+// (RestoreRoomDocument) brings them back as they were. A non-empty current
+// is the document id the caller believes current (a redo): another one is
+// refused.
+func (s *Store) DeleteRoomPage(ctx context.Context, roomID string, docPos, n int, current string) (*PageEdit, error) {
+	return s.editRoomPages(ctx, roomID, docPos, current, EventPageDeleted,
 		func(ctx context.Context, content []byte, pages int) ([]byte, pdf.Info, error) {
 			if n < 1 || n > pages {
 				return nil, pdf.Info{}, ErrNotFound
@@ -33,6 +57,17 @@ func (s *Store) DeleteRoomPage(ctx context.Context, roomID string, docPos, n int
 			return s.pdf.Limits().DeletePage(ctx, content, n)
 		},
 		func(ctx context.Context, e *pageEdit) error {
+			var gone []Tag
+			if err := e.tx.db.WithContext(ctx).Where("transaction_id = ? AND document_position = ? AND page = ?", e.t.ID, e.docPos, n).
+				Order("position").Find(&gone).Error; err != nil {
+				return err
+			}
+			kept := make([]deletedTag, len(gone))
+			for i, tg := range gone {
+				kept[i] = deletedTagOf(tg)
+			}
+			e.summary["tags"] = kept
+			e.result.Page = n
 			removed, err := e.exec(ctx, "DELETE FROM transaction_tags WHERE transaction_id = ? AND document_position = ? AND page = ?", n)
 			if err != nil {
 				return err
@@ -45,9 +80,10 @@ func (s *Store) DeleteRoomPage(ctx context.Context, roomID string, docPos, n int
 }
 
 // MoveRoomPage moves page from to position to (both 1-based) in the document
-// at docPos of a room's transaction; its tags move with it.
-func (s *Store) MoveRoomPage(ctx context.Context, roomID string, docPos, from, to int) error {
-	return s.editRoomPages(ctx, roomID, docPos, EventPageMoved,
+// at docPos of a room's transaction; its tags move with it. current is as
+// for DeleteRoomPage.
+func (s *Store) MoveRoomPage(ctx context.Context, roomID string, docPos, from, to int, current string) (*PageEdit, error) {
+	return s.editRoomPages(ctx, roomID, docPos, current, EventPageMoved,
 		func(ctx context.Context, content []byte, pages int) ([]byte, pdf.Info, error) {
 			if from < 1 || from > pages {
 				return nil, pdf.Info{}, ErrNotFound
@@ -59,22 +95,29 @@ func (s *Store) MoveRoomPage(ctx context.Context, roomID string, docPos, from, t
 		},
 		func(ctx context.Context, e *pageEdit) error {
 			e.summary["from"], e.summary["to"] = from, to
-			// Park the moved page's tags on page 0, shift the pages in between, then land them.
-			if _, err := e.exec(ctx, "UPDATE transaction_tags SET page = 0 WHERE transaction_id = ? AND document_position = ? AND page = ?", from); err != nil {
-				return err
-			}
-			shift := "UPDATE transaction_tags SET page = page - 1 WHERE transaction_id = ? AND document_position = ? AND page > ? AND page <= ?"
-			lo, hi := from, to
-			if from > to {
-				shift = "UPDATE transaction_tags SET page = page + 1 WHERE transaction_id = ? AND document_position = ? AND page >= ? AND page < ?"
-				lo, hi = to, from
-			}
-			if _, err := e.exec(ctx, shift, lo, hi); err != nil {
-				return err
-			}
-			return e.tx.db.WithContext(ctx).Exec("UPDATE transaction_tags SET page = ? WHERE transaction_id = ? AND document_position = ? AND page = 0",
-				to, e.t.ID, e.docPos).Error
+			e.result.From, e.result.To = from, to
+			return e.moveTags(ctx, from, to)
 		})
+}
+
+// moveTags moves the tags of page from to page to and those of the pages in
+// between one page towards from, as moving that page does.
+func (e *pageEdit) moveTags(ctx context.Context, from, to int) error {
+	// Park the moved page's tags on page 0, shift the pages in between, then land them.
+	if _, err := e.exec(ctx, "UPDATE transaction_tags SET page = 0 WHERE transaction_id = ? AND document_position = ? AND page = ?", from); err != nil {
+		return err
+	}
+	shift := "UPDATE transaction_tags SET page = page - 1 WHERE transaction_id = ? AND document_position = ? AND page > ? AND page <= ?"
+	lo, hi := from, to
+	if from > to {
+		shift = "UPDATE transaction_tags SET page = page + 1 WHERE transaction_id = ? AND document_position = ? AND page >= ? AND page < ?"
+		lo, hi = to, from
+	}
+	if _, err := e.exec(ctx, shift, lo, hi); err != nil {
+		return err
+	}
+	return e.tx.db.WithContext(ctx).Exec("UPDATE transaction_tags SET page = ? WHERE transaction_id = ? AND document_position = ? AND page = 0",
+		to, e.t.ID, e.docPos).Error
 }
 
 // pageEdit is one page edit in progress, inside its database transaction.
@@ -84,6 +127,7 @@ type pageEdit struct {
 	docPos   int
 	tagDelta int
 	summary  map[string]any
+	result   *PageEdit
 }
 
 // exec runs a statement whose first two parameters are the transaction id
@@ -100,15 +144,16 @@ func (e *pageEdit) exec(ctx context.Context, sql string, args ...any) (int64, er
 // recorded — all or nothing. A new PDF left behind by a failure is removed.
 // The edit holds one PDF slot throughout, taken before the database
 // transaction so that no row stays locked while it waits for one.
-func (s *Store) editRoomPages(ctx context.Context, roomID string, docPos int, kind string,
+func (s *Store) editRoomPages(ctx context.Context, roomID string, docPos int, current, kind string,
 	rewrite func(ctx context.Context, content []byte, pages int) ([]byte, pdf.Info, error),
-	retag func(ctx context.Context, e *pageEdit) error) error {
+	retag func(ctx context.Context, e *pageEdit) error) (*PageEdit, error) {
 	release, err := s.pdf.Acquire(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer release()
 	var created *Document
+	var result *PageEdit
 	err = s.inTx(ctx, func(tx *Store) error {
 		room, t, err := tx.lockRoom(ctx, roomID, ActionAdvancedEdit)
 		if err != nil {
@@ -118,6 +163,9 @@ func (s *Store) editRoomPages(ctx context.Context, roomID string, docPos int, ki
 		doc, err := ed.document(ctx, docPos)
 		if err != nil {
 			return err
+		}
+		if current != "" && current != doc.upload.ID {
+			return errDocumentChanged(doc.row.Title)
 		}
 		content, err := tx.readDocument(ctx, doc.upload)
 		if err != nil {
@@ -154,13 +202,14 @@ func (s *Store) editRoomPages(ctx context.Context, roomID string, docPos int, ki
 		e := &pageEdit{tx: tx, t: t, docPos: docPos, summary: map[string]any{
 			"document": docPos, "documentTitle": doc.row.Title, "pages": created.PageCount,
 			"fromDocumentId": doc.upload.ID, "toDocumentId": created.ID,
-		}}
+		}, result: &PageEdit{Kind: kind, Position: docPos, FromDocumentID: doc.upload.ID, ToDocumentID: created.ID}}
 		if err := retag(ctx, e); err != nil {
 			return err
 		}
 		if err := tx.db.WithContext(ctx).Where("transaction_id = ?", t.ID).Order("position").Find(&ed.participants).Error; err != nil {
 			return err
 		}
+		result = e.result
 		return ed.finish(ctx, docPos, e.tagDelta, kind, e.summary)
 	})
 	if err != nil && created != nil {
@@ -168,7 +217,10 @@ func (s *Store) editRoomPages(ctx context.Context, roomID string, docPos int, ki
 			s.log.WarnContext(ctx, "remove the PDF of a failed page edit", "key", created.ObjectKey, "error", delErr)
 		}
 	}
-	return err
+	if err != nil {
+		return nil, err
+	}
+	return result, nil
 }
 
 // readDocument reads a stored PDF whole (page edits work in memory; the

@@ -12,7 +12,7 @@ const DefaultInviteSubject = "Please review and sign your documents"
 
 // signerColors colour tags by participant position, in the editor and in XFDF.
 func signerColors() []string {
-	return []string{"#1F77B4", "#D62728", "#2CA02C", "#9467BD", "#FF7F0E", "#17BECF", "#8C564B", "#E377C2", "#7F7F7F", "#BCBD22"}
+	return []string{"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#332288", "#999933", "#AA4499", "#117733", "#DDCC77"}
 }
 
 // SignerColor is the colour of the participant at position i.

@@ -9,7 +9,8 @@ import (
 // RoomView is everything the Markup Room page shows.
 type RoomView struct {
 	Title string
-	// Heading names the room for people: its first document's title, or "Markup Room".
+	// Heading names the room for people (RoomHeading): the transaction's
+	// referenceId, else a short label made of its documents' titles.
 	Heading     string
 	RoomID      string
 	ReferenceID string
@@ -98,8 +99,10 @@ type RoomParticipantView struct {
 	ID    string
 	Name  string
 	Email string
-	// ColorClass colours the participant's swatch and tags ("signer-c0" …).
+	// ColorClass colours the participant's swatch and tags ("signer-c0" …);
+	// Initials go with the colour everywhere, so colour is never the only cue.
 	ColorClass string
+	Initials   string
 	AuthLabel  string
 	TagCount   int
 	// Checks lists the identity checks required of the participant, in words.
@@ -151,6 +154,8 @@ type TagGroupView struct {
 	ID    string
 	Title string
 	Types []TagTypeView
+	// Collapsed groups (the notary fields) start folded away.
+	Collapsed bool
 }
 
 // TagTypeView is one entry of the tag palette; Width and Height are its
@@ -158,6 +163,9 @@ type TagGroupView struct {
 type TagTypeView struct {
 	Code, Label   string
 	Width, Height string
+	// Icon is the id of its <symbol> in static/img/tags.svg; Description says
+	// in one line what the signer does with it (shown on hover and focus).
+	Icon, Description string
 }
 
 // pluralize is Plural, under the name the room's templates use.
@@ -265,4 +273,85 @@ func emailHTML(email string) string {
 		parts[i] = "<span>" + html.EscapeString(p) + "</span>"
 	}
 	return strings.Join(parts, "<wbr>")
+}
+
+// RoomHeading names a room's transaction for people: its referenceId; when
+// that is empty or only the room's own id (a room made without one), its
+// first document's title ("Purchase agreement", "Purchase agreement + 2
+// more"); with no document, "New Markup Room". Never a 36-character id.
+func RoomHeading(referenceID, roomID string, titles []string) string {
+	ref := strings.TrimSpace(referenceID)
+	if ref != "" && ref != roomID && !looksLikeUUID(ref) {
+		return ref
+	}
+	switch len(titles) {
+	case 0:
+		return "New Markup Room"
+	case 1:
+		return titles[0]
+	default:
+		return titles[0] + " + " + strconv.Itoa(len(titles)-1) + " more"
+	}
+}
+
+// looksLikeUUID tells a generated id (8-4-4-4-12 hex digits) from a name people gave.
+func looksLikeUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case i == 8 || i == 13 || i == 18 || i == 23:
+			if r != '-' {
+				return false
+			}
+		case !strings.ContainsRune("0123456789abcdefABCDEF", r):
+			return false
+		}
+	}
+	return true
+}
+
+// RoomMeta is the header's one line under the heading: the documents by
+// their titles, who the room was prepared for and, while open, how long the
+// link is valid (the whole of it is the line's tooltip when it is cut).
+func RoomMeta(v RoomView) string {
+	var b strings.Builder
+	for i, d := range v.Documents {
+		if i > 0 {
+			b.WriteString(" · ")
+		}
+		b.WriteString(d.Title)
+	}
+	if b.Len() > 0 {
+		b.WriteString(" — ")
+	}
+	b.WriteString("prepared for " + v.SenderName)
+	if v.SenderEmail != "" {
+		b.WriteString(" (" + v.SenderEmail + ")")
+	}
+	if v.Summary == nil && v.ExpiresAt != "" {
+		b.WriteString(" · link valid until " + v.ExpiresAt)
+	}
+	return b.String()
+}
+
+// PageLabel numbers a page within its document: "Purchase agreement · page 2 of 3".
+func PageLabel(title string, n, total int) string {
+	return title + " · page " + strconv.Itoa(n) + " of " + strconv.Itoa(total)
+}
+
+// firstTitle and firstPages describe the first document, which the toolbar names until the pages scroll.
+func firstTitle(v RoomView) string {
+	if len(v.Documents) == 0 {
+		return "No document"
+	}
+	return v.Documents[0].Title
+}
+
+func firstPages(v RoomView) int {
+	if len(v.Documents) == 0 {
+		return 1
+	}
+	return v.Documents[0].PageCount
 }

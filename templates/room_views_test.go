@@ -2,6 +2,7 @@ package templates
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -29,5 +30,41 @@ func TestEmailHTML(t *testing.T) {
 	want := `<span>a</span><wbr><span>.b&lt;c@</span><wbr><span>ex-ample</span><wbr><span>.com</span>`
 	if got != want {
 		t.Errorf("emailHTML = %s, want %s", got, want)
+	}
+}
+
+func TestRoomHeadingNamesTheTransactionNeverByAnID(t *testing.T) {
+	roomID := "01a20b42-bdbc-7780-a2b4-2fe18041d5b4"
+	cases := []struct {
+		ref    string
+		titles []string
+		want   string
+	}{
+		{"HOUSE-2291", []string{"Purchase agreement"}, "HOUSE-2291"},
+		{"  ", []string{"Purchase agreement"}, "Purchase agreement"},
+		{roomID, []string{"Purchase agreement", "Disclosure", "Addendum"}, "Purchase agreement + 2 more"},
+		{"7c9e6679-7425-40de-944b-e07fc1f90ae7", []string{"Lease"}, "Lease"},
+		{"", nil, "New Markup Room"},
+	}
+	for _, c := range cases {
+		if got := RoomHeading(c.ref, roomID, c.titles); got != c.want {
+			t.Errorf("RoomHeading(%q, %v) = %q, want %q", c.ref, c.titles, got, c.want)
+		}
+	}
+}
+
+func TestRoomMetaNamesDocumentsByTitle(t *testing.T) {
+	v := RoomView{SenderName: "Sam Sender", SenderEmail: "sam@example.com", ExpiresAt: "25 Nov 2026, 01:54 UTC",
+		Documents: []RoomDocumentView{{Title: "Purchase agreement"}, {Title: "Disclosure"}}}
+	want := "Purchase agreement · Disclosure — prepared for Sam Sender (sam@example.com) · link valid until 25 Nov 2026, 01:54 UTC"
+	if got := RoomMeta(v); got != want {
+		t.Errorf("RoomMeta = %q, want %q", got, want)
+	}
+	v.Summary = &RoomSummaryView{}
+	if got := RoomMeta(v); strings.Contains(got, "valid until") {
+		t.Errorf("a completed room's header still speaks of the link: %q", got)
+	}
+	if got := PageLabel("Purchase agreement", 2, 3); got != "Purchase agreement · page 2 of 3" {
+		t.Errorf("PageLabel = %q", got)
 	}
 }

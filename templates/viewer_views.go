@@ -10,6 +10,8 @@ type ViewerView struct {
 	Editable bool
 	// PDFJSURL, WorkerURL and FontsURL locate the vendored pdf.js files.
 	PDFJSURL, WorkerURL, FontsURL string
+	// IconsURL is the SVG sprite of the tag type icons (static/img/tags.svg).
+	IconsURL string
 	// TagURL receives new tags (POST) and, followed by "/<tag id>", changes
 	// (PUT) and removals (DELETE). Empty when not editable.
 	TagURL    string
@@ -67,5 +69,9 @@ func tagLabel(t TagView) string {
 	if who == "" {
 		who = "unassigned"
 	}
-	return t.Label + " for " + who
+	label := t.Label + " for " + who
+	if t.Required {
+		label += ", to be filled in" // not "required": that word labels the properties checkbox alone
+	}
+	return label
 }

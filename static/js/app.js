@@ -140,6 +140,8 @@
   function openDialogsOnLoad() {
     document.querySelectorAll("dialog[data-open-on-load]").forEach(function (dialog) {
       if (dialog instanceof HTMLDialogElement && !dialog.open) {
+        // Once: closed, it stays closed when something else is swapped in later (the session checklist).
+        dialog.removeAttribute("data-open-on-load");
         dialog.showModal();
         var invalid = dialog.querySelector('[aria-invalid="true"]');
         if (invalid) invalid.focus();

@@ -132,7 +132,7 @@ test("the participant dialog with its errors shown, and the phone's palette and 
   await page.locator("[data-palette]").waitFor({ state: "hidden" });
   await page.getByRole("button", { name: "People", exact: true }).click();
   await page.locator(".room-participants").waitFor({ state: "visible" });
-  await page.waitForFunction(() => getComputedStyle(document.querySelector("#room-sidebar")).transform === "none");
+  await page.waitForFunction(() => getComputedStyle(document.querySelector("#room-panel")).transform === "none");
   found.push(...(await audit(page, "phone people sheet")));
   await ctx.close();
   assert.deepEqual(found, [], "\n" + found.join("\n"));

@@ -101,24 +101,23 @@ for (const [i, [w, h]] of [
     // Leave the demo room as it was for the next size's screenshot.
     await Promise.all([page.waitForResponse(isTagSave("DELETE")), page.locator("[data-tag-props-form]").getByRole("button", { name: "Delete tag" }).click()]);
 
-    // Documents and people: columns on wide screens, a drawer on a portrait tablet.
+    // The people sit beside the palette (the list is the signer picker); the
+    // documents are a column on wide screens, a drawer on a portrait tablet.
     const people = page.locator(".room-participants");
+    await assertReachable(page, people, "the participants");
+    assert.equal(await page.locator("#room-panel .room-participants").count(), 1, "people in the palette's column");
     if (w < 1024) {
-      assert.equal(await people.isVisible(), false, "people wait in the drawer");
-      const opener = page.getByRole("button", { name: "People", exact: true });
-      await opener.click();
-      await people.waitFor({ state: "visible" });
-      await assertReachable(page, page.locator(".room-participant").first(), "a participant in the drawer");
-      assert.equal(await page.evaluate(() => document.activeElement.id), "room-sidebar", "focus moves into the drawer");
-      await page.keyboard.press("Escape");
-      await people.waitFor({ state: "hidden" });
-      assert.equal(await page.evaluate(() => document.activeElement.textContent.trim()), "People", "focus goes back to the opener");
+      assert.equal(await page.getByRole("button", { name: "People", exact: true }).isVisible(), false, "no People sheet: they are in view");
       await page.getByRole("button", { name: "Documents", exact: true }).click();
       await assertReachable(page, page.locator(".room-thumb").first(), "a page thumbnail in the drawer");
+      assert.equal(await page.evaluate(() => document.activeElement.id), "room-sidebar", "focus moves into the drawer");
+      await page.keyboard.press("Escape");
+      await page.locator(".room-docs").waitFor({ state: "hidden" });
+      assert.equal(await page.evaluate(() => document.activeElement.textContent.trim()), "Documents", "focus goes back to the opener");
+      await page.getByRole("button", { name: "Documents", exact: true }).click();
       await page.locator("#room-sidebar").getByRole("button", { name: "Close" }).click();
       await page.locator(".room-docs").waitFor({ state: "hidden" });
     } else {
-      await assertReachable(page, people, "the participants");
       assert.equal(await page.locator("[data-room-dock]").isVisible(), false, "no dock on a wide screen");
     }
     assert.deepEqual(problems, []);
@@ -214,7 +213,8 @@ test("390×844 (phone): full-width pages, sheets for palette, properties and peo
   await page.locator(".room-participants").waitFor({ state: "visible" });
   await page.getByRole("dialog", { name: "People" }).waitFor();
   assert.equal(await page.locator(".room-docs").isVisible(), false);
-  await page.waitForFunction(() => getComputedStyle(document.querySelector("#room-sidebar")).transform === "none");
+  assert.equal(await page.locator("[data-palette]").isVisible(), false, "the people sheet shows only the people");
+  await page.waitForFunction(() => getComputedStyle(document.querySelector("#room-panel")).transform === "none");
   await assertReachable(page, page.getByRole("button", { name: "Add Participant" }), "Add Participant in the people sheet");
   // A tap beside the sheet closes it.
   await page.mouse.click(w / 2, 20);

@@ -38,3 +38,36 @@ test("a failed undo stays undoable", async () => {
   fail = false;
   assert.ok(await h.undo());
 });
+
+test("a change recorded while an undo is under way makes that undo stale: it is not kept for redo", async () => {
+  const log = [];
+  const h = createHistory();
+  let finish;
+  h.push({ undo: async () => log.push("undo 1"), redo: async () => log.push("redo 1") });
+  h.push({ undo: () => new Promise((r) => (finish = r)).then(() => log.push("undo 2")), redo: async () => log.push("redo 2") });
+  const undoing = h.undo();
+  assert.equal(h.canUndo, false); // one step at a time
+  h.push({ undo: async () => log.push("undo 3"), redo: async () => log.push("redo 3") });
+  finish();
+  assert.ok(await undoing);
+  assert.equal(h.canRedo, false, "the undone step 2 must not come back over step 3");
+  assert.equal(await h.redo(), false);
+  assert.equal(h.size, 2);
+  await h.undo();
+  await h.undo();
+  assert.deepEqual(log, ["undo 2", "undo 3", "undo 1"]);
+});
+
+test("a failed undo goes back on the list, unless a change was recorded meanwhile", async () => {
+  const h = createHistory();
+  let fail;
+  h.push({ undo: async () => { throw new Error("refused"); }, redo: async () => {} });
+  await assert.rejects(h.undo(), /refused/);
+  assert.equal(h.size, 1);
+  h.push({ undo: () => new Promise((_, reject) => (fail = reject)), redo: async () => {} });
+  const undoing = h.undo();
+  h.push({ label: "newer", undo: async () => {}, redo: async () => {} });
+  fail(new Error("refused"));
+  await assert.rejects(undoing, /refused/);
+  assert.deepEqual(h.labels(), [undefined, "newer"]);
+});

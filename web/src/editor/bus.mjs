@@ -14,3 +14,12 @@ export function createBus() {
     },
   };
 }
+
+/**
+ * An addEventListener bound to a start's AbortSignal: every listener a
+ * module adds through it goes when the room is rebuilt (main.mjs aborts the
+ * signal), on document and window as on the room's own elements.
+ */
+export function listenUntil(signal) {
+  return (target, type, fn, opts = {}) => target?.addEventListener(type, fn, { ...opts, signal });
+}

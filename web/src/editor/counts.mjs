@@ -9,7 +9,7 @@ export function removeQuestion(name, tags) {
   return `Remove ${name} from this room? They and their ${plural(tags)} will be deleted.`;
 }
 
-export function watchCounts(root) {
+export function watchCounts(root, signal) {
   let queued = false;
   const refresh = () => {
     queued = false;
@@ -35,10 +35,12 @@ export function watchCounts(root) {
       form.dataset.confirm = removeQuestion(form.dataset.participantName || "", signers.get(form.dataset.participantRemove) || 0);
     }
   };
-  new MutationObserver(() => {
+  const observer = new MutationObserver(() => {
     if (!queued) {
       queued = true;
       requestAnimationFrame(refresh);
     }
-  }).observe(root, { childList: true, subtree: true });
+  });
+  observer.observe(root, { childList: true, subtree: true });
+  signal?.addEventListener("abort", () => observer.disconnect());
 }

@@ -26,29 +26,61 @@ export function tagFields(el) {
 }
 
 export class TagEditor {
-  constructor({ root, viewer, server, history, bus, signers, typeInfo }) {
-    Object.assign(this, { root, viewer, server, history, bus, signers, typeInfo });
+  /**
+   * session: what outlives this start (session.mjs): the history, the tag
+   * handles, the document handles; its steps reach the editor running when
+   * they run (session.editor), never this one. armed() tells the tag type
+   * picked in the palette ("" when none). signal ends this editor's listeners.
+   */
+  constructor({ root, viewer, server, session, bus, signers, typeInfo, armed = () => "", signal }) {
+    Object.assign(this, { root, viewer, server, session, bus, signers, typeInfo, armed });
+    this.history = session.history;
     this.selectedId = "";
     this.clipboard = null;
-    this.handles = new Map(); // tag id → handle {id}: undo steps follow a tag across re-creation
+    this.handles = session.tags; // tag id → handle {id}: undo steps follow a tag across re-creation
     this.guesses = new Map(); // tag id → {fields, seq}: shown while its saves are under way
     this.seq = 0;
-    this.lastPage = null;
     this.spot = null; // {page, left, top}: the last spot clicked on a page, in pixels inside it
     this.pointer = null; // {x, y}: where the pointer is over the pages (client pixels), null once it leaves
     this.drag = null;
-    root.addEventListener("pointerdown", (e) => this.onPointerDown(e));
+    const opts = { signal };
+    root.addEventListener("pointerdown", (e) => this.onPointerDown(e), opts);
     root.addEventListener("pointermove", (e) => {
       this.pointer = { x: e.clientX, y: e.clientY };
-    }, { passive: true });
+    }, { passive: true, signal });
     root.addEventListener("pointerleave", () => {
       this.pointer = null;
-    });
+    }, opts);
     root.addEventListener("focusin", (e) => {
       const tag = e.target.closest?.(".tag");
       if (tag?.dataset.tagId) this.select(tag.dataset.tagId);
-    });
-    new MutationObserver((records) => this.onSwap(records)).observe(root, { childList: true, subtree: true });
+    }, opts);
+    const observer = new MutationObserver((records) => this.onSwap(records));
+    observer.observe(root, { childList: true, subtree: true });
+    signal?.addEventListener("abort", () => observer.disconnect());
+  }
+
+  /** The editor running now (after a page edit rebuilt the room, another one): undo steps work on it. */
+  get live() {
+    return this.session.editor || this;
+  }
+
+  /** Where a page is, as a step keeps it: its document's handle and its number. */
+  locate(page) {
+    return { doc: this.session.doc(page.el.dataset.documentId), page: page.number };
+  }
+
+  /** The page a step kept with locate, in the room as it is now. */
+  pageFor(loc) {
+    const el = this.root.querySelector(`.viewer-page[data-document-id="${CSS.escape(loc.doc.id)}"][data-page="${loc.page}"]`);
+    const page = this.viewer.pageOf(el);
+    if (!page) throw new Error("That page is no longer in the room (its document was removed), so this step cannot be undone or redone.");
+    return page;
+  }
+
+  /** The last page clicked on, if it is still in the room. */
+  lastClickedPage() {
+    return this.spot?.page.el.isConnected ? this.spot.page : null;
   }
 
   handle(id) {
@@ -137,7 +169,7 @@ export class TagEditor {
   /** The page under a point of the window (a tag being dragged does not hide it). */
   pageAt(x, y) {
     for (const el of document.elementsFromPoint(x, y)) {
-      if (el.classList?.contains("viewer-page")) return el.pageView || null;
+      if (el.classList?.contains("viewer-page")) return this.viewer.pageOf(el);
     }
     return null;
   }
@@ -182,15 +214,19 @@ export class TagEditor {
     await this.server.remove(oldHandle.id);
     this.select(newHandle.id);
     created.focus({ preventScroll: true });
+    const fromLoc = this.locate(from);
+    const toLoc = this.locate(to);
     this.history.push({
       label: "move tag",
       undo: async () => {
-        this.rebind(oldHandle, (await this.createTag(from, before)).dataset.tagId);
-        await this.server.remove(newHandle.id);
+        const ed = this.live;
+        this.rebind(oldHandle, (await ed.createTag(ed.pageFor(fromLoc), before)).dataset.tagId);
+        await ed.server.remove(newHandle.id);
       },
       redo: async () => {
-        this.rebind(newHandle, (await this.createTag(to, fields)).dataset.tagId);
-        await this.server.remove(oldHandle.id);
+        const ed = this.live;
+        this.rebind(newHandle, (await ed.createTag(ed.pageFor(toLoc), fields)).dataset.tagId);
+        await ed.server.remove(oldHandle.id);
       },
     });
   }
@@ -217,10 +253,14 @@ export class TagEditor {
     this.rebind(handle, el.dataset.tagId);
     this.select(el.dataset.tagId);
     el.focus({ preventScroll: true });
+    const loc = this.locate(page);
     this.history.push({
       label: "add tag",
-      undo: () => this.unsave(handle),
-      redo: async () => this.rebind(handle, (await this.createTag(page, fields)).dataset.tagId),
+      undo: () => this.live.unsave(handle),
+      redo: async () => {
+        const ed = this.live;
+        this.rebind(handle, (await ed.createTag(ed.pageFor(loc), fields)).dataset.tagId);
+      },
     });
     return el;
   }
@@ -268,8 +308,8 @@ export class TagEditor {
     this.history.push({
       label: "change tag",
       mergeKey,
-      undo: () => this.resave(handle, before),
-      redo: () => this.resave(handle, after),
+      undo: () => this.live.resave(handle, before),
+      redo: () => this.live.resave(handle, after),
     });
   }
 
@@ -278,7 +318,7 @@ export class TagEditor {
     const el = findTag(id);
     if (!el) return;
     const handle = this.handle(id);
-    const page = this.viewer.pageOf(el);
+    const loc = this.locate(this.viewer.pageOf(el));
     const fields = this.saved(el);
     if (this.selectedId === id) this.clearSelection();
     el.classList.add("tag--pending");
@@ -291,8 +331,11 @@ export class TagEditor {
     }
     this.history.push({
       label: "delete tag",
-      undo: async () => this.rebind(handle, (await this.createTag(page, fields)).dataset.tagId),
-      redo: () => this.unsave(handle),
+      undo: async () => {
+        const ed = this.live;
+        this.rebind(handle, (await ed.createTag(ed.pageFor(loc), fields)).dataset.tagId);
+      },
+      redo: () => this.live.unsave(handle),
     });
   }
 
@@ -346,7 +389,6 @@ export class TagEditor {
 
   /** Notes a spot on a page (clicked, or where a palette drag ended): the next paste goes there. */
   noteSpot(page, left, top) {
-    this.lastPage = page;
     this.spot = { page, left, top };
   }
 
@@ -372,7 +414,7 @@ export class TagEditor {
   async paste({ offset = false } = {}) {
     if (!this.clipboard) return;
     const at = offset ? null : this.pasteTarget();
-    const page = at?.page || (offset ? this.clipboard.page : null) || this.lastPage || this.viewer.currentPage();
+    const page = at?.page || (offset ? this.clipboard.page : null) || this.lastClickedPage() || this.viewer.currentPage();
     if (!page) return;
     const f = { ...this.clipboard.fields, page: page.number };
     const size = { width: f.width, height: f.height };
@@ -436,7 +478,7 @@ export class TagEditor {
       this.startDrag(e, tag, page, e.target.dataset.handle || "");
       return;
     }
-    const armed = page && this.bus.placing?.();
+    const armed = page && this.armed();
     if (armed) {
       e.preventDefault();
       const box = page.el.getBoundingClientRect();

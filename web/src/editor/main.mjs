@@ -2,24 +2,32 @@
 // ([data-editable]), the tag editor with its palette, properties panel,
 // toolbar and keyboard shortcuts. A room change that answers with the whole
 // room (a page edit) swaps it in through htmx; the editor then starts again
-// on the new markup, keeping the zoom and the scroll position. Loaded as a
+// on the new markup, keeping the zoom and the scroll position, and the
+// room's undo history (session.mjs), which outlives every start. Each start
+// has its own AbortController: every listener it adds (on document and
+// window too) and every observer goes when the room is rebuilt. Loaded as a
 // deferred classic script; pdf.js (an ES module) is imported on demand.
-import { createBus } from "./bus.mjs";
+import { createBus, listenUntil } from "./bus.mjs";
 import { watchCounts } from "./counts.mjs";
 import { TagEditor } from "./editor.mjs";
-import { createHistory } from "./history.mjs";
+import { createFieldList } from "./fieldlist.mjs";
+import { rememberPlace, restorePlace, successMessage } from "./keepplace.mjs";
+import { wirePageNumbers } from "./pagenav.mjs";
 import { confirmRoomEdit, createPageEdits } from "./pages.mjs";
 import { createPalette, createSignerPicker } from "./palette.mjs";
 import { createProperties } from "./properties.mjs";
-import { createServer, installServerEvents } from "./server.mjs";
+import { createServer, installServerEvents, isUndoRoomChange } from "./server.mjs";
+import { createSession, PAGE_EDIT_EVENT } from "./session.mjs";
 import { createSheets } from "./sheets.mjs";
 import { commandFor } from "./shortcuts.mjs";
+import { watchTagLabels } from "./taglabel.mjs";
 import { createThumbnails } from "./thumbs.mjs";
 import { createUpload } from "./upload.mjs";
 import { Viewer } from "./viewer.mjs";
 
 let pdfjsReady = null; // pdf.js, imported once, its worker started once
 let current = null; // the running editor
+let session = null; // the room's undo history and handles: outlives every start
 
 function loadPDFJS(root) {
   if (!pdfjsReady) {
@@ -47,8 +55,12 @@ async function start(prev) {
   if (!root) return null;
   const { pdfjs, pdfWorker } = await loadPDFJS(root);
   const bus = createBus();
+  const lifetime = new AbortController(); // every listener of this start, dropped on a restart
+  const signal = lifetime.signal;
   const viewer = new Viewer(root, root, bus, pdfjs, pdfWorker);
   window.markupRoomViewer = viewer; // for the browser tests and the console
+  watchTagLabels(root, { signal }); // icon, name or date preview, initials, required marker: as much as fits
+  createFieldList(document.querySelector("[data-field-list]"), root, { signal });
   if (prev) {
     if (!prev.fit) viewer.setZoom(prev.zoom);
     root.scrollTop = prev.scrollTop;
@@ -57,58 +69,63 @@ async function start(prev) {
   bus.on("rendered", () => {
     if (!performance.getEntriesByName("markuproom:first-page").length) performance.mark("markuproom:first-page");
   });
-  wireToolbar(viewer, bus);
-  createThumbnails(viewer, bus);
-  createPageEdits(bus);
-  createUpload();
+  wireToolbar(viewer, bus, signal);
+  createThumbnails(viewer, bus, signal);
+  createPageEdits(bus, signal);
+  createUpload(signal);
   const status = document.querySelector("[data-save-status]");
   const setStatus = (text, kind = "") => {
     if (!status) return;
     status.textContent = text;
+    status.title = text; // the whole of it where the toolbar cuts it
     status.dataset.kind = kind;
   };
   bus.on("status", ({ message }) => setStatus(message));
   bus.on("error", ({ message }) => setStatus(`Not saved: ${message}`, "error"));
   const state = { root, viewer, bus, setStatus, editor: null, palette: null, history: null };
-  const lifetime = new AbortController(); // listeners outside the room's markup, dropped on a restart
   state.destroy = () => {
     lifetime.abort();
     viewer.destroy();
   };
   state.snapshot = () => ({ zoom: viewer.zoom, fit: viewer.fit, scrollTop: root.scrollTop, scrollLeft: root.scrollLeft, sheet: state.sheets?.open });
   if (!("editable" in root.dataset)) {
-    state.sheets = createSheets({ editor: null, palette: null, bus, viewer, signal: lifetime.signal });
+    state.sheets = createSheets({ editor: null, palette: null, bus, viewer, signal });
     state.sheets?.reopen(prev?.sheet);
     return state;
   }
 
   const typeInfo = typeCatalog();
-  const undoButton = document.querySelector('[data-action="undo"]');
-  const redoButton = document.querySelector('[data-action="redo"]');
-  const history = createHistory({
-    limit: 100,
-    onChange: () => {
-      if (undoButton) undoButton.disabled = !history.canUndo;
-      if (redoButton) redoButton.disabled = !history.canRedo;
-    },
-  });
+  session ||= createSession({ base: root.dataset.tagUrl.replace(/\/tags$/, ""), onChange: syncUndoButtons });
+  const history = session.history;
   const server = createServer(root.dataset.tagUrl, bus);
   const signers = createSignerPicker(document.querySelector("[data-signer-picker]"));
-  const editor = new TagEditor({ root, viewer, server, history, bus, signers, typeInfo });
-  const palette = createPalette({ root: document.querySelector("[data-palette]"), viewer, editor, bus, typeInfo });
-  createProperties({ root: document.querySelector("[data-tag-props]"), editor, viewer, bus, typeInfo });
-  watchCounts(root);
-  state.sheets = createSheets({ editor, palette, bus, viewer, signal: lifetime.signal });
+  let palette = null;
+  const editor = new TagEditor({ root, viewer, server, session, bus, signers, typeInfo, armed: () => palette?.armed || "", signal });
+  palette = createPalette({ root: document.querySelector("[data-palette]"), viewer, editor, signers, bus, typeInfo, signal });
+  createProperties({ root: document.querySelector("[data-tag-props]"), editor, viewer, bus, typeInfo, signal });
+  watchCounts(root, signal);
+  state.sheets = createSheets({ editor, palette, bus, viewer, signal });
   state.sheets?.reopen(prev?.sheet); // the sheet in use stays open when a page edit rebuilds the room
   window.markupRoomEditor = editor;
+  window.markupRoomHistory = history; // for the browser tests and the console
 
   bus.on("saving", () => setStatus("Saving…", "busy"));
   bus.on("saved", ({ inFlight }) => inFlight === 0 && setStatus("All changes saved", "ok"));
-  const undoRedo = (which) => history[which]().catch((err) => bus.emit("error", { message: err.message }));
-  undoButton?.addEventListener("click", () => undoRedo("undo"));
-  redoButton?.addEventListener("click", () => undoRedo("redo"));
+  // A refused undo or redo (the document changed since, the server said no) says why, plainly.
+  const undoRedo = (which) => history[which]().catch((err) => (current || state).setStatus(err.message, "error"));
+  const on = listenUntil(signal);
+  on(document.querySelector('[data-action="undo"]'), "click", () => undoRedo("undo"));
+  on(document.querySelector('[data-action="redo"]'), "click", () => undoRedo("redo"));
   Object.assign(state, { editor, palette, history, undoRedo });
   return state;
+}
+
+/** The toolbar's Undo and Redo buttons follow the history (they are new elements after each rebuild). */
+function syncUndoButtons(history) {
+  const undo = document.querySelector('[data-action="undo"]');
+  const redo = document.querySelector('[data-action="redo"]');
+  if (undo) undo.disabled = !history.canUndo;
+  if (redo) redo.disabled = !history.canRedo;
 }
 
 /** The keyboard shortcuts, for whichever editor runs now. */
@@ -152,12 +169,12 @@ function typeCatalog() {
 }
 
 /** Zoom and page navigation controls. */
-function wireToolbar(viewer, bus) {
+function wireToolbar(viewer, bus, signal) {
   const bar = document.querySelector("[data-viewer-toolbar]");
   if (!bar) return;
+  const on = listenUntil(signal);
   const zoomSelect = bar.querySelector("[data-zoom-select]");
-  const pageInput = bar.querySelector("[data-page-input]");
-  bar.addEventListener("click", (e) => {
+  on(bar, "click", (e) => {
     const action = e.target.closest("[data-action]")?.dataset.action;
     if (action === "zoom-in") viewer.stepZoom(1);
     if (action === "zoom-out") viewer.stepZoom(-1);
@@ -165,8 +182,7 @@ function wireToolbar(viewer, bus) {
     if (action === "page-prev" && cur) viewer.goToPage(cur.index);
     if (action === "page-next" && cur) viewer.goToPage(cur.index + 2);
   });
-  zoomSelect?.addEventListener("change", () => viewer.setZoom(zoomSelect.value));
-  pageInput?.addEventListener("change", () => viewer.goToPage(Number(pageInput.value) || 1));
+  on(zoomSelect, "change", () => viewer.setZoom(zoomSelect.value));
   const sync = ({ zoom, fit }) => {
     if (!zoomSelect) return;
     const match = [...zoomSelect.options].find((o) => o.value !== "fit" && Math.abs(Number(o.value) - zoom) < 0.001);
@@ -189,20 +205,35 @@ function wireToolbar(viewer, bus) {
   };
   bus.on("zoom", sync);
   sync({ zoom: viewer.zoom, fit: viewer.fit });
-  bus.on("page", ({ page }) => {
-    if (page && pageInput && document.activeElement !== pageInput) pageInput.value = String(page.index + 1);
-  });
+  wirePageNumbers(viewer, bus, bar, signal);
 }
 
-/** A room change answered with the room: start again on the new markup. */
+/** Where the user is, taken before a room change's answer replaces the markup (after it, the old parts read 0). */
+let before = null;
+function onBeforeSwap(e) {
+  if (!current) return;
+  before = { snapshot: current.snapshot(), place: rememberPlace(), notice: successMessage(e.detail.requestConfig?.elt || e.detail.elt, e.detail.xhr?.status || 0) };
+}
+
+/** A room change answered with the room: start again on the new markup, where the user was, and say what was saved. */
 async function restartIfSwapped() {
   const root = document.querySelector("[data-viewer]");
   if (!current || root === current.root) return;
-  const prev = current.snapshot();
+  const kept = before;
+  before = null;
+  const prev = kept?.snapshot || current.snapshot();
   current.destroy();
   current = null;
   current = await start(prev);
-  current?.setStatus("All changes saved", "ok");
+  restorePlace(kept?.place); // once the field list is built again: the column is as tall as it was
+  current?.setStatus(kept?.notice || "All changes saved", "ok");
+  session?.started(current);
+}
+
+/** A page edit the user made (its answer's HX-Trigger): one step of the undo history. */
+function onPageEdit(e) {
+  if (!session || isUndoRoomChange(e.target)) return; // an undo or redo records itself
+  session.pageEdited(e.detail);
 }
 
 /** A room change (not a tag save: those answer with the tag) is on its way: hold new fetches. */
@@ -228,10 +259,13 @@ async function boot() {
   installServerEvents();
   document.addEventListener("keydown", onKeydown);
   document.addEventListener("htmx:confirm", confirmRoomEdit);
+  document.addEventListener("htmx:beforeSwap", onBeforeSwap);
   document.addEventListener("htmx:afterSettle", restartIfSwapped);
   document.addEventListener("htmx:beforeRequest", onBeforeRequest);
   document.addEventListener("htmx:afterRequest", onAfterRequest);
+  document.addEventListener(PAGE_EDIT_EVENT, onPageEdit);
   current = await start(null);
+  session?.started(current);
 }
 
 if (document.readyState === "loading") {

@@ -3,16 +3,20 @@
 // context menu with the same actions (right-click, the context-menu key,
 // Shift+F10) and reordering by dragging a thumbnail. Each edit answers with
 // the room, which htmx swaps in; main.mjs then starts the editor again.
+// Every edit is one step of the room's undo history (session.mjs records it
+// from the answer's HX-Trigger). Listeners go with signal (a rebuild).
+import { listenUntil } from "./bus.mjs";
 
-export function createPageEdits(bus) {
+export function createPageEdits(bus, signal) {
+  const on = listenUntil(signal);
   for (const list of document.querySelectorAll("[data-page-edits]")) {
     const menu = list.parentElement.querySelector("[data-control='thumbnail-context-menu']");
-    wireMenu(list, menu);
-    wireDrag(list, bus, ".room-thumb", (li) => li.dataset.page, "Moving the page…");
+    wireMenu(list, menu, on);
+    wireDrag(list, bus, ".room-thumb", (li) => li.dataset.page, "Moving the page…", on);
   }
   // Participants in a signing order reorder the same way.
   const people = document.querySelector("[data-participant-order]");
-  if (people) wireDrag(people, bus, ".room-participant", (li) => li.dataset.position, "Changing the signing order…");
+  if (people) wireDrag(people, bus, ".room-participant", (li) => li.dataset.position, "Changing the signing order…", on);
 }
 
 /** Asks before a page or a whole document is deleted, naming the tags that go with it. */
@@ -24,7 +28,7 @@ export function confirmRoomEdit(e) {
     const li = el.closest(".room-thumb");
     const count = li.querySelector("[data-tag-count-page]")?.textContent.trim();
     const page = li.dataset.page;
-    question = count ? `Delete page ${page} and its ${count}? This cannot be undone.` : `Delete page ${page}? This cannot be undone.`;
+    question = count ? `Delete page ${page} and its ${count}? You can undo it (Undo, Ctrl Z).` : `Delete page ${page}? You can undo it (Undo, Ctrl Z).`;
   } else if ("documentRemove" in el.dataset) {
     const doc = el.closest(".room-doc");
     const count = doc.querySelector("[data-tag-count-doc]")?.textContent.trim() || "0 tags";
@@ -42,7 +46,7 @@ export function confirmRoomEdit(e) {
  * item, arrows, Home and End move between items, Escape (or Tab) closes it
  * and gives focus back to the thumbnail it was opened on.
  */
-function wireMenu(list, menu) {
+function wireMenu(list, menu, on) {
   if (!menu) return;
   let target = null; // the thumbnail the menu acts on
   let opener = null; // what gets focus back when the menu closes
@@ -71,7 +75,7 @@ function wireMenu(list, menu) {
     menu.style.top = `${Math.max(4, Math.min(y, window.innerHeight - h - 4))}px`;
     enabled()[0]?.focus();
   };
-  list.addEventListener("contextmenu", (e) => {
+  on(list, "contextmenu", (e) => {
     const li = e.target.closest(".room-thumb");
     if (!li) return;
     e.preventDefault();
@@ -79,21 +83,21 @@ function wireMenu(list, menu) {
     const r = li.getBoundingClientRect();
     open(li, viaKeyboard ? r.left + 24 : e.clientX, viaKeyboard ? r.bottom : e.clientY);
   });
-  list.addEventListener("keydown", (e) => {
+  on(list, "keydown", (e) => {
     const li = e.target.closest(".room-thumb");
     if (!li || !((e.shiftKey && e.key === "F10") || e.key === "ContextMenu")) return;
     e.preventDefault();
     const r = li.getBoundingClientRect();
     open(li, r.left + 24, r.bottom);
   });
-  menu.addEventListener("click", (e) => {
+  on(menu, "click", (e) => {
     const item = e.target.closest("[role=menuitem]");
     if (!item || item.disabled || !target) return;
     const twin = target.querySelector(`[data-page-action="${item.dataset.pageAction}"]`);
     close(true);
     twin?.click();
   });
-  menu.addEventListener("keydown", (e) => {
+  on(menu, "keydown", (e) => {
     const all = enabled();
     const i = all.indexOf(document.activeElement);
     const go = (n) => all[(n + all.length) % all.length]?.focus();
@@ -114,35 +118,35 @@ function wireMenu(list, menu) {
       go(-1);
     }
   });
-  document.addEventListener("pointerdown", (e) => {
+  on(document, "pointerdown", (e) => {
     if (!menu.hidden && !menu.contains(e.target)) close(false);
   });
 }
 
 /** Drag an item of list onto another to move it there (one request to its data-move-url). */
-function wireDrag(list, bus, selector, positionOf, message) {
+function wireDrag(list, bus, selector, positionOf, message, on) {
   let dragged = null;
   const clear = () => list.querySelectorAll(".drop-target").forEach((el) => el.classList.remove("drop-target"));
-  list.addEventListener("dragstart", (e) => {
+  on(list, "dragstart", (e) => {
     dragged = e.target.closest?.(selector);
     if (!dragged) return;
     e.dataTransfer.effectAllowed = "move";
     e.dataTransfer.setData("text/plain", positionOf(dragged));
     dragged.classList.add("dragging");
   });
-  list.addEventListener("dragover", (e) => {
+  on(list, "dragover", (e) => {
     const over = e.target.closest?.(selector);
     if (!dragged || !over) return;
     e.preventDefault();
     clear();
     if (over !== dragged) over.classList.add("drop-target");
   });
-  list.addEventListener("dragend", () => {
+  on(list, "dragend", () => {
     dragged?.classList.remove("dragging");
     clear();
     dragged = null;
   });
-  list.addEventListener("drop", (e) => {
+  on(list, "drop", (e) => {
     const over = e.target.closest?.(selector);
     if (!dragged || !over || over === dragged) return;
     e.preventDefault();

@@ -1,10 +1,14 @@
 // The palette: drag a tag type onto a page, or pick it (click, Enter) and
 // click the page; picking it again from the keyboard places it on the page
-// in view. The signer picker says whom new tags belong to.
+// in view. The signer picker says whom new tags belong to. The editor asks
+// which type is picked through the palette's armed (main.mjs hands it over),
+// and says a tag was placed on the bus ("placed").
+import { listenUntil } from "./bus.mjs";
 
 const DRAG_THRESHOLD = 4;
 
-export function createPalette({ root, viewer, editor, bus, typeInfo }) {
+export function createPalette({ root, viewer, editor, signers, bus, typeInfo, signal }) {
+  const on = listenUntil(signal);
   let armed = "";
   const hint = document.querySelector("[data-palette-hint]");
   const defaultHint = hint?.textContent || "";
@@ -13,17 +17,19 @@ export function createPalette({ root, viewer, editor, bus, typeInfo }) {
     armed = type;
     for (const b of root.querySelectorAll("[data-tag-type]")) b.setAttribute("aria-pressed", String(b.dataset.tagType === type));
     viewer.root.classList.toggle("viewer--placing", !!type);
+    bus.emit("armed", { type });
     if (hint) {
       hint.textContent = type
         ? `Click on a page to place “${typeInfo(type).label}” there, press Enter again to put it on the page in view, or Escape to cancel.`
         : defaultHint;
     }
   };
-  bus.placing = () => armed;
   bus.on("placed", () => arm(""));
 
+  let dragEnd = { item: null, at: 0 }; // the item last dragged from and when (the click ending it is not a pick)
+
   // Pointer drag from the palette, with a ghost of the tag's size at the current zoom.
-  root.addEventListener("pointerdown", (e) => {
+  on(root, "pointerdown", (e) => {
     const item = e.target.closest("[data-tag-type]");
     if (!item || e.button !== 0) return;
     const type = item.dataset.tagType;
@@ -33,7 +39,7 @@ export function createPalette({ root, viewer, editor, bus, typeInfo }) {
       if (!ghost && Math.hypot(ev.clientX - start.x, ev.clientY - start.y) < DRAG_THRESHOLD) return;
       if (!ghost) {
         ghost = document.createElement("div");
-        ghost.className = `tag tag--ghost ${editor.signers.colorClass(editor.signers.current())}`;
+        ghost.className = `tag tag--ghost ${signers.colorClass(signers.current())}`;
         ghost.textContent = typeInfo(type).label;
         const scale = viewer.scale;
         ghost.style.width = `${typeInfo(type).width * scale}px`;
@@ -49,7 +55,7 @@ export function createPalette({ root, viewer, editor, bus, typeInfo }) {
       window.removeEventListener("pointercancel", cancel);
       if (!ghost) return; // a click: handled below
       ghost.remove();
-      item.draggedAt = Date.now();
+      dragEnd = { item, at: Date.now() };
       const page = viewer.pageOf(document.elementFromPoint(ev.clientX, ev.clientY));
       if (!page) return;
       const box = page.el.getBoundingClientRect();
@@ -62,20 +68,20 @@ export function createPalette({ root, viewer, editor, bus, typeInfo }) {
       up({});
     };
     // The gesture is followed on the window: the pointer leaves the item at once.
-    window.addEventListener("pointermove", move);
-    window.addEventListener("pointerup", up);
-    window.addEventListener("pointercancel", cancel);
+    on(window, "pointermove", move);
+    on(window, "pointerup", up);
+    on(window, "pointercancel", cancel);
   });
 
-  root.addEventListener("click", (e) => {
+  on(root, "click", (e) => {
     const item = e.target.closest("[data-tag-type]");
     if (!item) return;
-    if (item.draggedAt && Date.now() - item.draggedAt < 400) return; // the click that ends a drag
+    if (dragEnd.item === item && Date.now() - dragEnd.at < 400) return; // the click that ends a drag
     const type = item.dataset.tagType;
     const fromKeyboard = e.detail === 0;
     if (armed === type && fromKeyboard) {
       // Enter again: place it near the top-left of the part of the page in view.
-      const page = editor.lastPage || viewer.currentPage();
+      const page = editor.lastClickedPage() || viewer.currentPage();
       if (!page) return;
       const scroller = viewer.scroller.getBoundingClientRect();
       const box = page.el.getBoundingClientRect();

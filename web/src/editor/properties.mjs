@@ -2,11 +2,13 @@
 // (with a live preview), state format, font size, and the exact rectangle in
 // PDF points. A change is checked here first (an invalid value shows a
 // message and changes nothing), then saved like any other change.
+import { listenUntil } from "./bus.mjs";
 import { rectInside } from "./coords.mjs";
 import { formatDate } from "./dates.mjs";
 import { tagFields } from "./editor.mjs";
 
-export function createProperties({ root, editor, viewer, bus, typeInfo }) {
+export function createProperties({ root, editor, viewer, bus, typeInfo, signal }) {
+  const on = listenUntil(signal);
   if (!root) return null;
   const form = root.querySelector("[data-tag-props-form]");
   const empty = root.querySelector("[data-tag-props-empty]");
@@ -92,15 +94,15 @@ export function createProperties({ root, editor, viewer, bus, typeInfo }) {
     editor.run(editor.change(current.dataset.tagId, r.fields));
   };
 
-  form.addEventListener("change", (e) => {
+  on(form, "change", (e) => {
     if (e.target === input("dateFormat")) updatePreview();
     save();
   });
-  form.addEventListener("submit", (e) => {
+  on(form, "submit", (e) => {
     e.preventDefault();
     save();
   });
-  form.addEventListener("click", (e) => {
+  on(form, "click", (e) => {
     const action = e.target.closest("[data-action]")?.dataset.action;
     if (action === "delete" && current) editor.run(editor.remove(current.dataset.tagId));
     if (action === "copy") editor.copy();

@@ -110,6 +110,41 @@ export function createServer(tagURL, bus) {
   };
 }
 
+const roomChangeSources = new WeakSet(); // elements that sent a room change of an undo or redo
+
+/** Whether el sent a room change of an undo or redo (its page-edit event is not a new step). */
+export function isUndoRoomChange(el) {
+  return roomChangeSources.has(el);
+}
+
+/**
+ * Sends a room change (an undo or redo of a page edit) whose answer is the
+ * room, swapped in as a page edit's is; resolves with the detail of the
+ * event the answer fires (eventName, from HX-Trigger), throws a SaveError
+ * with the server's words when it is refused.
+ */
+export async function sendRoomChange(url, values, eventName) {
+  const source = document.querySelector(".room") || document.body;
+  const csrf = document.querySelector('meta[name="csrf-token"]')?.content || "";
+  const o = { status: -1, body: "", detail: null };
+  outcome.set(source, o);
+  roomChangeSources.add(source);
+  const onEvent = (e) => {
+    if (e.target === source) o.detail = e.detail;
+  };
+  document.addEventListener(eventName, onEvent);
+  try {
+    await window.htmx.ajax("POST", url, { source, values, target: ".room", select: ".room", swap: "outerHTML", headers: { "X-CSRF-Token": csrf } });
+  } catch {
+    o.status = 0;
+  } finally {
+    document.removeEventListener(eventName, onEvent);
+    roomChangeSources.delete(source);
+  }
+  if (o.status >= 200 && o.status < 300) return o.detail;
+  throw problemOf(o);
+}
+
 /** The tag element with this id. */
 export function findTag(id) {
   return id ? document.querySelector(`.tag[data-tag-id="${CSS.escape(id)}"]`) : null;

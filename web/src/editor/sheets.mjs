@@ -7,7 +7,7 @@
 // the same panels are columns and nothing here shows.
 
 /** Which panel each sheet name shows (the CSS hides the other half of it). */
-const PANELS = { documents: "#room-sidebar", people: "#room-sidebar", tools: "#room-panel", props: "#room-panel" };
+const PANELS = { documents: "#room-sidebar", fields: "#room-sidebar", people: "#room-panel", tools: "#room-panel", props: "#room-panel" };
 
 /**
  * Wires the dock and the sheets of the room; editor and palette are null in
@@ -72,8 +72,8 @@ export function createSheets({ editor, palette, bus, viewer, signal }) {
   const sheetFor = (el) => {
     const panel = el?.closest?.("#room-sidebar, #room-panel");
     if (!panel || !isSheet(panel)) return "";
-    if (panel.id === "room-panel") return el.closest(".tag-props") ? "props" : "tools";
-    return el.closest(".room-participants") ? "people" : "documents";
+    if (panel.id === "room-panel") return el.closest(".room-participants") ? "people" : el.closest(".tag-props") ? "props" : "tools";
+    return el.closest("[data-field-list]") ? "fields" : "documents";
   };
 
   document.addEventListener(
@@ -95,8 +95,8 @@ export function createSheets({ editor, palette, bus, viewer, signal }) {
         return;
       }
       if (e.target.closest?.("[data-sheet-close]") && layout.contains(e.target)) close();
-      // A page chosen among the thumbnails: show it (the link scrolls the viewer).
-      else if (open && e.target.closest?.(".room-thumb__link")) close({ restoreFocus: false });
+      // A page chosen among the thumbnails, or a tag in the field list: show it (the link or the list scrolls the viewer).
+      else if (open && e.target.closest?.(".room-thumb__link, [data-field-tag]")) close({ restoreFocus: false });
     },
     { signal },
   );
@@ -134,7 +134,7 @@ export function createSheets({ editor, palette, bus, viewer, signal }) {
     if (!step) return;
     const [right, down] = step.split(",").map(Number);
     editor.command("nudge", [right, down]);
-  });
+  }, { signal });
 
   // Place by tap: picking a type in the palette sheet closes it so the page can
   // be tapped; the dock says what happens next and offers to cancel.
@@ -144,14 +144,14 @@ export function createSheets({ editor, palette, bus, viewer, signal }) {
   layout.querySelector("[data-palette]")?.addEventListener("click", () => {
     // The palette's own click handler (registered first) has armed or disarmed the type.
     if (pressed() && open === "tools") close({ restoreFocus: false });
-  });
+  }, { signal });
   const syncHint = () => {
     const item = pressed();
     if (!hint) return;
     hint.hidden = !item;
     if (item) hintText.textContent = `Tap a page to place “${item.textContent.trim()}”.`;
   };
-  new MutationObserver(syncHint).observe(viewer.root, { attributes: true, attributeFilter: ["class"] });
-  hint?.querySelector("[data-placing-cancel]")?.addEventListener("click", () => palette?.arm(""));
+  bus.on("armed", syncHint); // the palette says when a type is picked or put down
+  hint?.querySelector("[data-placing-cancel]")?.addEventListener("click", () => palette?.arm(""), { signal });
   return api;
 }

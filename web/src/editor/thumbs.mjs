@@ -1,15 +1,16 @@
 // Page thumbnails in the documents sidebar: drawn with pdf.js through the
 // viewer's own documents, only when they scroll into view, after the pages
-// the viewer is drawing; the thumbnail of the page in view is marked.
+// the viewer is drawing (viewer.afterPages); the thumbnail of the page in
+// view is marked.
 
 const WIDTH = 48; // CSS pixels
 const HEIGHT = 56;
 
-export function createThumbnails(viewer, bus) {
+export function createThumbnails(viewer, bus, signal) {
   const items = [];
   for (const doc of document.querySelectorAll(".room-doc[data-document]")) {
     for (const li of doc.querySelectorAll(".room-thumb[data-page]")) {
-      const page = document.getElementById(`doc-${doc.dataset.document}-page-${li.dataset.page}`)?.pageView;
+      const page = viewer.pageOf(document.getElementById(`doc-${doc.dataset.document}-page-${li.dataset.page}`));
       const canvas = li.querySelector(".room-thumb__canvas");
       if (page && canvas) items.push({ li, page, canvas, done: false });
     }
@@ -24,7 +25,8 @@ export function createThumbnails(viewer, bus) {
         if (e.isIntersecting && it && !it.done) {
           it.done = true;
           observer.unobserve(e.target);
-          viewer.queue = viewer.queue.then(() => draw(it)).catch(() => {
+          viewer.afterPages(() => draw(it)).catch(() => {
+            if (signal?.aborted) return; // the room was rebuilt
             it.done = false; // drawn again when it next scrolls into view
             observer.observe(it.canvas);
           });
@@ -37,13 +39,18 @@ export function createThumbnails(viewer, bus) {
     sizeCanvas(it);
     observer.observe(it.canvas);
   }
+  signal?.addEventListener("abort", () => observer.disconnect());
 
+  // The page current when the room was (re)built: its thumbnail is where the user left the sidebar.
+  let shown = null;
   bus.on("page", ({ page }) => {
+    const changed = shown !== null && shown !== page;
+    shown = page;
     for (const it of items) {
       if (it.page === page) {
         it.li.setAttribute("aria-current", "true");
-        // Keep the current page's thumbnail in sight, unless the sidebar is in use.
-        if (!scroller?.matches(":hover, :focus-within")) it.li.scrollIntoView({ block: "nearest" });
+        // Keep the current page's thumbnail in sight once the pages scroll, unless the sidebar is in use.
+        if (changed && !scroller?.matches(":hover, :focus-within")) it.li.scrollIntoView({ block: "nearest" });
       } else {
         it.li.removeAttribute("aria-current");
       }

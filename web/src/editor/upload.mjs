@@ -2,8 +2,10 @@
 // first (a PDF, not over the limit), then sent by htmx with a progress bar;
 // the server's reason is shown when it refuses. The answer is the room,
 // which htmx swaps in (main.mjs then starts the editor again).
+import { listenUntil } from "./bus.mjs";
 
-export function createUpload() {
+export function createUpload(signal) {
+  const on = listenUntil(signal);
   const form = document.querySelector("[data-room-upload]");
   if (!form) return;
   const input = form.querySelector("[data-upload-input]");
@@ -38,8 +40,8 @@ export function createUpload() {
     window.htmx.trigger(form, "submit");
   };
 
-  input.addEventListener("change", () => send(input.files[0]));
-  form.addEventListener("submit", (e) => {
+  on(input, "change", () => send(input.files[0]));
+  on(form, "submit", (e) => {
     // htmx sends the form; a submit without a file only explains.
     if (!input.files[0]) {
       e.preventDefault();
@@ -47,22 +49,22 @@ export function createUpload() {
     }
   });
   for (const type of ["dragenter", "dragover"]) {
-    drop.addEventListener(type, (e) => {
+    on(drop, type, (e) => {
       if (![...e.dataTransfer.types].includes("Files")) return;
       e.preventDefault();
       drop.classList.add("room-upload__drop--over");
     });
   }
-  drop.addEventListener("dragleave", () => drop.classList.remove("room-upload__drop--over"));
-  drop.addEventListener("drop", (e) => {
+  on(drop, "dragleave", () => drop.classList.remove("room-upload__drop--over"));
+  on(drop, "drop", (e) => {
     e.preventDefault();
     drop.classList.remove("room-upload__drop--over");
     send(e.dataTransfer.files[0]);
   });
-  form.addEventListener("htmx:xhr:progress", (e) => {
+  on(form, "htmx:xhr:progress", (e) => {
     if (e.detail.lengthComputable) bar.value = Math.round((100 * e.detail.loaded) / e.detail.total);
   });
-  form.addEventListener("htmx:afterRequest", (e) => {
+  on(form, "htmx:afterRequest", (e) => {
     form.classList.remove("room-upload--busy");
     const status = e.detail.xhr?.status || 0;
     if (status >= 200 && status < 300) return;

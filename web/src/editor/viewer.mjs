@@ -3,6 +3,7 @@
 // zoom (fit width, 50–200 %, Ctrl+wheel), and page navigation. Modelled on
 // pdf.js's own viewer (pdf_viewer.js, pdf_page_view.js, pdf_rendering_queue.js).
 import { CSS_PER_POINT, displaySize, parseBox, pdfRectToScreen } from "./coords.mjs";
+import { renderOrder } from "./queue.mjs";
 
 const ZOOM_STEPS = [0.5, 0.75, 1, 1.25, 1.5, 1.75, 2];
 const MIN_ZOOM = 0.5;
@@ -135,14 +136,17 @@ export class Viewer {
     this.fit = true;
     this.visible = new Set();
     this.pages = [];
+    this.views = new WeakMap(); // page element → its PageView
     this.docs = [];
-    this.queue = Promise.resolve();
+    this.wanted = new Set(); // pages waiting to render (renderOrder picks the next)
+    this.tasks = []; // other drawing, after the pages (thumbnails): {fn, resolve, reject}
+    this.rendering = false;
     this.pending = false;
     for (const section of root.querySelectorAll(".viewer-doc")) {
       const doc = this.documentLoader(section.dataset.contentUrl, Number(section.dataset.docPosition));
       for (const el of section.querySelectorAll(".viewer-page")) {
         const view = new PageView(el, this.pages.length, doc);
-        el.pageView = view;
+        this.views.set(el, view);
         this.pages.push(view);
       }
     }
@@ -150,7 +154,8 @@ export class Viewer {
     this.ratios = new Map();
     for (const p of this.pages) this.observer.observe(p.el);
     this.applyZoom();
-    scroller.addEventListener("wheel", (e) => this.onWheel(e), { passive: false });
+    this.lifetime = new AbortController();
+    scroller.addEventListener("wheel", (e) => this.onWheel(e), { passive: false, signal: this.lifetime.signal });
     this.resizer = new ResizeObserver(() => this.fit && this.applyZoom());
     this.resizer.observe(scroller);
   }
@@ -173,31 +178,34 @@ export class Viewer {
   destroy() {
     this.destroyed = true;
     this.resumeLoads();
+    this.lifetime.abort();
     this.observer.disconnect();
     this.resizer.disconnect();
+    this.wanted.clear();
+    for (const t of this.tasks.splice(0)) t.resolve(); // dropped: the room they drew is gone
     for (const p of this.pages) p.task?.cancel();
     for (const d of this.docs) d.close();
   }
 
   /** A lazy pdf.js document per room document: fetched when a page first needs it. */
   documentLoader(url, position) {
-    let promise = null;
+    let task = null; // pdf.js's loading task: destroying it cancels a fetch under way and closes the document
     const loader = {
       position,
-      close: () => promise?.then((pdf) => pdf.destroy()).catch(() => {}),
+      close: () => task?.destroy().catch(() => {}),
       load: async () => {
-        if (!promise) await this.paused?.promise;
+        if (!task) await this.paused?.promise;
         // A viewer whose markup was replaced fetches nothing more (its URLs may be gone).
         if (this.destroyed) throw new Error("the viewer was closed");
-        promise ||= this.pdfjs.getDocument({
+        task ||= this.pdfjs.getDocument({
           url,
           worker: this.pdfWorker,
           isEvalSupported: false,
           standardFontDataUrl: this.root.dataset.pdfjsFonts,
           enableXfa: false,
           withCredentials: true,
-        }).promise;
-        return promise;
+        });
+        return task.promise;
       },
     };
     this.docs.push(loader);
@@ -268,7 +276,7 @@ export class Viewer {
 
   onIntersect(entries) {
     for (const e of entries) {
-      const view = e.target.pageView;
+      const view = this.views.get(e.target);
       if (e.isIntersecting) {
         this.visible.add(view);
         this.ratios.set(view, e.intersectionRatio);
@@ -323,51 +331,74 @@ export class Viewer {
       }
       const lo = Math.min(...visible.map((v) => v.index)) - KEEP;
       const hi = Math.max(...visible.map((v) => v.index)) + KEEP;
-      for (const p of this.pages) if (p.index < lo || p.index > hi) p.release();
+      for (const p of this.pages) {
+        if (p.index < lo || p.index > hi) {
+          this.wanted.delete(p);
+          p.release();
+        }
+      }
       for (const p of wanted) this.enqueue(p);
     });
   }
 
-  /**
-   * Renders pages one after another, so the visible ones come first. A page
-   * asked for again while its render is under way (the zoom changed, e.g. the
-   * fit width shrank when the scroll bar appeared) is queued again once that
-   * render ends: the render in flight gives up on the old scale, and without
-   * this the page stayed blank (Firefox's first page).
-   */
+  /** Asks for a page to be rendered; pages render one at a time, the one most in view first (renderOrder). */
   enqueue(view) {
-    if (view.renderedScale === view.scale) return;
-    if (view.queued) {
-      view.again = true;
-      return;
-    }
-    view.queued = true;
-    this.queue = this.queue
-      .then(() => view.render())
-      .then(() => {
-        view.showProblem(false);
-        this.bus.emit("rendered", { page: view });
-      })
-      .catch((err) => {
-        // A render cancelled or superseded (zoom, a far page freed, the room
-        // rebuilt after a page edit) is not a failure; a real one is said
-        // quietly on the page itself, never in the save status, and never in
-        // pdf.js's own words.
-        if (this.destroyed || !view.el.isConnected || isCancellation(err)) return;
-        view.showProblem(true);
-        this.bus.emit("render-failed", { page: view });
-      })
-      .finally(() => {
-        view.queued = false;
-        if (view.again && !this.destroyed) {
-          view.again = false;
-          this.enqueue(view);
+    if (this.destroyed || view.renderedScale === view.scale) return;
+    this.wanted.add(view);
+    this.pump();
+  }
+
+  /** Runs fn (other drawing: a thumbnail) once no page waits to render; resolves with its result. */
+  afterPages(fn) {
+    return new Promise((resolve, reject) => {
+      if (this.destroyed) return resolve();
+      this.tasks.push({ fn, resolve, reject });
+      this.pump();
+    });
+  }
+
+  /** Renders the waiting pages, the one most in view first at each step, then the other drawing. */
+  async pump() {
+    if (this.rendering) return;
+    this.rendering = true;
+    try {
+      while (!this.destroyed) {
+        if (this.wanted.size) {
+          const [view] = renderOrder([...this.wanted], (p) => this.ratios.get(p) || 0);
+          this.wanted.delete(view);
+          await this.renderPage(view);
+        } else if (this.tasks.length) {
+          const t = this.tasks.shift();
+          await Promise.resolve().then(t.fn).then(t.resolve, t.reject);
+        } else {
+          break;
         }
-      });
+      }
+    } finally {
+      this.rendering = false;
+    }
+  }
+
+  async renderPage(view) {
+    try {
+      await view.render();
+      if (this.destroyed) return;
+      view.showProblem(false);
+      this.bus.emit("rendered", { page: view });
+    } catch (err) {
+      // A render cancelled or superseded (zoom, a far page freed, the room
+      // rebuilt after a page edit) is not a failure; a real one is said
+      // quietly on the page itself, never in the save status, and never in
+      // pdf.js's own words.
+      if (this.destroyed || !view.el.isConnected || isCancellation(err)) return;
+      view.showProblem(true);
+      this.bus.emit("render-failed", { page: view });
+    }
   }
 
   /** The PageView of a page element, or of the element a node lies in. */
   pageOf(node) {
-    return node?.closest?.(".viewer-page")?.pageView || null;
+    const el = node?.closest?.(".viewer-page");
+    return (el && this.views.get(el)) || null;
   }
 }

@@ -1,0 +1,106 @@
+// What outlives one start of the editor: the room's undo history (tag edits
+// and page edits mixed), the handles its steps hold, and the page edits'
+// own steps. A page edit or an upload swaps the room in and starts the
+// editor again; the history stays.
+//
+// Steps never hold a PageView, an editor or a document id of their time:
+// a tag is a handle {id} (its id changes when an undo creates it again),
+// a document a handle {id} too (every page edit gives it a new id: the
+// steps of that edit move the handle along), a page {doc, page}, looked up
+// in the room as it is when the step runs. Undo and redo run in order, so a
+// step finds the room as it was right after (undo) or before (redo) it.
+import { createHistory } from "./history.mjs";
+import { sendRoomChange } from "./server.mjs";
+
+/** The event (HX-Trigger) a page edit's answer fires, with what the edit did. */
+export const PAGE_EDIT_EVENT = "markuproom:page-edit";
+
+export function createSession({ base = "", onChange = () => {} } = {}) {
+  const docs = new Map(); // document id → handle {id}
+  let next = null; // resolvers of the next start
+  const session = {
+    history: createHistory({ limit: 100, onChange: () => onChange(session.history) }),
+    tags: new Map(), // tag id → handle {id}
+    editor: null, // the editor of the room as it is now
+    base, // the room's path: "/rooms/{id}"
+
+    /** The handle of a document, by its id now. */
+    doc(id) {
+      if (!docs.has(id)) docs.set(id, { id });
+      return docs.get(id);
+    },
+
+    rebindDoc(handle, id) {
+      docs.delete(handle.id);
+      handle.id = id;
+      docs.set(id, handle);
+    },
+
+    /** The editor started again on a swapped-in room (main.mjs calls this after every start). */
+    started(state) {
+      session.editor = state?.editor || null;
+      next?.resolve();
+      next = null;
+      onChange(session.history);
+    },
+
+    /** Resolves when the editor has started on the next room swapped in. */
+    nextStart() {
+      next ||= Promise.withResolvers();
+      return next.promise;
+    },
+
+    /** A page edit the user made (its HX-Trigger): recorded as an undoable step. */
+    pageEdited(edit) {
+      if (edit?.kind !== "page_deleted" && edit?.kind !== "page_moved") return;
+      session.history.push(pageStep(session, edit));
+    },
+
+    /** Sends a room change of an undo or redo; resolves with what it did once the editor runs on its answer. */
+    async roomChange(url, values) {
+      const started = session.nextStart();
+      const edit = await sendRoomChange(url, values, PAGE_EDIT_EVENT);
+      await started;
+      return edit;
+    },
+  };
+  return session;
+}
+
+/** The position of the document whose id is now id; throws when the room no longer holds it. */
+export function positionOf(id) {
+  const page = document.querySelector(`.viewer-page[data-document-id="${CSS.escape(id)}"]`);
+  const pos = page?.closest(".viewer-doc")?.dataset.docPosition;
+  if (pos === undefined) throw new Error("This document was removed or changed in another window, so this page change cannot be undone or redone.");
+  return pos;
+}
+
+/**
+ * The undoable step of a page edit: undo restores the version before it
+ * (the restore route, which brings a deleted page's tags back), redo makes
+ * the edit again; both name the version they expect, so a document changed
+ * since (another window) is refused by the server.
+ */
+function pageStep(session, edit) {
+  const doc = session.doc(edit.fromDocumentId);
+  session.rebindDoc(doc, edit.toDocumentId);
+  const deleted = edit.kind === "page_deleted";
+  const step = {
+    label: deleted ? `delete page ${edit.page}` : `move page ${edit.from} to ${edit.to}`,
+    before: edit.fromDocumentId,
+    undo: async () => {
+      const pos = positionOf(doc.id);
+      const done = await session.roomChange(`${session.base}/documents/${pos}/restore`, { version: step.before, current: doc.id });
+      session.rebindDoc(doc, done?.toDocumentId || step.before);
+    },
+    redo: async () => {
+      const pos = positionOf(doc.id);
+      const url = deleted ? `${session.base}/documents/${pos}/pages/${edit.page}/delete` : `${session.base}/documents/${pos}/pages/${edit.from}/move`;
+      const done = await session.roomChange(url, deleted ? { current: doc.id } : { current: doc.id, to: String(edit.to) });
+      if (!done) throw new Error("The server did not say what the page change did; reload the room.");
+      step.before = done.fromDocumentId;
+      session.rebindDoc(doc, done.toDocumentId);
+    },
+  };
+  return step;
+}

@@ -1,0 +1,161 @@
+// What a tag on a page says, at every zoom: its type's icon, its type name
+// (a date tag: today's date in its format, as a preview) and its signer's
+// initials when they fit; without the icon when only that is too much; the
+// icon and the initials when the words do not fit; the initials alone on the
+// smallest — never a cut word ("I…"). A required tag
+// carries a marker. The pure parts (labelMode, tagText, TAG_ICONS) are
+// node-tested; watchTagLabels keeps the tags of a viewer decorated as they
+// are added, swapped, resized, zoomed or changed.
+import { formatDate } from "./dates.mjs";
+
+/** The <symbol> id in static/img/tags.svg of each tag type (handlers/room_palette.go says the same). */
+export const TAG_ICONS = {
+  SIGNATURETEMPLATE: "signature",
+  SIGNHERETAGTEMPLATEANNOTATION: "sign-here",
+  INITIALSTEMPLATE: "initials",
+  INITIALHERETAGTEMPLATEANNOTATION: "initial-here",
+  DATETEMPLATE: "date",
+  FULLNAMETEMPLATE: "name",
+  FREEFORMTEXTTAGTEMPLATEANNOTATION: "text",
+  TEXTANNOT: "note",
+  DOCUMENTIDTEMPLATE: "document-id",
+  DISCLAIMERTEMPLATE: "disclaimer",
+  NOTARYSESSIONIDTEMPLATE: "session",
+  COMMISSIONIDTEMPLATE: "commission",
+  COMMISSIONEXPIRATIONTEMPLATE: "expiration",
+  COMMISSIONSTAMPTEMPLATE: "stamp",
+  SEALTAGTEMPLATEANNOTATION: "seal",
+  NOTARYTITLETEMPLATE: "title",
+  NOTARYCOUNTYTEMPLATE: "county",
+  NOTARYSTATETEMPLATE: "state",
+};
+
+const DATE_TYPES = new Set(["DATETEMPLATE", "COMMISSIONEXPIRATIONTEMPLATE"]);
+export const DEFAULT_DATE_FORMAT = "MM/DD/YYYY";
+
+/** Sizes in CSS pixels of a tag's parts (editor.css .tag, .tag__icon, .tag__signer, .tag__req). */
+export const PARTS = { pad: 8, gap: 4, icon: 12, marker: 7 };
+
+/**
+ * Which parts fit a tag width pixels wide: "full" (icon, text, initials),
+ * "text" (text and initials: the words matter more than the icon, say a
+ * date's preview), "compact" (icon and initials) or "mini" (the initials, or
+ * the icon when unassigned). textWidth and initialsWidth are the measured
+ * widths (0: none).
+ */
+export function labelMode({ width, textWidth, initialsWidth = 0, required = false, parts = PARTS }) {
+  const { pad, gap, icon, marker } = parts;
+  const extra = (initialsWidth ? gap + initialsWidth : 0) + (required ? gap + marker : 0);
+  if (pad + icon + gap + textWidth + extra <= width) return "full";
+  if (pad + textWidth + extra <= width) return "text";
+  if (pad + icon + extra <= width) return "compact";
+  return "mini";
+}
+
+/** The words on a tag: its type's name, or a date tag's preview of today in its format. */
+export function tagText({ type, label, dateFormat = "", today = new Date() }) {
+  if (DATE_TYPES.has(type)) return formatDate(today, dateFormat || DEFAULT_DATE_FORMAT) || label;
+  return label;
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+/**
+ * Decorates every tag under root and keeps doing so as tags come and change.
+ * iconsURL is the sprite; typeLabel(type) names a type.
+ */
+export function watchTagLabels(root, { iconsURL = root.dataset.tagIcons || "", typeLabel = (t) => t, signal } = {}) {
+  const ctx = document.createElement("canvas").getContext("2d");
+  const widths = new Map();
+  const measure = (text, font) => {
+    const key = font + "|" + text;
+    if (!widths.has(key)) {
+      ctx.font = font;
+      widths.set(key, Math.ceil(ctx.measureText(text).width));
+    }
+    return widths.get(key);
+  };
+  let family = "";
+
+  const decorate = (tag) => {
+    const type = tag.dataset.tagType;
+    if (!type) return;
+    let text = tag.querySelector(".tag__type");
+    if (!text) {
+      text = document.createElement("span");
+      text.className = "tag__type";
+      tag.prepend(text);
+    }
+    // The type's name, kept once: the text may become a date preview.
+    tag.dataset.typeLabel ||= text.textContent.trim() || typeLabel(type);
+    const words = tagText({ type, label: tag.dataset.typeLabel, dateFormat: tag.dataset.dateFormat || "" });
+    if (text.textContent !== words) text.textContent = words;
+    let icon = tag.querySelector(".tag__icon");
+    if (!icon && iconsURL && TAG_ICONS[type]) {
+      icon = document.createElementNS(SVG, "svg");
+      icon.setAttribute("class", "tag__icon");
+      icon.setAttribute("aria-hidden", "true");
+      icon.setAttribute("focusable", "false");
+      const use = document.createElementNS(SVG, "use");
+      use.setAttribute("href", `${iconsURL}#${TAG_ICONS[type]}`);
+      icon.append(use);
+      tag.prepend(icon);
+    }
+    const required = "required" in tag.dataset;
+    let req = tag.querySelector(".tag__req");
+    if (required && !req) {
+      req = document.createElement("span");
+      req.className = "tag__req";
+      req.setAttribute("aria-hidden", "true");
+      req.title = "Required";
+      req.textContent = "*";
+      text.after(req);
+    } else if (!required && req) {
+      req.remove();
+    }
+    const width = parseFloat(tag.style.width);
+    if (!width) return;
+    family ||= getComputedStyle(tag).fontFamily || "sans-serif";
+    const initials = tag.querySelector(".tag__signer")?.textContent.trim() || "";
+    const mode = labelMode({
+      width,
+      textWidth: measure(words, `600 11px ${family}`),
+      initialsWidth: initials ? measure(initials, `600 10px ${family}`) + 8 : 0,
+      required,
+    });
+    if (tag.dataset.label !== mode) tag.dataset.label = mode;
+    // What a cut-down tag no longer says is its tooltip.
+    const title = tag.getAttribute("aria-label") || words;
+    if (tag.title !== title) tag.title = title;
+  };
+
+  let queued = new Set();
+  let frame = 0;
+  const flush = () => {
+    frame = 0;
+    const tags = queued;
+    queued = new Set();
+    for (const tag of tags) if (tag.isConnected) decorate(tag);
+  };
+  const queue = (tag) => {
+    queued.add(tag);
+    frame ||= requestAnimationFrame(flush);
+  };
+  for (const tag of root.querySelectorAll(".tag")) decorate(tag);
+  const observer = new MutationObserver((records) => {
+    for (const r of records) {
+      if (r.type === "attributes") {
+        if (r.target.classList?.contains("tag")) queue(r.target);
+        continue;
+      }
+      for (const node of r.addedNodes) {
+        if (!(node instanceof Element)) continue;
+        if (node.classList.contains("tag")) queue(node);
+        else for (const tag of node.querySelectorAll?.(".tag") || []) queue(tag);
+      }
+    }
+  });
+  observer.observe(root, { subtree: true, childList: true, attributes: true, attributeFilter: ["style", "data-required", "data-date-format", "data-signer-id", "aria-label"] });
+  signal?.addEventListener("abort", () => observer.disconnect());
+  return { decorate, stop: () => observer.disconnect() };
+}
