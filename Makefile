@@ -3,7 +3,7 @@ SHELL := /bin/bash
 GO    ?= go
 PKGS  := ./...
 
-.PHONY: run test test-browser vet templ-check generate assets bench bench-go load fmt
+.PHONY: run test test-browser test-engines vet templ-check generate assets bench bench-go load fmt
 
 ## run: start the server with embedded defaults (SQLite in ./data, demo data printed)
 run:
@@ -14,7 +14,7 @@ CHROMIUM ?= /usr/lib/chromium/chromium
 ## test: gofmt, vet, staticcheck, templ freshness, every Go test (SQLite always; PostgreSQL too when TEST_DATABASE_URL is set),
 ## then the browser tests when Chromium and node_modules are present (CI installs both)
 test: vet templ-check
-	$(GO) test -count=1 -timeout 20m $(PKGS)
+	@$(call timed,go test,$(GO) test -count=1 -timeout 20m $(PKGS))
 	@if [ -d node_modules/esbuild ]; then npm run --silent check && npm run --silent test:unit; \
 	elif [ -n "$$CI" ]; then echo "CI: node_modules missing; .ci/run should have run npm ci"; exit 1; \
 	else echo "NOTE: front-end checks not run here: run 'npm ci' first"; fi
@@ -22,12 +22,33 @@ test: vet templ-check
 	elif [ -n "$$CI" ]; then echo "CI: Chromium or node_modules missing; .ci/run should have installed them"; exit 1; \
 	else echo "NOTE: browser tests not run here: install Debian's chromium and run 'npm ci' (bash .ci/run does both)"; fi
 
-## test-browser: drive the real pages in headless Chromium (playwright-core), on the embedded
-## SQLite, then on PostgreSQL too when TEST_DATABASE_URL is set (a fresh database per server)
+## test-browser: drive the real pages in headless Chromium (playwright-core; engines.test.mjs through
+## puppeteer-core), on the embedded SQLite, then on PostgreSQL too when TEST_DATABASE_URL is set (a
+## fresh database per server), where engines.test.mjs also runs on Firefox and WebKit
 test-browser:
-	CHROMIUM_PATH=$(CHROMIUM) npm run --silent test:browser
-	@if [ -n "$$TEST_DATABASE_URL" ]; then echo "browser tests on PostgreSQL"; \
-	  CHROMIUM_PATH=$(CHROMIUM) E2E_POSTGRES_URL="$$TEST_DATABASE_URL" npm run --silent test:browser; fi
+	@$(call timed,browser tests on Chromium and SQLite,CHROMIUM_PATH=$(CHROMIUM) npm run --silent test:browser)
+	@if [ -n "$$TEST_DATABASE_URL" ]; then \
+	  $(call timed,browser tests on Chromium and PostgreSQL,CHROMIUM_PATH=$(CHROMIUM) E2E_POSTGRES_URL="$$TEST_DATABASE_URL" npm run --silent test:browser) || exit 1; \
+	  if [ -x "$(FIREFOX)" ] && [ -x "$(WEBKIT_DRIVER)" ] && command -v xvfb-run >/dev/null; then \
+	    for e in firefox webkit; do $(MAKE) --no-print-directory test-engines ENGINE=$$e E2E_POSTGRES_URL="$$TEST_DATABASE_URL" || exit 1; done; \
+	  elif [ -n "$$CI" ]; then echo "CI: firefox-esr, webkit2gtk-driver or xvfb missing; .ci/run should have installed them"; exit 1; \
+	  else echo "NOTE: Firefox and WebKit not run: apt-get install firefox-esr webkit2gtk-driver xvfb xauth"; fi; \
+	fi
+
+FIREFOX       ?= /usr/bin/firefox-esr
+WEBKIT_DRIVER ?= /usr/bin/WebKitWebDriver
+ENGINE        ?= chromium
+
+## test-engines: web/e2e/engines.test.mjs on one engine (make test-engines ENGINE=chromium|firefox|webkit;
+## WebKit under xvfb-run), on SQLite, or on PostgreSQL with E2E_POSTGRES_URL set (see docs/testing.md)
+test-engines:
+	@$(call timed,engines test on $(ENGINE)$(if $(E2E_POSTGRES_URL), and PostgreSQL, and SQLite),\
+	  ENGINE=$(ENGINE) $(if $(E2E_POSTGRES_URL),E2E_POSTGRES_URL="$(E2E_POSTGRES_URL)") CHROMIUM_PATH=$(CHROMIUM) FIREFOX_PATH=$(FIREFOX) WEBKIT_DRIVER_PATH=$(WEBKIT_DRIVER) \
+	  $(if $(filter webkit,$(ENGINE)),xvfb-run -a -s "-screen 0 1280x1024x24") \
+	  node --test --test-concurrency=1 web/e2e/engines.test.mjs)
+
+# timed: $(call timed,NAME,COMMAND) runs COMMAND and prints "==> stage NAME took N s" (.ci/run's timings)
+timed = (start=$$SECONDS; $(2); rc=$$?; echo "==> stage $(1) took $$((SECONDS - start)) s"; exit $$rc)
 
 vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './node_modules/*')); \

@@ -1,0 +1,481 @@
+// A thin adapter over three browser engines, so one test file runs on each:
+// Chromium and Firefox through puppeteer-core (Firefox over WebDriver BiDi),
+// WebKit (WebKitGTK's MiniBrowser) through selenium-webdriver connected to a
+// WebKitWebDriver this module starts. Debian's browsers only: nothing is
+// downloaded (no Selenium Manager, no bundled browser).
+//
+//   ENGINE=chromium|firefox|webkit   (default chromium)
+//   WebKit needs a display: run under `xvfb-run -a -s "-screen 0 1280x1024x24"`.
+//
+// The page object speaks viewport coordinates (rounded to whole pixels on
+// every engine, as WebDriver actions need them) and CSS selectors; anything
+// richer is done in the page with eval. What each engine lacks is filled in
+// inside the page: WebKit has no console or network events, so a hook
+// installed after each navigation records console errors, uncaught errors and
+// CSP violations, and every engine records htmx's requests (method, path,
+// status, answer, times) in the page, which is where save round trips are timed.
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import net from "node:net";
+import { join } from "node:path";
+import { artifacts, chromiumPath } from "./server.mjs";
+
+export const engine = process.env.ENGINE || "chromium";
+if (!["chromium", "firefox", "webkit"].includes(engine)) throw new Error(`ENGINE=${engine}: use chromium, firefox or webkit`);
+
+const FIREFOX = process.env.FIREFOX_PATH || "/usr/bin/firefox-esr";
+const WEBKIT_DRIVER = process.env.WEBKIT_DRIVER_PATH || "/usr/bin/WebKitWebDriver";
+const MINIBROWSER = process.env.MINIBROWSER_PATH || "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser";
+
+/** Runs in the page after every navigation: records requests, and console problems where the engine cannot report them. */
+function installHooks(captureConsole) {
+  if (window.__e2e) return;
+  const e2e = (window.__e2e = { requests: [], problems: [], lastKey: 0 });
+  const text = (args) => args.map((a) => (a instanceof Error ? a.message : typeof a === "string" ? a : (() => { try { return JSON.stringify(a); } catch { return String(a); } })())).join(" ");
+  if (captureConsole) {
+    for (const level of ["error", "warn"]) {
+      const orig = console[level].bind(console);
+      console[level] = (...args) => {
+        e2e.problems.push(`${level === "warn" ? "warning" : "error"}: ${text(args)}`);
+        orig(...args);
+      };
+    }
+    window.addEventListener("error", (e) => e2e.problems.push(`pageerror: ${e.message}`));
+    window.addEventListener("unhandledrejection", (e) => e2e.problems.push(`pageerror: ${e.reason?.message || e.reason}`));
+  }
+  document.addEventListener("securitypolicyviolation", (e) => e2e.problems.push(`csp: ${e.violatedDirective} ${e.blockedURI}`));
+  document.addEventListener("keydown", () => (e2e.lastKey = performance.now()), true);
+  document.addEventListener("pointerdown", () => (e2e.lastKey = performance.now()), true);
+  document.addEventListener("htmx:beforeRequest", (e) => {
+    if (e.detail.xhr) e.detail.xhr.__e2eStart = performance.now();
+  });
+  document.addEventListener("htmx:afterRequest", (e) => {
+    const xhr = e.detail.xhr;
+    const url = new URL(xhr?.responseURL || e.detail.requestConfig?.path || "", location.href);
+    e2e.requests.push({
+      method: String(e.detail.requestConfig?.verb || "").toUpperCase(),
+      path: e.detail.requestConfig?.path || url.pathname,
+      status: xhr?.status || 0,
+      body: String(xhr?.responseText || "").slice(0, 4000),
+      start: xhr?.__e2eStart ?? 0,
+      input: e2e.lastKey,
+      end: performance.now(),
+    });
+  });
+}
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const srv = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+
+/** Polls fn (in Node) until it returns a truthy value. */
+async function poll(fn, { timeout = 15000, interval = 50, message = "condition" } = {}) {
+  const until = Date.now() + timeout;
+  let last;
+  for (;;) {
+    try {
+      last = await fn();
+      if (last) return last;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > until) throw new Error(`timed out after ${timeout} ms waiting for ${message}${last instanceof Error ? `: ${last.message}` : ""}`);
+    await new Promise((r) => setTimeout(r, interval));
+  }
+}
+
+/** Launches the engine named by ENGINE; resolves with {engine, newPage({width, height}), close()}. */
+export async function launch() {
+  return engine === "webkit" ? launchWebKit() : launchPuppeteer();
+}
+
+// ---------------------------------------------------------------- puppeteer
+
+async function launchPuppeteer() {
+  const { default: puppeteer } = await import("puppeteer-core");
+  const browser =
+    engine === "firefox"
+      ? await puppeteer.launch({ browser: "firefox", executablePath: FIREFOX, headless: true })
+      : await puppeteer.launch({
+          executablePath: chromiumPath,
+          headless: true,
+          args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+        });
+  return {
+    engine,
+    async newPage({ width = 1440, height = 900 } = {}) {
+      const context = await browser.createBrowserContext();
+      const page = await context.newPage();
+      await page.setViewport({ width, height });
+      const problems = [];
+      page.on("console", (m) => {
+        if (m.type() !== "error" && m.type() !== "warn" && m.type() !== "warning") return;
+        const url = m.location()?.url;
+        const where = m.text().startsWith("Failed to load resource") && url ? ` (${new URL(url).pathname})` : "";
+        problems.push(`${m.type() === "error" ? "error" : "warning"}: ${m.text()}${where}`);
+      });
+      page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+      let dialog = null;
+      page.on("dialog", async (d) => {
+        const message = d.message();
+        if (dialog) {
+          dialog.messages.push(message);
+          await d.accept();
+        } else {
+          problems.push(`unexpected dialog: ${message}`);
+          await d.dismiss();
+        }
+      });
+      const keys = { ContextMenu: "ContextMenu" };
+      return makePage({
+        goto: (url) => page.goto(url, { waitUntil: "load" }),
+        evaluate: (fn, arg) => page.evaluate(fn, arg),
+        move: (x, y, steps = 1) => page.mouse.move(x, y, { steps }),
+        down: (button) => page.mouse.down({ button }),
+        up: (button) => page.mouse.up({ button }),
+        keyDown: (k) => page.keyboard.down(keys[k] || k),
+        keyUp: (k) => page.keyboard.up(keys[k] || k),
+        async chord(mods, key) {
+          for (const m of mods) await page.keyboard.down(m);
+          await page.keyboard.press(keys[key] || key);
+          for (const m of [...mods].reverse()) await page.keyboard.up(m);
+        },
+        type: (text) => page.keyboard.type(text),
+        screenshot: (path) => page.screenshot({ path }),
+        nativeProblems: () => problems,
+        async acceptDialogs(action) {
+          dialog = { messages: [] };
+          try {
+            await action();
+            await poll(() => dialog.messages.length > 0, { message: "a dialog" });
+            return dialog.messages;
+          } finally {
+            dialog = null;
+          }
+        },
+        close: () => context.close(),
+      });
+    },
+    close: () => browser.close(),
+  };
+}
+
+// ---------------------------------------------------------------- selenium (WebKit)
+
+async function launchWebKit() {
+  const { Builder, Key, Button, Origin, until } = await import("selenium-webdriver");
+  const port = await freePort();
+  const driverProc = spawn(WEBKIT_DRIVER, [`--port=${port}`], { stdio: ["ignore", "ignore", "pipe"] });
+  let driverErr = "";
+  driverProc.stderr.on("data", (c) => (driverErr += c));
+  const server = `http://127.0.0.1:${port}`;
+  await poll(async () => (await fetch(server + "/status")).ok, { timeout: 20000, message: `WebKitWebDriver on ${port} ${driverErr}` });
+  const capabilities = {
+    browserName: "MiniBrowser",
+    "webkitgtk:browserOptions": { binary: MINIBROWSER, args: ["--automation"] },
+  };
+  // Without a display MiniBrowser hangs silently: the session gets its own deadline.
+  const session = async () => {
+    let timer;
+    const d = await Promise.race([
+      new Builder().usingServer(server).withCapabilities(capabilities).build(),
+      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error("no WebKit session within 60 s: is there a display (xvfb-run)?")), 60000))),
+    ]).finally(() => clearTimeout(timer));
+    await d.manage().setTimeouts({ script: 30000, pageLoad: 60000 });
+    return d;
+  };
+  let driver = await session();
+  // After a right-button press WebKitWebDriver's input state is off for good (its release is
+  // sent as the left button's, and later keys come out as if Shift were held): such a page's
+  // session is replaced when the page closes.
+  let spoiled = false;
+  const keys = {
+    Control: Key.CONTROL, Shift: Key.SHIFT, Alt: Key.ALT, Meta: Key.META,
+    ArrowLeft: Key.ARROW_LEFT, ArrowRight: Key.ARROW_RIGHT, ArrowUp: Key.ARROW_UP, ArrowDown: Key.ARROW_DOWN,
+    Delete: Key.DELETE, Backspace: Key.BACK_SPACE, Escape: Key.ESCAPE, Enter: Key.ENTER, Tab: Key.TAB,
+    Home: Key.HOME, End: Key.END, F10: Key.F10, PageDown: Key.PAGE_DOWN, PageUp: Key.PAGE_UP,
+  };
+  const buttons = { left: Button.LEFT, right: Button.RIGHT, middle: Button.MIDDLE };
+  const act = (build) => build(driver.actions({ async: true })).perform();
+  let pos = { x: 0, y: 0 };
+  let open = false;
+  return {
+    engine,
+    async newPage({ width = 1440, height = 900 } = {}) {
+      if (open) throw new Error("the WebKit adapter drives one page at a time");
+      open = true;
+      // The viewport is the window minus MiniBrowser's chrome: size the window, measure, correct.
+      await driver.get("about:blank");
+      let rect = { width, height };
+      for (let i = 0; ; i++) {
+        await driver.manage().window().setRect(rect);
+        const [w, h] = await driver.executeScript("return [innerWidth, innerHeight]");
+        if (w === width && h === height) break;
+        if (i === 5) throw new Error(`WebKit's viewport is ${w}×${h}, not ${width}×${height}`);
+        const got = await driver.manage().window().getRect();
+        rect = { width: got.width + width - w, height: got.height + height - h };
+      }
+      return makePage({
+        goto: (url) => driver.get(url),
+        evaluate: (fn, arg) => driver.executeScript(`return (${fn}).apply(null, arguments)`, arg === undefined ? null : arg),
+        async move(x, y, steps = 1) {
+          const from = pos;
+          pos = { x, y };
+          await act((a) => {
+            for (let i = 1; i <= steps; i++) {
+              a = a.move({ x: Math.round(from.x + ((x - from.x) * i) / steps), y: Math.round(from.y + ((y - from.y) * i) / steps), origin: Origin.VIEWPORT, duration: 16 });
+            }
+            return a;
+          });
+        },
+        async down(button = "left") {
+          if (button !== "left") spoiled = true;
+          await act((a) => a.press(buttons[button]));
+        },
+        async up(button = "left") {
+          if (button === "left") return act((a) => a.release(buttons[button]));
+          // WebKitWebDriver releases any button as the left one (a mouseup with button 0 and a
+          // click: https://bugs.webkit.org/show_bug.cgi?id=213060); a user's right-click makes
+          // neither, so the page does not get to see those two.
+          await driver.executeScript(`
+            const swallow = (e) => { if (e.button === 0) { e.stopImmediatePropagation(); e.preventDefault(); } };
+            for (const t of ["pointerup", "mouseup", "click"]) window.addEventListener(t, swallow, { capture: true });
+            window.__e2eUnswallow = () => { for (const t of ["pointerup", "mouseup", "click"]) window.removeEventListener(t, swallow, { capture: true }); };`);
+          try {
+            await act((a) => a.release(buttons[button]));
+            await driver.actions().clear();
+          } finally {
+            await driver.executeScript("window.__e2eUnswallow?.()");
+          }
+        },
+        keyDown: (k) => act((a) => a.keyDown(keys[k] ?? k)),
+        keyUp: (k) => act((a) => a.keyUp(keys[k] ?? k)),
+        async chord(mods, key) {
+          // One action chain, then a release of everything: WebKit keeps a modifier pressed
+          // across separate chains otherwise (Shift stuck: later typing comes out inverted).
+          await act((a) => {
+            for (const m of mods) a = a.keyDown(keys[m]);
+            a = a.keyDown(keys[key] ?? key).keyUp(keys[key] ?? key);
+            for (const m of [...mods].reverse()) a = a.keyUp(keys[m]);
+            return a;
+          });
+          if (mods.length) await driver.actions().clear();
+        },
+        type: (text) => act((a) => a.sendKeys(text)),
+        async screenshot(path) {
+          writeFileSync(path, Buffer.from(await driver.takeScreenshot(), "base64"));
+        },
+        nativeProblems: () => [],
+        captureConsole: true,
+        async acceptDialogs(action) {
+          await action();
+          await driver.wait(until.alertIsPresent(), 15000);
+          const alert = await driver.switchTo().alert();
+          const message = await alert.getText();
+          await alert.accept();
+          // The click that opened the dialog leaves WebKit's input state half done: reset it.
+          await driver.actions().clear();
+          return [message];
+        },
+        async close() {
+          open = false;
+          if (spoiled) {
+            spoiled = false;
+            await driver.quit().catch(() => {});
+            driver = await session();
+            pos = { x: 0, y: 0 };
+            return;
+          }
+          await driver.manage().deleteAllCookies().catch(() => {});
+          await driver.get("about:blank").catch(() => {});
+        },
+      });
+    },
+    async close() {
+      await driver.quit().catch(() => {});
+      driverProc.kill("SIGTERM");
+    },
+  };
+}
+
+// ---------------------------------------------------------------- the page object
+
+function makePage(b) {
+  const page = {
+    engine,
+    /** Opens url and installs the in-page hooks. */
+    async goto(url) {
+      await b.goto(url);
+      await page.hooks();
+    },
+    /** (Re)installs the in-page hooks (idempotent; needed after every full navigation). */
+    hooks: () => b.evaluate(installHooks, Boolean(b.captureConsole)),
+    /** Runs fn(arg) in the page (arg and result are JSON). */
+    eval: (fn, arg) => b.evaluate(fn, arg),
+    /** Waits until fn(arg), run in the page, is truthy; resolves with its value. */
+    waitFor: (fn, arg, opts = {}) => poll(() => b.evaluate(fn, arg), { message: opts.message || String(fn).slice(0, 120), ...opts }),
+    /** Waits for an element matching sel (visible: with a box and not hidden). */
+    waitForSelector: (sel, { visible = false, hidden = false, ...opts } = {}) =>
+      poll(
+        () =>
+          b.evaluate(
+            ({ sel, visible, hidden }) => {
+              const el = document.querySelector(sel);
+              const shown = !!el && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden";
+              if (hidden) return !el || !shown;
+              return visible ? shown : !!el;
+            },
+            { sel, visible, hidden },
+          ),
+        { message: `${sel}${hidden ? " hidden" : visible ? " visible" : ""}`, ...opts },
+      ),
+    /** The viewport box of the first element matching sel (null when absent); scroll: "nearest" | "center" | "start". */
+    box: (sel, scroll) =>
+      b.evaluate(
+        ({ sel, scroll }) => {
+          const el = document.querySelector(sel);
+          if (!el) return null;
+          if (scroll) el.scrollIntoView({ block: scroll, inline: "nearest" });
+          const r = el.getBoundingClientRect();
+          return { x: r.left, y: r.top, width: r.width, height: r.height };
+        },
+        { sel, scroll },
+      ),
+    /** Moves the pointer to the viewport point (x, y). */
+    move: (x, y, steps) => b.move(Math.round(x), Math.round(y), steps),
+    down: (button = "left") => b.down(button),
+    up: (button = "left") => b.up(button),
+    /** Clicks the viewport point (x, y). */
+    async clickAt(x, y, { button = "left" } = {}) {
+      await b.move(Math.round(x), Math.round(y));
+      await b.down(button);
+      await b.up(button);
+    },
+    /**
+     * Clicks the element matching sel, scrolled into view, at offset (from its
+     * top-left corner; its centre by default). Resolves with the point clicked,
+     * relative to the element (whole viewport pixels, so maybe off by < 1 px).
+     */
+    async click(sel, { offset, button = "left" } = {}) {
+      await page.waitForSelector(sel, { visible: true });
+      const r = await page.reveal(sel, offset);
+      const x = Math.round(r.x + (offset ? offset.x : r.width / 2));
+      const y = Math.round(r.y + (offset ? offset.y : r.height / 2));
+      await page.clickAt(x, y, { button });
+      return { x: x - r.x, y: y - r.y };
+    },
+    /**
+     * Scrolls the element matching sel so that its point at offset (its centre
+     * by default) is in view and not covered; resolves with the element's box.
+     * Fails when another element would take the click.
+     */
+    async reveal(sel, offset) {
+      const r = await b.evaluate(
+        ({ sel, offset }) => {
+          const el = document.querySelector(sel);
+          el.scrollIntoView({ block: "nearest", inline: "nearest" });
+          const at = () => {
+            const r = el.getBoundingClientRect();
+            return { r, x: Math.round(r.left + (offset ? offset.x : r.width / 2)), y: Math.round(r.top + (offset ? offset.y : r.height / 2)) };
+          };
+          let p = at();
+          const hit = () => {
+            const t = document.elementFromPoint(p.x, p.y);
+            return t && (t === el || el.contains(t) || t.contains(el) && false);
+          };
+          if (!hit()) {
+            // Bring the point to the middle of each scrolling ancestor, innermost first.
+            for (let s = el.parentElement; s && !hit(); s = s.parentElement) {
+              const cs = getComputedStyle(s);
+              if (!/(auto|scroll)/.test(cs.overflow + cs.overflowX + cs.overflowY) && s !== document.scrollingElement) continue;
+              const sr = s === document.scrollingElement ? { left: 0, top: 0, width: innerWidth, height: innerHeight } : s.getBoundingClientRect();
+              s.scrollLeft += p.x - (sr.left + sr.width / 2);
+              s.scrollTop += p.y - (sr.top + sr.height / 2);
+              p = at();
+            }
+          }
+          const t = document.elementFromPoint(p.x, p.y);
+          const ok = !!t && (t === el || el.contains(t));
+          return { x: p.r.left, y: p.r.top, width: p.r.width, height: p.r.height, covered: ok ? "" : t ? t.outerHTML.slice(0, 120) : "nothing" };
+        },
+        { sel, offset: offset || null },
+      );
+      if (r.covered) throw new Error(`${sel}${offset ? ` at ${offset.x},${offset.y}` : ""} is covered by ${r.covered}`);
+      return r;
+    },
+    /** Presses the pointer at from, moves to to in steps, releases. */
+    async drag(from, to, { steps = 8 } = {}) {
+      await b.move(Math.round(from.x), Math.round(from.y));
+      await b.down("left");
+      await b.move(Math.round(from.x + (to.x - from.x) / 4), Math.round(from.y + (to.y - from.y) / 4), 2);
+      await b.move(Math.round(to.x), Math.round(to.y), steps);
+      await b.up("left");
+    },
+    /** Presses a key chord such as "Control+z", "Shift+F10", "ArrowRight". */
+    async press(chord) {
+      const parts = chord === "+" ? ["+"] : chord.split("+");
+      const key = parts.pop();
+      await b.chord(parts, key);
+    },
+    /** Types text into the focused element. */
+    type: (text) => b.type(text),
+    /** Focuses the element matching sel. */
+    focus: (sel) => b.evaluate((sel) => document.querySelector(sel).focus(), sel),
+    /** Replaces the value of the input matching sel by typing (focus, select all, type). */
+    async fill(sel, value) {
+      await b.evaluate((sel) => {
+        const el = document.querySelector(sel);
+        el.focus();
+        el.select?.();
+      }, sel);
+      if (value === "") await b.keyDown("Backspace").then(() => b.keyUp("Backspace"));
+      else await b.type(value);
+    },
+    /** Picks an option of the select matching sel, as a user's choice does (input and change events). */
+    select: (sel, value) =>
+      b.evaluate(
+        ({ sel, value }) => {
+          const el = document.querySelector(sel);
+          el.focus();
+          el.value = value;
+          el.dispatchEvent(new Event("input", { bubbles: true }));
+          el.dispatchEvent(new Event("change", { bubbles: true }));
+        },
+        { sel, value },
+      ),
+    /** The htmx requests the page made (since its last full load). */
+    requests: () => b.evaluate(() => window.__e2e?.requests || []),
+    /**
+     * Runs action and waits for the next htmx request matching method and path
+     * (a RegExp) to end; resolves with {method, path, status, body, start, input, end}.
+     */
+    async request(method, path, action) {
+      const before = (await page.requests()).length;
+      await action();
+      try {
+        return await poll(async () => (await page.requests()).slice(before).find((r) => r.method === method && path.test(r.path)), { message: `${method} ${path}` });
+      } catch (err) {
+        const seen = (await page.requests().catch(() => [])).slice(before).map((r) => `${r.method} ${r.path} ${r.status}`);
+        await page.screenshot("failed-request").catch(() => {});
+        throw new Error(`${err.message}; requests since: ${JSON.stringify(seen)} (screenshot failed-request-${engine}.png)`);
+      }
+    },
+    /** Runs action, which opens native confirm dialogs, accepts them; resolves with their messages. */
+    acceptDialogs: (action) => b.acceptDialogs(action),
+    /** Console errors and warnings, uncaught errors and CSP violations seen so far. */
+    async problems() {
+      const inPage = await b.evaluate(() => window.__e2e?.problems || []).catch(() => []);
+      return [...b.nativeProblems(), ...inPage];
+    },
+    /** The viewport's size in CSS pixels. */
+    viewport: () => b.evaluate(() => ({ width: innerWidth, height: innerHeight })),
+    /** Saves a viewport screenshot as web/e2e/artifacts/<name>-<engine>.png. */
+    screenshot: (name) => b.screenshot(join(artifacts, `${name}-${engine}.png`)),
+    close: () => b.close(),
+  };
+  return page;
+}
