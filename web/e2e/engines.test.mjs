@@ -119,7 +119,7 @@ async function clickPlace(page, type, docId, n, pos) {
 /** Runs a room edit (page move/delete) and waits until the editor has started again on the room swapped in. */
 async function roomEdit(page, action) {
   await page.eval(() => (window.markupRoomViewer.stale = true));
-  const req = await page.request("POST", /\/pages\/\d+\/(delete|move)$/, action);
+  const req = await page.request("POST", /\/pages\/\d+\/(delete|move)$|\/documents\/\d+\/restore$/, action);
   assert.equal(req.status, 200, req.body);
   await page.waitFor(() => window.markupRoomViewer && !window.markupRoomViewer.stale);
   await page.waitForSelector(".viewer-page--rendered");
@@ -513,7 +513,7 @@ test("flags: tools absent in a read-only room and without documents.advancedEdit
   await page.close();
 });
 
-test("a newcomer at 1024×768 on the printed demo room: tags for two people on two documents, a page moved and one deleted, the session created", T, async () => {
+test("a newcomer at 1024×768 on the printed demo room: tags for two people on two documents, a page moved and one deleted, the delete undone, the session created", T, async () => {
   const page = await openRoom(srv.roomURL, { width: 1024, height: 768 });
   const roomID = await page.eval(() => document.querySelector("[data-room-id]").dataset.roomId);
   const { transactionId } = await srv.api("GET", `/api/v1/markup-rooms/${roomID}`);
@@ -531,6 +531,9 @@ test("a newcomer at 1024×768 on the printed demo room: tags for two people on t
   // Move page 2 of the disclosure up; delete page 3 of the agreement.
   await roomEdit(page, () => clickButton(page, '.room-doc[data-document="1"] .room-thumb[data-page="2"]', "Move page 2 up"));
   await roomEdit(page, () => page.acceptDialogs(() => clickButton(page, '.room-doc[data-document="0"] .room-thumb[data-page="3"]', "Delete page 3")));
+  assert.equal((await srv.transaction(transactionId)).documents[0].pages, 2, "the agreement lost a page");
+  // Second thoughts: the Undo button brings the page back.
+  await roomEdit(page, () => page.click('[data-action="undo"]'));
   await page.screenshot("engines-newcomer-edits");
 
   await page.click("[data-control='create-session']");
@@ -543,7 +546,7 @@ test("a newcomer at 1024×768 on the printed demo room: tags for two people on t
 
   tx = await srv.transaction(transactionId);
   assert.equal(tx.status, "esign_pending");
-  assert.equal(tx.documents[0].pages, 2, "the agreement lost a page");
+  assert.equal(tx.documents[0].pages, 3, "the undone delete left the agreement whole");
   assert.equal(tx.documents[1].tags[0].page, 2, "Robin's tag followed its page");
   assert.deepEqual(tx.documents.map((d) => d.tags[0].signerId), [pat.id, robin.id]);
   assert.equal((await srv.api("GET", `/api/v1/markup-rooms/${roomID}`)).status, "completed");
