@@ -1,0 +1,186 @@
+package models
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// ParticipantForm is a participant as the room's add/edit dialog posts it.
+type ParticipantForm struct {
+	FirstName                string
+	MiddleName               string
+	LastName                 string
+	Email                    string
+	Phone                    string
+	AuthenticationType       string
+	TwoFactorContact         string
+	PersonalPasswordQuestion string
+	// PersonalPassword empty keeps the password stored for this participant.
+	PersonalPassword     string
+	KBARequired          bool
+	CredAnalysisRequired bool
+}
+
+// AddRoomParticipant adds a participant to a room's transaction.
+func (s *Store) AddRoomParticipant(ctx context.Context, roomID string, f ParticipantForm) (string, error) {
+	id, err := NewParticipantID()
+	if err != nil {
+		return "", err
+	}
+	err = s.editRoom(ctx, roomID, ActionAddParticipant, func(room *Room, in *TransactionInput) error {
+		pi, err := room.participantFromForm(id, f)
+		if err != nil {
+			return err
+		}
+		if err := checkEmailFree(in, pi.Email, -1); err != nil {
+			return err
+		}
+		in.Participants = append(in.Participants, pi)
+		return nil
+	})
+	return id, err
+}
+
+// UpdateRoomParticipant changes a participant of a room's transaction.
+func (s *Store) UpdateRoomParticipant(ctx context.Context, roomID, participantID string, f ParticipantForm) error {
+	return s.editRoom(ctx, roomID, ActionEditParticipant, func(room *Room, in *TransactionInput) error {
+		i := participantIndex(in, participantID)
+		if i < 0 {
+			return ErrNotFound
+		}
+		pi, err := room.participantFromForm(participantID, f)
+		if err != nil {
+			return err
+		}
+		if err := checkEmailFree(in, pi.Email, i); err != nil {
+			return err
+		}
+		pi.Order = in.Participants[i].Order
+		in.Participants[i] = pi
+		return nil
+	})
+}
+
+// RemoveRoomParticipant removes a participant and the tags assigned to them.
+func (s *Store) RemoveRoomParticipant(ctx context.Context, roomID, participantID string) error {
+	return s.editRoom(ctx, roomID, ActionRemoveParticipant, func(_ *Room, in *TransactionInput) error {
+		i := participantIndex(in, participantID)
+		if i < 0 {
+			return ErrNotFound
+		}
+		in.Participants = append(in.Participants[:i], in.Participants[i+1:]...)
+		for d := range in.Documents {
+			kept := in.Documents[d].Tags[:0]
+			for _, t := range in.Documents[d].Tags {
+				if t.SignerID != participantID {
+					kept = append(kept, t)
+				}
+			}
+			in.Documents[d].Tags = kept
+		}
+		return nil
+	})
+}
+
+// participantFromForm checks a posted participant with the API's own rules
+// and the room's flags (a hidden option cannot be posted: 403).
+func (r *Room) participantFromForm(id string, f ParticipantForm) (ParticipantInput, error) {
+	if f.KBARequired {
+		if err := r.Config.Require(ActionSetKBA); err != nil {
+			return ParticipantInput{}, err
+		}
+	}
+	if f.CredAnalysisRequired {
+		if err := r.Config.Require(ActionSetCredentialAnalysis); err != nil {
+			return ParticipantInput{}, err
+		}
+	}
+	switch f.AuthenticationType {
+	case AuthPersonalPassword:
+		if err := r.Config.Require(ActionUsePersonalPassword); err != nil {
+			return ParticipantInput{}, err
+		}
+	case AuthTwoFactor:
+		if err := r.Config.Require(ActionUseTwoFactor); err != nil {
+			return ParticipantInput{}, err
+		}
+	case "":
+		f.AuthenticationType = AuthNone
+	}
+	if f.TwoFactorContact == "" {
+		f.TwoFactorContact = ContactEmail
+	}
+	obj := map[string]any{
+		"id": id, "firstName": f.FirstName, "lastName": f.LastName, "email": strings.TrimSpace(f.Email),
+		"authenticationType": f.AuthenticationType, "twoFactorContact": f.TwoFactorContact,
+		"kbaRequired": f.KBARequired, "credAnalysisRequired": f.CredAnalysisRequired,
+	}
+	for name, v := range map[string]string{"middleName": f.MiddleName, "phone": f.Phone, "personalPasswordQuestion": f.PersonalPasswordQuestion, "personalPassword": f.PersonalPassword} {
+		if strings.TrimSpace(v) != "" {
+			obj[name] = v
+		}
+	}
+	raw, err := json.Marshal(obj)
+	if err != nil {
+		return ParticipantInput{}, err
+	}
+	var p Problems
+	pi, _ := parseParticipantInput(&p, "#", scanJSON(raw))
+	if f.AuthenticationType != AuthPersonalPassword {
+		pi.PersonalPassword, pi.PersonalPasswordQuestion = nil, nil
+	}
+	if err := p.Err(KindInvalid, "The participant is not valid; see errors for each field."); err != nil {
+		return ParticipantInput{}, err
+	}
+	return pi, nil
+}
+
+// checkEmailFree refuses an e-mail that a participant other than the one at
+// index self already has, compared ignoring case as a Markup Room request's
+// participants are.
+func checkEmailFree(in *TransactionInput, email string, self int) error {
+	key := EmailKey(email)
+	for i, p := range in.Participants {
+		if i != self && EmailKey(p.Email) == key {
+			return Invalid("#/email", "duplicate_email", "This e-mail is already used by "+strings.TrimSpace(p.FirstName+" "+p.LastName)+" in this room (e-mails are compared ignoring case).")
+		}
+	}
+	return nil
+}
+
+func participantIndex(in *TransactionInput, id string) int {
+	for i, p := range in.Participants {
+		if p.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// MoveRoomParticipant moves a participant to position to (1-based) in a
+// room's transaction that uses a signing order; every participant's order
+// follows its new position (participants.edit).
+func (s *Store) MoveRoomParticipant(ctx context.Context, roomID, participantID string, to int) error {
+	return s.editRoom(ctx, roomID, ActionEditParticipant, func(_ *Room, in *TransactionInput) error {
+		if in.SigningOrder == nil || !*in.SigningOrder {
+			return Unprocessable("#/signingOrder", "no_signing_order", "This transaction has no signing order, so participants have no order to change.")
+		}
+		i := participantIndex(in, participantID)
+		if i < 0 {
+			return ErrNotFound
+		}
+		if to < 1 || to > len(in.Participants) {
+			return Unprocessable("#/to", "invalid_position", "There is no position "+strconv.Itoa(to)+" among "+strconv.Itoa(len(in.Participants))+" participants.")
+		}
+		moved := in.Participants[i]
+		rest := append(append([]ParticipantInput{}, in.Participants[:i]...), in.Participants[i+1:]...)
+		in.Participants = append(append(append([]ParticipantInput{}, rest[:to-1]...), moved), rest[to-1:]...)
+		for k := range in.Participants {
+			n := k + 1
+			in.Participants[k].Order = &n
+		}
+		return nil
+	})
+}
