@@ -38,6 +38,8 @@ type RoomView struct {
 	DateFormats []string
 	// Viewer is the page viewer with every document's pages and tags.
 	Viewer ViewerView
+	// Limits are the server's input limits the forms and the editor check first.
+	Limits InputLimits
 	// PageTotal counts the pages of every document.
 	PageTotal int
 	// UploadURL receives PDFs uploaded into the room; empty when staff may not add documents.
@@ -354,4 +356,21 @@ func firstPages(v RoomView) int {
 		return 1
 	}
 	return v.Documents[0].PageCount
+}
+
+// InputLimits are the lengths and sizes the server accepts (models' limits,
+// passed in by the handler so that no form states them a second time). A zero
+// leaves the form's field without a limit of its own.
+type InputLimits struct {
+	Name, Email, Title, ShortText, StateFormat, Password int
+	// FontSizeMax is the largest font size of a tag, in points.
+	FontSizeMax int
+}
+
+// attrLimit is a limit as an attribute value ("" when there is none).
+func attrLimit(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	return strconv.Itoa(n)
 }

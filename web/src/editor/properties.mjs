@@ -61,7 +61,10 @@ export function createProperties({ root, editor, viewer, bus, typeInfo, signal }
     const fontSize = input("fontSize").value.trim();
     if (fontSize !== "") {
       const n = Number(fontSize);
-      if (!Number.isFinite(n) || n < 1 || n > 200) return { bad: "fontSize", message: "Font size must be a number from 1 to 200." };
+      // The server's limits, as the field states them (templates.InputLimits).
+      const min = Number(input("fontSize").min) || 1;
+      const max = Number(input("fontSize").max) || Infinity;
+      if (!Number.isFinite(n) || n < min || n > max) return { bad: "fontSize", message: `Font size must be a number from ${min} to ${max}.` };
       f.fontSize = fontSize;
     } else {
       f.fontSize = "";
