@@ -14,6 +14,7 @@ import { createFieldList } from "./fieldlist.mjs";
 import { rememberPlace, restorePlace, successMessage } from "./keepplace.mjs";
 import { wirePageNumbers } from "./pagenav.mjs";
 import { confirmRoomEdit, createPageEdits } from "./pages.mjs";
+import { readProblem } from "./problem.mjs";
 import { createPalette, createSignerPicker } from "./palette.mjs";
 import { createProperties } from "./properties.mjs";
 import { createServer, installServerEvents, isUndoRoomChange } from "./server.mjs";
@@ -248,10 +249,7 @@ function onAfterRequest(e) {
   if (current && document.querySelector("[data-viewer]") === current.root) current.viewer.resumeLoads();
   const status = e.detail.xhr?.status || 0;
   if (!current || (status >= 200 && status < 400) || e.detail.elt?.closest?.(".tag, [data-room-upload], [data-swap-errors]")) return;
-  let message = status ? `The server answered ${status}.` : "The server could not be reached.";
-  try {
-    message = JSON.parse(e.detail.xhr.responseText).detail || message;
-  } catch {}
+  const message = readProblem(e.detail.xhr?.responseText)?.detail || (status ? `The server answered ${status}.` : "The server could not be reached.");
   current.setStatus(`Not saved: ${message}`, "error");
 }
 

@@ -2,6 +2,7 @@
 // request whose answer — the server's rendering of the tag — is swapped in
 // place of the editor's guess; the server stays the source of truth. Changes
 // of one tag are sent one after another, never two at once.
+import { problemMessage, readProblem } from "./problem.mjs";
 
 /** A save that the server refused or that never reached it. */
 export class SaveError extends Error {
@@ -174,11 +175,7 @@ export function fieldsToForm(f) {
 
 function problemOf(o) {
   if (o.status === 0 || o.status === -1) return new SaveError("The server could not be reached. Check your connection; the change was not saved.", 0);
-  try {
-    const p = JSON.parse(o.body);
-    const first = p.errors?.[0]?.detail;
-    return new SaveError(first || p.detail || p.title || `The server answered ${o.status}.`, o.status, p.errors);
-  } catch {
-    return new SaveError(`The server answered ${o.status}; the change was not saved.`, o.status);
-  }
+  const p = readProblem(o.body);
+  if (!p) return new SaveError(`The server answered ${o.status}; the change was not saved.`, o.status);
+  return new SaveError(problemMessage(p, `The server answered ${o.status}.`), o.status, p.errors);
 }

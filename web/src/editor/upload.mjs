@@ -3,6 +3,7 @@
 // the server's reason is shown when it refuses. The answer is the room,
 // which htmx swaps in (main.mjs then starts the editor again).
 import { listenUntil } from "./bus.mjs";
+import { problemMessage, readProblem } from "./problem.mjs";
 
 export function createUpload(signal) {
   const on = listenUntil(signal);
@@ -70,12 +71,10 @@ export function createUpload(signal) {
     if (status >= 200 && status < 300) return;
     bar.hidden = true;
     input.value = "";
-    let message = "The upload failed. Check your connection and try again.";
-    try {
-      const p = JSON.parse(e.detail.xhr.responseText);
-      const field = p.errors?.[0]?.detail;
-      message = field && field !== p.detail && p.status === 413 ? `${p.detail} ${field}` : field || p.detail || message;
-    } catch {}
+    const p = readProblem(e.detail.xhr?.responseText);
+    const field = p?.errors?.[0]?.detail;
+    // A file over the limit: the detail says so, the field says by how much.
+    const message = field && field !== p.detail && p.status === 413 ? `${p.detail} ${field}` : problemMessage(p, "The upload failed. Check your connection and try again.");
     say(message);
   });
 }
