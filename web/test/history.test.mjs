@@ -71,3 +71,15 @@ test("a failed undo goes back on the list, unless a change was recorded meanwhil
   await assert.rejects(undoing, /refused/);
   assert.deepEqual(h.labels(), [undefined, "newer"]);
 });
+
+test("a step whose target is gone is dropped, so the older steps stay reachable", async () => {
+  const h = createHistory();
+  const log = [];
+  h.push({ label: "older", undo: async () => log.push("undo older"), redo: async () => {} });
+  h.push({ label: "on a removed document", undo: async () => { throw Object.assign(new Error("removed"), { gone: true }); }, redo: async () => {} });
+  await assert.rejects(h.undo(), /removed/);
+  assert.deepEqual(h.labels(), ["older"]);
+  assert.equal(h.redoSize, 0);
+  assert.ok(await h.undo());
+  assert.deepEqual(log, ["undo older"]);
+});

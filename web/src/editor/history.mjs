@@ -8,6 +8,10 @@
 // recorded while an undo or redo is still under way, that step, once it
 // ends, goes to neither list (the new change has wiped the redo list, and
 // putting the step back would undo or redo it over the newer change).
+//
+// A step that failed goes back on its list to be tried again, unless its
+// error is marked gone (what it changes no longer exists: a removed
+// document): kept, it would block every older step until a reload.
 
 export function createHistory({ limit = 100, mergeWindowMs = 1000, onChange = () => {} } = {}) {
   const done = [];
@@ -26,8 +30,8 @@ export function createHistory({ limit = 100, mergeWindowMs = 1000, onChange = ()
       return true;
     } catch (err) {
       // The step failed (refused by the server): it stays where it was,
-      // unless a newer change was recorded meanwhile.
-      if (gen === generation) from.push(entry);
+      // unless a newer change was recorded meanwhile or it can never succeed.
+      if (gen === generation && !err?.gone) from.push(entry);
       throw err;
     } finally {
       busy = false;

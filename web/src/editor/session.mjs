@@ -71,7 +71,10 @@ export function createSession({ base = "", onChange = () => {} } = {}) {
 export function positionOf(id) {
   const page = document.querySelector(`.viewer-page[data-document-id="${CSS.escape(id)}"]`);
   const pos = page?.closest(".viewer-doc")?.dataset.docPosition;
-  if (pos === undefined) throw new Error("This document was removed or changed in another window, so this page change cannot be undone or redone.");
+  if (pos === undefined) {
+    // gone: the history drops this step, so the older ones can still be undone.
+    throw Object.assign(new Error("This document was removed or changed in another window, so this page change cannot be undone or redone (it leaves the undo list)."), { gone: true });
+  }
   return pos;
 }
 
