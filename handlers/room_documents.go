@@ -3,7 +3,6 @@ package handlers
 import (
 	"mime"
 	"net/http"
-	"strconv"
 
 	"github.com/gin-gonic/gin"
 
@@ -45,13 +44,9 @@ func (h *Handler) addRoomDocument(c *gin.Context) error {
 // removeRoomDocument removes a document and its tags from the room:
 // POST /rooms/:id/documents/:position/remove (documents.advancedEdit).
 func (h *Handler) removeRoomDocument(c *gin.Context) error {
-	id, err := h.roomPost(c)
+	id, pos, err := h.roomDocumentPost(c)
 	if err != nil {
 		return err
-	}
-	pos, err := strconv.Atoi(c.Param("position"))
-	if err != nil {
-		return models.ErrNotFound
 	}
 	if err := h.store.RemoveRoomDocument(c.Request.Context(), id, pos); err != nil {
 		return err

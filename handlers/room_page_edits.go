@@ -41,13 +41,9 @@ func (h *Handler) moveRoomPage(c *gin.Context) error {
 // document id to go back to) and "current" (the document id the client
 // believes is at that position now).
 func (h *Handler) restoreRoomDocument(c *gin.Context) error {
-	id, err := h.roomPost(c)
+	id, pos, err := h.roomDocumentPost(c)
 	if err != nil {
 		return err
-	}
-	pos, err := strconv.Atoi(c.Param("position"))
-	if err != nil {
-		return models.ErrNotFound
 	}
 	version, current := c.PostForm("version"), c.PostForm("current")
 	if version == "" || current == "" {
@@ -63,13 +59,12 @@ func (h *Handler) restoreRoomDocument(c *gin.Context) error {
 // roomPageEdit checks the session, CSRF token and path of a page edit, runs
 // it, and answers like every room change.
 func (h *Handler) roomPageEdit(c *gin.Context, edit func(roomID string, pos, page int) (*models.PageEdit, error)) error {
-	id, err := h.roomPost(c)
+	id, pos, err := h.roomDocumentPost(c)
 	if err != nil {
 		return err
 	}
-	pos, err1 := strconv.Atoi(c.Param("position"))
-	page, err2 := strconv.Atoi(c.Param("page"))
-	if err1 != nil || err2 != nil {
+	page, err := strconv.Atoi(c.Param("page"))
+	if err != nil {
 		return models.ErrNotFound
 	}
 	done, err := edit(id, pos, page)

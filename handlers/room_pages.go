@@ -142,6 +142,21 @@ func (h *Handler) roomPost(c *gin.Context) (string, error) {
 	return id, nil
 }
 
+// roomDocumentPost is roomPost for a route about one document of the room
+// (/rooms/:id/documents/:position/…): the room id and the position, which
+// must be a number (else 404).
+func (h *Handler) roomDocumentPost(c *gin.Context) (string, int, error) {
+	id, err := h.roomPost(c)
+	if err != nil {
+		return "", 0, err
+	}
+	pos, err := strconv.Atoi(c.Param("position"))
+	if err != nil {
+		return "", 0, models.ErrNotFound
+	}
+	return id, pos, nil
+}
+
 // roomChange runs one room edit posted by a form: CSRF check, change (which
 // checks the room's state and flags itself), then back to the room (303), or
 // the room again with the form's errors.
