@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/templates"
 )
 
 // historyWords says what one history entry changed, for people.
@@ -26,12 +27,6 @@ func historyWords(e models.TransactionEvent) string {
 		}
 		return "A"
 	}
-	plural := func(count int, one, many string) string {
-		if count == 1 {
-			return "1 " + one
-		}
-		return fmt.Sprintf("%d %s", count, many)
-	}
 	doc := func() string {
 		if t := str("documentTitle"); t != "" {
 			return fmt.Sprintf("of “%s”", t)
@@ -40,7 +35,7 @@ func historyWords(e models.TransactionEvent) string {
 	}
 	switch e.Kind {
 	case models.EventCreated:
-		return fmt.Sprintf("Created with %s, %s and %s", plural(n("documents"), "document", "documents"), plural(n("tags"), "tag", "tags"), plural(n("participants"), "participant", "participants"))
+		return fmt.Sprintf("Created with %s, %s and %s", templates.Plural(n("documents"), "document", "documents"), templates.Plural(n("tags"), "tag", "tags"), templates.Plural(n("participants"), "participant", "participants"))
 	case models.EventReplaced:
 		var parts []string
 		for _, k := range []string{"documents", "tags", "participants"} {
@@ -74,13 +69,13 @@ func historyWords(e models.TransactionEvent) string {
 	case models.EventTagRemoved:
 		return fmt.Sprintf("%s tag removed from page %d %s", tagName(), n("page"), doc())
 	case models.EventPageDeleted:
-		return fmt.Sprintf("Page %d %s deleted (%s removed with it)", n("page"), doc(), plural(n("tagsRemoved"), "tag", "tags"))
+		return fmt.Sprintf("Page %d %s deleted (%s removed with it)", n("page"), doc(), templates.Plural(n("tagsRemoved"), "tag", "tags"))
 	case models.EventPageMoved:
 		return fmt.Sprintf("Page %d %s moved to position %d", n("from"), doc(), n("to"))
 	case models.EventDocumentAdded:
-		return fmt.Sprintf("Document “%s” added (%s)", str("documentTitle"), plural(n("pages"), "page", "pages"))
+		return fmt.Sprintf("Document “%s” added (%s)", str("documentTitle"), templates.Plural(n("pages"), "page", "pages"))
 	case models.EventDocumentRemoved:
-		return fmt.Sprintf("Document “%s” removed with %s", str("documentTitle"), plural(n("tagsRemoved"), "tag", "tags"))
+		return fmt.Sprintf("Document “%s” removed with %s", str("documentTitle"), templates.Plural(n("tagsRemoved"), "tag", "tags"))
 	case models.EventRoomCompleted:
 		return "E-signature session created from the Markup Room"
 	case models.EventInvitationsQueued:
@@ -90,7 +85,7 @@ func historyWords(e models.TransactionEvent) string {
 				to = append(to, fmt.Sprint(r))
 			}
 		}
-		return fmt.Sprintf("Invitations queued: %s to %s", plural(n("count"), "e-mail", "e-mails"), strings.Join(to, ", "))
+		return fmt.Sprintf("Invitations queued: %s to %s", templates.Plural(n("count"), "e-mail", "e-mails"), strings.Join(to, ", "))
 	default:
 		return strings.ReplaceAll(e.Kind, "_", " ")
 	}

@@ -170,9 +170,6 @@ type TagTypeView struct {
 	Icon, Description string
 }
 
-// pluralize is Plural, under the name the room's templates use.
-func pluralize(n int, one, many string) string { return Plural(n, one, many) }
-
 // removeConfirm is the question asked before a participant is removed.
 func removeConfirm(p RoomParticipantView) string {
 	return RemoveParticipantQuestion(p.Name, p.TagCount)
@@ -184,7 +181,7 @@ func RemoveParticipantQuestion(name string, tags int) string {
 	if tags == 0 {
 		return "Remove " + name + " from this room? They have no tags."
 	}
-	return "Remove " + name + " from this room? They and their " + pluralize(tags, "tag", "tags") + " will be deleted."
+	return "Remove " + name + " from this room? They and their " + Plural(tags, "tag", "tags") + " will be deleted."
 }
 
 // ChecklistView is the "Create e-signature session" dialog's checklist.
