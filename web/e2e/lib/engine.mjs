@@ -209,18 +209,26 @@ async function launchWebKit() {
       if (open) throw new Error("the WebKit adapter drives one page at a time");
       open = true;
       // The viewport is the window minus MiniBrowser's chrome: size the window, measure, correct.
+      // Again after each navigation: the window manager may apply a resize late (seen once in CI:
+      // 862 px high after the page loaded where about:blank measured 900).
+      const fit = async () => {
+        for (let i = 0; ; i++) {
+          const [w, h] = await driver.executeScript("return [innerWidth, innerHeight]");
+          if (w === width && h === height) return;
+          if (i === 8) throw new Error(`WebKit's viewport is ${w}×${h}, not ${width}×${height}`);
+          const got = await driver.manage().window().getRect();
+          await driver.manage().window().setRect({ width: got.width + width - w, height: got.height + height - h });
+          await driver.sleep(50 * i); // let a late resize land before measuring again
+        }
+      };
       await driver.get("about:blank");
-      let rect = { width, height };
-      for (let i = 0; ; i++) {
-        await driver.manage().window().setRect(rect);
-        const [w, h] = await driver.executeScript("return [innerWidth, innerHeight]");
-        if (w === width && h === height) break;
-        if (i === 5) throw new Error(`WebKit's viewport is ${w}×${h}, not ${width}×${height}`);
-        const got = await driver.manage().window().getRect();
-        rect = { width: got.width + width - w, height: got.height + height - h };
-      }
+      await driver.manage().window().setRect({ width, height });
+      await fit();
       return makePage({
-        goto: (url) => driver.get(url),
+        async goto(url) {
+          await driver.get(url);
+          await fit();
+        },
         evaluate: (fn, arg) => driver.executeScript(`return (${fn}).apply(null, arguments)`, arg === undefined ? null : arg),
         async move(x, y, steps = 1) {
           const from = pos;
