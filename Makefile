@@ -3,7 +3,7 @@ SHELL := /bin/bash
 GO    ?= go
 PKGS  := ./...
 
-.PHONY: run test test-browser test-engines vet templ-check generate assets bench bench-go load fmt
+.PHONY: run test test-browser test-engines vet templ-check generate assets bench bench-go load soak fmt lint-openapi apiclient-check
 
 ## run: start the server with embedded defaults (SQLite in ./data, demo data printed)
 run:
@@ -13,11 +13,14 @@ CHROMIUM ?= /usr/lib/chromium/chromium
 
 ## test: gofmt, vet, staticcheck, templ freshness, every Go test (SQLite always; PostgreSQL too when TEST_DATABASE_URL is set),
 ## then the browser tests when Chromium and node_modules are present (CI installs both)
-test: vet templ-check
+test: vet templ-check apiclient-check
 	@$(call timed,go test,$(GO) test -count=1 -timeout 20m $(PKGS))
 	@if [ -d node_modules/esbuild ]; then npm run --silent check && npm run --silent test:unit; \
 	elif [ -n "$$CI" ]; then echo "CI: node_modules missing; .ci/run should have run npm ci"; exit 1; \
 	else echo "NOTE: front-end checks not run here: run 'npm ci' first"; fi
+	@if [ -x node_modules/.bin/redocly ]; then $(MAKE) --no-print-directory lint-openapi; \
+	elif [ -n "$$CI" ]; then echo "CI: node_modules/.bin/redocly missing; .ci/run should have run npm ci"; exit 1; \
+	else echo "NOTE: OpenAPI lint not run here: run 'npm ci' first"; fi
 	@if [ -x "$(CHROMIUM)" ] && [ -d node_modules/playwright-core ]; then $(MAKE) --no-print-directory test-browser; \
 	elif [ -n "$$CI" ]; then echo "CI: Chromium or node_modules missing; .ci/run should have installed them"; exit 1; \
 	else echo "NOTE: browser tests not run here: install Debian's chromium and run 'npm ci' (bash .ci/run does both)"; fi
@@ -66,9 +69,35 @@ templ-check:
 	  diff -r "$$tmp/before" templates | head -40; exit 1; \
 	fi
 
-## generate: regenerate templ components (the //go:generate line in templates/doc.go)
+## lint-openapi: Redocly CLI (pinned in package.json) lints the OpenAPI document as GET /api/openapi.json
+## serves it, and its YAML source, with the recommended rules (redocly.yaml: only info-license off);
+## any error or warning fails. Offline: telemetry and the update check are off, it opens no socket.
+lint-openapi:
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	$(GO) run ./cmd/openapispec -o "$$tmp/served-openapi.json" || exit 1; \
+	out=$$(REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true REDOCLY_SUPPRESS_NOTIFICATIONS=true \
+	  node_modules/.bin/redocly lint --config redocly.yaml --format stylish \
+	  handlers/apispec/openapi.yaml "$$tmp/served-openapi.json" 2>&1); rc=$$?; \
+	printf '%s\n' "$$out" | grep -v '^ *[╔║╚]' | sed '/./,$$!d'; \
+	if [ $$rc -ne 0 ]; then exit $$rc; fi; \
+	if printf '%s\n' "$$out" | grep -Eq '[0-9]+ warnings?\b'; then \
+	  echo "lint-openapi: warnings fail too (only info-license is off, in redocly.yaml)"; exit 1; fi
+
+## apiclient-check: fail when `go generate ./handlers/apispec/apiclient` (oapi-codegen, pinned as a Go
+## tool) would change the committed generated client
+apiclient-check:
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	cp handlers/apispec/apiclient/client.gen.go "$$tmp/"; \
+	$(GO) generate ./handlers/apispec/apiclient; \
+	if ! diff -u "$$tmp/client.gen.go" handlers/apispec/apiclient/client.gen.go >"$$tmp/diff"; then \
+	  echo "oapi-codegen changed handlers/apispec/apiclient/client.gen.go: run 'go generate ./handlers/apispec/apiclient' and commit the result"; \
+	  head -40 "$$tmp/diff"; exit 1; \
+	fi
+
+## generate: regenerate templ components (the //go:generate line in templates/doc.go) and the
+## generated API client (handlers/apispec/apiclient/doc.go)
 generate:
-	$(GO) generate ./templates
+	$(GO) generate ./templates ./handlers/apispec/apiclient
 
 ## assets: refresh vendored front-end files and the editor bundle from npm (needs Node; results are committed)
 assets:
@@ -99,6 +128,18 @@ bench-go:
 ## (its server runs with rate limits off, as MARKUPROOM_RATE_LIMITS=off: the load measures the service)
 load:
 	$(GO) run ./cmd/loadbench $(LOADBENCH_ARGS)
+
+SOAK_DURATION ?= 2m
+SOAK_RATE     ?= 20
+SOAK_ARGS     ?=
+
+## soak: the real server binary on loopback under a mixed open-loop load (uploads, PUTs, reads, rooms,
+## room tag edits, admin pages, webhooks and e-mails to loopback receivers) at SOAK_RATE req/s for
+## SOAK_DURATION (default 2m; it stops by itself), then the correctness checks (every acknowledged
+## write stored once, every queued message delivered once): figures per operation, peak RSS, row
+## counts, "N passed, M failed". PostgreSQL as for load; e.g. SOAK_DURATION=10m make soak
+soak:
+	$(GO) run ./cmd/loadbench soak -duration $(SOAK_DURATION) -rate $(SOAK_RATE) $(SOAK_ARGS)
 
 .PHONY: fuzz vulncheck deps-check
 FUZZTIME ?= 30s

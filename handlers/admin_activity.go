@@ -7,12 +7,13 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/templates/admin"
 )
 
 // adminActivity shows the log of admin actions: GET /admin/activity?before=.
-func (h *Handler) adminActivity(c *gin.Context) error {
+func (h *adminHandler) adminActivity(c *gin.Context) error {
 	var before int64
 	if b := c.Query("before"); b != "" {
 		n, err := strconv.ParseInt(b, 10, 64)
@@ -21,7 +22,7 @@ func (h *Handler) adminActivity(c *gin.Context) error {
 		}
 		before = n
 	}
-	rows, err := h.store.ListActivity(c.Request.Context(), models.AdminPageSize, before)
+	rows, err := h.activity.ListActivity(c.Request.Context(), models.AdminPageSize, before)
 	if err != nil {
 		return err
 	}
@@ -33,9 +34,9 @@ func (h *Handler) adminActivity(c *gin.Context) error {
 		})
 	}
 	if len(rows) == models.AdminPageSize {
-		v.OlderURL = "/admin/activity?before=" + strconv.FormatInt(rows[len(rows)-1].ID, 10)
+		v.OlderURL = route.AdminActivity.Path() + "?before=" + strconv.FormatInt(rows[len(rows)-1].ID, 10)
 	}
-	render(c, http.StatusOK, admin.ActivityPage(h.adminPage(c, "Activity", "/admin/activity"), v))
+	render(c, http.StatusOK, admin.ActivityPage(h.adminPage(c, "Activity", route.AdminActivity.Path()), v))
 	return nil
 }
 

@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -9,84 +8,98 @@ import (
 	"github.com/markuproom/markuproom/templates"
 )
 
-// historyWords says what one history entry changed, for people.
+// historyWords says what one history entry changed, for people. An entry
+// of a kind this version does not know (or that does not decode) is named
+// by its kind.
 func historyWords(e models.TransactionEvent) string {
-	var m map[string]any
-	_ = json.Unmarshal(e.Summary, &m)
-	n := func(k string) int {
-		f, _ := m[k].(float64)
-		return int(f)
+	sum, err := e.Decode()
+	if err != nil {
+		return strings.ReplaceAll(e.Kind, "_", " ")
 	}
-	str := func(k string) string {
-		s, _ := m[k].(string)
-		return s
-	}
-	tagName := func() string {
-		if tt, ok := models.TagTypeByCode(str("type")); ok {
-			return tt.Label
-		}
-		return "A"
-	}
-	doc := func() string {
-		if t := str("documentTitle"); t != "" {
-			return fmt.Sprintf("of “%s”", t)
-		}
-		return fmt.Sprintf("of document %d", n("document")+1)
-	}
-	switch e.Kind {
-	case models.EventCreated:
-		return fmt.Sprintf("Created with %s, %s and %s", templates.Plural(n("documents"), "document", "documents"), templates.Plural(n("tags"), "tag", "tags"), templates.Plural(n("participants"), "participant", "participants"))
-	case models.EventReplaced:
+	switch s := sum.(type) {
+	case models.CreatedSummary:
+		return fmt.Sprintf("Created with %s, %s and %s", templates.Plural(s.Documents, "document", "documents"), templates.Plural(s.Tags, "tag", "tags"), templates.Plural(s.Participants, "participant", "participants"))
+	case models.ReplacedSummary:
 		var parts []string
-		for _, k := range []string{"documents", "tags", "participants"} {
-			if c, ok := m[k].(map[string]any); ok {
-				before, _ := c["before"].(float64)
-				after, _ := c["after"].(float64)
-				if before != after {
-					parts = append(parts, fmt.Sprintf("%s %d → %d", k, int(before), int(after)))
-				}
+		for _, c := range []struct {
+			name  string
+			count models.Count
+		}{{"documents", s.Documents}, {"tags", s.Tags}, {"participants", s.Participants}} {
+			if c.count.Before != c.count.After {
+				parts = append(parts, fmt.Sprintf("%s %d → %d", c.name, c.count.Before, c.count.After))
 			}
 		}
 		if len(parts) == 0 {
 			return "Replaced (same number of documents, tags and participants)"
 		}
 		return "Replaced: " + strings.Join(parts, ", ")
-	case models.EventStatusChanged:
-		return fmt.Sprintf("Status %s → %s", str("from"), str("to"))
-	case models.EventTagAdded:
-		return fmt.Sprintf("%s tag added on page %d %s", tagName(), n("page"), doc())
-	case models.EventTagChanged:
-		var what []string
-		if list, ok := m["changed"].([]any); ok {
-			for _, w := range list {
-				what = append(what, fmt.Sprint(w))
-			}
-		}
+	case models.StatusChangedSummary:
+		return fmt.Sprintf("Status %s → %s", s.From, s.To)
+	case models.TagAddedSummary:
+		return fmt.Sprintf("%s tag added on page %d %s", tagTypeWord(s.Type), s.Page, ofDocument(s.Document, s.DocumentTitle))
+	case models.TagChangedSummary:
+		what := s.Changed
 		if len(what) == 0 {
 			what = []string{"nothing"}
 		}
-		return fmt.Sprintf("%s tag on page %d %s changed: %s", tagName(), n("page"), doc(), strings.Join(what, ", "))
-	case models.EventTagRemoved:
-		return fmt.Sprintf("%s tag removed from page %d %s", tagName(), n("page"), doc())
-	case models.EventPageDeleted:
-		return fmt.Sprintf("Page %d %s deleted (%s removed with it)", n("page"), doc(), templates.Plural(n("tagsRemoved"), "tag", "tags"))
-	case models.EventPageMoved:
-		return fmt.Sprintf("Page %d %s moved to position %d", n("from"), doc(), n("to"))
-	case models.EventDocumentAdded:
-		return fmt.Sprintf("Document “%s” added (%s)", str("documentTitle"), templates.Plural(n("pages"), "page", "pages"))
-	case models.EventDocumentRemoved:
-		return fmt.Sprintf("Document “%s” removed with %s", str("documentTitle"), templates.Plural(n("tagsRemoved"), "tag", "tags"))
-	case models.EventRoomCompleted:
-		return "E-signature session created from the Markup Room"
-	case models.EventInvitationsQueued:
-		var to []string
-		if list, ok := m["recipients"].([]any); ok {
-			for _, r := range list {
-				to = append(to, fmt.Sprint(r))
+		return fmt.Sprintf("%s tag on page %d %s changed: %s", tagTypeWord(s.Type), s.Page, ofDocument(s.Document, s.DocumentTitle), strings.Join(what, ", "))
+	case models.TagRemovedSummary:
+		return fmt.Sprintf("%s tag removed from page %d %s", tagTypeWord(s.Type), s.Page, ofDocument(s.Document, s.DocumentTitle))
+	case models.TagsBatchSummary:
+		var parts []string
+		for _, c := range []struct {
+			n    int
+			verb string
+		}{{s.Created, "added"}, {s.Updated, "changed"}, {s.Deleted, "removed"}} {
+			if c.n > 0 {
+				parts = append(parts, templates.Plural(c.n, "tag", "tags")+" "+c.verb)
 			}
 		}
-		return fmt.Sprintf("Invitations queued: %s to %s", templates.Plural(n("count"), "e-mail", "e-mails"), strings.Join(to, ", "))
+		where := ""
+		switch len(s.Documents) {
+		case 0:
+		case 1:
+			if len(s.DocumentTitles) > 0 && s.DocumentTitles[0] != "" {
+				where = fmt.Sprintf(" in “%s”", s.DocumentTitles[0])
+			} else {
+				where = fmt.Sprintf(" in document %d", s.Documents[0]+1)
+			}
+		default:
+			where = " in " + templates.Plural(len(s.Documents), "document", "documents")
+		}
+		return "Tags edited together: " + strings.Join(parts, ", ") + where
+	case models.PageDeletedSummary:
+		return fmt.Sprintf("Page %d %s deleted (%s removed with it)", s.Page, ofDocument(s.Document, s.DocumentTitle), templates.Plural(s.TagsRemoved, "tag", "tags"))
+	case models.PageMovedSummary:
+		return fmt.Sprintf("Page %d %s moved to position %d", s.From, ofDocument(s.Document, s.DocumentTitle), s.To)
+	case models.PageRestoredSummary:
+		return "page restored"
+	case models.DocumentAddedSummary:
+		return fmt.Sprintf("Document “%s” added (%s)", s.DocumentTitle, templates.Plural(s.Pages, "page", "pages"))
+	case models.DocumentRemovedSummary:
+		return fmt.Sprintf("Document “%s” removed with %s", s.DocumentTitle, templates.Plural(s.TagsRemoved, "tag", "tags"))
+	case models.RoomCompletedSummary:
+		return "E-signature session created from the Markup Room"
+	case models.InvitationsQueuedSummary:
+		return fmt.Sprintf("Invitations queued: %s to %s", templates.Plural(s.Count, "e-mail", "e-mails"), strings.Join(s.Recipients, ", "))
 	default:
 		return strings.ReplaceAll(e.Kind, "_", " ")
 	}
+}
+
+// tagTypeWord names a tag type by its label ("A" for a code it does not know).
+func tagTypeWord(code string) string {
+	if tt, ok := models.TagTypeByCode(code); ok {
+		return tt.Label
+	}
+	return "A"
+}
+
+// ofDocument names a document of a history entry by its title, else by its
+// position counted from 1.
+func ofDocument(pos int, title string) string {
+	if title != "" {
+		return fmt.Sprintf("of “%s”", title)
+	}
+	return fmt.Sprintf("of document %d", pos+1)
 }

@@ -8,36 +8,37 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/templates/admin"
 )
 
 // adminOrganizations lists organizations: GET /admin/organizations.
-func (h *Handler) adminOrganizations(c *gin.Context) error {
+func (h *adminHandler) adminOrganizations(c *gin.Context) error {
 	return h.renderOrganizations(c, http.StatusOK, "", "")
 }
 
-func (h *Handler) renderOrganizations(c *gin.Context, status int, name, problem string) error {
-	rows, err := h.store.AdminListOrganizations(c.Request.Context())
+func (h *adminHandler) renderOrganizations(c *gin.Context, status int, name, problem string) error {
+	rows, err := h.organizations.AdminListOrganizations(c.Request.Context())
 	if err != nil {
 		return err
 	}
-	v := admin.OrganizationsView{CSRFToken: csrfToken(c), Name: name, Error: problem}
+	v := admin.OrganizationsView{CreateURL: route.AdminOrganizations.Path(), CSRFToken: csrfToken(c), Name: name, Error: problem}
 	for _, r := range rows {
 		id := strconv.FormatInt(r.ID, 10)
-		v.Rows = append(v.Rows, admin.OrganizationRowView{ID: id, Name: r.Name, URL: "/admin/organizations/" + id,
-			ToggleURL: "/admin/organizations/" + id + "/api-access", APIEnabled: r.APIEnabled, Users: r.Users, Tokens: r.Tokens})
+		v.Rows = append(v.Rows, admin.OrganizationRowView{ID: id, Name: r.Name, URL: route.AdminOrganization.Path(id),
+			ToggleURL: route.AdminOrganizationAPI.Path(id), APIEnabled: r.APIEnabled, Users: r.Users, Tokens: r.Tokens})
 	}
-	render(c, status, admin.OrganizationsPage(h.adminPage(c, "Organizations", "/admin/organizations"), v))
+	render(c, status, admin.OrganizationsPage(h.adminPage(c, "Organizations", route.AdminOrganizations.Path()), v))
 	return nil
 }
 
 // adminCreateOrganization adds an organization: POST /admin/organizations with "name".
-func (h *Handler) adminCreateOrganization(c *gin.Context) error {
+func (h *adminHandler) adminCreateOrganization(c *gin.Context) error {
 	if err := adminForm(c); err != nil {
 		return err
 	}
-	org, err := h.store.CreateOrganization(c.Request.Context(), c.PostForm("name"), true)
+	org, err := h.organizations.CreateOrganization(c.Request.Context(), c.PostForm("name"), true)
 	var ve *models.ValidationError
 	if errors.As(err, &ve) {
 		return h.renderOrganizations(c, http.StatusUnprocessableEntity, c.PostForm("name"), firstProblem(ve))
@@ -45,14 +46,14 @@ func (h *Handler) adminCreateOrganization(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	c.Redirect(http.StatusSeeOther, "/admin/organizations/"+strconv.FormatInt(org.ID, 10))
+	c.Redirect(http.StatusSeeOther, route.AdminOrganization.Path(strconv.FormatInt(org.ID, 10)))
 	return nil
 }
 
 // adminSetAPIAccess switches an organization's API permission:
 // POST /admin/organizations/:id/api-access with enabled=true|false (the
 // last value wins, so a form's hidden "false" gives way to a ticked box).
-func (h *Handler) adminSetAPIAccess(c *gin.Context) error {
+func (h *adminHandler) adminSetAPIAccess(c *gin.Context) error {
 	if err := adminForm(c); err != nil {
 		return err
 	}
@@ -62,43 +63,44 @@ func (h *Handler) adminSetAPIAccess(c *gin.Context) error {
 	}
 	values := c.PostFormArray("enabled")
 	enabled := len(values) > 0 && values[len(values)-1] == "true"
-	if err := h.store.SetOrganizationAPIEnabled(c.Request.Context(), id, enabled); err != nil {
+	if err := h.organizations.SetOrganizationAPIEnabled(c.Request.Context(), id, enabled); err != nil {
 		return err
 	}
 	if c.GetHeader("HX-Request") == "true" {
 		c.Status(http.StatusNoContent)
 		return nil
 	}
-	c.Redirect(http.StatusSeeOther, "/admin/organizations/"+strconv.FormatInt(id, 10))
+	c.Redirect(http.StatusSeeOther, route.AdminOrganization.Path(strconv.FormatInt(id, 10)))
 	return nil
 }
 
 // adminOrganization shows an organization's users and tokens: GET /admin/organizations/:id.
-func (h *Handler) adminOrganization(c *gin.Context) error {
+func (h *adminHandler) adminOrganization(c *gin.Context) error {
 	return h.renderOrganization(c, http.StatusOK, admin.OrganizationView{})
 }
 
-func (h *Handler) renderOrganization(c *gin.Context, status int, v admin.OrganizationView) error {
+func (h *adminHandler) renderOrganization(c *gin.Context, status int, v admin.OrganizationView) error {
 	id, err := orgParam(c)
 	if err != nil {
 		return err
 	}
 	ctx := c.Request.Context()
-	org, err := h.store.GetOrganization(ctx, id)
+	org, err := h.organizations.GetOrganization(ctx, id)
 	if err != nil {
 		return err
 	}
-	users, err := h.store.OrganizationUsers(ctx, id)
+	users, err := h.organizations.OrganizationUsers(ctx, id)
 	if err != nil {
 		return err
 	}
-	tokens, err := h.store.OrganizationTokens(ctx, id)
+	tokens, err := h.organizations.OrganizationTokens(ctx, id)
 	if err != nil {
 		return err
 	}
-	base := "/admin/organizations/" + strconv.FormatInt(id, 10)
-	v.ID, v.Name, v.APIEnabled, v.CSRFToken = strconv.FormatInt(id, 10), org.Name, org.APIEnabled, csrfToken(c)
-	v.ToggleURL, v.UsersURL, v.TokensURL = base+"/api-access", base+"/users", base+"/tokens"
+	oid := strconv.FormatInt(id, 10)
+	v.BackURL = route.AdminOrganizations.Path()
+	v.ID, v.Name, v.APIEnabled, v.CSRFToken = oid, org.Name, org.APIEnabled, csrfToken(c)
+	v.ToggleURL, v.UsersURL, v.TokensURL = route.AdminOrganizationAPI.Path(oid), route.AdminUsers.Path(oid), route.AdminTokens.Path(oid)
 	for _, u := range users {
 		uid := strconv.FormatInt(u.ID, 10)
 		row := admin.UserRowView{ID: uid, Name: u.FullName(), Email: u.Email, Role: "Sender", Status: "Active"}
@@ -111,7 +113,7 @@ func (h *Handler) renderOrganization(c *gin.Context, status int, v admin.Organiz
 		case u.ID == adminFrom(c).ID:
 			row.Status = "Active (you)"
 		default:
-			row.DisableURL = base + "/users/" + uid + "/disable"
+			row.DisableURL = route.AdminUserDisable.Path(oid, uid)
 		}
 		v.Users = append(v.Users, row)
 	}
@@ -124,28 +126,28 @@ func (h *Handler) renderOrganization(c *gin.Context, status int, v admin.Organiz
 		if t.RevokedAt != nil {
 			row.Status = "Revoked " + t.RevokedAt.UTC().Format("2 Jan 2006")
 		} else {
-			row.RevokeURL = base + "/tokens/" + tid + "/revoke"
+			row.RevokeURL = route.AdminTokenRevoke.Path(oid, tid)
 		}
 		v.Tokens = append(v.Tokens, row)
 	}
-	hooks, err := h.store.ListWebhooks(ctx, id)
+	hooks, err := h.webhooks.ListWebhooks(ctx, id)
 	if err != nil {
 		return err
 	}
-	v.WebhooksURL, v.WebhookEvents = base+"/webhooks", models.WebhookEvents()
+	v.WebhooksURL, v.WebhookEvents = route.AdminWebhooks.Path(oid), models.WebhookEvents()
 	for _, w := range hooks {
 		v.Webhooks = append(v.Webhooks, admin.WebhookRowView{
 			ID: w.ID, URL: w.URL, Events: strings.Join(w.Events, ", "), Description: w.Description,
-			Created: w.CreatedAt.UTC().Format("2 Jan 2006, 15:04"), DeleteURL: base + "/webhooks/" + w.ID + "/delete",
-			RotateURL: base + "/webhooks/" + w.ID + "/rotate-secret",
+			Created: w.CreatedAt.UTC().Format("2 Jan 2006, 15:04"), DeleteURL: route.AdminWebhookDelete.Path(oid, w.ID),
+			RotateURL: route.AdminWebhookRotate.Path(oid, w.ID),
 		})
 	}
-	render(c, status, admin.OrganizationPage(h.adminPage(c, org.Name, "/admin/organizations"), v))
+	render(c, status, admin.OrganizationPage(h.adminPage(c, org.Name, route.AdminOrganizations.Path()), v))
 	return nil
 }
 
 // adminCreateUser adds a user to an organization: POST /admin/organizations/:id/users.
-func (h *Handler) adminCreateUser(c *gin.Context) error {
+func (h *adminHandler) adminCreateUser(c *gin.Context) error {
 	if err := adminForm(c); err != nil {
 		return err
 	}
@@ -153,7 +155,7 @@ func (h *Handler) adminCreateUser(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	_, err = h.store.CreateUser(c.Request.Context(), models.NewUser{OrganizationID: id, Email: c.PostForm("email"),
+	_, err = h.organizations.CreateUser(c.Request.Context(), models.NewUser{OrganizationID: id, Email: c.PostForm("email"),
 		FirstName: c.PostForm("firstName"), LastName: c.PostForm("lastName"), Admin: c.PostForm("admin") == "true", Password: c.PostForm("password")})
 	var ve *models.ValidationError
 	if errors.As(err, &ve) {
@@ -162,12 +164,12 @@ func (h *Handler) adminCreateUser(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	c.Redirect(http.StatusSeeOther, "/admin/organizations/"+strconv.FormatInt(id, 10))
+	c.Redirect(http.StatusSeeOther, route.AdminOrganization.Path(strconv.FormatInt(id, 10)))
 	return nil
 }
 
 // adminDisableUser disables a user: POST /admin/organizations/:id/users/:userId/disable.
-func (h *Handler) adminDisableUser(c *gin.Context) error {
+func (h *adminHandler) adminDisableUser(c *gin.Context) error {
 	if err := adminForm(c); err != nil {
 		return err
 	}
@@ -182,15 +184,15 @@ func (h *Handler) adminDisableUser(c *gin.Context) error {
 	if uid == adminFrom(c).ID {
 		return errStatus(http.StatusUnprocessableEntity, "You cannot disable your own account; ask another admin.")
 	}
-	if err := h.store.DisableUser(c.Request.Context(), id, uid); err != nil {
+	if err := h.organizations.DisableUser(c.Request.Context(), id, uid); err != nil {
 		return err
 	}
-	c.Redirect(http.StatusSeeOther, "/admin/organizations/"+strconv.FormatInt(id, 10))
+	c.Redirect(http.StatusSeeOther, route.AdminOrganization.Path(strconv.FormatInt(id, 10)))
 	return nil
 }
 
 // adminCreateToken issues an API token and shows it this once: POST /admin/organizations/:id/tokens.
-func (h *Handler) adminCreateToken(c *gin.Context) error {
+func (h *adminHandler) adminCreateToken(c *gin.Context) error {
 	if err := adminForm(c); err != nil {
 		return err
 	}
@@ -198,7 +200,7 @@ func (h *Handler) adminCreateToken(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	tok, plaintext, err := h.store.CreateAPIToken(c.Request.Context(), id, c.PostForm("name"))
+	tok, plaintext, err := h.organizations.CreateAPIToken(c.Request.Context(), id, c.PostForm("name"))
 	var ve *models.ValidationError
 	if errors.As(err, &ve) {
 		return h.renderOrganization(c, http.StatusUnprocessableEntity, admin.OrganizationView{TokenError: firstProblem(ve)})
@@ -211,7 +213,7 @@ func (h *Handler) adminCreateToken(c *gin.Context) error {
 }
 
 // adminRevokeToken revokes a token: POST /admin/organizations/:id/tokens/:tokenId/revoke.
-func (h *Handler) adminRevokeToken(c *gin.Context) error {
+func (h *adminHandler) adminRevokeToken(c *gin.Context) error {
 	if err := adminForm(c); err != nil {
 		return err
 	}
@@ -223,9 +225,9 @@ func (h *Handler) adminRevokeToken(c *gin.Context) error {
 	if err != nil {
 		return models.ErrNotFound
 	}
-	if err := h.store.RevokeOrganizationToken(c.Request.Context(), id, tid); err != nil {
+	if err := h.organizations.RevokeOrganizationToken(c.Request.Context(), id, tid); err != nil {
 		return err
 	}
-	c.Redirect(http.StatusSeeOther, "/admin/organizations/"+strconv.FormatInt(id, 10))
+	c.Redirect(http.StatusSeeOther, route.AdminOrganization.Path(strconv.FormatInt(id, 10)))
 	return nil
 }

@@ -8,23 +8,24 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/templates/admin"
 )
 
 // adminOutbox lists outgoing messages, newest first: GET /admin/outbox?status=&before=.
-func (h *Handler) adminOutbox(c *gin.Context) error {
+func (h *adminHandler) adminOutbox(c *gin.Context) error {
 	status := models.MessageStatus(c.Query("status"))
 	ctx := c.Request.Context()
-	rows, err := h.store.ListMessages(ctx, models.MessageFilter{Status: status, Before: c.Query("before"), Limit: models.AdminPageSize})
+	rows, err := h.outbox.ListMessages(ctx, models.MessageFilter{Status: status, Before: c.Query("before"), Limit: models.AdminPageSize})
 	if err != nil {
 		return err
 	}
-	counts, err := h.store.CountMessages(ctx)
+	counts, err := h.outbox.CountMessages(ctx)
 	if err != nil {
 		return err
 	}
-	orgs, err := h.store.OrganizationNames(ctx)
+	orgs, err := h.transactions.OrganizationNames(ctx)
 	if err != nil {
 		return err
 	}
@@ -32,15 +33,15 @@ func (h *Handler) adminOutbox(c *gin.Context) error {
 	for _, o := range orgs {
 		names[o.ID] = o.Name
 	}
-	now := h.store.Now()
+	now := h.clock.Now()
 	v := admin.OutboxView{CSRFToken: csrfToken(c), Status: string(status)}
 	var total int64
 	for _, s := range models.MessageStatuses() {
 		total += counts[s]
 	}
-	v.Filters = append(v.Filters, admin.FilterView{Label: "All", Count: total, URL: "/admin/outbox", Current: status == ""})
+	v.Filters = append(v.Filters, admin.FilterView{Label: "All", Count: total, URL: route.AdminOutbox.Path(), Current: status == ""})
 	for _, s := range models.MessageStatuses() {
-		v.Filters = append(v.Filters, admin.FilterView{Label: string(s), Count: counts[s], URL: "/admin/outbox?status=" + string(s), Current: status == s})
+		v.Filters = append(v.Filters, admin.FilterView{Label: string(s), Count: counts[s], URL: route.AdminOutbox.Path() + "?status=" + string(s), Current: status == s})
 	}
 	for i := range rows {
 		v.Rows = append(v.Rows, messageRow(&rows[i], names[rows[i].OrganizationID], now))
@@ -50,9 +51,9 @@ func (h *Handler) adminOutbox(c *gin.Context) error {
 		if status != "" {
 			q.Set("status", string(status))
 		}
-		v.OlderURL = "/admin/outbox?" + q.Encode()
+		v.OlderURL = route.AdminOutbox.Path() + "?" + q.Encode()
 	}
-	render(c, http.StatusOK, admin.OutboxPage(h.adminPage(c, "Outgoing messages", "/admin/outbox"), v))
+	render(c, http.StatusOK, admin.OutboxPage(h.adminPage(c, "Outgoing messages", route.AdminOutbox.Path()), v))
 	return nil
 }
 
@@ -67,7 +68,7 @@ func messageRow(m *models.OutboxMessage, org string, now time.Time) admin.Messag
 		r.KindLabel = "Webhook"
 	}
 	if m.TransactionID != nil {
-		r.TransactionURL = "/admin/transactions/" + url.PathEscape(*m.TransactionID)
+		r.TransactionURL = route.AdminTransaction.Path(*m.TransactionID)
 	}
 	switch m.StatusAt(now) {
 	case models.MessageSending:
@@ -80,23 +81,23 @@ func messageRow(m *models.OutboxMessage, org string, now time.Time) admin.Messag
 		r.NextTry = m.NextAttemptAt.UTC().Format("15:04:05")
 		r.NextTryISO = m.NextAttemptAt.UTC().Format(time.RFC3339)
 	case models.MessageDead, models.MessageHeld:
-		r.RetryURL = "/admin/outbox/" + url.PathEscape(m.ID) + "/retry"
+		r.RetryURL = route.AdminOutboxRetry.Path(m.ID)
 	}
 	return r
 }
 
 // adminRetryMessage queues a dead or held message again: POST /admin/outbox/:id/retry.
-func (h *Handler) adminRetryMessage(c *gin.Context) error {
+func (h *adminHandler) adminRetryMessage(c *gin.Context) error {
 	if err := adminForm(c); err != nil {
 		return err
 	}
-	m, err := h.store.RetryMessage(c.Request.Context(), c.Param("id"))
+	m, err := h.outbox.RetryMessage(c.Request.Context(), c.Param("id"))
 	if errors.Is(err, models.ErrConflict) {
 		return errStatus(http.StatusConflict, "Only a dead or held message can be retried; this one is "+string(m.Status)+".")
 	}
 	if err != nil {
 		return err
 	}
-	c.Redirect(http.StatusSeeOther, "/admin/outbox?status="+string(models.MessagePending))
+	c.Redirect(http.StatusSeeOther, route.AdminOutbox.Path()+"?status="+string(models.MessagePending))
 	return nil
 }

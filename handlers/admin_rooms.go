@@ -8,49 +8,50 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/templates/admin"
 )
 
 // adminRooms lists every Markup Room: GET /admin/rooms?after=.
-func (h *Handler) adminRooms(c *gin.Context) error {
-	rows, more, err := h.store.AdminListRooms(c.Request.Context(), c.Query("after"))
+func (h *adminHandler) adminRooms(c *gin.Context) error {
+	rows, more, err := h.rooms.AdminListRooms(c.Request.Context(), c.Query("after"))
 	if err != nil {
 		return err
 	}
-	now := h.store.Now()
+	now := h.clock.Now()
 	v := admin.RoomsView{CSRFToken: csrfToken(c)}
 	for _, r := range rows {
 		rv := admin.RoomRowView{
 			ID: r.ID, Organization: r.OrganizationName, Sender: r.SenderName, SenderEmail: r.SenderEmail,
 			Status: r.Status(now), Expires: r.ExpiresAt.UTC().Format("2 Jan 2006, 15:04 UTC"), ExpiresISO: r.ExpiresAt.UTC().Format(time.RFC3339),
-			TransactionURL: "/admin/transactions/" + url.PathEscape(r.TransactionID),
+			TransactionURL: route.AdminTransaction.Path(r.TransactionID),
 		}
 		if rv.Status == models.RoomOpen {
-			rv.ExpireURL = "/admin/rooms/" + url.PathEscape(r.ID) + "/expire"
+			rv.ExpireURL = route.AdminRoomExpire.Path(r.ID)
 		}
 		v.Rows = append(v.Rows, rv)
 	}
 	if more && len(rows) > 0 {
-		v.NextURL = "/admin/rooms?after=" + url.QueryEscape(rows[len(rows)-1].ID)
+		v.NextURL = route.AdminRooms.Path() + "?after=" + url.QueryEscape(rows[len(rows)-1].ID)
 	}
-	render(c, http.StatusOK, admin.RoomsPage(h.adminPage(c, "Markup Rooms", "/admin/rooms"), v))
+	render(c, http.StatusOK, admin.RoomsPage(h.adminPage(c, "Markup Rooms", route.AdminRooms.Path()), v))
 	return nil
 }
 
 // adminExpireRoom ends an open room at once: POST /admin/rooms/:id/expire.
-func (h *Handler) adminExpireRoom(c *gin.Context) error {
+func (h *adminHandler) adminExpireRoom(c *gin.Context) error {
 	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, maxFormBytes)
 	if err := checkCSRF(c); err != nil {
 		return err
 	}
-	err := h.store.ExpireRoom(c.Request.Context(), c.Param("id"))
+	err := h.rooms.ExpireRoom(c.Request.Context(), c.Param("id"))
 	if errors.Is(err, models.ErrConflict) {
 		return errStatus(http.StatusConflict, "This Markup Room is already completed or expired.")
 	}
 	if err != nil {
 		return err
 	}
-	c.Redirect(http.StatusSeeOther, "/admin/rooms")
+	c.Redirect(http.StatusSeeOther, route.AdminRooms.Path())
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/gin-contrib/sessions"
 	"github.com/gin-gonic/gin"
 
+	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/models"
 )
 
@@ -36,12 +37,12 @@ func newAdminSessionStore(secret []byte, secure bool, maxAge time.Duration) sess
 // disabled user, on any instance), or it was idle past the timeout or is
 // older than the maximum age (the cookie is then cleared); the user is read
 // again each time, so a revoked admin flag takes effect at once.
-func (h *Handler) loadAdmin() gin.HandlerFunc {
+func (h *adminHandler) loadAdmin() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		s := sessions.Default(c)
 		if sid, _ := s.Get(adminSessionKey).(string); sid != "" {
 			limits := models.AdminSessionLimits{Idle: h.cfg.AdminIdleTimeout, MaxAge: h.cfg.AdminMaxAge}
-			u, err := h.store.AdminSessionUser(c.Request.Context(), sid, limits)
+			u, err := h.auth.AdminSessionUser(c.Request.Context(), sid, limits)
 			switch {
 			case err == nil:
 				c.Set(ctxAdmin, u)
@@ -76,7 +77,7 @@ func requireAdmin(c *gin.Context) {
 		return
 	}
 	if c.Request.Method == http.MethodGet || c.Request.Method == http.MethodHead {
-		c.Redirect(http.StatusSeeOther, "/admin/login")
+		c.Redirect(http.StatusSeeOther, route.AdminLogin.Path())
 		c.Abort()
 		return
 	}
@@ -92,14 +93,14 @@ func adminFrom(c *gin.Context) *models.User {
 
 // startAdminSession signs a user in: a new session record, named by a fresh
 // cookie (new CSRF token); a session this browser still had ends.
-func (h *Handler) startAdminSession(c *gin.Context, u *models.User) error {
+func (h *adminHandler) startAdminSession(c *gin.Context, u *models.User) error {
 	s := sessions.Default(c)
 	if old, _ := s.Get(adminSessionKey).(string); old != "" {
-		if err := h.store.EndAdminSession(c.Request.Context(), old); err != nil {
+		if err := h.auth.EndAdminSession(c.Request.Context(), old); err != nil {
 			return err
 		}
 	}
-	sid, err := h.store.StartAdminSession(c.Request.Context(), u.ID, c.ClientIP())
+	sid, err := h.auth.StartAdminSession(c.Request.Context(), u.ID, c.ClientIP())
 	if err != nil {
 		return err
 	}
@@ -112,9 +113,9 @@ func (h *Handler) startAdminSession(c *gin.Context, u *models.User) error {
 // endAdminSession signs this browser out: its session record ends (so every
 // copy of the cookie stops working, recorded in the activity log) and the
 // cookie is cleared.
-func (h *Handler) endAdminSession(c *gin.Context) error {
+func (h *adminHandler) endAdminSession(c *gin.Context) error {
 	sid, _ := sessions.Default(c).Get(adminSessionKey).(string)
-	if err := h.store.SignOutAdmin(c.Request.Context(), sid); err != nil {
+	if err := h.auth.SignOutAdmin(c.Request.Context(), sid); err != nil {
 		return err
 	}
 	clearAdminCookie(c)

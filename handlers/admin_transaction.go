@@ -8,18 +8,18 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/templates/admin"
 )
 
 // adminTransaction shows one transaction of any organization: GET /admin/transactions/:id.
-func (h *Handler) adminTransaction(c *gin.Context) error {
-	at, err := h.store.AdminGetTransaction(c.Request.Context(), c.Param("id"))
+func (h *adminHandler) adminTransaction(c *gin.Context) error {
+	at, err := h.transactions.AdminGetTransaction(c.Request.Context(), c.Param("id"))
 	if err != nil {
 		return err
 	}
 	t := at.Transaction
-	base := "/admin/transactions/" + url.PathEscape(t.ID)
 	when := func(tm time.Time) string { return tm.UTC().Format("2 Jan 2006, 15:04:05 UTC") }
 	yesNo := func(b *bool) string {
 		if b != nil && *b {
@@ -28,11 +28,12 @@ func (h *Handler) adminTransaction(c *gin.Context) error {
 		return "No"
 	}
 	v := admin.TransactionView{
-		ID: t.ID, Organization: at.Organization.Name, ReferenceID: t.ReferenceID, Status: t.Status, Version: t.Version,
+		BackURL: route.AdminTransactions.Path(),
+		ID:      t.ID, Organization: at.Organization.Name, ReferenceID: t.ReferenceID, Status: t.Status, Version: t.Version,
 		Created: when(t.CreatedAt), Updated: when(t.UpdatedAt), SigningOrder: yesNo(t.SigningOrder),
 		Notify: yesNo(t.NotifyEmail), Subject: deref(t.InviteEmailSubject),
 		Viewer: viewerView(h.assets, t, at.Uploads, func(pos int) string {
-			return base + "/documents/" + strconv.Itoa(pos) + "/content?v=" + url.QueryEscape(t.Documents[pos].DocumentID)
+			return route.AdminDocumentContent.Path(t.ID, strconv.Itoa(pos)) + "?v=" + url.QueryEscape(t.Documents[pos].DocumentID)
 		}, false),
 	}
 	for i := range t.Participants {
@@ -51,32 +52,32 @@ func (h *Handler) adminTransaction(c *gin.Context) error {
 	}
 	for _, d := range t.Documents {
 		v.Documents = append(v.Documents, admin.DocumentView{Title: d.Title, Pages: d.Pages, Tags: len(d.Tags),
-			XFDFURL: base + "/documents/" + strconv.Itoa(d.Position) + "/xfdf"})
+			XFDFURL: route.AdminDocumentXFDF.Path(t.ID, strconv.Itoa(d.Position))})
 	}
 	for i := len(at.Events) - 1; i >= 0; i-- { // newest first
 		e := at.Events[i]
 		v.History = append(v.History, admin.EventView{When: when(e.CreatedAt), WhenISO: e.CreatedAt.UTC().Format(time.RFC3339), Actor: e.Actor, Words: historyWords(e)})
 	}
-	msgs, err := h.store.ListMessages(c.Request.Context(), models.MessageFilter{TransactionID: t.ID, Limit: models.AdminPageSize})
+	msgs, err := h.outbox.ListMessages(c.Request.Context(), models.MessageFilter{TransactionID: t.ID, Limit: models.AdminPageSize})
 	if err != nil {
 		return err
 	}
-	now := h.store.Now()
+	now := h.clock.Now()
 	for i := range msgs {
 		row := messageRow(&msgs[i], at.Organization.Name, now)
 		row.TransactionURL = "" // this page
 		v.Messages = append(v.Messages, row)
 	}
 	v.CSRFToken = csrfToken(c)
-	p := h.adminPage(c, t.ReferenceID, "/admin/transactions")
+	p := h.adminPage(c, t.ReferenceID, route.AdminTransactions.Path())
 	useViewerAssets(&p)
 	render(c, http.StatusOK, admin.TransactionPage(p, v))
 	return nil
 }
 
 // adminDocument finds a document of a transaction by position, for its content and XFDF.
-func (h *Handler) adminDocument(c *gin.Context) (*models.AdminTransaction, *models.TransactionDocument, error) {
-	at, err := h.store.AdminGetTransaction(c.Request.Context(), c.Param("id"))
+func (h *adminHandler) adminDocument(c *gin.Context) (*models.AdminTransaction, *models.TransactionDocument, error) {
+	at, err := h.transactions.AdminGetTransaction(c.Request.Context(), c.Param("id"))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -88,20 +89,20 @@ func (h *Handler) adminDocument(c *gin.Context) (*models.AdminTransaction, *mode
 }
 
 // adminDocumentContent serves a transaction document's PDF to the console's viewer.
-func (h *Handler) adminDocumentContent(c *gin.Context) error {
+func (h *adminHandler) adminDocumentContent(c *gin.Context) error {
 	at, d, err := h.adminDocument(c)
 	if err != nil {
 		return err
 	}
-	doc, err := h.store.GetDocument(c.Request.Context(), at.Transaction.OrganizationID, d.DocumentID)
+	doc, err := h.documents.GetDocument(c.Request.Context(), at.Transaction.OrganizationID, d.DocumentID)
 	if err != nil {
 		return err
 	}
-	return h.servePDF(c, doc, "private, no-cache")
+	return servePDF(c, h.documents, doc, "private, no-cache")
 }
 
 // adminDocumentXFDF downloads a transaction document's XFDF.
-func (h *Handler) adminDocumentXFDF(c *gin.Context) error {
+func (h *adminHandler) adminDocumentXFDF(c *gin.Context) error {
 	_, d, err := h.adminDocument(c)
 	if err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/templates"
 	"github.com/markuproom/markuproom/templates/admin"
@@ -17,7 +18,7 @@ import (
 // /admin/transactions?org=&status=&q=&after=|before=. The URL holds the
 // filters, so links, reloads and the back button show the same table; htmx
 // swaps just the table (the response is the same page either way).
-func (h *Handler) adminTransactions(c *gin.Context) error {
+func (h *adminHandler) adminTransactions(c *gin.Context) error {
 	f := models.AdminTransactionFilter{Status: c.Query("status"), Search: c.Query("q"), After: c.Query("after"), Before: c.Query("before")}
 	if org := c.Query("org"); org != "" {
 		id, err := strconv.ParseInt(org, 10, 64)
@@ -26,15 +27,16 @@ func (h *Handler) adminTransactions(c *gin.Context) error {
 		}
 		f.OrganizationID = id
 	}
-	page, err := h.store.AdminListTransactions(c.Request.Context(), f)
+	page, err := h.transactions.AdminListTransactions(c.Request.Context(), f)
 	if err != nil {
 		return err
 	}
-	orgs, err := h.store.OrganizationNames(c.Request.Context())
+	orgs, err := h.transactions.OrganizationNames(c.Request.Context())
 	if err != nil {
 		return err
 	}
 	v := admin.TransactionsView{
+		Action:         route.AdminTransactions.Path(),
 		OrganizationID: c.Query("org"), Status: f.Status, Search: f.Search,
 		Filtered: f.OrganizationID != 0 || f.Status != "" || f.Search != "",
 	}
@@ -46,7 +48,7 @@ func (h *Handler) adminTransactions(c *gin.Context) error {
 	}
 	for _, r := range page.Rows {
 		v.Rows = append(v.Rows, admin.TransactionRowView{
-			ID: r.ID, URL: "/admin/transactions/" + url.PathEscape(r.ID), Organization: r.OrganizationName,
+			ID: r.ID, URL: route.AdminTransaction.Path(r.ID), Organization: r.OrganizationName,
 			ReferenceID: r.ReferenceID, Status: r.Status, Participants: r.ParticipantCount, Documents: r.DocumentCount,
 			Updated: r.UpdatedAt.UTC().Format("2 Jan 2006, 15:04"), UpdatedISO: r.UpdatedAt.UTC().Format(time.RFC3339),
 		})
@@ -58,7 +60,7 @@ func (h *Handler) adminTransactions(c *gin.Context) error {
 				q.Set(k, val)
 			}
 		}
-		return "/admin/transactions?" + q.Encode()
+		return route.AdminTransactions.Path() + "?" + q.Encode()
 	}
 	if page.HasNext {
 		v.NextURL = pageURL("after", page.LastID)
@@ -67,6 +69,6 @@ func (h *Handler) adminTransactions(c *gin.Context) error {
 		v.PrevURL = pageURL("before", page.FirstID)
 	}
 	c.Header("Vary", "HX-Request")
-	render(c, http.StatusOK, admin.TransactionsPage(h.adminPage(c, "Transactions", "/admin/transactions"), v))
+	render(c, http.StatusOK, admin.TransactionsPage(h.adminPage(c, "Transactions", route.AdminTransactions.Path()), v))
 	return nil
 }

@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -17,14 +16,6 @@ import (
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/models/pdf"
 )
-
-// DocumentStore is what the document endpoints need.
-type DocumentStore interface {
-	StageUpload(ctx context.Context, r io.Reader, maxBytes int64, fileName string) (*models.StagedUpload, error)
-	SaveDocument(ctx context.Context, u *models.StagedUpload, in models.NewDocument) (*models.Document, error)
-	GetDocument(ctx context.Context, orgID int64, id string) (*models.Document, error)
-	OpenDocumentContent(ctx context.Context, d *models.Document) (models.DocumentContent, error)
-}
 
 // documentResponse is the JSON form of an uploaded document.
 type documentResponse struct {
@@ -48,7 +39,7 @@ type pageBoxJSON struct {
 	Rotate   int     `json:"rotate"`
 }
 
-func (h *Handler) documentJSON(d *models.Document) documentResponse {
+func (h *apiHandler) documentJSON(d *models.Document) documentResponse {
 	boxes := make([]pageBoxJSON, len(d.Pages))
 	for i, p := range d.Pages {
 		boxes[i] = pageBoxJSON{Page: i + 1, MediaBox: p.MediaBox, CropBox: p.CropBox, Rotate: p.Rotate}
@@ -62,7 +53,7 @@ func (h *Handler) documentJSON(d *models.Document) documentResponse {
 
 // uploadDocument takes a PDF as multipart/form-data (part "file", optional
 // "title") or as a raw application/pdf body (optional ?title=).
-func (h *Handler) uploadDocument(c *gin.Context) error {
+func (h *apiHandler) uploadDocument(c *gin.Context) error {
 	p := principalFrom(c)
 	mediaType, params, err := mime.ParseMediaType(c.GetHeader("Content-Type"))
 	if err != nil {
@@ -77,9 +68,9 @@ func (h *Handler) uploadDocument(c *gin.Context) error {
 	switch mediaType {
 	case "application/pdf":
 		title = c.Query("title")
-		staged, err = h.store.StageUpload(c.Request.Context(), c.Request.Body, h.cfg.MaxUploadBytes, fileNameFromDisposition(c.GetHeader("Content-Disposition")))
+		staged, err = h.documents.StageUpload(c.Request.Context(), c.Request.Body, h.cfg.MaxUploadBytes, fileNameFromDisposition(c.GetHeader("Content-Disposition")))
 	case "multipart/form-data":
-		staged, title, err = h.stageMultipart(c, params["boundary"], nil)
+		staged, title, err = h.stageMultipart(c, h.documents, params["boundary"], nil)
 	default:
 		return &models.ValidationError{Kind: models.KindUnsupportedMedia,
 			Detail: "Send the PDF as multipart/form-data (part \"file\") or as an application/pdf body.",
@@ -91,7 +82,7 @@ func (h *Handler) uploadDocument(c *gin.Context) error {
 	}
 	defer staged.Close()
 	return h.withIdempotency(c, []byte(staged.SHA256()+"\n"+title), func() error {
-		doc, err := h.store.SaveDocument(c.Request.Context(), staged, models.NewDocument{
+		doc, err := h.documents.SaveDocument(c.Request.Context(), staged, models.NewDocument{
 			OrganizationID: p.Organization.ID, TokenID: &p.Token.ID, Title: title,
 		})
 		if err != nil {
@@ -106,7 +97,7 @@ func (h *Handler) uploadDocument(c *gin.Context) error {
 // stageMultipart streams the "file" part to the store and reads the "title"
 // part. beforeFile, when set, is called with the "csrf" part read so far
 // just before the file is received (browser forms put it first).
-func (h *Handler) stageMultipart(c *gin.Context, boundary string, beforeFile func(csrf string) error) (*models.StagedUpload, string, error) {
+func (s *site) stageMultipart(c *gin.Context, files uploadStager, boundary string, beforeFile func(csrf string) error) (*models.StagedUpload, string, error) {
 	if boundary == "" {
 		return nil, "", models.Invalid("header:Content-Type", "missing_boundary", "The multipart body has no boundary parameter.")
 	}
@@ -141,7 +132,7 @@ func (h *Handler) stageMultipart(c *gin.Context, boundary string, beforeFile fun
 					return fail(err)
 				}
 			}
-			staged, err = h.store.StageUpload(c.Request.Context(), part, h.cfg.MaxUploadBytes, part.FileName())
+			staged, err = files.StageUpload(c.Request.Context(), part, s.cfg.MaxUploadBytes, part.FileName())
 			if err != nil {
 				return fail(err)
 			}
@@ -185,8 +176,8 @@ func fileNameFromDisposition(header string) string {
 	return params["filename"]
 }
 
-func (h *Handler) getDocument(c *gin.Context) error {
-	doc, err := h.store.GetDocument(c.Request.Context(), principalFrom(c).Organization.ID, c.Param("id"))
+func (h *apiHandler) getDocument(c *gin.Context) error {
+	doc, err := h.documents.GetDocument(c.Request.Context(), principalFrom(c).Organization.ID, c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -195,18 +186,18 @@ func (h *Handler) getDocument(c *gin.Context) error {
 }
 
 // getDocumentContent streams the PDF, with Range support for pdf.js.
-func (h *Handler) getDocumentContent(c *gin.Context) error {
-	doc, err := h.store.GetDocument(c.Request.Context(), principalFrom(c).Organization.ID, c.Param("id"))
+func (h *apiHandler) getDocumentContent(c *gin.Context) error {
+	doc, err := h.documents.GetDocument(c.Request.Context(), principalFrom(c).Organization.ID, c.Param("id"))
 	if err != nil {
 		return err
 	}
-	return h.servePDF(c, doc, "private, max-age=3600")
+	return servePDF(c, h.documents, doc, "private, max-age=3600")
 }
 
 // servePDF sends a stored PDF with its ETag; cacheControl says how long a
 // browser may keep it (an upload never changes; a room document can).
-func (h *Handler) servePDF(c *gin.Context, doc *models.Document, cacheControl string) error {
-	content, err := h.store.OpenDocumentContent(c.Request.Context(), doc)
+func servePDF(c *gin.Context, files contentOpener, doc *models.Document, cacheControl string) error {
+	content, err := files.OpenDocumentContent(c.Request.Context(), doc)
 	if err != nil {
 		return err
 	}

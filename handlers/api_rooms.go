@@ -1,23 +1,15 @@
 package handlers
 
 import (
-	"context"
 	"net/http"
 	"strconv"
 	"time"
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/models"
 )
-
-// RoomStore is what the Markup Room endpoints need.
-type RoomStore interface {
-	CreateRoom(ctx context.Context, actor models.Actor, in *models.RoomInput) (*models.CreatedRoom, error)
-	GetRoom(ctx context.Context, orgID int64, id string) (*models.Room, error)
-	ListRooms(ctx context.Context, orgID int64, f models.RoomFilter) ([]models.Room, string, error)
-	Now() time.Time
-}
 
 // roomJSON is a Markup Room as the API reports it; URL is only known when the room is created.
 type roomJSON struct {
@@ -32,16 +24,16 @@ type roomJSON struct {
 	CompletedAt   *time.Time        `json:"completedAt,omitempty"`
 }
 
-func (h *Handler) roomJSON(r *models.Room) roomJSON {
+func (h *apiHandler) roomJSON(r *models.Room) roomJSON {
 	return roomJSON{
-		ID: r.ID, Status: r.Status(h.store.Now()), Config: r.Config, ExpiresAt: r.ExpiresAt,
+		ID: r.ID, Status: r.Status(h.clock.Now()), Config: r.Config, ExpiresAt: r.ExpiresAt,
 		TransactionID: r.TransactionID, SenderID: strconv.FormatInt(r.SenderID, 10), CreatedAt: r.CreatedAt,
 		CompletedAt: r.CompletedAt,
 	}
 }
 
 // createRoom is operation B: POST /api/v1/markup-rooms → 200 with the room URL.
-func (h *Handler) createRoom(c *gin.Context) error {
+func (h *apiHandler) createRoom(c *gin.Context) error {
 	body, err := h.readJSONRequest(c)
 	if err != nil {
 		return err
@@ -51,21 +43,21 @@ func (h *Handler) createRoom(c *gin.Context) error {
 		if err != nil {
 			return err
 		}
-		created, err := h.store.CreateRoom(c.Request.Context(), principalFrom(c).Actor(), in)
+		created, err := h.rooms.CreateRoom(c.Request.Context(), principalFrom(c).Actor(), in)
 		if err != nil {
 			return err
 		}
 		out := h.roomJSON(created.Room)
 		out.URL = h.cfg.BaseURL + models.RoomURLPath(created.Token)
 		c.Header("Cache-Control", "no-store")
-		c.Header("Location", "/api/v1/markup-rooms/"+created.Room.ID)
+		c.Header("Location", route.APIRoom.Path(created.Room.ID))
 		c.JSON(http.StatusOK, out)
 		return nil
 	})
 }
 
-func (h *Handler) getRoom(c *gin.Context) error {
-	r, err := h.store.GetRoom(c.Request.Context(), principalFrom(c).Organization.ID, c.Param("id"))
+func (h *apiHandler) getRoom(c *gin.Context) error {
+	r, err := h.rooms.GetRoom(c.Request.Context(), principalFrom(c).Organization.ID, c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -73,14 +65,14 @@ func (h *Handler) getRoom(c *gin.Context) error {
 	return nil
 }
 
-func (h *Handler) listRooms(c *gin.Context) error {
+func (h *apiHandler) listRooms(c *gin.Context) error {
 	f := models.RoomFilter{Status: c.Query("status"), Cursor: c.Query("cursor")}
 	limit, err := queryLimit(c)
 	if err != nil {
 		return err
 	}
 	f.Limit = limit
-	rooms, next, err := h.store.ListRooms(c.Request.Context(), principalFrom(c).Organization.ID, f)
+	rooms, next, err := h.rooms.ListRooms(c.Request.Context(), principalFrom(c).Organization.ID, f)
 	if err != nil {
 		return err
 	}

@@ -1,8 +1,6 @@
 package handlers
 
 import (
-	"context"
-	"io"
 	"mime"
 	"net/http"
 	"strconv"
@@ -10,23 +8,9 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/models"
 )
-
-// TransactionStore is what the transaction endpoints need.
-type TransactionStore interface {
-	CreateTransaction(ctx context.Context, actor models.Actor, in *models.TransactionInput) (*models.Transaction, error)
-	ReplaceTransaction(ctx context.Context, actor models.Actor, id string, in *models.TransactionInput, ifMatch string) (*models.Transaction, error)
-	GetTransaction(ctx context.Context, orgID int64, id string) (*models.Transaction, error)
-	ListTransactions(ctx context.Context, orgID int64, f models.TransactionFilter) (*models.TransactionPage, error)
-	GetTransactionXFDF(ctx context.Context, orgID int64, txID, documentID string) (string, *models.TransactionDocument, error)
-}
-
-// readJSONBody reads a JSON request body within the size limit.
-func (h *Handler) readJSONBody(c *gin.Context) ([]byte, error) {
-	limitJSONBody(c, h.cfg.MaxJSONBytes)
-	return io.ReadAll(c.Request.Body)
-}
 
 // requireJSON refuses bodies that do not declare JSON: the Content-Type must
 // be application/json, with no charset or charset=utf-8 (RFC 8259: JSON
@@ -49,15 +33,7 @@ func requireJSON(c *gin.Context) error {
 		Errors: []models.FieldError{{Pointer: "header:Content-Type", Code: "unsupported_media_type", Detail: detail}}}
 }
 
-// readJSONRequest checks the content type and reads the body within its limit.
-func (h *Handler) readJSONRequest(c *gin.Context) ([]byte, error) {
-	if err := requireJSON(c); err != nil {
-		return nil, err
-	}
-	return h.readJSONBody(c)
-}
-
-func (h *Handler) createTransaction(c *gin.Context) error {
+func (h *apiHandler) createTransaction(c *gin.Context) error {
 	body, err := h.readJSONRequest(c)
 	if err != nil {
 		return err
@@ -67,18 +43,18 @@ func (h *Handler) createTransaction(c *gin.Context) error {
 		if err != nil {
 			return err
 		}
-		t, err := h.store.CreateTransaction(c.Request.Context(), principalFrom(c).Actor(), in)
+		t, err := h.transactions.CreateTransaction(c.Request.Context(), principalFrom(c).Actor(), in)
 		if err != nil {
 			return err
 		}
 		c.Header("ETag", t.ETag())
-		c.Header("Location", "/api/v1/transactions/"+t.ID)
+		c.Header("Location", route.APITransaction.Path(t.ID))
 		c.JSON(http.StatusCreated, toTransactionJSON(t))
 		return nil
 	})
 }
 
-func (h *Handler) replaceTransaction(c *gin.Context) error {
+func (h *apiHandler) replaceTransaction(c *gin.Context) error {
 	body, err := h.readJSONRequest(c)
 	if err != nil {
 		return err
@@ -87,7 +63,7 @@ func (h *Handler) replaceTransaction(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	t, err := h.store.ReplaceTransaction(c.Request.Context(), principalFrom(c).Actor(), c.Param("id"), in, c.GetHeader("If-Match"))
+	t, err := h.transactions.ReplaceTransaction(c.Request.Context(), principalFrom(c).Actor(), c.Param("id"), in, c.GetHeader("If-Match"))
 	if err != nil {
 		return err
 	}
@@ -96,8 +72,8 @@ func (h *Handler) replaceTransaction(c *gin.Context) error {
 	return nil
 }
 
-func (h *Handler) getTransaction(c *gin.Context) error {
-	t, err := h.store.GetTransaction(c.Request.Context(), principalFrom(c).Organization.ID, c.Param("id"))
+func (h *apiHandler) getTransaction(c *gin.Context) error {
+	t, err := h.transactions.GetTransaction(c.Request.Context(), principalFrom(c).Organization.ID, c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -106,14 +82,14 @@ func (h *Handler) getTransaction(c *gin.Context) error {
 	return nil
 }
 
-func (h *Handler) listTransactions(c *gin.Context) error {
+func (h *apiHandler) listTransactions(c *gin.Context) error {
 	f := models.TransactionFilter{Status: c.Query("status"), ReferenceID: c.Query("referenceId"), Cursor: c.Query("cursor")}
 	limit, err := queryLimit(c)
 	if err != nil {
 		return err
 	}
 	f.Limit = limit
-	page, err := h.store.ListTransactions(c.Request.Context(), principalFrom(c).Organization.ID, f)
+	page, err := h.transactions.ListTransactions(c.Request.Context(), principalFrom(c).Organization.ID, f)
 	if err != nil {
 		return err
 	}
@@ -129,8 +105,8 @@ func (h *Handler) listTransactions(c *gin.Context) error {
 	return nil
 }
 
-func (h *Handler) getTransactionXFDF(c *gin.Context) error {
-	x, _, err := h.store.GetTransactionXFDF(c.Request.Context(), principalFrom(c).Organization.ID, c.Param("id"), c.Param("documentId"))
+func (h *apiHandler) getTransactionXFDF(c *gin.Context) error {
+	x, _, err := h.transactions.GetTransactionXFDF(c.Request.Context(), principalFrom(c).Organization.ID, c.Param("id"), c.Param("documentId"))
 	if err != nil {
 		return err
 	}

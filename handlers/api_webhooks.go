@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -9,17 +8,9 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/models"
 )
-
-// WebhookStore is what the webhook endpoints (API and console) need.
-type WebhookStore interface {
-	CreateWebhook(ctx context.Context, orgID int64, policy models.WebhookPolicy, in models.NewWebhook) (*models.WebhookEndpoint, error)
-	ListWebhooks(ctx context.Context, orgID int64) ([]models.WebhookEndpoint, error)
-	DeleteWebhook(ctx context.Context, orgID int64, id string) error
-	GetWebhook(ctx context.Context, orgID int64, id string) (*models.WebhookEndpoint, error)
-	RotateWebhookSecret(ctx context.Context, orgID int64, id string) (*models.WebhookEndpoint, error)
-}
 
 // webhookJSON is an endpoint as the API shows it; Secret only in the answer to its creation.
 type webhookJSON struct {
@@ -36,31 +27,31 @@ func toWebhookJSON(w *models.WebhookEndpoint) webhookJSON {
 }
 
 // createWebhook registers an endpoint; the answer is the only time its secret is shown.
-func (h *Handler) createWebhook(c *gin.Context) error {
+func (h *apiHandler) createWebhook(c *gin.Context) error {
 	body, err := h.readJSONRequest(c)
 	if err != nil {
 		return err
 	}
-	return h.withIdempotencyReplay(c, body, webhookReplaySecrets(h.store), func() error {
+	return h.withIdempotencyReplay(c, body, webhookReplaySecrets(h.webhooks), func() error {
 		in, err := models.ParseNewWebhook(body, h.cfg.Webhooks)
 		if err != nil {
 			return err
 		}
-		w, err := h.store.CreateWebhook(c.Request.Context(), principalFrom(c).Organization.ID, h.cfg.Webhooks, in)
+		w, err := h.webhooks.CreateWebhook(c.Request.Context(), principalFrom(c).Organization.ID, h.cfg.Webhooks, in)
 		if err != nil {
 			return err
 		}
 		out := toWebhookJSON(w)
 		out.Secret = w.Secret
-		c.Header("Location", "/api/v1/webhooks/"+w.ID)
+		c.Header("Location", route.APIWebhook.Path(w.ID))
 		c.Header("Cache-Control", "no-store")
 		c.JSON(http.StatusCreated, out)
 		return nil
 	})
 }
 
-func (h *Handler) listWebhooks(c *gin.Context) error {
-	hooks, err := h.store.ListWebhooks(c.Request.Context(), principalFrom(c).Organization.ID)
+func (h *apiHandler) listWebhooks(c *gin.Context) error {
+	hooks, err := h.webhooks.ListWebhooks(c.Request.Context(), principalFrom(c).Organization.ID)
 	if err != nil {
 		return err
 	}
@@ -72,8 +63,8 @@ func (h *Handler) listWebhooks(c *gin.Context) error {
 	return nil
 }
 
-func (h *Handler) deleteWebhook(c *gin.Context) error {
-	if err := h.store.DeleteWebhook(c.Request.Context(), principalFrom(c).Organization.ID, c.Param("id")); err != nil {
+func (h *apiHandler) deleteWebhook(c *gin.Context) error {
+	if err := h.webhooks.DeleteWebhook(c.Request.Context(), principalFrom(c).Organization.ID, c.Param("id")); err != nil {
 		return err
 	}
 	c.Status(http.StatusNoContent)
@@ -122,8 +113,8 @@ func webhookReplaySecrets(store WebhookStore) replaySecrets {
 
 // rotateWebhookSecret gives an endpoint a new signing secret, shown in this answer
 // only; for WebhookRotationOverlap the old one keeps signing beside it.
-func (h *Handler) rotateWebhookSecret(c *gin.Context) error {
-	w, err := h.store.RotateWebhookSecret(c.Request.Context(), principalFrom(c).Organization.ID, c.Param("id"))
+func (h *apiHandler) rotateWebhookSecret(c *gin.Context) error {
+	w, err := h.webhooks.RotateWebhookSecret(c.Request.Context(), principalFrom(c).Organization.ID, c.Param("id"))
 	if err != nil {
 		return err
 	}

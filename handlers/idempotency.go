@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -15,13 +14,6 @@ import (
 	"github.com/markuproom/markuproom/models"
 )
 
-// IdempotencyStore keeps Idempotency-Key claims and responses.
-type IdempotencyStore interface {
-	ClaimIdempotencyKey(ctx context.Context, orgID int64, scope, key, requestHash string) (models.ClaimResult, error)
-	CompleteIdempotencyKey(ctx context.Context, orgID int64, scope, key string, status int, contentType string, headers models.RawJSON, body []byte) error
-	ReleaseIdempotencyKey(ctx context.Context, orgID int64, scope, key string) error
-}
-
 // idempotencyWait bounds how long a retry waits for the first request with its key.
 const idempotencyWait = 15 * time.Second
 
@@ -32,7 +24,7 @@ func replayedHeaders() []string { return []string{"Location", "ETag"} }
 // (DESIGN §3): the first request runs and its response is stored; a retry
 // with the same key and fingerprint gets that response again; the same key
 // with another fingerprint is a 422. Without the header, run just runs.
-func (h *Handler) withIdempotency(c *gin.Context, fingerprint []byte, run func() error) error {
+func (h *apiHandler) withIdempotency(c *gin.Context, fingerprint []byte, run func() error) error {
 	return h.withIdempotencyReplay(c, fingerprint, replaySecrets{}, run)
 }
 
@@ -47,7 +39,7 @@ type replaySecrets struct {
 
 // withIdempotencyReplay is withIdempotency for responses that carry a
 // secret. Every replay is sent with Cache-Control: no-store.
-func (h *Handler) withIdempotencyReplay(c *gin.Context, fingerprint []byte, secrets replaySecrets, run func() error) error {
+func (h *apiHandler) withIdempotencyReplay(c *gin.Context, fingerprint []byte, secrets replaySecrets, run func() error) error {
 	key := c.GetHeader("Idempotency-Key")
 	if key == "" {
 		return run()
@@ -62,14 +54,14 @@ func (h *Handler) withIdempotencyReplay(c *gin.Context, fingerprint []byte, secr
 	hash := hex.EncodeToString(sum[:])
 
 	deadline := time.Now().Add(idempotencyWait)
-	claim, err := h.store.ClaimIdempotencyKey(ctx, org, scope, key, hash)
+	claim, err := h.idempotency.ClaimIdempotencyKey(ctx, org, scope, key, hash)
 	for errors.Is(err, models.ErrIdempotencyInProgress) && time.Now().Before(deadline) {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-time.After(100 * time.Millisecond):
 		}
-		claim, err = h.store.ClaimIdempotencyKey(ctx, org, scope, key, hash)
+		claim, err = h.idempotency.ClaimIdempotencyKey(ctx, org, scope, key, hash)
 	}
 	if errors.Is(err, models.ErrIdempotencyInProgress) {
 		return errStatus(http.StatusConflict, "A request with this Idempotency-Key is still being processed; retry in a moment.")
@@ -103,7 +95,7 @@ func (h *Handler) withIdempotencyReplay(c *gin.Context, fingerprint []byte, secr
 	c.Writer = rec.ResponseWriter
 	status := rec.Status()
 	if status >= 500 || status == http.StatusConflict || status == http.StatusTooManyRequests {
-		if err := h.store.ReleaseIdempotencyKey(ctx, org, scope, key); err != nil {
+		if err := h.idempotency.ReleaseIdempotencyKey(ctx, org, scope, key); err != nil {
 			loggerFrom(c).WarnContext(ctx, "release idempotency key", "error", err)
 		}
 		return nil
@@ -119,7 +111,7 @@ func (h *Handler) withIdempotencyReplay(c *gin.Context, fingerprint []byte, secr
 	if secrets.strip != nil {
 		body = secrets.strip(status, body)
 	}
-	if err := h.store.CompleteIdempotencyKey(ctx, org, scope, key, status, rec.Header().Get("Content-Type"), hb, body); err != nil {
+	if err := h.idempotency.CompleteIdempotencyKey(ctx, org, scope, key, status, rec.Header().Get("Content-Type"), hb, body); err != nil {
 		loggerFrom(c).ErrorContext(ctx, "store idempotent response", "error", err)
 	}
 	return nil

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/models"
 )
 
@@ -20,16 +21,16 @@ import (
 // (invalid UTF-8, NUL) or a cursor the service did not issue is 400, a form
 // over its size limit is 413. No database query ever sees such bytes.
 func checkInput(c *gin.Context) error {
-	route := c.FullPath()
+	pattern := route.Route(c.FullPath())
 	for _, p := range c.Params {
-		if !validPathParam(route, p.Key, p.Value) {
+		if !validPathParam(pattern, p.Key, p.Value) {
 			return errStatus(http.StatusNotFound, "There is nothing at this address.")
 		}
 	}
-	if err := checkQuery(c.Request.URL.RawQuery, route); err != nil {
+	if err := checkQuery(c.Request.URL.RawQuery, pattern); err != nil {
 		return err
 	}
-	if strings.HasPrefix(route, "/api/") {
+	if pattern.IsAPI() {
 		return nil // the API reads JSON and multipart bodies, checked where they are read
 	}
 	return checkForm(c)
@@ -37,10 +38,10 @@ func checkInput(c *gin.Context) error {
 
 // validPathParam tells whether value can name something for the route's
 // parameter key.
-func validPathParam(route, key, value string) bool {
+func validPathParam(pattern route.Route, key, value string) bool {
 	switch key {
 	case "id":
-		if strings.HasPrefix(route, "/admin/organizations/") {
+		if strings.HasPrefix(string(pattern), string(route.AdminOrganization)) {
 			_, ok := models.ParseRowID(value)
 			return ok
 		}
@@ -60,20 +61,20 @@ func validPathParam(route, key, value string) bool {
 
 // pageParams are the query parameters that page a list, by route: each must
 // be exactly what the service put in its "next" and "previous" links.
-func pageParams(route string) map[string]func(string) bool {
+func pageParams(pattern route.Route) map[string]func(string) bool {
 	serviceID := models.ValidServiceID
 	rowID := func(s string) bool { _, ok := models.ParseRowID(s); return ok }
 	cursor := func(s string) bool { _, ok := models.ParseCursor(s); return ok }
-	switch route {
-	case "/api/v1/transactions", "/api/v1/markup-rooms":
+	switch pattern {
+	case route.APITransactions, route.APIRooms:
 		return map[string]func(string) bool{"cursor": cursor}
-	case "/admin/transactions":
+	case route.AdminTransactions:
 		return map[string]func(string) bool{"after": serviceID, "before": serviceID}
-	case "/admin/rooms":
+	case route.AdminRooms:
 		return map[string]func(string) bool{"after": serviceID}
-	case "/admin/outbox":
+	case route.AdminOutbox:
 		return map[string]func(string) bool{"before": serviceID}
-	case "/admin/activity":
+	case route.AdminActivity:
 		return map[string]func(string) bool{"before": rowID}
 	}
 	return nil
@@ -81,7 +82,7 @@ func pageParams(route string) map[string]func(string) bool {
 
 // checkQuery refuses a query string that does not parse, a name or value
 // that is not text, and a paging parameter the service did not issue.
-func checkQuery(raw, route string) error {
+func checkQuery(raw string, pattern route.Route) error {
 	if raw == "" {
 		return nil
 	}
@@ -89,7 +90,7 @@ func checkQuery(raw, route string) error {
 	if err != nil {
 		return models.Invalid("query", "invalid_query", "The query string is not valid: check its percent-encoding.")
 	}
-	paging := pageParams(route)
+	paging := pageParams(pattern)
 	for key, values := range q {
 		if !isText(key) {
 			return models.Invalid("query", "invalid_encoding", "A query parameter's name is not valid UTF-8 text.")

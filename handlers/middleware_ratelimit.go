@@ -14,6 +14,7 @@ import (
 	"github.com/gin-contrib/sessions"
 	"github.com/gin-gonic/gin"
 
+	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/models"
 )
 
@@ -217,7 +218,7 @@ func (l *rateLimiter) roomRequests() gin.HandlerFunc {
 			return
 		}
 		sid := rateSessionID(sessions.Default(c))
-		if c.FullPath() == roomLinkRoute || sid == "" {
+		if route.Route(c.FullPath()) == route.RoomLink || sid == "" {
 			if l.addressRefused(c) || !l.allowAddress(c) {
 				return
 			}
@@ -246,17 +247,14 @@ func (l *rateLimiter) signIn() gin.HandlerFunc {
 	}
 }
 
-// roomLinkRoute is the route of room capability links.
-const roomLinkRoute = "/markup-room/:token"
-
 // isUpload tells whether the matched route uploads a PDF: the two API
 // upload routes and the room's "Add document".
 func isUpload(c *gin.Context) bool {
 	if c.Request.Method != http.MethodPost {
 		return false
 	}
-	switch c.FullPath() {
-	case "/api/v1/documents/upload", "/api/v1/document/upload", "/rooms/:id/documents":
+	switch route.Route(c.FullPath()) {
+	case route.APIUpload, route.APIUploadAlias, route.RoomDocuments:
 		return true
 	}
 	return false

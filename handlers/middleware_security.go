@@ -21,7 +21,7 @@ const strictTransportSecurity = "max-age=63072000; includeSubDomains"
 func securityHeaders() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		h := c.Writer.Header()
-		if strings.HasPrefix(handlerFrom(c).cfg.BaseURL, "https://") {
+		if strings.HasPrefix(siteFrom(c).cfg.BaseURL, "https://") {
 			h.Set("Strict-Transport-Security", strictTransportSecurity)
 		}
 		h.Set("X-Content-Type-Options", "nosniff")

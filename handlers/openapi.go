@@ -7,7 +7,7 @@ import (
 )
 
 // openAPIDocument serves the API description.
-func (h *Handler) openAPIDocument(c *gin.Context) {
+func (h *publicHandler) openAPIDocument(c *gin.Context) {
 	c.Header("Cache-Control", "no-cache")
 	c.Data(http.StatusOK, "application/json", h.openAPI)
 }

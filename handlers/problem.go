@@ -82,6 +82,7 @@ func problemFromError(err error) Problem {
 			models.KindUnprocessable:    http.StatusUnprocessableEntity,
 			models.KindTooLarge:         http.StatusRequestEntityTooLarge,
 			models.KindUnsupportedMedia: http.StatusUnsupportedMediaType,
+			models.KindNotFound:         http.StatusNotFound,
 		}[ve.Kind]
 		if status == 0 {
 			status = http.StatusBadRequest
@@ -110,6 +111,8 @@ func problemFromError(err error) Problem {
 		status, detail = http.StatusGone, "This Markup Room link has expired. Ask the sender for a new one."
 	case errors.Is(err, models.ErrConflict):
 		status, detail = http.StatusConflict, "The request conflicts with a concurrent change; retry it."
+	case errors.Is(err, models.ErrUnavailable):
+		status, detail = http.StatusServiceUnavailable, "The service cannot reach its database at the moment; retry in a few seconds."
 	case errors.Is(err, models.ErrPDFBusy):
 		status, detail, fields = pdfBusyProblem()
 	case errors.Is(err, context.DeadlineExceeded):

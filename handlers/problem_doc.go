@@ -8,7 +8,7 @@ import (
 
 // problemDoc documents a problem type, so that the "type" URI of every
 // problem body leads somewhere useful.
-func (h *Handler) problemDoc(c *gin.Context) {
+func (h *publicHandler) problemDoc(c *gin.Context) {
 	for _, t := range problemTypes() {
 		if t.Slug == c.Param("slug") {
 			c.JSON(http.StatusOK, gin.H{

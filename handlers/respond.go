@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"bytes"
+	"mime"
 	"net/http"
 	"strings"
 
@@ -22,10 +23,15 @@ func respondError(c *gin.Context, err error) {
 }
 
 // wantsHTML is true for browser routes: everything outside /api and the
-// operational endpoints, when the client accepts HTML. htmx requests get a
-// problem body, which the page shows inline next to what failed.
+// operational endpoints, when the client accepts HTML. htmx requests and
+// requests that send JSON (a script's, such as the editor's batch of tag
+// edits: no form posts JSON) get a problem body, which the page shows
+// inline next to what failed.
 func wantsHTML(c *gin.Context) bool {
 	if c.GetHeader("HX-Request") == "true" {
+		return false
+	}
+	if mt, _, _ := mime.ParseMediaType(c.GetHeader("Content-Type")); mt == "application/json" {
 		return false
 	}
 	path := c.Request.URL.Path
@@ -39,7 +45,7 @@ func wantsHTML(c *gin.Context) bool {
 func writeErrorPage(c *gin.Context, err error) {
 	p := problemFromError(err)
 	logServerFailure(c, err, p.Status)
-	h := handlerFrom(c)
+	s := siteFrom(c)
 	view := templates.ErrorView{
 		Status:    p.Status,
 		Title:     p.Title,
@@ -52,7 +58,7 @@ func writeErrorPage(c *gin.Context, err error) {
 	}
 	c.Header("Cache-Control", "no-store")
 	setRetryAfter(c, err)
-	render(c, p.Status, templates.ErrorPage(h.page(c, p.Title), view))
+	render(c, p.Status, templates.ErrorPage(s.page(c, p.Title), view))
 	c.Abort()
 }
 
@@ -69,15 +75,10 @@ func render(c *gin.Context, status int, component templ.Component) {
 	c.Data(status, "text/html; charset=utf-8", buf.Bytes())
 }
 
-// ctxHandler is the Gin context key under which the router stores its Handler,
-// so the error renderer can reach the assets.
-const ctxHandler = "markuproom.handler"
+// ctxSite is the Gin context key under which the router stores the site the
+// handlers share, so the error renderer can reach the assets.
+const ctxSite = "markuproom.site"
 
-func handlerFrom(c *gin.Context) *Handler {
-	return c.MustGet(ctxHandler).(*Handler)
-}
-
-// page builds the view model every full page shares.
-func (h *Handler) page(c *gin.Context, title string) templates.Page {
-	return templates.Page{Title: title, Assets: h.assets}
+func siteFrom(c *gin.Context) *site {
+	return c.MustGet(ctxSite).(*site)
 }

@@ -7,21 +7,22 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/templates"
 )
 
 // roomChecklist renders the "Create e-signature session" dialog's checklist
 // for the room as it is now: GET /rooms/:id/checklist (an htmx fragment).
-func (h *Handler) roomChecklist(c *gin.Context) error {
+func (h *roomHandler) roomChecklist(c *gin.Context) error {
 	ws, err := h.roomFor(c)
 	if err != nil {
 		return err
 	}
-	if ws.Room.Status(h.store.Now()) != models.RoomOpen {
+	if ws.Room.Status(h.clock.Now()) != models.RoomOpen {
 		return models.ErrRoomCompleted
 	}
-	items := h.store.RoomChecklist(c.Request.Context(), ws)
+	items := h.rooms.RoomChecklist(c.Request.Context(), ws)
 	c.Header("Vary", "HX-Request")
 	render(c, http.StatusOK, templates.Checklist(checklistView(ws, items, roomCSRFToken(c, ws.Room.ID))))
 	return nil
@@ -30,20 +31,20 @@ func (h *Handler) roomChecklist(c *gin.Context) error {
 // completeRoom creates the e-signature session: POST /rooms/:id/complete,
 // then back to the room, now read-only with its summary (303). An unmet
 // checklist shows the room again with the dialog open (422).
-func (h *Handler) completeRoom(c *gin.Context) error {
+func (h *roomHandler) completeRoom(c *gin.Context) error {
 	id, err := h.roomPost(c)
 	if err != nil {
 		return err
 	}
-	_, err = h.store.CompleteRoom(c.Request.Context(), id, c.PostForm("notify") == "email")
+	_, err = h.rooms.CompleteRoom(c.Request.Context(), id, c.PostForm("notify") == "email")
 	var ve *models.ValidationError
 	if errors.As(err, &ve) && c.GetHeader("HX-Request") != "true" {
-		ws, wsErr := h.store.RoomWorkspace(c.Request.Context(), id)
+		ws, wsErr := h.rooms.RoomWorkspace(c.Request.Context(), id)
 		if wsErr != nil {
 			return wsErr
 		}
-		v := roomView(h.assets, ws, h.store.Now(), nil)
-		cl := checklistView(ws, h.store.RoomChecklist(c.Request.Context(), ws), roomCSRFToken(c, id))
+		v := roomView(h.assets, ws, h.clock.Now(), nil)
+		cl := checklistView(ws, h.rooms.RoomChecklist(c.Request.Context(), ws), roomCSRFToken(c, id))
 		v.OpenChecklist = &cl
 		h.renderRoomView(c, http.StatusUnprocessableEntity, v)
 		return nil
@@ -51,13 +52,13 @@ func (h *Handler) completeRoom(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	c.Redirect(http.StatusSeeOther, "/rooms/"+id)
+	c.Redirect(http.StatusSeeOther, route.Room.Path(id))
 	return nil
 }
 
 // checklistView shapes the checklist, with a link to fix each unmet item.
 func checklistView(ws *models.RoomWorkspace, items []models.ChecklistItem, csrf string) templates.ChecklistView {
-	v := templates.ChecklistView{Ready: models.ChecklistDone(items), CompleteURL: "/rooms/" + ws.Room.ID + "/complete", CSRFToken: csrf,
+	v := templates.ChecklistView{Ready: models.ChecklistDone(items), CompleteURL: route.RoomComplete.Path(ws.Room.ID), CSRFToken: csrf,
 		NotifyEmail: ws.Transaction.OffersInvitations()}
 	for _, it := range items {
 		iv := templates.ChecklistItemView{ID: it.ID, Label: it.Label, OK: it.OK, Problems: it.Problems}

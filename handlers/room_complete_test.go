@@ -123,7 +123,7 @@ func TestCreatingTheSessionNeedsACompleteRoom(t *testing.T) {
 		if err := json.Unmarshal(completed.Payload, &ev); err != nil {
 			t.Fatal(err)
 		}
-		if ev.Data["roomId"] != tr.room.ID || ev.Data["transactionId"] != tr.room.TransactionID || ev.Data["status"] != models.StatusESignPending || ev.Data["version"] != tx.Version {
+		if d, ok := ev.Data.(models.RoomCompletedData); !ok || d.RoomID != tr.room.ID || d.TransactionID != tr.room.TransactionID || d.Status != models.StatusESignPending || float64(d.Version) != tx.Version {
 			t.Fatalf("markup_room.completed data: %v", ev.Data)
 		}
 

@@ -13,7 +13,7 @@ import (
 // multipart/form-data with parts "csrf" (unless the X-CSRF-Token header is
 // sent), "file" and an optional "title". Same checks and limits as the API's
 // upload (413 too large, 415 not multipart, 422 not a valid PDF).
-func (h *Handler) addRoomDocument(c *gin.Context) error {
+func (h *roomHandler) addRoomDocument(c *gin.Context) error {
 	id, err := h.boundRoomID(c)
 	if err != nil {
 		return err
@@ -30,12 +30,12 @@ func (h *Handler) addRoomDocument(c *gin.Context) error {
 		}
 		return verifyCSRF(roomCSRFToken(c, id), csrf)
 	}
-	staged, title, err := h.stageMultipart(c, params["boundary"], checkToken)
+	staged, title, err := h.stageMultipart(c, h.files, params["boundary"], checkToken)
 	if err != nil {
 		return err
 	}
 	defer staged.Close()
-	if _, err := h.store.AddRoomDocument(c.Request.Context(), id, staged, title); err != nil {
+	if _, err := h.documents.AddRoomDocument(c.Request.Context(), id, staged, title); err != nil {
 		return err
 	}
 	return h.afterRoomChange(c, id)
@@ -43,12 +43,12 @@ func (h *Handler) addRoomDocument(c *gin.Context) error {
 
 // removeRoomDocument removes a document and its tags from the room:
 // POST /rooms/:id/documents/:position/remove (documents.advancedEdit).
-func (h *Handler) removeRoomDocument(c *gin.Context) error {
+func (h *roomHandler) removeRoomDocument(c *gin.Context) error {
 	id, pos, err := h.roomDocumentPost(c)
 	if err != nil {
 		return err
 	}
-	if err := h.store.RemoveRoomDocument(c.Request.Context(), id, pos); err != nil {
+	if err := h.documents.RemoveRoomDocument(c.Request.Context(), id, pos); err != nil {
 		return err
 	}
 	return h.afterRoomChange(c, id)

@@ -7,32 +7,36 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/models"
 )
 
-// pageEditEvent is the htmx event (HX-Trigger) a page edit's answer fires:
-// the editor's undo history records the edit from it.
-const pageEditEvent = "markuproom:page-edit"
+// pageEditTrigger is the HX-Trigger header of a page edit's answer: it fires
+// the htmx event "markuproom:page-edit" with the edit, from which the
+// editor's undo history records it.
+type pageEditTrigger struct {
+	Edit *models.PageEdit `json:"markuproom:page-edit"`
+}
 
 // deleteRoomPage removes a page of a room document:
 // POST /rooms/:id/documents/:position/pages/:page/delete. The optional form
 // field "current" (a redo) is the document id the client believes current.
-func (h *Handler) deleteRoomPage(c *gin.Context) error {
+func (h *roomHandler) deleteRoomPage(c *gin.Context) error {
 	return h.roomPageEdit(c, func(roomID string, pos, page int) (*models.PageEdit, error) {
-		return h.store.DeleteRoomPage(c.Request.Context(), roomID, pos, page, c.PostForm("current"))
+		return h.documents.DeleteRoomPage(c.Request.Context(), roomID, pos, page, c.PostForm("current"))
 	})
 }
 
 // moveRoomPage moves a page of a room document to the position in the form
 // field "to": POST /rooms/:id/documents/:position/pages/:page/move
 // ("current" as for deleteRoomPage).
-func (h *Handler) moveRoomPage(c *gin.Context) error {
+func (h *roomHandler) moveRoomPage(c *gin.Context) error {
 	return h.roomPageEdit(c, func(roomID string, pos, page int) (*models.PageEdit, error) {
 		to, ok := models.ParseIndex(c.PostForm("to"))
 		if !ok {
 			return nil, models.Invalid("#/to", "invalid_type", "to must be the page's new position (1, 2, …).")
 		}
-		return h.store.MoveRoomPage(c.Request.Context(), roomID, pos, page, to, c.PostForm("current"))
+		return h.documents.MoveRoomPage(c.Request.Context(), roomID, pos, page, to, c.PostForm("current"))
 	})
 }
 
@@ -40,7 +44,7 @@ func (h *Handler) moveRoomPage(c *gin.Context) error {
 // /rooms/:id/documents/:position/restore with the form fields "version" (the
 // document id to go back to) and "current" (the document id the client
 // believes is at that position now).
-func (h *Handler) restoreRoomDocument(c *gin.Context) error {
+func (h *roomHandler) restoreRoomDocument(c *gin.Context) error {
 	id, pos, err := h.roomDocumentPost(c)
 	if err != nil {
 		return err
@@ -49,7 +53,7 @@ func (h *Handler) restoreRoomDocument(c *gin.Context) error {
 	if version == "" || current == "" {
 		return models.Invalid("#/version", "required", "version and current name the document versions of the undo.")
 	}
-	edit, err := h.store.RestoreRoomDocument(c.Request.Context(), id, pos, version, current)
+	edit, err := h.documents.RestoreRoomDocument(c.Request.Context(), id, pos, version, current)
 	if err != nil {
 		return err
 	}
@@ -58,7 +62,7 @@ func (h *Handler) restoreRoomDocument(c *gin.Context) error {
 
 // roomPageEdit checks the session, CSRF token and path of a page edit, runs
 // it, and answers like every room change.
-func (h *Handler) roomPageEdit(c *gin.Context, edit func(roomID string, pos, page int) (*models.PageEdit, error)) error {
+func (h *roomHandler) roomPageEdit(c *gin.Context, edit func(roomID string, pos, page int) (*models.PageEdit, error)) error {
 	id, pos, err := h.roomDocumentPost(c)
 	if err != nil {
 		return err
@@ -76,8 +80,8 @@ func (h *Handler) roomPageEdit(c *gin.Context, edit func(roomID string, pos, pag
 
 // afterPageEdit answers a page edit like every room change, telling an htmx
 // client what was done (HX-Trigger).
-func (h *Handler) afterPageEdit(c *gin.Context, roomID string, edit *models.PageEdit) error {
-	if b, err := json.Marshal(map[string]any{pageEditEvent: edit}); err == nil && c.GetHeader("HX-Request") == "true" {
+func (h *roomHandler) afterPageEdit(c *gin.Context, roomID string, edit *models.PageEdit) error {
+	if b, err := json.Marshal(pageEditTrigger{Edit: edit}); err == nil && c.GetHeader("HX-Request") == "true" {
 		c.Header("HX-Trigger", string(b))
 	}
 	return h.afterRoomChange(c, roomID)
@@ -86,13 +90,13 @@ func (h *Handler) afterPageEdit(c *gin.Context, roomID string, edit *models.Page
 // afterRoomChange answers a room change: an htmx request gets the room page
 // as it is now (the editor swaps in the parts it shows), a plain form post
 // the redirect back to the room (303).
-func (h *Handler) afterRoomChange(c *gin.Context, roomID string) error {
+func (h *roomHandler) afterRoomChange(c *gin.Context, roomID string) error {
 	c.Header("Vary", "HX-Request")
 	if c.GetHeader("HX-Request") != "true" {
-		c.Redirect(http.StatusSeeOther, "/rooms/"+roomID)
+		c.Redirect(http.StatusSeeOther, route.Room.Path(roomID))
 		return nil
 	}
-	ws, err := h.store.RoomWorkspace(c.Request.Context(), roomID)
+	ws, err := h.rooms.RoomWorkspace(c.Request.Context(), roomID)
 	if err != nil {
 		return err
 	}

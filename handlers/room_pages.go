@@ -1,40 +1,17 @@
 package handlers
 
 import (
-	"context"
 	"errors"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/templates"
 )
-
-// RoomEditor is what the Markup Room browser pages need.
-type RoomEditor interface {
-	OpenRoom(ctx context.Context, token string) (*models.Room, error)
-	RoomWorkspace(ctx context.Context, roomID string) (*models.RoomWorkspace, error)
-	AddRoomParticipant(ctx context.Context, roomID string, f models.ParticipantForm) (string, error)
-	UpdateRoomParticipant(ctx context.Context, roomID, participantID string, f models.ParticipantForm) error
-	RemoveRoomParticipant(ctx context.Context, roomID, participantID string) error
-	RenameRoomDocument(ctx context.Context, roomID string, position int, title string) error
-	AddRoomTag(ctx context.Context, roomID string, docPos int, f models.RoomTagForm) (*models.TagEdit, error)
-	UpdateRoomTag(ctx context.Context, roomID, tagID string, f models.RoomTagForm) (*models.TagEdit, error)
-	DeleteRoomTag(ctx context.Context, roomID, tagID string) error
-	RoomChecklist(ctx context.Context, ws *models.RoomWorkspace) []models.ChecklistItem
-	CompleteRoom(ctx context.Context, roomID string, notifyEmail bool) (*models.Transaction, error)
-	DeleteRoomPage(ctx context.Context, roomID string, docPos, page int, current string) (*models.PageEdit, error)
-	MoveRoomPage(ctx context.Context, roomID string, docPos, from, to int, current string) (*models.PageEdit, error)
-	RestoreRoomDocument(ctx context.Context, roomID string, docPos int, version, current string) (*models.PageEdit, error)
-	AddRoomDocument(ctx context.Context, roomID string, u *models.StagedUpload, title string) (*models.Document, error)
-	RemoveRoomDocument(ctx context.Context, roomID string, pos int) error
-	MoveRoomParticipant(ctx context.Context, roomID, participantID string, to int) error
-	RoomDocument(ctx context.Context, roomID, documentID string) (*models.Document, error)
-}
 
 // maxFormBytes bounds a room form post (a participant is a few hundred bytes).
 const maxFormBytes = 64 << 10
@@ -47,27 +24,27 @@ func roomHeaders(c *gin.Context) {
 
 // openRoomLink checks a capability URL, binds this browser's session to the
 // room and redirects to an address without the token (303).
-func (h *Handler) openRoomLink(c *gin.Context) error {
+func (h *roomHandler) openRoomLink(c *gin.Context) error {
 	roomHeaders(c)
-	room, err := h.store.OpenRoom(c.Request.Context(), c.Param("token"))
+	room, err := h.rooms.OpenRoom(c.Request.Context(), c.Param("token"))
 	if errors.Is(err, models.ErrNotFound) {
 		return errStatus(http.StatusNotFound, "This Markup Room link is not valid. Check that you copied the whole address, or ask the sender for a new link.")
 	}
 	if err != nil {
 		return err
 	}
-	if err := bindRoom(c, room, h.store.Now()); err != nil {
+	if err := bindRoom(c, room, h.clock.Now()); err != nil {
 		return err
 	}
-	c.Redirect(http.StatusSeeOther, "/rooms/"+room.ID)
+	c.Redirect(http.StatusSeeOther, route.Room.Path(room.ID))
 	return nil
 }
 
 // boundRoomID returns the addressed room's id if this browser opened its link.
-func (h *Handler) boundRoomID(c *gin.Context) (string, error) {
+func (h *roomHandler) boundRoomID(c *gin.Context) (string, error) {
 	roomHeaders(c)
 	id := c.Param("id")
-	bound, expired := roomBound(c, id, h.store.Now())
+	bound, expired := roomBound(c, id, h.clock.Now())
 	if expired {
 		return "", models.ErrRoomExpired
 	}
@@ -78,23 +55,23 @@ func (h *Handler) boundRoomID(c *gin.Context) (string, error) {
 }
 
 // roomFor loads the room this request addresses, if this browser opened its link.
-func (h *Handler) roomFor(c *gin.Context) (*models.RoomWorkspace, error) {
+func (h *roomHandler) roomFor(c *gin.Context) (*models.RoomWorkspace, error) {
 	id, err := h.boundRoomID(c)
 	if err != nil {
 		return nil, err
 	}
-	ws, err := h.store.RoomWorkspace(c.Request.Context(), id)
+	ws, err := h.rooms.RoomWorkspace(c.Request.Context(), id)
 	if err != nil {
 		return nil, err
 	}
-	if ws.Room.Status(h.store.Now()) == models.RoomExpired {
+	if ws.Room.Status(h.clock.Now()) == models.RoomExpired {
 		return nil, models.ErrRoomExpired
 	}
 	return ws, nil
 }
 
 // roomPage renders the Markup Room.
-func (h *Handler) roomPage(c *gin.Context) error {
+func (h *roomHandler) roomPage(c *gin.Context) error {
 	ws, err := h.roomFor(c)
 	if err != nil {
 		return err
@@ -105,12 +82,12 @@ func (h *Handler) roomPage(c *gin.Context) error {
 
 // renderRoom renders the room page; form, when not nil, is a dialog to show
 // again with the values and errors of a refused submission.
-func (h *Handler) renderRoom(c *gin.Context, status int, ws *models.RoomWorkspace, form *templates.ParticipantFormView) {
-	h.renderRoomView(c, status, roomView(h.assets, ws, h.store.Now(), form))
+func (h *roomHandler) renderRoom(c *gin.Context, status int, ws *models.RoomWorkspace, form *templates.ParticipantFormView) {
+	h.renderRoomView(c, status, roomView(h.assets, ws, h.clock.Now(), form))
 }
 
 // renderRoomView renders the room page from its view model.
-func (h *Handler) renderRoomView(c *gin.Context, status int, v templates.RoomView) {
+func (h *roomHandler) renderRoomView(c *gin.Context, status int, v templates.RoomView) {
 	v.MaxUploadBytes = h.cfg.MaxUploadBytes
 	p := h.page(c, v.Title)
 	p.BodyClass = "app"
@@ -130,12 +107,18 @@ func useViewerAssets(p *templates.Page) {
 
 // roomPost starts a state-changing room request: this browser opened the
 // room, the body is bounded and the CSRF token is this room's.
-func (h *Handler) roomPost(c *gin.Context) (string, error) {
+func (h *roomHandler) roomPost(c *gin.Context) (string, error) {
+	return h.roomPostWithin(c, maxFormBytes)
+}
+
+// roomPostWithin is roomPost with a body limit of its own (a route that
+// takes more than a form, such as a batch of tag edits).
+func (h *roomHandler) roomPostWithin(c *gin.Context, limit int64) (string, error) {
 	id, err := h.boundRoomID(c)
 	if err != nil {
 		return "", err
 	}
-	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, maxFormBytes)
+	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, limit)
 	if err := checkRoomCSRF(c, id); err != nil {
 		return "", err
 	}
@@ -145,7 +128,7 @@ func (h *Handler) roomPost(c *gin.Context) (string, error) {
 // roomDocumentPost is roomPost for a route about one document of the room
 // (/rooms/:id/documents/:position/…): the room id and the position, which
 // must be a number (else 404).
-func (h *Handler) roomDocumentPost(c *gin.Context) (string, int, error) {
+func (h *roomHandler) roomDocumentPost(c *gin.Context) (string, int, error) {
 	id, err := h.roomPost(c)
 	if err != nil {
 		return "", 0, err
@@ -160,7 +143,7 @@ func (h *Handler) roomDocumentPost(c *gin.Context) (string, int, error) {
 // roomChange runs one room edit posted by a form: CSRF check, change (which
 // checks the room's state and flags itself), then back to the room (303), or
 // the room again with the form's errors.
-func (h *Handler) roomChange(c *gin.Context, change func(roomID string) (*templates.ParticipantFormView, error)) error {
+func (h *roomHandler) roomChange(c *gin.Context, change func(roomID string) (*templates.ParticipantFormView, error)) error {
 	id, err := h.roomPost(c)
 	if err != nil {
 		return err
@@ -169,7 +152,7 @@ func (h *Handler) roomChange(c *gin.Context, change func(roomID string) (*templa
 	var ve *models.ValidationError
 	if errors.As(err, &ve) && form != nil {
 		form.Errors = fieldErrors(ve)
-		ws, err := h.store.RoomWorkspace(c.Request.Context(), id)
+		ws, err := h.rooms.RoomWorkspace(c.Request.Context(), id)
 		if err != nil {
 			return err
 		}
@@ -180,26 +163,26 @@ func (h *Handler) roomChange(c *gin.Context, change func(roomID string) (*templa
 	if err != nil {
 		return err
 	}
-	c.Redirect(http.StatusSeeOther, "/rooms/"+id)
+	c.Redirect(http.StatusSeeOther, route.Room.Path(id))
 	return nil
 }
 
-func (h *Handler) addRoomParticipant(c *gin.Context) error {
+func (h *roomHandler) addRoomParticipant(c *gin.Context) error {
 	return h.roomChange(c, func(roomID string) (*templates.ParticipantFormView, error) {
 		f := participantFormFromRequest(c)
-		_, err := h.store.AddRoomParticipant(c.Request.Context(), roomID, f)
+		_, err := h.participants.AddRoomParticipant(c.Request.Context(), roomID, f)
 		v := participantFormView("", f)
-		v.Action = "/rooms/" + roomID + "/participants"
+		v.Action = route.RoomParticipants.Path(roomID)
 		return v, err
 	})
 }
 
-func (h *Handler) updateRoomParticipant(c *gin.Context) error {
+func (h *roomHandler) updateRoomParticipant(c *gin.Context) error {
 	return h.roomChange(c, func(roomID string) (*templates.ParticipantFormView, error) {
 		f := participantFormFromRequest(c)
-		err := h.store.UpdateRoomParticipant(c.Request.Context(), roomID, c.Param("participantId"), f)
+		err := h.participants.UpdateRoomParticipant(c.Request.Context(), roomID, c.Param("participantId"), f)
 		v := participantFormView(c.Param("participantId"), f)
-		v.Action = "/rooms/" + roomID + "/participants/" + url.PathEscape(c.Param("participantId"))
+		v.Action = route.RoomParticipant.Path(roomID, c.Param("participantId"))
 		return v, err
 	})
 }
@@ -207,28 +190,28 @@ func (h *Handler) updateRoomParticipant(c *gin.Context) error {
 // roomFormAddress answers a GET of an address a room form posts to (a page
 // reloaded after a refused form without JavaScript): back to the room (303),
 // not 405.
-func (h *Handler) roomFormAddress(c *gin.Context) error {
+func (h *roomHandler) roomFormAddress(c *gin.Context) error {
 	id, err := h.boundRoomID(c)
 	if err != nil {
 		return err
 	}
-	c.Redirect(http.StatusSeeOther, "/rooms/"+id)
+	c.Redirect(http.StatusSeeOther, route.Room.Path(id))
 	return nil
 }
 
-func (h *Handler) removeRoomParticipant(c *gin.Context) error {
+func (h *roomHandler) removeRoomParticipant(c *gin.Context) error {
 	return h.roomChange(c, func(roomID string) (*templates.ParticipantFormView, error) {
-		return nil, h.store.RemoveRoomParticipant(c.Request.Context(), roomID, c.Param("participantId"))
+		return nil, h.participants.RemoveRoomParticipant(c.Request.Context(), roomID, c.Param("participantId"))
 	})
 }
 
-func (h *Handler) renameRoomDocument(c *gin.Context) error {
+func (h *roomHandler) renameRoomDocument(c *gin.Context) error {
 	return h.roomChange(c, func(roomID string) (*templates.ParticipantFormView, error) {
 		pos, err := strconv.Atoi(c.Param("position"))
 		if err != nil {
 			return nil, models.ErrNotFound
 		}
-		return nil, h.store.RenameRoomDocument(c.Request.Context(), roomID, pos, c.PostForm("title"))
+		return nil, h.documents.RenameRoomDocument(c.Request.Context(), roomID, pos, c.PostForm("title"))
 	})
 }
 
@@ -244,16 +227,16 @@ const roomDocumentCacheControl = "private, no-cache"
 // as the room is open, and a viewer still loading while a change removes
 // another document never gets a different file at its URL. The room's state is
 // read with the document: an expired room answers 410, as every room route does.
-func (h *Handler) roomDocumentContent(c *gin.Context) error {
+func (h *roomHandler) roomDocumentContent(c *gin.Context) error {
 	id, err := h.boundRoomID(c)
 	if err != nil {
 		return err
 	}
-	doc, err := h.store.RoomDocument(c.Request.Context(), id, c.Param("document"))
+	doc, err := h.rooms.RoomDocument(c.Request.Context(), id, c.Param("document"))
 	if err != nil {
 		return err
 	}
-	return h.servePDF(c, doc, roomDocumentCacheControl)
+	return servePDF(c, h.files, doc, roomDocumentCacheControl)
 }
 
 func participantFormFromRequest(c *gin.Context) models.ParticipantForm {
@@ -298,7 +281,7 @@ func fieldErrors(ve *models.ValidationError) map[string]string {
 
 // moveRoomParticipant changes a participant's place in the signing order:
 // POST /rooms/:id/participants/:participantId/move with the form field "to".
-func (h *Handler) moveRoomParticipant(c *gin.Context) error {
+func (h *roomHandler) moveRoomParticipant(c *gin.Context) error {
 	id, err := h.roomPost(c)
 	if err != nil {
 		return err
@@ -307,7 +290,7 @@ func (h *Handler) moveRoomParticipant(c *gin.Context) error {
 	if !ok {
 		return models.Invalid("#/to", "invalid_type", "to must be the participant's new position (1, 2, …).")
 	}
-	if err := h.store.MoveRoomParticipant(c.Request.Context(), id, c.Param("participantId"), to); err != nil {
+	if err := h.participants.MoveRoomParticipant(c.Request.Context(), id, c.Param("participantId"), to); err != nil {
 		return err
 	}
 	return h.afterRoomChange(c, id)

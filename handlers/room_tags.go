@@ -3,6 +3,7 @@ package handlers
 import (
 	"net/http"
 
+	"github.com/a-h/templ"
 	"github.com/gin-gonic/gin"
 
 	"github.com/markuproom/markuproom/models"
@@ -15,7 +16,7 @@ import (
 // documents.edit flag and operation A's rules.
 
 // addRoomTag places a new tag: POST /rooms/:id/tags with documentPosition and the tag fields.
-func (h *Handler) addRoomTag(c *gin.Context) error {
+func (h *roomHandler) addRoomTag(c *gin.Context) error {
 	roomID, err := h.roomPost(c)
 	if err != nil {
 		return err
@@ -24,7 +25,7 @@ func (h *Handler) addRoomTag(c *gin.Context) error {
 	if !ok {
 		return models.Invalid("#/documentPosition", "invalid_type", "documentPosition must be a document's position (0, 1, …).")
 	}
-	edit, err := h.store.AddRoomTag(c.Request.Context(), roomID, pos, tagFormFromRequest(c))
+	edit, err := h.tags.AddRoomTag(c.Request.Context(), roomID, pos, tagFormFromRequest(c))
 	if err != nil {
 		return err
 	}
@@ -33,12 +34,12 @@ func (h *Handler) addRoomTag(c *gin.Context) error {
 }
 
 // updateRoomTag changes one tag: PUT /rooms/:id/tags/:tagId with every field of the tag.
-func (h *Handler) updateRoomTag(c *gin.Context) error {
+func (h *roomHandler) updateRoomTag(c *gin.Context) error {
 	roomID, err := h.roomPost(c)
 	if err != nil {
 		return err
 	}
-	edit, err := h.store.UpdateRoomTag(c.Request.Context(), roomID, c.Param("tagId"), tagFormFromRequest(c))
+	edit, err := h.tags.UpdateRoomTag(c.Request.Context(), roomID, c.Param("tagId"), tagFormFromRequest(c))
 	if err != nil {
 		return err
 	}
@@ -47,12 +48,12 @@ func (h *Handler) updateRoomTag(c *gin.Context) error {
 }
 
 // deleteRoomTag removes one tag: DELETE /rooms/:id/tags/:tagId (200, empty body, so an htmx swap removes it).
-func (h *Handler) deleteRoomTag(c *gin.Context) error {
+func (h *roomHandler) deleteRoomTag(c *gin.Context) error {
 	roomID, err := h.roomPost(c)
 	if err != nil {
 		return err
 	}
-	if err := h.store.DeleteRoomTag(c.Request.Context(), roomID, c.Param("tagId")); err != nil {
+	if err := h.tags.DeleteRoomTag(c.Request.Context(), roomID, c.Param("tagId")); err != nil {
 		return err
 	}
 	c.Data(http.StatusOK, "text/html; charset=utf-8", nil)
@@ -69,11 +70,16 @@ func tagFormFromRequest(c *gin.Context) models.RoomTagForm {
 }
 
 func renderTag(c *gin.Context, status int, e *models.TagEdit) {
+	render(c, status, tagComponent(e))
+}
+
+// tagComponent is the server's rendering of one edited tag (templates.Tag).
+func tagComponent(e *models.TagEdit) templ.Component {
 	signers := viewerSigners{}
 	if e.Signer != nil {
 		signers[e.Signer.ParticipantID] = templates.TagView{
 			SignerName: e.Signer.FullName(), Initials: initials(e.Signer.FirstName, e.Signer.LastName), ColorClass: signerClass(e.SignerIndex),
 		}
 	}
-	render(c, status, templates.Tag(signers.tagView(&e.Tag, true)))
+	return templates.Tag(signers.tagView(&e.Tag, true))
 }

@@ -2,10 +2,10 @@ package handlers
 
 import (
 	"encoding/hex"
-	"net/url"
 	"strconv"
 	"time"
 
+	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/static"
 	"github.com/markuproom/markuproom/templates"
@@ -18,7 +18,6 @@ func roomView(assets *static.Assets, ws *models.RoomWorkspace, now time.Time, fo
 	cfg := r.Config
 	status := r.Status(now)
 	readOnly := status != models.RoomOpen
-	base := "/rooms/" + r.ID
 	titles := make([]string, len(t.Documents))
 	for i, d := range t.Documents {
 		titles[i] = d.Title
@@ -47,19 +46,19 @@ func roomView(assets *static.Assets, ws *models.RoomWorkspace, now time.Time, fo
 			Name: models.MaxNameLength, Email: models.MaxEmailLength, Title: models.MaxTitleLength, ShortText: models.MaxShortTextLength,
 			StateFormat: models.MaxStateFormatLength, Password: models.MaxPasswordLength, FontSizeMax: models.MaxTagFontSize,
 		},
-		AddParticipantURL: base + "/participants",
-		ChecklistURL:      base + "/checklist",
-		CompleteURL:       base + "/complete",
+		AddParticipantURL: route.RoomParticipants.Path(r.ID),
+		ChecklistURL:      route.RoomChecklist.Path(r.ID),
+		CompleteURL:       route.RoomComplete.Path(r.ID),
 	}
 	if readOnly {
 		v.Can = templates.RoomControls{}
 	}
 	v.Viewer = viewerView(assets, t, ws.Uploads, func(pos int) string {
 		// By version: a page edit makes a new one, and a removal moves the others up.
-		return base + "/pdf/" + t.Documents[pos].DocumentID
+		return route.RoomDocumentPDF.Path(r.ID, t.Documents[pos].DocumentID)
 	}, v.Can.EditTags)
 	if v.Can.EditTags {
-		v.Viewer.TagURL = base + "/tags"
+		v.Viewer.TagURL = route.RoomTags.Path(r.ID)
 	}
 	v.TagGroups = paletteGroups()
 	v.DateFormats = models.DateFormats()[:10]
@@ -67,8 +66,8 @@ func roomView(assets *static.Assets, ws *models.RoomWorkspace, now time.Time, fo
 	for _, d := range t.Documents {
 		dv := templates.RoomDocumentView{
 			Position: d.Position, Title: d.Title, PageCount: d.Pages, TagCount: len(d.Tags),
-			RenameURL: base + "/documents/" + strconv.Itoa(d.Position) + "/title",
-			RemoveURL: base + "/documents/" + strconv.Itoa(d.Position) + "/remove",
+			RenameURL: route.RoomDocumentTitle.Path(r.ID, strconv.Itoa(d.Position)),
+			RemoveURL: route.RoomDocumentRemove.Path(r.ID, strconv.Itoa(d.Position)),
 		}
 		perPage := make([]int, d.Pages+1)
 		for _, tag := range d.Tags {
@@ -78,10 +77,10 @@ func roomView(assets *static.Assets, ws *models.RoomWorkspace, now time.Time, fo
 			}
 		}
 		for n := 1; n <= d.Pages; n++ {
-			pageBase := base + "/documents/" + strconv.Itoa(d.Position) + "/pages/" + strconv.Itoa(n)
+			pos, page := strconv.Itoa(d.Position), strconv.Itoa(n)
 			dv.Pages = append(dv.Pages, templates.RoomPageView{
 				Number: n, TagCount: perPage[n], First: n == 1, Last: n == d.Pages,
-				MoveURL: pageBase + "/move", DeleteURL: pageBase + "/delete",
+				MoveURL: route.RoomPageMove.Path(r.ID, pos, page), DeleteURL: route.RoomPageDelete.Path(r.ID, pos, page),
 			})
 		}
 		v.PageTotal += d.Pages
@@ -91,10 +90,10 @@ func roomView(assets *static.Assets, ws *models.RoomWorkspace, now time.Time, fo
 		pv := templates.RoomParticipantView{
 			ID: p.ParticipantID, Name: p.FullName(), Email: p.Email, ColorClass: signerClass(i), Initials: initials(p.FirstName, p.LastName),
 			AuthLabel: authLabel(p.AuthenticationType), TagCount: tagCounts[p.ParticipantID],
-			RemoveURL: base + "/participants/" + url.PathEscape(p.ParticipantID) + "/remove",
-			MoveURL:   base + "/participants/" + url.PathEscape(p.ParticipantID) + "/move",
+			RemoveURL: route.RoomParticipantRemove.Path(r.ID, p.ParticipantID),
+			MoveURL:   route.RoomParticipantMove.Path(r.ID, p.ParticipantID),
 			First:     i == 0, Last: i == len(t.Participants)-1,
-			Form: participantFormFromModel(base, &p),
+			Form: participantFormFromModel(r.ID, &p),
 		}
 		if t.SigningOrder != nil && *t.SigningOrder {
 			pv.Order = i + 1
@@ -114,7 +113,7 @@ func roomView(assets *static.Assets, ws *models.RoomWorkspace, now time.Time, fo
 		v.Summary = roomSummary(ws)
 	}
 	if !readOnly && r.CanAddDocuments() {
-		v.UploadURL = base + "/documents"
+		v.UploadURL = route.RoomDocuments.Path(r.ID)
 	}
 	v.AddForm = templates.ParticipantFormView{DialogID: "participant-add", Heading: "Add participant", Action: v.AddParticipantURL,
 		AuthenticationType: models.AuthNone, TwoFactorContact: models.ContactEmail}
@@ -171,10 +170,10 @@ func editDialogID(participantID string) string {
 	return "participant-edit-" + hex.EncodeToString([]byte(participantID))
 }
 
-func participantFormFromModel(base string, p *models.Participant) templates.ParticipantFormView {
+func participantFormFromModel(roomID string, p *models.Participant) templates.ParticipantFormView {
 	return templates.ParticipantFormView{
 		DialogID: editDialogID(p.ParticipantID), Heading: "Edit participant",
-		Action:    base + "/participants/" + url.PathEscape(p.ParticipantID),
+		Action:    route.RoomParticipant.Path(roomID, p.ParticipantID),
 		FirstName: p.FirstName, MiddleName: deref(p.MiddleName), LastName: p.LastName, Email: p.Email,
 		Phone: deref(p.Phone), AuthenticationType: p.AuthenticationType, TwoFactorContact: p.TwoFactorContact,
 		PersonalPasswordQuestion: deref(p.PersonalPasswordQuestion), HasPassword: p.PersonalPasswordHash != nil,

@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/markuproom/markuproom/handlers/apispec"
+	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/static"
 )
@@ -47,18 +48,30 @@ type Config struct {
 	TrustedProxies []string
 }
 
-// Store is everything the handlers ask of the domain layer.
+// Store is what the router wires: every area's store interfaces, met by
+// *models.Store. No handler holds it: New hands each area only the
+// interfaces declared beside its handler type (api.go, room.go, admin.go,
+// public.go).
 type Store interface {
+	Clock
+	Readiness
 	TokenAuthenticator
+	RateLimiter
 	DocumentStore
 	TransactionStore
 	IdempotencyStore
 	RoomStore
-	RoomEditor
-	AdminStore
 	WebhookStore
-	RateLimiter
-	Ready(ctx context.Context) error
+	RoomSessionStore
+	RoomParticipantStore
+	RoomDocumentStore
+	RoomTagStore
+	AdminAuthStore
+	AdminTransactionStore
+	AdminRoomStore
+	ActivityStore
+	OrganizationStore
+	OutboxStore
 }
 
 // Deps are the collaborators of the router.
@@ -68,15 +81,6 @@ type Deps struct {
 	Assets   *static.Assets
 	Logger   *slog.Logger
 	Registry *prometheus.Registry
-}
-
-// Handler holds the dependencies shared by the route handlers.
-type Handler struct {
-	cfg     Config
-	store   Store
-	assets  *static.Assets
-	openAPI []byte
-	limiter *rateLimiter
 }
 
 // New builds the HTTP handler with every route and middleware.
@@ -114,8 +118,14 @@ func New(d Deps) (http.Handler, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load OpenAPI document: %w", err)
 	}
-	h := &Handler{cfg: d.Config, store: d.Store, assets: d.Assets, openAPI: openAPI}
-	h.limiter = newRateLimiter(d.Store, d.Config.RateLimits)
+	st := d.Store
+	s := &site{cfg: d.Config, assets: d.Assets, clock: st}
+	public := &publicHandler{site: s, ready: st, openAPI: openAPI}
+	api := &apiHandler{site: s, documents: st, transactions: st, idempotency: st, rooms: st, webhooks: st}
+	room := &roomHandler{site: s, rooms: st, participants: st, documents: st, tags: st, files: st}
+	console := &adminHandler{site: s, auth: st, transactions: st, documents: st, rooms: st, activity: st,
+		organizations: st, webhooks: st, outbox: st}
+	limiter := newRateLimiter(st, d.Config.RateLimits)
 
 	r := gin.New()
 	r.HandleMethodNotAllowed = true
@@ -127,7 +137,7 @@ func New(d Deps) (http.Handler, error) {
 	if err := r.SetTrustedProxies(d.Config.TrustedProxies); err != nil {
 		return nil, fmt.Errorf("handlers.New: trusted proxies: %w", err)
 	}
-	r.Use(requestContext(d.Logger), func(c *gin.Context) { c.Set(ctxHandler, h) },
+	r.Use(requestContext(d.Logger), func(c *gin.Context) { c.Set(ctxSite, s) },
 		accessLog(), metrics.middleware(), recoverPanics(), securityHeaders())
 	r.NoRoute(func(c *gin.Context) {
 		respondError(c, errStatus(http.StatusNotFound, "There is nothing at this address."))
@@ -136,87 +146,93 @@ func New(d Deps) (http.Handler, error) {
 		respondError(c, errStatus(http.StatusMethodNotAllowed, "This method is not allowed at this address."))
 	})
 
-	r.GET("/healthz", h.healthz)
-	r.GET("/readyz", h.readyz)
+	r.GET(route.Healthz.String(), public.healthz)
+	r.GET(route.Readyz.String(), public.readyz)
 	if d.Config.MetricsToken != "" {
-		r.GET("/metrics", metricsWithToken(d.Registry, d.Config.MetricsToken))
+		r.GET(route.Metrics.String(), metricsWithToken(d.Registry, d.Config.MetricsToken))
 	}
-	r.GET("/static/*path", gin.WrapH(d.Assets))
-	r.HEAD("/static/*path", gin.WrapH(d.Assets))
-	r.GET("/", h.home)
-	r.GET("/problems/:slug", h.problemDoc)
-	r.GET("/api/openapi.json", h.openAPIDocument)
+	r.GET(route.Static.String(), gin.WrapH(d.Assets))
+	r.HEAD(route.Static.String(), gin.WrapH(d.Assets))
+	r.GET(route.Home.String(), public.home)
+	r.GET(route.ProblemType.String(), public.problemDoc)
+	r.GET(route.OpenAPI.String(), public.openAPIDocument)
 
 	secure := strings.HasPrefix(d.Config.BaseURL, "https://")
-	rooms := r.Group("", sessions.Sessions(roomSessionName, newSessionStore(d.Config.SessionSecret, secure, d.Config.SessionMaxAge)), h.limiter.roomRequests())
-	rooms.GET("/markup-room/:token", wrap(h.openRoomLink))
-	rooms.GET("/rooms/:id", wrap(h.roomPage))
-	rooms.POST("/rooms/:id/participants", wrap(h.addRoomParticipant))
-	rooms.GET("/rooms/:id/participants", wrap(h.roomFormAddress))
-	rooms.GET("/rooms/:id/participants/:participantId", wrap(h.roomFormAddress))
-	rooms.POST("/rooms/:id/participants/:participantId", wrap(h.updateRoomParticipant))
-	rooms.POST("/rooms/:id/participants/:participantId/remove", wrap(h.removeRoomParticipant))
-	rooms.POST("/rooms/:id/participants/:participantId/move", wrap(h.moveRoomParticipant))
-	rooms.POST("/rooms/:id/documents/:position/title", wrap(h.renameRoomDocument))
-	rooms.GET("/rooms/:id/pdf/:document", wrap(h.roomDocumentContent))
-	rooms.POST("/rooms/:id/tags", wrap(h.addRoomTag))
-	rooms.PUT("/rooms/:id/tags/:tagId", wrap(h.updateRoomTag))
-	rooms.DELETE("/rooms/:id/tags/:tagId", wrap(h.deleteRoomTag))
-	rooms.POST("/rooms/:id/documents", wrap(h.addRoomDocument))
-	rooms.POST("/rooms/:id/documents/:position/remove", wrap(h.removeRoomDocument))
-	rooms.POST("/rooms/:id/documents/:position/pages/:page/delete", wrap(h.deleteRoomPage))
-	rooms.POST("/rooms/:id/documents/:position/pages/:page/move", wrap(h.moveRoomPage))
-	rooms.POST("/rooms/:id/documents/:position/restore", wrap(h.restoreRoomDocument))
-	rooms.GET("/rooms/:id/checklist", wrap(h.roomChecklist))
-	rooms.POST("/rooms/:id/complete", wrap(h.completeRoom))
+	rooms := r.Group("", sessions.Sessions(roomSessionName, newSessionStore(d.Config.SessionSecret, secure, d.Config.SessionMaxAge)), limiter.roomRequests())
+	handle(rooms, http.MethodGet, route.RoomLink, room.openRoomLink)
+	handle(rooms, http.MethodGet, route.Room, room.roomPage)
+	handle(rooms, http.MethodPost, route.RoomParticipants, room.addRoomParticipant)
+	handle(rooms, http.MethodGet, route.RoomParticipants, room.roomFormAddress)
+	handle(rooms, http.MethodGet, route.RoomParticipant, room.roomFormAddress)
+	handle(rooms, http.MethodPost, route.RoomParticipant, room.updateRoomParticipant)
+	handle(rooms, http.MethodPost, route.RoomParticipantRemove, room.removeRoomParticipant)
+	handle(rooms, http.MethodPost, route.RoomParticipantMove, room.moveRoomParticipant)
+	handle(rooms, http.MethodPost, route.RoomDocumentTitle, room.renameRoomDocument)
+	handle(rooms, http.MethodGet, route.RoomDocumentPDF, room.roomDocumentContent)
+	handle(rooms, http.MethodPost, route.RoomTags, room.addRoomTag)
+	handle(rooms, http.MethodPut, route.RoomTag, room.updateRoomTag)
+	handle(rooms, http.MethodDelete, route.RoomTag, room.deleteRoomTag)
+	handle(rooms, http.MethodPost, route.RoomTagBatch, room.applyRoomTagBatch)
+	handle(rooms, http.MethodPost, route.RoomDocuments, room.addRoomDocument)
+	handle(rooms, http.MethodPost, route.RoomDocumentRemove, room.removeRoomDocument)
+	handle(rooms, http.MethodPost, route.RoomPageDelete, room.deleteRoomPage)
+	handle(rooms, http.MethodPost, route.RoomPageMove, room.moveRoomPage)
+	handle(rooms, http.MethodPost, route.RoomDocumentRestore, room.restoreRoomDocument)
+	handle(rooms, http.MethodGet, route.RoomChecklist, room.roomChecklist)
+	handle(rooms, http.MethodPost, route.RoomComplete, room.completeRoom)
 
-	admin := r.Group("/admin", sessions.Sessions(adminSessionName, newAdminSessionStore(d.Config.SessionSecret, secure, d.Config.AdminMaxAge)), h.loadAdmin())
-	admin.GET("/login", wrap(h.adminLoginPage))
-	admin.POST("/login", h.limiter.signIn(), wrap(h.adminLogin))
-	console := admin.Group("", requireAdmin)
-	console.GET("", func(c *gin.Context) { c.Redirect(http.StatusSeeOther, "/admin/transactions") })
-	console.POST("/logout", wrap(h.adminLogout))
-	console.POST("/sessions/revoke-all", wrap(h.adminRevokeAllSessions))
-	console.GET("/transactions", wrap(h.adminTransactions))
-	console.GET("/transactions/:id", wrap(h.adminTransaction))
-	console.GET("/transactions/:id/documents/:position/content", wrap(h.adminDocumentContent))
-	console.GET("/transactions/:id/documents/:position/xfdf", wrap(h.adminDocumentXFDF))
-	console.GET("/rooms", wrap(h.adminRooms))
-	console.POST("/rooms/:id/expire", wrap(h.adminExpireRoom))
-	console.GET("/activity", wrap(h.adminActivity))
-	console.GET("/organizations", wrap(h.adminOrganizations))
-	console.POST("/organizations", wrap(h.adminCreateOrganization))
-	console.GET("/organizations/:id", wrap(h.adminOrganization))
-	console.POST("/organizations/:id/api-access", wrap(h.adminSetAPIAccess))
-	console.POST("/organizations/:id/users", wrap(h.adminCreateUser))
-	console.POST("/organizations/:id/users/:userId/disable", wrap(h.adminDisableUser))
-	console.POST("/organizations/:id/tokens", wrap(h.adminCreateToken))
-	console.POST("/organizations/:id/tokens/:tokenId/revoke", wrap(h.adminRevokeToken))
-	console.POST("/organizations/:id/webhooks", wrap(h.adminCreateWebhook))
-	console.POST("/organizations/:id/webhooks/:webhookId/delete", wrap(h.adminDeleteWebhook))
-	console.POST("/organizations/:id/webhooks/:webhookId/rotate-secret", wrap(h.adminRotateWebhookSecret))
-	console.GET("/outbox", wrap(h.adminOutbox))
-	console.POST("/outbox/:id/retry", wrap(h.adminRetryMessage))
+	admin := r.Group("", sessions.Sessions(adminSessionName, newAdminSessionStore(d.Config.SessionSecret, secure, d.Config.AdminMaxAge)), console.loadAdmin())
+	handle(admin, http.MethodGet, route.AdminLogin, console.adminLoginPage)
+	handle(admin.Group("", limiter.signIn()), http.MethodPost, route.AdminLogin, console.adminLogin)
+	signedIn := admin.Group("", requireAdmin)
+	signedIn.GET(route.Admin.String(), func(c *gin.Context) { c.Redirect(http.StatusSeeOther, route.AdminTransactions.Path()) })
+	handle(signedIn, http.MethodPost, route.AdminLogout, console.adminLogout)
+	handle(signedIn, http.MethodPost, route.AdminRevokeSessions, console.adminRevokeAllSessions)
+	handle(signedIn, http.MethodGet, route.AdminTransactions, console.adminTransactions)
+	handle(signedIn, http.MethodGet, route.AdminTransaction, console.adminTransaction)
+	handle(signedIn, http.MethodGet, route.AdminDocumentContent, console.adminDocumentContent)
+	handle(signedIn, http.MethodGet, route.AdminDocumentXFDF, console.adminDocumentXFDF)
+	handle(signedIn, http.MethodGet, route.AdminRooms, console.adminRooms)
+	handle(signedIn, http.MethodPost, route.AdminRoomExpire, console.adminExpireRoom)
+	handle(signedIn, http.MethodGet, route.AdminActivity, console.adminActivity)
+	handle(signedIn, http.MethodGet, route.AdminOrganizations, console.adminOrganizations)
+	handle(signedIn, http.MethodPost, route.AdminOrganizations, console.adminCreateOrganization)
+	handle(signedIn, http.MethodGet, route.AdminOrganization, console.adminOrganization)
+	handle(signedIn, http.MethodPost, route.AdminOrganizationAPI, console.adminSetAPIAccess)
+	handle(signedIn, http.MethodPost, route.AdminUsers, console.adminCreateUser)
+	handle(signedIn, http.MethodPost, route.AdminUserDisable, console.adminDisableUser)
+	handle(signedIn, http.MethodPost, route.AdminTokens, console.adminCreateToken)
+	handle(signedIn, http.MethodPost, route.AdminTokenRevoke, console.adminRevokeToken)
+	handle(signedIn, http.MethodPost, route.AdminWebhooks, console.adminCreateWebhook)
+	handle(signedIn, http.MethodPost, route.AdminWebhookDelete, console.adminDeleteWebhook)
+	handle(signedIn, http.MethodPost, route.AdminWebhookRotate, console.adminRotateWebhookSecret)
+	handle(signedIn, http.MethodGet, route.AdminOutbox, console.adminOutbox)
+	handle(signedIn, http.MethodPost, route.AdminOutboxRetry, console.adminRetryMessage)
 
-	api := r.Group("/api/v1", requireToken(d.Store, h.limiter))
-	upload := wrap(h.uploadDocument)
-	api.POST("/documents/upload", upload)
-	api.POST("/document/upload", upload)
-	api.GET("/documents/:id", wrap(h.getDocument))
-	api.GET("/documents/:id/content", wrap(h.getDocumentContent))
-	api.POST("/transactions", wrap(h.createTransaction))
-	api.GET("/transactions", wrap(h.listTransactions))
-	api.GET("/transactions/:id", wrap(h.getTransaction))
-	api.PUT("/transactions/:id", wrap(h.replaceTransaction))
-	api.GET("/transactions/:id/documents/:documentId/xfdf", wrap(h.getTransactionXFDF))
-	api.POST("/markup-rooms", wrap(h.createRoom))
-	api.GET("/markup-rooms", wrap(h.listRooms))
-	api.GET("/markup-rooms/:id", wrap(h.getRoom))
-	api.POST("/webhooks", wrap(h.createWebhook))
-	api.GET("/webhooks", wrap(h.listWebhooks))
-	api.DELETE("/webhooks/:id", wrap(h.deleteWebhook))
-	api.POST("/webhooks/:id/rotate-secret", wrap(h.rotateWebhookSecret))
+	apiGroup := r.Group("", requireToken(st, limiter))
+	handle(apiGroup, http.MethodPost, route.APIUpload, api.uploadDocument)
+	handle(apiGroup, http.MethodPost, route.APIUploadAlias, api.uploadDocument)
+	handle(apiGroup, http.MethodGet, route.APIDocument, api.getDocument)
+	handle(apiGroup, http.MethodGet, route.APIDocumentContent, api.getDocumentContent)
+	handle(apiGroup, http.MethodPost, route.APITransactions, api.createTransaction)
+	handle(apiGroup, http.MethodGet, route.APITransactions, api.listTransactions)
+	handle(apiGroup, http.MethodGet, route.APITransaction, api.getTransaction)
+	handle(apiGroup, http.MethodPut, route.APITransaction, api.replaceTransaction)
+	handle(apiGroup, http.MethodGet, route.APITransactionXFDF, api.getTransactionXFDF)
+	handle(apiGroup, http.MethodPost, route.APIRooms, api.createRoom)
+	handle(apiGroup, http.MethodGet, route.APIRooms, api.listRooms)
+	handle(apiGroup, http.MethodGet, route.APIRoom, api.getRoom)
+	handle(apiGroup, http.MethodPost, route.APIWebhooks, api.createWebhook)
+	handle(apiGroup, http.MethodGet, route.APIWebhooks, api.listWebhooks)
+	handle(apiGroup, http.MethodDelete, route.APIWebhook, api.deleteWebhook)
+	handle(apiGroup, http.MethodPost, route.APIWebhookRotate, api.rotateWebhookSecret)
 	return r, nil
+}
+
+// handle registers one route of the table on a group; fn's error goes to
+// respondError (see wrap).
+func handle(g *gin.RouterGroup, method string, rt route.Route, fn func(*gin.Context) error) {
+	g.Handle(method, rt.String(), wrap(fn))
 }
 
 // wrap adapts a handler that returns an error to Gin; the error goes to
@@ -239,16 +255,16 @@ func limitJSONBody(c *gin.Context, max int64) {
 	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, max)
 }
 
-func (h *Handler) healthz(c *gin.Context) {
+func (h *publicHandler) healthz(c *gin.Context) {
 	c.Header("Cache-Control", "no-store")
 	c.JSON(http.StatusOK, gin.H{"status": "ok"})
 }
 
-func (h *Handler) readyz(c *gin.Context) {
+func (h *publicHandler) readyz(c *gin.Context) {
 	c.Header("Cache-Control", "no-store")
 	ctx, cancel := context.WithTimeout(c.Request.Context(), 3*time.Second)
 	defer cancel()
-	if err := h.store.Ready(ctx); err != nil {
+	if err := h.ready.Ready(ctx); err != nil {
 		loggerFrom(c).WarnContext(ctx, "not ready", "error", err)
 		c.JSON(http.StatusServiceUnavailable, gin.H{"status": "unavailable"})
 		return

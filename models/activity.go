@@ -87,7 +87,7 @@ func (s *Store) ListActivity(ctx context.Context, limit int, before int64) ([]Ac
 		q = q.Where("id < ?", before)
 	}
 	var out []Activity
-	return out, q.Find(&out).Error
+	return out, mapDBError(q.Find(&out).Error)
 }
 
 // clip bounds a stored free text (an e-mail typed at sign-in, a remote

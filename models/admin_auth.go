@@ -107,7 +107,7 @@ func (s *Store) AdminSignIn(ctx context.Context, email, password, clientAddr str
 		err := s.db.WithContext(ctx).Where(limit.where, limit.args...).Where("succeeded = ? AND created_at > ?", false, since).
 			Order("created_at DESC").Limit(limit.max).Find(&failures).Error
 		if err != nil {
-			return nil, err
+			return nil, mapDBError(err)
 		}
 		if len(failures) >= limit.max {
 			retry := failures[len(failures)-1].CreatedAt.Add(LoginWindow).Sub(now)
@@ -121,7 +121,7 @@ func (s *Store) AdminSignIn(ctx context.Context, email, password, clientAddr str
 	recentFailures := s.db.Model(&LoginAttempt{}).Select("id").
 		Where("email_key = ? AND succeeded = ? AND created_at > ?", key, false, since).Limit(maxCountedFailures)
 	if err := s.db.WithContext(ctx).Table("(?) AS f", recentFailures).Count(&recent).Error; err != nil {
-		return nil, err
+		return nil, mapDBError(err)
 	}
 	if d := LoginDelay(int(recent)); d > 0 {
 		if err := s.sleep(ctx, d); err != nil {
@@ -130,7 +130,7 @@ func (s *Store) AdminSignIn(ctx context.Context, email, password, clientAddr str
 	}
 	var candidates []User
 	if err := s.db.WithContext(ctx).Where("email_key = ? AND is_admin = ?", key, true).Order("id").Find(&candidates).Error; err != nil {
-		return nil, err
+		return nil, mapDBError(err)
 	}
 	var found *User
 	hashed := false
@@ -150,7 +150,7 @@ func (s *Store) AdminSignIn(ctx context.Context, email, password, clientAddr str
 	ok := found != nil && found.DisabledAt == nil
 	attempt := &LoginAttempt{EmailKey: key, ClientAddr: clientAddr, Succeeded: ok, CreatedAt: s.Now()}
 	if err := s.db.WithContext(ctx).Create(attempt).Error; err != nil {
-		return nil, err
+		return nil, mapDBError(err)
 	}
 	if !ok {
 		if err := s.recordRepeated(ctx, Activity{Actor: email, Action: ActivityFailedLogin, ClientAddr: clientAddr}); err != nil {
@@ -175,9 +175,4 @@ func (s *Store) ActiveAdmin(ctx context.Context, userID int64) (*User, error) {
 		return nil, ErrForbidden
 	}
 	return &u, nil
-}
-
-// PurgeLoginAttempts deletes attempts older than the lockout window.
-func (s *Store) PurgeLoginAttempts(ctx context.Context) error {
-	return s.db.WithContext(ctx).Where("created_at < ?", s.Now().Add(-LoginWindow)).Delete(&LoginAttempt{}).Error
 }

@@ -22,19 +22,19 @@ func (s *Store) AdminListOrganizations(ctx context.Context) ([]AdminOrganization
 			(SELECT COUNT(*) FROM users u WHERE u.organization_id = o.id) AS users,
 			(SELECT COUNT(*) FROM api_tokens t WHERE t.organization_id = o.id AND t.revoked_at IS NULL) AS tokens`).
 		Order("o.name, o.id").Scan(&rows).Error
-	return rows, err
+	return rows, mapDBError(err)
 }
 
 // OrganizationUsers lists an organization's users, oldest first.
 func (s *Store) OrganizationUsers(ctx context.Context, orgID int64) ([]User, error) {
 	var out []User
-	return out, s.db.WithContext(ctx).Where("organization_id = ?", orgID).Order("id").Find(&out).Error
+	return out, mapDBError(s.db.WithContext(ctx).Where("organization_id = ?", orgID).Order("id").Find(&out).Error)
 }
 
 // OrganizationTokens lists an organization's API tokens, newest first.
 func (s *Store) OrganizationTokens(ctx context.Context, orgID int64) ([]APIToken, error) {
 	var out []APIToken
-	return out, s.db.WithContext(ctx).Where("organization_id = ?", orgID).Order("id DESC").Find(&out).Error
+	return out, mapDBError(s.db.WithContext(ctx).Where("organization_id = ?", orgID).Order("id DESC").Find(&out).Error)
 }
 
 // DisableUser disables a user of an organization: no console sign-in, no

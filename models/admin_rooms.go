@@ -37,7 +37,7 @@ func (s *Store) AdminListRooms(ctx context.Context, after string) ([]AdminRoomRo
 	}
 	var rows []AdminRoomRow
 	if err := q.Scan(&rows).Error; err != nil {
-		return nil, false, err
+		return nil, false, mapDBError(err)
 	}
 	more := len(rows) > AdminPageSize
 	if more {

@@ -95,7 +95,7 @@ func (s *Store) AdminSessionUser(ctx context.Context, id string, limits AdminSes
 		err := s.db.WithContext(ctx).Model(&AdminSession{}).Where("id_hash = ? AND ended_at IS NULL", hash).
 			Update("last_seen_at", now).Error
 		if err != nil {
-			return nil, err
+			return nil, mapDBError(err)
 		}
 	}
 	return u, nil
@@ -115,7 +115,7 @@ func (s *Store) EndAdminSession(ctx context.Context, id string) error {
 func (s *Store) EndAdminSessionsOf(ctx context.Context, userID int64) (int64, error) {
 	res := s.db.WithContext(ctx).Model(&AdminSession{}).Where("user_id = ? AND ended_at IS NULL", userID).
 		Update("ended_at", s.Now())
-	return res.RowsAffected, res.Error
+	return res.RowsAffected, mapDBError(res.Error)
 }
 
 // SignOutAdmin ends the console session a browser signs out of; the
@@ -140,11 +140,5 @@ func (s *Store) SignOutEverywhere(ctx context.Context, userID int64) (int64, err
 
 // endAdminSessions ends the open sessions q selects.
 func (s *Store) endAdminSessions(q *gorm.DB, now time.Time) error {
-	return q.Model(&AdminSession{}).Where("ended_at IS NULL").Update("ended_at", now).Error
-}
-
-// PurgeAdminSessions deletes sessions that ended, or started, before cutoff
-// (pass now minus the longest session age: none of them can still be used).
-func (s *Store) PurgeAdminSessions(ctx context.Context, cutoff time.Time) error {
-	return s.db.WithContext(ctx).Where("ended_at < ? OR created_at < ?", cutoff, cutoff).Delete(&AdminSession{}).Error
+	return mapDBError(q.Model(&AdminSession{}).Where("ended_at IS NULL").Update("ended_at", now).Error)
 }

@@ -173,7 +173,7 @@ func TestAdminSessionTimeoutsAreEnforcedServerSide(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := s.PurgeAdminSessions(ctx, s.Now().Add(-time.Second)); err != nil {
+		if _, err := s.Sweep(ctx, models.Retention{AdminSessions: time.Second}); err != nil {
 			t.Fatal(err)
 		}
 		var n int64

@@ -84,7 +84,7 @@ func (s *Store) AdminListTransactions(ctx context.Context, f AdminTransactionFil
 	}
 	var rows []AdminTransactionRow
 	if err := q.Limit(AdminPageSize + 1).Scan(&rows).Error; err != nil {
-		return nil, err
+		return nil, mapDBError(err)
 	}
 	more := len(rows) > AdminPageSize
 	if more {
@@ -108,7 +108,7 @@ func (s *Store) AdminListTransactions(ctx context.Context, f AdminTransactionFil
 // OrganizationNames lists every organization's id and name, by name.
 func (s *Store) OrganizationNames(ctx context.Context) ([]Organization, error) {
 	var out []Organization
-	return out, s.db.WithContext(ctx).Select("id", "name").Order("name, id").Find(&out).Error
+	return out, mapDBError(s.db.WithContext(ctx).Select("id", "name").Order("name, id").Find(&out).Error)
 }
 
 // escapeLike makes a search text literal inside a LIKE pattern.

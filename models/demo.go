@@ -37,7 +37,7 @@ type Demo struct {
 func (s *Store) SeedDemo(ctx context.Context) (*Demo, error) {
 	var orgs int64
 	if err := s.db.WithContext(ctx).Model(&Organization{}).Count(&orgs).Error; err != nil {
-		return nil, err
+		return nil, mapDBError(err)
 	}
 	if _, seeded, err := s.Setting(ctx, demoSettingKey); err != nil || seeded || orgs > 0 {
 		return nil, err

@@ -12,6 +12,11 @@ var ErrNotFound = errors.New("not found")
 // ErrConflict reports that a write collided with a unique constraint or a concurrent change.
 var ErrConflict = errors.New("conflict")
 
+// ErrUnavailable reports that the database cannot be reached (connection
+// refused or lost, the server shutting down): the request may be retried
+// shortly; nothing of it was committed unless the commit itself was lost.
+var ErrUnavailable = errors.New("the database cannot be reached")
+
 // ErrPreconditionFailed reports that an If-Match precondition no longer holds.
 var ErrPreconditionFailed = errors.New("precondition failed")
 
@@ -33,6 +38,10 @@ const (
 	KindTooLarge
 	// KindUnsupportedMedia is a body of a content type the endpoint does not take (HTTP 415).
 	KindUnsupportedMedia
+	// KindNotFound is a request naming a record that does not exist, told
+	// with the pointer of the place that names it (HTTP 404; errors.Is
+	// ErrNotFound).
+	KindNotFound
 )
 
 // FieldError is one problem with one place of a request.
@@ -63,6 +72,11 @@ func (e *ValidationError) Error() string {
 	return b.String()
 }
 
+// Is makes a KindNotFound error match ErrNotFound.
+func (e *ValidationError) Is(target error) bool {
+	return e.Kind == KindNotFound && target == ErrNotFound
+}
+
 // Problems collects field errors of one kind while a request is checked.
 type Problems struct {
 	list []FieldError
@@ -87,6 +101,12 @@ func (p *Problems) Err(kind Kind, detail string) error {
 // Invalid builds a single-problem 400-class error.
 func Invalid(pointer, code, detail string) error {
 	return &ValidationError{Kind: KindInvalid, Detail: detail, Errors: []FieldError{{Pointer: pointer, Code: code, Detail: detail}}}
+}
+
+// NotFoundAt builds a single-problem 404-class error: the record named at
+// pointer does not exist (or is not the caller's).
+func NotFoundAt(pointer, code, detail string) error {
+	return &ValidationError{Kind: KindNotFound, Detail: detail, Errors: []FieldError{{Pointer: pointer, Code: code, Detail: detail}}}
 }
 
 // Unprocessable builds a single-problem 422-class error.

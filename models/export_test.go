@@ -20,3 +20,6 @@ func FailActivityWrites(s *Store) (restore func()) {
 	})
 	return func() { _ = s.db.Callback().Create().Remove(name) }
 }
+
+// MapDBError exposes mapDBError to the external tests.
+var MapDBError = mapDBError

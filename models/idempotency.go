@@ -70,7 +70,7 @@ func (s *Store) ClaimIdempotencyKey(ctx context.Context, orgID int64, scope, key
 	// Keys past their lifetime, or pending past their lease, give way.
 	if err := db.Where("organization_id = ? AND scope = ? AND idempotency_key = ? AND (expires_at <= ? OR (completed = ? AND locked_until <= ?))",
 		orgID, scope, key, now, false, now).Delete(&IdempotencyRecord{}).Error; err != nil {
-		return ClaimResult{}, err
+		return ClaimResult{}, mapDBError(err)
 	}
 	res := db.Clauses(clause.OnConflict{DoNothing: true}).Create(rec)
 	if res.Error != nil {
@@ -85,7 +85,7 @@ func (s *Store) ClaimIdempotencyKey(ctx context.Context, orgID int64, scope, key
 		return ClaimResult{}, ErrIdempotencyInProgress
 	}
 	if err != nil {
-		return ClaimResult{}, err
+		return ClaimResult{}, mapDBError(err)
 	}
 	if existing.RequestHash != requestHash {
 		return ClaimResult{}, Unprocessable("header:Idempotency-Key", "idempotency_key_reused",
@@ -119,7 +119,7 @@ func (s *Store) sealIdempotencyBodies(ctx context.Context) (int, error) {
 		if err := s.db.WithContext(ctx).
 			Where("completed = ? AND expires_at > ? AND substr(body, 1, ?) <> ?", true, s.Now(), len(current), current).
 			Limit(100).Find(&recs).Error; err != nil {
-			return n, err
+			return n, mapDBError(err)
 		}
 		if len(recs) == 0 {
 			return n, nil
@@ -136,7 +136,7 @@ func (s *Store) sealIdempotencyBodies(ctx context.Context) (int, error) {
 				if err != nil {
 					res := where.Delete(&IdempotencyRecord{})
 					if res.Error != nil {
-						return n, res.Error
+						return n, mapDBError(res.Error)
 					}
 					progress = progress || res.RowsAffected > 0
 					continue
@@ -149,7 +149,7 @@ func (s *Store) sealIdempotencyBodies(ctx context.Context) (int, error) {
 			}
 			res := where.Update("body", []byte(sealed))
 			if res.Error != nil {
-				return n, res.Error
+				return n, mapDBError(res.Error)
 			}
 			n += int(res.RowsAffected)
 			progress = progress || res.RowsAffected > 0
@@ -171,20 +171,14 @@ func (s *Store) CompleteIdempotencyKey(ctx context.Context, orgID int64, scope, 
 		return err
 	}
 	body = []byte(sealed)
-	return s.db.WithContext(context.WithoutCancel(ctx)).Model(&IdempotencyRecord{}).
+	return mapDBError(s.db.WithContext(context.WithoutCancel(ctx)).Model(&IdempotencyRecord{}).
 		Where("organization_id = ? AND scope = ? AND idempotency_key = ?", orgID, scope, key).
-		Updates(map[string]any{"completed": true, "status_code": status, "content_type": contentType, "headers": headers, "body": body}).Error
+		Updates(map[string]any{"completed": true, "status_code": status, "content_type": contentType, "headers": headers, "body": body}).Error)
 }
 
 // ReleaseIdempotencyKey forgets a claim whose request failed in a way worth retrying.
 func (s *Store) ReleaseIdempotencyKey(ctx context.Context, orgID int64, scope, key string) error {
-	return s.db.WithContext(context.WithoutCancel(ctx)).
+	return mapDBError(s.db.WithContext(context.WithoutCancel(ctx)).
 		Where("organization_id = ? AND scope = ? AND idempotency_key = ? AND completed = ?", orgID, scope, key, false).
-		Delete(&IdempotencyRecord{}).Error
-}
-
-// PurgeExpiredIdempotencyKeys deletes keys past their lifetime.
-func (s *Store) PurgeExpiredIdempotencyKeys(ctx context.Context) (int64, error) {
-	res := s.db.WithContext(ctx).Where("expires_at <= ?", s.Now()).Delete(&IdempotencyRecord{})
-	return res.RowsAffected, res.Error
+		Delete(&IdempotencyRecord{}).Error)
 }

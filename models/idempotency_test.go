@@ -39,8 +39,8 @@ func TestIdempotencyClaimsCompleteReplayAndPurge(t *testing.T) {
 			t.Fatalf("keys are per organization: %v %+v", err, res)
 		}
 		env.Clock.Advance(25 * time.Hour)
-		n, err := env.Store.PurgeExpiredIdempotencyKeys(ctx)
-		if err != nil || n != 2 {
+		rep, err := env.Store.Sweep(ctx, models.Retention{})
+		if n := rep.IdempotencyKeys; err != nil || n != 2 {
 			t.Fatalf("purged %d, err %v; want 2", n, err)
 		}
 	})

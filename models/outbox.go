@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"maps"
 	"math"
 	mathrand "math/rand/v2"
 	"slices"
@@ -130,33 +129,30 @@ func (s *Store) newMessage(orgID int64, txID *string, kind, event, recipient str
 	}, nil
 }
 
-// webhookEvent is an event for the organization's webhook endpoints.
-type webhookEvent struct {
-	kind string
-	data map[string]any
-}
+// transactionWebhook makes the data of an extra webhook event of a
+// transaction change from the transaction as changed.
+type transactionWebhook func(t *Transaction) WebhookData
 
 // queueTransactionMessages writes, inside the caller's database transaction,
 // what a transaction change causes: webhook events (transaction.updated for
 // a change of an existing one, transaction.esign_pending when it becomes
-// esign_pending, and extra, such as a room's completion, whose data gets the
-// transaction's fields too) and invitations
+// esign_pending, and extra, such as a room's completion, made from the
+// transaction) and invitations
 // when it becomes esign_pending with e-mail notification asked for. old is
 // nil for a new transaction. The endpoints are read once, and only when an
 // event is due.
-func (s *Store) queueTransactionMessages(ctx context.Context, actor Actor, old, t *Transaction, extra ...webhookEvent) error {
+func (s *Store) queueTransactionMessages(ctx context.Context, actor Actor, old, t *Transaction, extra ...transactionWebhook) error {
 	becamePending := t.Status == StatusESignPending && (old == nil || old.Status != StatusESignPending)
-	data := map[string]any{"transactionId": t.ID, "referenceId": t.ReferenceID, "status": t.Status, "version": t.Version}
-	var events []webhookEvent
+	fields := TransactionWebhookFields{TransactionID: t.ID, ReferenceID: t.ReferenceID, Status: t.Status, Version: t.Version}
+	var events []WebhookData
 	if old != nil {
-		events = append(events, webhookEvent{WebhookTransactionUpdated, data})
+		events = append(events, TransactionUpdatedData{fields})
 	}
 	if becamePending {
-		events = append(events, webhookEvent{WebhookTransactionESignPending, data})
+		events = append(events, TransactionESignPendingData{fields})
 	}
-	for _, e := range extra { // with the transaction's own fields
-		maps.Copy(e.data, data)
-		events = append(events, e)
+	for _, e := range extra {
+		events = append(events, e(t))
 	}
 	if len(events) > 0 {
 		hooks, err := s.ListWebhooks(ctx, t.OrganizationID)
@@ -218,7 +214,7 @@ func (s *Store) queueInvitations(ctx context.Context, actor Actor, t *Transactio
 	if err := s.db.WithContext(ctx).Create(rows).Error; err != nil {
 		return mapDBError(err)
 	}
-	return s.recordEvent(ctx, t, actor, EventInvitationsQueued, map[string]any{"count": len(rows), "recipients": recipients})
+	return s.recordEvent(ctx, t, actor, InvitationsQueuedSummary{Count: len(rows), Recipients: recipients})
 }
 
 // ClaimMessages leases up to limit due messages to one worker for lease. On
@@ -241,7 +237,7 @@ WHERE id IN (SELECT id FROM outbox WHERE status = ? AND next_attempt_at <= ? AND
 ORDER BY next_attempt_at, id LIMIT ?` + lock + `) RETURNING *`
 	var rows []OutboxMessage
 	err = s.db.WithContext(ctx).Raw(q, now.Add(lease), token, now, MessagePending, now, now, limit).Scan(&rows).Error
-	return rows, err
+	return rows, mapDBError(err)
 }
 
 // Outcome is what became of one send.
@@ -311,28 +307,11 @@ func (p RetryPolicy) Next(out Outcome, attempts int) MessageStatus {
 	}
 }
 
-// FinishMessage records a claimed message's outcome, if the claim is still
-// the caller's (a worker whose lease ran out changes nothing).
-func (s *Store) FinishMessage(ctx context.Context, m *OutboxMessage, out Outcome, policy RetryPolicy) error {
-	now := s.Now()
-	set := map[string]any{"lease_until": nil, "lease_token": "", "updated_at": now}
-	switch next := policy.Next(out, m.Attempts); next {
-	case MessageSent:
-		set["status"], set["sent_at"], set["last_error"] = next, now, ""
-	case MessagePending:
-		set["last_error"], set["next_attempt_at"] = clip(out.Err.Error()), now.Add(policy.Delay(m.Attempts))
-	default:
-		set["status"], set["last_error"] = next, clip(out.Err.Error())
-	}
-	return s.db.WithContext(ctx).Model(&OutboxMessage{}).
-		Where("id = ? AND lease_token = ?", m.ID, m.LeaseToken).Updates(set).Error
-}
-
 // ReleaseMessage returns a claimed message that was never sent to the queue
 // (the worker is stopping); the attempt it was claimed for is not counted.
 func (s *Store) ReleaseMessage(ctx context.Context, m *OutboxMessage) error {
-	return s.db.WithContext(ctx).Model(&OutboxMessage{}).Where("id = ? AND lease_token = ?", m.ID, m.LeaseToken).
-		Updates(map[string]any{"lease_until": nil, "lease_token": "", "attempts": max(m.Attempts-1, 0), "updated_at": s.Now()}).Error
+	return mapDBError(s.db.WithContext(ctx).Model(&OutboxMessage{}).Where("id = ? AND lease_token = ?", m.ID, m.LeaseToken).
+		Updates(map[string]any{"lease_until": nil, "lease_token": "", "attempts": max(m.Attempts-1, 0), "updated_at": s.Now()}).Error)
 }
 
 // RetryMessage puts a dead or held message back in the queue, due now, with
@@ -401,7 +380,7 @@ func (s *Store) ListMessages(ctx context.Context, f MessageFilter) ([]OutboxMess
 	}
 	var rows []OutboxMessage
 	err := q.Order("id DESC").Limit(limit).Find(&rows).Error
-	return rows, err
+	return rows, mapDBError(err)
 }
 
 // CountMessages counts messages by status.
@@ -415,7 +394,7 @@ func (s *Store) CountMessages(ctx context.Context) (map[MessageStatus]int64, err
 	for _, r := range rows {
 		out[r.Status] = r.N
 	}
-	return out, err
+	return out, mapDBError(err)
 }
 
 // ResumeHeld puts every held e-mail back in the queue (an SMTP server is
@@ -424,5 +403,5 @@ func (s *Store) ResumeHeld(ctx context.Context) (int64, error) {
 	now := s.Now()
 	res := s.db.WithContext(ctx).Model(&OutboxMessage{}).Where("status = ?", MessageHeld).
 		Updates(map[string]any{"status": MessagePending, "attempts": 0, "next_attempt_at": now, "updated_at": now})
-	return res.RowsAffected, res.Error
+	return res.RowsAffected, mapDBError(res.Error)
 }

@@ -99,7 +99,7 @@ func TestLongErrorsAreClippedToValidText(t *testing.T) {
 			t.Fatalf("claim: %v %v", msgs, err)
 		}
 		long := errors.New("x" + strings.Repeat("é", 600)) // 1,201 bytes: byte 1,000 is inside a character
-		if err := env.Store.FinishMessage(t.Context(), &msgs[0], models.Outcome{Err: long}, models.DefaultRetryPolicy()); err != nil {
+		if err := env.Store.FinishMessages(t.Context(), []models.MessageOutcome{{Message: &msgs[0], Outcome: models.Outcome{Err: long}}}, models.DefaultRetryPolicy()); err != nil {
 			t.Fatal(err)
 		}
 		var m models.OutboxMessage

@@ -91,7 +91,7 @@ func (s *Store) TakeRateTokens(ctx context.Context, buckets ...RateBucket) (Rate
 	var rows []rateLimitRow
 	err := s.db.WithContext(ctx).Raw(s.takeRateSQL(strings.Join(values, ", ")), args...).Scan(&rows).Error
 	if err != nil {
-		return RateDecision{}, fmt.Errorf("take rate tokens: %w", err)
+		return RateDecision{}, fmt.Errorf("take rate tokens: %w", mapDBError(err))
 	}
 	byKey := make(map[string]rateLimitRow, len(rows))
 	for _, r := range rows {
@@ -127,7 +127,7 @@ func (s *Store) PurgeFullRateBuckets(ctx context.Context) (int64, error) {
 	res := s.db.WithContext(ctx).Exec(
 		"DELETE FROM rate_limits WHERE tokens + (? - updated_us) * rate / 1000000.0 >= burst",
 		s.now().UnixMicro())
-	return res.RowsAffected, res.Error
+	return res.RowsAffected, mapDBError(res.Error)
 }
 
 // takeRateSQL is the upsert that refills and takes from every bucket listed

@@ -145,8 +145,8 @@ func (s *Store) CreateRoom(ctx context.Context, actor Actor, in *RoomInput) (*Cr
 		if err := tx.db.Create(room).Error; err != nil {
 			return mapDBError(err)
 		}
-		return tx.recordEvent(ctx, t, actor, EventCreated, map[string]any{
-			"status": t.Status, "documents": t.DocumentCount, "tags": 0, "participants": t.ParticipantCount, "room": room.ID,
+		return tx.recordEvent(ctx, t, actor, CreatedSummary{
+			Status: t.Status, Documents: t.DocumentCount, Tags: 0, Participants: t.ParticipantCount, Room: room.ID,
 		})
 	})
 	if err != nil {
@@ -239,7 +239,7 @@ func (s *Store) ListRooms(ctx context.Context, orgID int64, f RoomFilter) ([]Roo
 	}
 	var rows []Room
 	if err := q.Order("id DESC").Limit(limit + 1).Find(&rows).Error; err != nil {
-		return nil, "", err
+		return nil, "", mapDBError(err)
 	}
 	next := ""
 	if len(rows) > limit {
@@ -263,7 +263,7 @@ func (s *Store) OpenRoom(ctx context.Context, token string) (*Room, error) {
 		return nil, ErrNotFound
 	}
 	if err != nil {
-		return nil, err
+		return nil, mapDBError(err)
 	}
 	if !verifierMatches(verifier, r.TokenHash) {
 		return nil, ErrNotFound

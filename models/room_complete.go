@@ -126,7 +126,9 @@ func (s *Store) CompleteRoom(ctx context.Context, roomID string, notifyEmail boo
 		for i := range t.Participants {
 			room.Config.ApplyParticipantRules(&t.Participants[i])
 		}
-		completed := webhookEvent{WebhookRoomCompleted, map[string]any{"roomId": room.ID}}
+		completed := func(t *Transaction) WebhookData {
+			return RoomCompletedData{RoomID: room.ID, TransactionID: t.ID, ReferenceID: t.ReferenceID, Status: t.Status, Version: t.Version}
+		}
 		if err := tx.writeReplacement(ctx, actor, old, t, completed); err != nil {
 			return err
 		}
@@ -134,14 +136,14 @@ func (s *Store) CompleteRoom(ctx context.Context, roomID string, notifyEmail boo
 		res := tx.db.WithContext(ctx).Model(&Room{}).Where("id = ? AND status = ?", room.ID, RoomOpen).
 			Updates(map[string]any{"status": RoomCompleted, "completed_at": now, "updated_at": now})
 		if res.Error != nil {
-			return res.Error
+			return mapDBError(res.Error)
 		}
 		if res.RowsAffected != 1 {
 			return ErrRoomCompleted
 		}
 		out = t
-		return tx.recordEvent(ctx, t, actor, EventRoomCompleted, map[string]any{
-			"room": room.ID, "documents": t.DocumentCount, "tags": t.TagCount, "participants": t.ParticipantCount,
+		return tx.recordEvent(ctx, t, actor, RoomCompletedSummary{
+			Room: room.ID, Documents: t.DocumentCount, Tags: t.TagCount, Participants: t.ParticipantCount,
 		})
 	})
 	return out, err

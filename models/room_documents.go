@@ -45,8 +45,8 @@ func (s *Store) AddRoomDocument(ctx context.Context, roomID string, u *StagedUpl
 			return err
 		}
 		t.DocumentCount++
-		return tx.bumpTransaction(ctx, room, t, EventDocumentAdded, map[string]any{
-			"document": row.Position, "documentTitle": doc.Title, "pages": doc.PageCount, "documentId": doc.ID,
+		return tx.bumpTransaction(ctx, room, t, &DocumentAddedSummary{
+			Document: row.Position, DocumentTitle: doc.Title, Pages: doc.PageCount, DocumentID: doc.ID,
 		})
 	})
 	if err != nil && doc != nil {
@@ -68,7 +68,7 @@ func (s *Store) RemoveRoomDocument(ctx context.Context, roomID string, pos int) 
 		}
 		var docs []TransactionDocument
 		if err := tx.db.WithContext(ctx).Where("transaction_id = ? AND position = ?", t.ID, pos).Limit(1).Find(&docs).Error; err != nil {
-			return err
+			return mapDBError(err)
 		}
 		if len(docs) == 0 {
 			return ErrNotFound
@@ -76,14 +76,14 @@ func (s *Store) RemoveRoomDocument(ctx context.Context, roomID string, pos int) 
 		db := tx.db.WithContext(ctx)
 		res := db.Exec("DELETE FROM transaction_tags WHERE transaction_id = ? AND document_position = ?", t.ID, pos)
 		if res.Error != nil {
-			return res.Error
+			return mapDBError(res.Error)
 		}
 		removed := int(res.RowsAffected)
 		if err := tx.rememberPastDocument(ctx, t.ID, docs[0].DocumentID); err != nil {
 			return err
 		}
 		if err := db.Exec("DELETE FROM transaction_documents WHERE transaction_id = ? AND position = ?", t.ID, pos).Error; err != nil {
-			return err
+			return mapDBError(err)
 		}
 		// Shift later documents and their tags down by one, through a range no
 		// row uses, so no step collides with a row not yet moved.
@@ -93,7 +93,7 @@ func (s *Store) RemoveRoomDocument(ctx context.Context, roomID string, pos int) 
 			"UPDATE transaction_tags SET document_position = document_position + ? WHERE transaction_id = ? AND document_position > ?",
 		} {
 			if err := db.Exec(sql, park, t.ID, pos).Error; err != nil {
-				return err
+				return mapDBError(err)
 			}
 		}
 		for _, sql := range []string{
@@ -101,13 +101,13 @@ func (s *Store) RemoveRoomDocument(ctx context.Context, roomID string, pos int) 
 			"UPDATE transaction_tags SET document_position = document_position - ? WHERE transaction_id = ? AND document_position > ?",
 		} {
 			if err := db.Exec(sql, park+1, t.ID, park).Error; err != nil {
-				return err
+				return mapDBError(err)
 			}
 		}
 		t.DocumentCount--
 		t.TagCount -= removed
-		return tx.bumpTransaction(ctx, room, t, EventDocumentRemoved, map[string]any{
-			"document": pos, "documentTitle": docs[0].Title, "tagsRemoved": removed, "documentId": docs[0].DocumentID,
+		return tx.bumpTransaction(ctx, room, t, &DocumentRemovedSummary{
+			Document: pos, DocumentTitle: docs[0].Title, TagsRemoved: removed, DocumentID: docs[0].DocumentID,
 		})
 	})
 }
@@ -126,17 +126,17 @@ func (s *Store) editRoomDocuments(ctx context.Context, roomID string, change fun
 
 // bumpTransaction stores a room change's new counts, moves the transaction
 // to its next version and records the change in its history.
-func (s *Store) bumpTransaction(ctx context.Context, room *Room, t *Transaction, kind string, summary map[string]any) error {
+func (s *Store) bumpTransaction(ctx context.Context, room *Room, t *Transaction, summary roomEditSummary) error {
 	t.Version++
 	t.UpdatedAt = s.Now()
 	err := s.db.WithContext(ctx).Model(&Transaction{}).Where("id = ?", t.ID).Updates(map[string]any{
 		"version": t.Version, "document_count": t.DocumentCount, "tag_count": t.TagCount, "updated_at": t.UpdatedAt,
 	}).Error
 	if err != nil {
-		return err
+		return mapDBError(err)
 	}
-	summary["version"] = t.Version
-	return s.recordEvent(ctx, t, Actor{OrganizationID: room.OrganizationID, Label: "Markup Room " + room.ID}, kind, summary)
+	summary.setVersion(t.Version)
+	return s.recordEvent(ctx, t, Actor{OrganizationID: room.OrganizationID, Label: "Markup Room " + room.ID}, summary)
 }
 
 // RoomDocument reads a document of a room's transaction by its document id,
@@ -159,7 +159,7 @@ func (s *Store) RoomDocument(ctx context.Context, roomID, documentID string) (*D
 			" OR EXISTS (SELECT 1 FROM transaction_past_documents pd WHERE pd.transaction_id = r.transaction_id AND pd.document_id = documents.id))").
 		Limit(1).Scan(&rows).Error
 	if err != nil {
-		return nil, err
+		return nil, mapDBError(err)
 	}
 	if len(rows) == 0 {
 		return nil, ErrNotFound
@@ -186,6 +186,6 @@ func (pastDocument) TableName() string { return "transaction_past_documents" }
 // rememberPastDocument records that a transaction held a document a room
 // change is about to replace or remove, so that the room keeps serving it.
 func (s *Store) rememberPastDocument(ctx context.Context, transactionID, documentID string) error {
-	return s.db.WithContext(ctx).Clauses(clause.OnConflict{DoNothing: true}).
-		Create(&pastDocument{TransactionID: transactionID, DocumentID: documentID, CreatedAt: s.Now()}).Error
+	return mapDBError(s.db.WithContext(ctx).Clauses(clause.OnConflict{DoNothing: true}).
+		Create(&pastDocument{TransactionID: transactionID, DocumentID: documentID, CreatedAt: s.Now()}).Error)
 }

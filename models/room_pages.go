@@ -60,20 +60,22 @@ func (s *Store) DeleteRoomPage(ctx context.Context, roomID string, docPos, n int
 			var gone []Tag
 			if err := e.tx.db.WithContext(ctx).Where("transaction_id = ? AND document_position = ? AND page = ?", e.t.ID, e.docPos, n).
 				Order("position").Find(&gone).Error; err != nil {
-				return err
+				return mapDBError(err)
 			}
-			kept := make([]deletedTag, len(gone))
+			kept := make([]DeletedTag, len(gone))
 			for i, tg := range gone {
 				kept[i] = deletedTagOf(tg)
 			}
-			e.summary["tags"] = kept
 			e.result.Page = n
 			removed, err := e.exec(ctx, "DELETE FROM transaction_tags WHERE transaction_id = ? AND document_position = ? AND page = ?", n)
 			if err != nil {
 				return err
 			}
 			e.tagDelta = -int(removed)
-			e.summary["page"], e.summary["tagsRemoved"] = n, removed
+			e.summary = &PageDeletedSummary{
+				Document: e.docPos, DocumentTitle: e.docs.title, Pages: e.docs.pages, FromDocumentID: e.docs.from, ToDocumentID: e.docs.to,
+				Tags: kept, Page: n, TagsRemoved: int(removed),
+			}
 			_, err = e.exec(ctx, "UPDATE transaction_tags SET page = page - 1 WHERE transaction_id = ? AND document_position = ? AND page > ?", n)
 			return err
 		})
@@ -94,7 +96,10 @@ func (s *Store) MoveRoomPage(ctx context.Context, roomID string, docPos, from, t
 			return s.pdf.Limits().MovePage(ctx, content, from, to)
 		},
 		func(ctx context.Context, e *pageEdit) error {
-			e.summary["from"], e.summary["to"] = from, to
+			e.summary = &PageMovedSummary{
+				Document: e.docPos, DocumentTitle: e.docs.title, Pages: e.docs.pages, FromDocumentID: e.docs.from, ToDocumentID: e.docs.to,
+				From: from, To: to,
+			}
 			e.result.From, e.result.To = from, to
 			return e.moveTags(ctx, from, to)
 		})
@@ -116,25 +121,35 @@ func (e *pageEdit) moveTags(ctx context.Context, from, to int) error {
 	if _, err := e.exec(ctx, shift, lo, hi); err != nil {
 		return err
 	}
-	return e.tx.db.WithContext(ctx).Exec("UPDATE transaction_tags SET page = ? WHERE transaction_id = ? AND document_position = ? AND page = 0",
-		to, e.t.ID, e.docPos).Error
+	return mapDBError(e.tx.db.WithContext(ctx).Exec("UPDATE transaction_tags SET page = ? WHERE transaction_id = ? AND document_position = ? AND page = 0",
+		to, e.t.ID, e.docPos).Error)
 }
 
 // pageEdit is one page edit in progress, inside its database transaction.
+// retag sets summary, the history entry, from docs and what it did.
 type pageEdit struct {
 	tx       *Store
 	t        *Transaction
 	docPos   int
+	docs     pageEditDocuments
 	tagDelta int
-	summary  map[string]any
+	summary  roomEditSummary
 	result   *PageEdit
+}
+
+// pageEditDocuments is what every page edit's history entry tells: the
+// document's title, its new page count, and the upload it turned into which.
+type pageEditDocuments struct {
+	title    string
+	pages    int
+	from, to string
 }
 
 // exec runs a statement whose first two parameters are the transaction id
 // and the document position, followed by args; it returns the rows affected.
 func (e *pageEdit) exec(ctx context.Context, sql string, args ...any) (int64, error) {
 	res := e.tx.db.WithContext(ctx).Exec(sql, append([]any{e.t.ID, e.docPos}, args...)...)
-	return res.RowsAffected, res.Error
+	return res.RowsAffected, mapDBError(res.Error)
 }
 
 // editRoomPages runs one page edit of a room document: checks (state,
@@ -197,20 +212,22 @@ func (s *Store) editRoomPages(ctx context.Context, roomID string, docPos int, cu
 		err = tx.db.WithContext(ctx).Model(&TransactionDocument{}).Where("transaction_id = ? AND position = ?", t.ID, docPos).
 			Updates(map[string]any{"document_id": created.ID, "gcs_ref_id": created.ObjectKey, "pages": created.PageCount}).Error
 		if err != nil {
-			return err
+			return mapDBError(err)
 		}
-		e := &pageEdit{tx: tx, t: t, docPos: docPos, summary: map[string]any{
-			"document": docPos, "documentTitle": doc.row.Title, "pages": created.PageCount,
-			"fromDocumentId": doc.upload.ID, "toDocumentId": created.ID,
+		e := &pageEdit{tx: tx, t: t, docPos: docPos, docs: pageEditDocuments{
+			title: doc.row.Title, pages: created.PageCount, from: doc.upload.ID, to: created.ID,
 		}, result: &PageEdit{Kind: kind, Position: docPos, FromDocumentID: doc.upload.ID, ToDocumentID: created.ID}}
 		if err := retag(ctx, e); err != nil {
 			return err
 		}
+		if e.summary == nil || e.summary.Kind() != kind {
+			return fmt.Errorf("page edit %s: no history entry of its kind", kind)
+		}
 		if err := tx.db.WithContext(ctx).Where("transaction_id = ?", t.ID).Order("position").Find(&ed.participants).Error; err != nil {
-			return err
+			return mapDBError(err)
 		}
 		result = e.result
-		return ed.finish(ctx, docPos, e.tagDelta, kind, e.summary)
+		return ed.finish(ctx, docPos, e.tagDelta, e.summary)
 	})
 	if err != nil && created != nil {
 		if delErr := s.bucket.Delete(context.WithoutCancel(ctx), created.ObjectKey); delErr != nil {

@@ -7,9 +7,9 @@ import (
 	"fmt"
 )
 
-// deletedTag is a tag as a page deletion's history event keeps it, whole,
+// DeletedTag is a tag as a page deletion's history event keeps it, whole,
 // so that undoing the deletion brings it back as it was (same id).
-type deletedTag struct {
+type DeletedTag struct {
 	TagID       string          `json:"tagId"`
 	Position    int             `json:"position"`
 	Type        string          `json:"type"`
@@ -26,22 +26,12 @@ type deletedTag struct {
 	FontSize    *float64        `json:"fontSize,omitempty"`
 }
 
-func deletedTagOf(t Tag) deletedTag {
-	return deletedTag{
+func deletedTagOf(t Tag) DeletedTag {
+	return DeletedTag{
 		TagID: t.TagID, Position: t.Position, Type: t.Type, Page: t.Page, X: t.X, Y: t.Y, Width: t.Width, Height: t.Height,
 		SignerID: t.SignerID, CustomData: json.RawMessage(t.CustomData), Required: t.Required, StateFormat: t.StateFormat,
 		DateFormat: t.DateFormat, FontSize: t.FontSize,
 	}
-}
-
-// pageEditSummary is what a page edit's history event says (the fields an undo needs).
-type pageEditSummary struct {
-	Page           int          `json:"page"`
-	From           int          `json:"from"`
-	To             int          `json:"to"`
-	FromDocumentID string       `json:"fromDocumentId"`
-	ToDocumentID   string       `json:"toDocumentId"`
-	Tags           []deletedTag `json:"tags"`
 }
 
 // RestoreRoomDocument undoes the page edit that turned document version
@@ -69,7 +59,7 @@ func (s *Store) RestoreRoomDocument(ctx context.Context, roomID string, docPos i
 		db := tx.db.WithContext(ctx)
 		var held int64
 		if err := db.Model(&pastDocument{}).Where("transaction_id = ? AND document_id = ?", t.ID, version).Count(&held).Error; err != nil {
-			return err
+			return mapDBError(err)
 		}
 		if held == 0 {
 			return ErrNotFound
@@ -77,11 +67,11 @@ func (s *Store) RestoreRoomDocument(ctx context.Context, roomID string, docPos i
 		if current != doc.upload.ID {
 			return errDocumentChanged(doc.row.Title)
 		}
-		kind, sum, err := tx.pageEditBetween(ctx, t.ID, version, current)
+		undone, err := tx.pageEditBetween(ctx, t.ID, version, current)
 		if err != nil {
 			return err
 		}
-		if kind == "" {
+		if undone == nil {
 			return errDocumentChanged(doc.row.Title)
 		}
 		uploads, err := tx.FindDocumentsByRef(ctx, t.OrganizationID, []string{version})
@@ -94,23 +84,24 @@ func (s *Store) RestoreRoomDocument(ctx context.Context, roomID string, docPos i
 		}
 		e := &pageEdit{tx: tx, t: t, docPos: docPos}
 		result = &PageEdit{Kind: EventPageRestored, Position: docPos, FromDocumentID: current, ToDocumentID: version}
-		summary := map[string]any{
-			"document": docPos, "documentTitle": doc.row.Title, "pages": back.PageCount, "undoes": kind,
-			"fromDocumentId": current, "toDocumentId": version,
+		summary := &PageRestoredSummary{
+			Document: docPos, DocumentTitle: doc.row.Title, Pages: back.PageCount, Undoes: undone.Kind(),
+			FromDocumentID: current, ToDocumentID: version,
 		}
-		switch kind {
-		case EventPageMoved:
+		switch sum := undone.(type) {
+		case PageMovedSummary:
 			if err := e.moveTags(ctx, sum.To, sum.From); err != nil {
 				return err
 			}
 			result.From, result.To = sum.To, sum.From
-			summary["from"], summary["to"] = sum.To, sum.From
-		case EventPageDeleted:
-			if err := tx.restoreTags(ctx, e, sum); err != nil {
+			summary.From, summary.To = &sum.To, &sum.From
+		case PageDeletedSummary:
+			if err := tx.restoreTags(ctx, e, &sum); err != nil {
 				return err
 			}
+			restored := len(sum.Tags)
 			result.Page = sum.Page
-			summary["page"], summary["tagsRestored"] = sum.Page, len(sum.Tags)
+			summary.Page, summary.TagsRestored = &sum.Page, &restored
 		}
 		if err := tx.rememberPastDocument(ctx, t.ID, current); err != nil {
 			return err
@@ -118,12 +109,12 @@ func (s *Store) RestoreRoomDocument(ctx context.Context, roomID string, docPos i
 		err = db.Model(&TransactionDocument{}).Where("transaction_id = ? AND position = ?", t.ID, docPos).
 			Updates(map[string]any{"document_id": back.ID, "gcs_ref_id": back.ObjectKey, "pages": back.PageCount}).Error
 		if err != nil {
-			return err
+			return mapDBError(err)
 		}
 		if err := db.Where("transaction_id = ?", t.ID).Order("position").Find(&ed.participants).Error; err != nil {
-			return err
+			return mapDBError(err)
 		}
-		return ed.finish(ctx, docPos, e.tagDelta, EventPageRestored, summary)
+		return ed.finish(ctx, docPos, e.tagDelta, summary)
 	})
 	if err != nil {
 		return nil, err
@@ -131,33 +122,40 @@ func (s *Store) RestoreRoomDocument(ctx context.Context, roomID string, docPos i
 	return result, nil
 }
 
-// pageEditBetween finds the page edit (its kind and summary) that turned
-// document from into document to in a transaction's history; kind is ""
-// when there is none.
-func (s *Store) pageEditBetween(ctx context.Context, txID, from, to string) (string, *pageEditSummary, error) {
+// pageEditBetween finds the page edit (a PageDeletedSummary or a
+// PageMovedSummary) that turned document from into document to in a
+// transaction's history; nil when there is none.
+func (s *Store) pageEditBetween(ctx context.Context, txID, from, to string) (HistorySummary, error) {
 	var events []TransactionEvent
 	err := s.db.WithContext(ctx).Where("transaction_id = ? AND kind IN ?", txID, []string{EventPageDeleted, EventPageMoved}).
 		Order("created_at DESC").Order("id DESC").Find(&events).Error
 	if err != nil {
-		return "", nil, err
+		return nil, mapDBError(err)
 	}
-	for _, ev := range events {
-		var sum pageEditSummary
-		if err := json.Unmarshal(ev.Summary, &sum); err != nil {
-			return "", nil, fmt.Errorf("read the history event %s: %w", ev.ID, err)
+	for i := range events {
+		sum, err := events[i].Decode()
+		if err != nil {
+			return nil, err
 		}
-		if sum.FromDocumentID == from && sum.ToDocumentID == to {
-			return ev.Kind, &sum, nil
+		switch sum := sum.(type) {
+		case PageMovedSummary:
+			if sum.FromDocumentID == from && sum.ToDocumentID == to {
+				return sum, nil
+			}
+		case PageDeletedSummary:
+			if sum.FromDocumentID == from && sum.ToDocumentID == to {
+				return sum, nil
+			}
 		}
 	}
-	return "", nil, nil
+	return nil, nil
 }
 
 // restoreTags undoes a page deletion's tags: the tags of the pages from the
 // deleted one on move down one page, and the deleted tags come back with
 // their ids (at their old position in the document when it is free, else
 // after the last; a signer removed since leaves the tag unassigned).
-func (s *Store) restoreTags(ctx context.Context, e *pageEdit, sum *pageEditSummary) error {
+func (s *Store) restoreTags(ctx context.Context, e *pageEdit, sum *PageDeletedSummary) error {
 	if _, err := e.exec(ctx, "UPDATE transaction_tags SET page = page + 1 WHERE transaction_id = ? AND document_position = ? AND page >= ?", sum.Page); err != nil {
 		return err
 	}
@@ -167,7 +165,7 @@ func (s *Store) restoreTags(ctx context.Context, e *pageEdit, sum *pageEditSumma
 	db := s.db.WithContext(ctx)
 	var existing []Tag
 	if err := db.Select("position", "tag_id").Where("transaction_id = ? AND document_position = ?", e.t.ID, e.docPos).Find(&existing).Error; err != nil {
-		return err
+		return mapDBError(err)
 	}
 	if len(existing)+len(sum.Tags) > MaxTagsPerDocument {
 		return Unprocessable("#", "too_many_tags", fmt.Sprintf(
@@ -182,7 +180,7 @@ func (s *Store) restoreTags(ctx context.Context, e *pageEdit, sum *pageEditSumma
 	}
 	var ids []string
 	if err := db.Model(&Participant{}).Where("transaction_id = ?", e.t.ID).Pluck("participant_id", &ids).Error; err != nil {
-		return err
+		return mapDBError(err)
 	}
 	signers := make(map[string]bool, len(ids))
 	for _, id := range ids {
@@ -192,7 +190,7 @@ func (s *Store) restoreTags(ctx context.Context, e *pageEdit, sum *pageEditSumma
 	for _, d := range sum.Tags {
 		var dup int64
 		if err := db.Model(&Tag{}).Where("transaction_id = ? AND tag_id = ?", e.t.ID, d.TagID).Count(&dup).Error; err != nil {
-			return err
+			return mapDBError(err)
 		}
 		if dup > 0 {
 			return errors.New("restore a deleted page: one of its tags exists again")

@@ -27,7 +27,7 @@ func claimSetting(ctx context.Context, tx *gorm.DB, key, value string, now time.
 	if errors.Is(mapDBError(err), ErrConflict) {
 		return false, nil
 	}
-	return false, err
+	return false, mapDBError(err)
 }
 
 // Setting reads an installation fact; ok is false when it was never recorded.
@@ -38,7 +38,7 @@ func (s *Store) Setting(ctx context.Context, key string) (value string, ok bool,
 		return "", false, nil
 	}
 	if err != nil {
-		return "", false, err
+		return "", false, mapDBError(err)
 	}
 	return row.Value, true, nil
 }

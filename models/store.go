@@ -2,12 +2,17 @@ package models
 
 import (
 	"context"
+	"database/sql"
+	"database/sql/driver"
 	"errors"
+	"io"
 	"log/slog"
+	"net"
 	"os"
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	"gocloud.dev/blob"
 	"gorm.io/gorm"
 )
@@ -127,21 +132,100 @@ func (s *Store) Ready(ctx context.Context) error {
 	return nil
 }
 
-// mapDBError turns GORM errors into the package's sentinel errors.
+// mapDBError turns a storage error into the package's domain errors, which
+// the problem mapper knows; every error a Store method gets from GORM or SQL
+// goes through it (docs/decisions.md). A row that is not there is
+// ErrNotFound; a write that collides with a constraint (unique, foreign
+// key, check) or with a concurrent transaction (serialization failure,
+// deadlock, a busy SQLite database) is ErrConflict; a statement or lock
+// timeout is context.DeadlineExceeded. The original error stays in the chain
+// (errors.Join) for the log. Errors already mapped, or not from storage,
+// pass through unchanged, so mapping twice is harmless.
 func mapDBError(err error) error {
 	switch {
 	case err == nil:
 		return nil
+	case errors.Is(err, ErrNotFound), errors.Is(err, ErrConflict), errors.Is(err, ErrUnavailable), errors.Is(err, context.DeadlineExceeded),
+		errors.Is(err, context.Canceled):
+		return err
 	case errors.Is(err, gorm.ErrRecordNotFound):
 		return ErrNotFound
-	case errors.Is(err, gorm.ErrDuplicatedKey), isUniqueViolation(err):
+	case errors.Is(err, gorm.ErrDuplicatedKey), errors.Is(err, gorm.ErrForeignKeyViolated),
+		errors.Is(err, gorm.ErrCheckConstraintViolated), isConstraintViolation(err), isConcurrencyFailure(err):
 		return errors.Join(ErrConflict, err)
+	case isStorageTimeout(err):
+		return errors.Join(context.DeadlineExceeded, err)
+	case isUnreachable(err):
+		return errors.Join(ErrUnavailable, err)
 	default:
 		return err
 	}
 }
 
-func isUniqueViolation(err error) bool {
+// PostgreSQL error codes (SQLSTATE) mapDBError knows.
+const (
+	pgUniqueViolation      = "23505"
+	pgForeignKeyViolation  = "23503"
+	pgCheckViolation       = "23514"
+	pgSerializationFailure = "40001"
+	pgDeadlockDetected     = "40P01"
+	pgLockNotAvailable     = "55P03"
+	pgQueryCanceled        = "57014" // statement_timeout among others
+)
+
+// pgCode is the SQLSTATE of a PostgreSQL error in err's chain, or "".
+func pgCode(err error) string {
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) {
+		return pg.Code
+	}
+	return ""
+}
+
+// isConstraintViolation recognizes constraint errors GORM did not translate
+// (statements run on the connection pool directly, such as insertRows).
+func isConstraintViolation(err error) bool {
+	switch pgCode(err) {
+	case pgUniqueViolation, pgForeignKeyViolation, pgCheckViolation:
+		return true
+	}
 	msg := err.Error()
-	return strings.Contains(msg, "UNIQUE constraint failed") || strings.Contains(msg, "SQLSTATE 23505")
+	return strings.Contains(msg, "UNIQUE constraint failed") || strings.Contains(msg, "FOREIGN KEY constraint failed") ||
+		strings.Contains(msg, "CHECK constraint failed") || strings.Contains(msg, "SQLSTATE 23505")
+}
+
+// isConcurrencyFailure recognizes a transaction that lost to a concurrent
+// one: worth retrying as a whole.
+func isConcurrencyFailure(err error) bool {
+	switch pgCode(err) {
+	case pgSerializationFailure, pgDeadlockDetected:
+		return true
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "SQLITE_BUSY") || strings.Contains(msg, "database is locked")
+}
+
+// isUnreachable recognizes a database that cannot be reached: a failed
+// connect, a connection lost mid-statement (a network error, an EOF, a pool
+// connection gone bad) or a server shutting down or starting up (SQLSTATE
+// class 08 and 57P01–57P03).
+func isUnreachable(err error) bool {
+	code := pgCode(err)
+	if strings.HasPrefix(code, "08") || code == "57P01" || code == "57P02" || code == "57P03" {
+		return true
+	}
+	var connect *pgconn.ConnectError
+	var netErr *net.OpError
+	return errors.As(err, &connect) || errors.As(err, &netErr) || errors.Is(err, driver.ErrBadConn) ||
+		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) || errors.Is(err, sql.ErrConnDone) ||
+		strings.Contains(err.Error(), "conn closed")
+}
+
+// isStorageTimeout recognizes a statement or a lock wait the database gave up on.
+func isStorageTimeout(err error) bool {
+	switch pgCode(err) {
+	case pgLockNotAvailable, pgQueryCanceled:
+		return true
+	}
+	return false
 }

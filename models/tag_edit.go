@@ -61,30 +61,33 @@ func (s *Store) AddRoomTag(ctx context.Context, roomID string, docPos int, f Roo
 		if err != nil {
 			return err
 		}
-		var n int64
-		if err := e.tx.db.WithContext(ctx).Model(&Tag{}).Where("transaction_id = ? AND document_position = ?", e.t.ID, docPos).Count(&n).Error; err != nil {
-			return err
-		}
-		if n >= MaxTagsPerDocument {
-			return Unprocessable("#", "too_many_tags", "A document holds at most "+strconv.Itoa(MaxTagsPerDocument)+" tags.")
-		}
-		tag, err := e.checkForm(doc, f)
+		// The document's tags, read once: their number, the next position
+		// and, with the new one, the XFDF.
+		tags, err := e.tx.documentTags(ctx, e.t.ID, docPos)
 		if err != nil {
 			return err
 		}
-		var maxPos *int
-		if err := e.tx.db.WithContext(ctx).Model(&Tag{}).Select("MAX(position)").Where("transaction_id = ? AND document_position = ?", e.t.ID, docPos).Scan(&maxPos).Error; err != nil {
+		if len(tags) >= MaxTagsPerDocument {
+			return Unprocessable("#", "too_many_tags", "A document holds at most "+strconv.Itoa(MaxTagsPerDocument)+" tags.")
+		}
+		tag, err := e.checkForm(doc, f, "#")
+		if err != nil {
 			return err
 		}
 		tag.TransactionID, tag.DocumentPosition, tag.TagID = e.t.ID, docPos, id
-		if maxPos != nil {
-			tag.Position = *maxPos + 1
+		for _, other := range tags {
+			tag.Position = max(tag.Position, other.Position+1)
 		}
 		if err := insertRows(ctx, e.tx, "transaction_tags", tagColumns(), []Tag{*tag}, tagValues); err != nil {
 			return err
 		}
+		if err := e.tx.writeXFDF(ctx, &doc.row, append(tags, *tag), e.participants); err != nil {
+			return err
+		}
 		out = e.result(tag)
-		return e.finish(ctx, docPos, +1, EventTagAdded, tagSummary(doc, tag, nil))
+		return e.bump(ctx, +1, &TagAddedSummary{
+			Document: doc.row.Position, DocumentTitle: doc.row.Title, Page: tag.Page, TagID: tag.TagID, Type: tag.Type,
+		})
 	})
 	return out, err
 }
@@ -98,21 +101,15 @@ func (s *Store) UpdateRoomTag(ctx context.Context, roomID, tagID string, f RoomT
 		if err != nil {
 			return err
 		}
-		tag, err := e.checkForm(doc, f)
+		tag, err := e.checkForm(doc, f, "#")
 		if err != nil {
 			return err
 		}
-		tag.TransactionID, tag.DocumentPosition, tag.Position, tag.TagID = old.TransactionID, old.DocumentPosition, old.Position, old.TagID
-		tag.CustomData = old.CustomData
-		err = e.tx.db.WithContext(ctx).Model(&Tag{}).
-			Where("transaction_id = ? AND document_position = ? AND position = ?", tag.TransactionID, tag.DocumentPosition, tag.Position).
-			Select("type", "x", "y", "width", "height", "signer_id", "page", "required", "state_format", "date_format", "font_size").
-			Updates(tag).Error
-		if err != nil {
-			return mapDBError(err)
+		if err := e.updateTag(ctx, old, tag); err != nil {
+			return err
 		}
 		out = e.result(tag)
-		return e.finish(ctx, tag.DocumentPosition, 0, EventTagChanged, tagSummary(doc, tag, old))
+		return e.finishDocument(ctx, &doc.row, 0, tagChange(doc, tag, old))
 	})
 	return out, err
 }
@@ -128,9 +125,11 @@ func (s *Store) DeleteRoomTag(ctx context.Context, roomID, tagID string) error {
 			Where("transaction_id = ? AND document_position = ? AND position = ?", old.TransactionID, old.DocumentPosition, old.Position).
 			Delete(&Tag{}).Error
 		if err != nil {
-			return err
+			return mapDBError(err)
 		}
-		return e.finish(ctx, old.DocumentPosition, -1, EventTagRemoved, tagSummary(doc, old, nil))
+		return e.finishDocument(ctx, &doc.row, -1, &TagRemovedSummary{
+			Document: doc.row.Position, DocumentTitle: doc.row.Title, Page: old.Page, TagID: old.TagID, Type: old.Type,
+		})
 	})
 }
 
@@ -154,7 +153,7 @@ func (s *Store) editRoomTag(ctx context.Context, roomID string, fn func(*tagEdit
 		}
 		e := &tagEditor{tx: tx, room: room, t: t}
 		if err := tx.db.WithContext(ctx).Where("transaction_id = ?", t.ID).Order("position").Find(&e.participants).Error; err != nil {
-			return err
+			return mapDBError(err)
 		}
 		return fn(e)
 	})
@@ -169,7 +168,7 @@ type roomDocument struct {
 func (e *tagEditor) document(ctx context.Context, pos int) (*roomDocument, error) {
 	var rows []TransactionDocument
 	if err := e.tx.db.WithContext(ctx).Where("transaction_id = ? AND position = ?", e.t.ID, pos).Limit(1).Find(&rows).Error; err != nil {
-		return nil, err
+		return nil, mapDBError(err)
 	}
 	if len(rows) == 0 {
 		return nil, ErrNotFound
@@ -189,7 +188,7 @@ func (e *tagEditor) document(ctx context.Context, pos int) (*roomDocument, error
 func (e *tagEditor) tag(ctx context.Context, tagID string) (*Tag, *roomDocument, error) {
 	var rows []Tag
 	if err := e.tx.db.WithContext(ctx).Where("transaction_id = ? AND tag_id = ?", e.t.ID, tagID).Limit(1).Find(&rows).Error; err != nil {
-		return nil, nil, err
+		return nil, nil, mapDBError(err)
 	}
 	if len(rows) == 0 {
 		return nil, nil, ErrNotFound
@@ -203,7 +202,9 @@ func (e *tagEditor) tag(ctx context.Context, tagID string) (*Tag, *roomDocument,
 
 // checkForm validates a posted tag with operation A's rules: the tag's own
 // fields (400), then its signer, page and rectangle against the room (422).
-func (e *tagEditor) checkForm(doc *roomDocument, f RoomTagForm) (*Tag, error) {
+// Problems point below base: "#" for the one-tag routes, the entry's
+// pointer ("#/create/3") for a batch.
+func (e *tagEditor) checkForm(doc *roomDocument, f RoomTagForm, base string) (*Tag, error) {
 	obj := map[string]any{"type": f.Type, "signerId": "-", "customData": map[string]any{}}
 	var bad Problems
 	for _, n := range []struct {
@@ -213,13 +214,13 @@ func (e *tagEditor) checkForm(doc *roomDocument, f RoomTagForm) (*Tag, error) {
 		v := strings.TrimSpace(n.value)
 		if v == "" {
 			if n.required {
-				bad.Add("#/"+n.name, "required", "The field %q is required.", n.name)
+				bad.Add(pointer(base, n.name), "required", "The field %q is required.", n.name)
 			}
 			continue
 		}
 		num, ok := parseFormNumber(v)
 		if !ok {
-			bad.Add("#/"+n.name, "invalid_type", "The field %q must be a finite decimal number (such as 72 or 100.5).", n.name)
+			bad.Add(pointer(base, n.name), "invalid_type", "The field %q must be a finite decimal number (such as 72 or 100.5).", n.name)
 			continue
 		}
 		obj[n.name] = json.Number(strconv.FormatFloat(num, 'f', -1, 64))
@@ -231,7 +232,7 @@ func (e *tagEditor) checkForm(doc *roomDocument, f RoomTagForm) (*Tag, error) {
 	case "true", "on":
 		obj["required"] = true
 	default:
-		bad.Add("#/required", "invalid_type", "The field \"required\" must be true or false.")
+		bad.Add(pointer(base, "required"), "invalid_type", "The field \"required\" must be true or false.")
 	}
 	if f.DateFormat != "" {
 		obj["dateFormat"] = f.DateFormat
@@ -243,21 +244,21 @@ func (e *tagEditor) checkForm(doc *roomDocument, f RoomTagForm) (*Tag, error) {
 	if err != nil {
 		return nil, err
 	}
-	in, _ := parseTagInput(&bad, "#", scanJSON(raw), TagTypeCodes())
+	in, _ := parseTagInput(&bad, base, scanJSON(raw), TagTypeCodes())
 	if len(f.SignerID) > MaxShortTextLength {
-		bad.Add("#/signerId", "too_long", "The signer id is too long.")
+		bad.Add(pointer(base, "signerId"), "too_long", "The signer id is too long.")
 	}
 	if err := bad.Err(KindInvalid, "The tag is not valid; see errors for each field."); err != nil {
 		return nil, err
 	}
 	var p Problems
 	if f.SignerID != "" && e.signerIndex(f.SignerID) < 0 {
-		p.Add("#/signerId", "unknown_signer", "No participant of this room has the id %q.", truncateForDetail(f.SignerID))
+		p.Add(pointer(base, "signerId"), "unknown_signer", "No participant of this room has the id %q.", truncateForDetail(f.SignerID))
 	}
 	if in.Page > doc.upload.PageCount {
-		p.Add("#/page", "page_out_of_range", "The document has %d pages; page %d does not exist.", doc.upload.PageCount, in.Page)
+		p.Add(pointer(base, "page"), "page_out_of_range", "The document has %d pages; page %d does not exist.", doc.upload.PageCount, in.Page)
 	} else if box := doc.upload.Pages[in.Page-1].CropBox; !box.Contains(in.X, in.Y, in.Width, in.Height) {
-		p.Add("#", "outside_page", "The tag (x %s, y %s, width %s, height %s) does not lie inside page %d (%s,%s to %s,%s).",
+		p.Add(base, "outside_page", "The tag (x %s, y %s, width %s, height %s) does not lie inside page %d (%s,%s to %s,%s).",
 			fmtNum(in.X), fmtNum(in.Y), fmtNum(in.Width), fmtNum(in.Height), in.Page,
 			fmtNum(box.LLX), fmtNum(box.LLY), fmtNum(box.URX), fmtNum(box.URY))
 	}
@@ -269,6 +270,18 @@ func (e *tagEditor) checkForm(doc *roomDocument, f RoomTagForm) (*Tag, error) {
 		CustomData: in.CustomData, Page: in.Page, Required: in.Required, StateFormat: in.StateFormat,
 		DateFormat: in.DateFormat, FontSize: in.FontSize,
 	}, nil
+}
+
+// updateTag writes the checked fields of tag over the stored row old (the
+// tag keeps its id, document, position and customData). Only that row changes.
+func (e *tagEditor) updateTag(ctx context.Context, old, tag *Tag) error {
+	tag.TransactionID, tag.DocumentPosition, tag.Position, tag.TagID = old.TransactionID, old.DocumentPosition, old.Position, old.TagID
+	tag.CustomData = old.CustomData
+	err := e.tx.db.WithContext(ctx).Model(&Tag{}).
+		Where("transaction_id = ? AND document_position = ? AND position = ?", tag.TransactionID, tag.DocumentPosition, tag.Position).
+		Select("type", "x", "y", "width", "height", "signer_id", "page", "required", "state_format", "date_format", "font_size").
+		Updates(tag).Error
+	return mapDBError(err)
 }
 
 func (e *tagEditor) signerIndex(id string) int {
@@ -290,12 +303,31 @@ func (e *tagEditor) result(tag *Tag) *TagEdit {
 
 // finish regenerates the edited document's XFDF, moves the transaction to
 // its next version and records the edit in its history.
-func (e *tagEditor) finish(ctx context.Context, docPos, tagDelta int, kind string, summary map[string]any) error {
+func (e *tagEditor) finish(ctx context.Context, docPos, tagDelta int, summary roomEditSummary) error {
 	if err := e.tx.refreshDocumentXFDF(ctx, e.t.ID, docPos, e.participants); err != nil {
 		return err
 	}
+	return e.bump(ctx, tagDelta, summary)
+}
+
+// finishDocument is finish for an edit that has already read the
+// document's row (row): its XFDF is rebuilt without reading it again.
+func (e *tagEditor) finishDocument(ctx context.Context, row *TransactionDocument, tagDelta int, summary roomEditSummary) error {
+	tags, err := e.tx.documentTags(ctx, e.t.ID, row.Position)
+	if err != nil {
+		return err
+	}
+	if err := e.tx.writeXFDF(ctx, row, tags, e.participants); err != nil {
+		return err
+	}
+	return e.bump(ctx, tagDelta, summary)
+}
+
+// bump counts the edit's tags on the transaction, moves its version on and
+// records the history entry.
+func (e *tagEditor) bump(ctx context.Context, tagDelta int, summary roomEditSummary) error {
 	e.t.TagCount += tagDelta
-	return e.tx.bumpTransaction(ctx, e.room, e.t, kind, summary)
+	return e.tx.bumpTransaction(ctx, e.room, e.t, summary)
 }
 
 // refreshDocumentXFDF regenerates the tag annotations of one document's
@@ -305,31 +337,43 @@ func (s *Store) refreshDocumentXFDF(ctx context.Context, txID string, docPos int
 	if err := s.db.WithContext(ctx).Where("transaction_id = ? AND position = ?", txID, docPos).Take(&doc).Error; err != nil {
 		return mapDBError(err)
 	}
-	var tags []Tag
-	if err := s.db.WithContext(ctx).Where("transaction_id = ? AND document_position = ?", txID, docPos).Order("position").Find(&tags).Error; err != nil {
+	tags, err := s.documentTags(ctx, txID, docPos)
+	if err != nil {
 		return err
 	}
+	return s.writeXFDF(ctx, &doc, tags, participants)
+}
+
+// documentTags reads one document's tags in their order.
+func (s *Store) documentTags(ctx context.Context, txID string, docPos int) ([]Tag, error) {
+	var tags []Tag
+	if err := s.db.WithContext(ctx).Where("transaction_id = ? AND document_position = ?", txID, docPos).Order("position").Find(&tags).Error; err != nil {
+		return nil, mapDBError(err)
+	}
+	return tags, nil
+}
+
+// writeXFDF stores doc's XFDF with its tag annotations rebuilt from tags
+// (all of the document's tags, in order), keeping every other annotation.
+func (s *Store) writeXFDF(ctx context.Context, doc *TransactionDocument, tags []Tag, participants []Participant) error {
 	colorOf := make(map[string]string, len(participants))
 	for i, p := range participants {
 		colorOf[p.ParticipantID] = SignerColor(i)
 	}
-	merged, err := xfdf.Merge([]byte(doc.XFDF), tagAnnotations(txID, docPos, tags, colorOf))
+	merged, err := xfdf.Merge([]byte(doc.XFDF), tagAnnotations(doc.TransactionID, doc.Position, tags, colorOf))
 	if err != nil {
 		return err
 	}
-	return s.db.WithContext(ctx).Model(&TransactionDocument{}).Where("transaction_id = ? AND position = ?", txID, docPos).
-		Update("xfdf", string(merged)).Error
+	return mapDBError(s.db.WithContext(ctx).Model(&TransactionDocument{}).Where("transaction_id = ? AND position = ?", doc.TransactionID, doc.Position).
+		Update("xfdf", string(merged)).Error)
 }
 
-// tagSummary describes a tag edit for the history: the document, page and
-// type, and for a change the fields that differ from before.
-func tagSummary(doc *roomDocument, tag, before *Tag) map[string]any {
-	out := map[string]any{
-		"tagId": tag.TagID, "type": tag.Type, "page": tag.Page,
-		"document": doc.row.Position, "documentTitle": doc.row.Title,
-	}
-	if before == nil {
-		return out
+// tagChange describes a tag change for the history: the document, page and
+// type, and the fields that differ from before.
+func tagChange(doc *roomDocument, tag, before *Tag) *TagChangedSummary {
+	out := &TagChangedSummary{
+		TagID: tag.TagID, Type: tag.Type, Page: tag.Page,
+		Document: doc.row.Position, DocumentTitle: doc.row.Title,
 	}
 	var changed []string
 	if before.Page != tag.Page || before.X != tag.X || before.Y != tag.Y {
@@ -348,9 +392,9 @@ func tagSummary(doc *roomDocument, tag, before *Tag) map[string]any {
 		!equalPtr(before.StateFormat, tag.StateFormat) || !equalPtr(before.FontSize, tag.FontSize) {
 		changed = append(changed, "options")
 	}
-	out["changed"] = changed
+	out.Changed = changed
 	if before.Page != tag.Page {
-		out["fromPage"] = before.Page
+		out.FromPage = before.Page
 	}
 	return out
 }

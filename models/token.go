@@ -126,7 +126,7 @@ func (s *Store) AuthenticateAPIToken(ctx context.Context, plaintext string) (*Pr
 		return nil, &AuthError{Detail: "The access token is not recognized.", InvalidToken: true}
 	}
 	if err != nil {
-		return nil, err
+		return nil, mapDBError(err)
 	}
 	if !verifierMatches(verifier, t.SecretHash) {
 		return nil, &AuthError{Detail: "The access token is not recognized.", InvalidToken: true}

@@ -50,7 +50,7 @@ func (s *Store) ListTransactions(ctx context.Context, orgID int64, f Transaction
 	}
 	var rows []Transaction
 	if err := q.Order("id DESC").Limit(limit + 1).Find(&rows).Error; err != nil {
-		return nil, err
+		return nil, mapDBError(err)
 	}
 	page := &TransactionPage{Items: rows}
 	if len(rows) > limit {

@@ -269,7 +269,7 @@ func (s *Store) CreateWebhook(ctx context.Context, orgID int64, policy WebhookPo
 func (s *Store) ListWebhooks(ctx context.Context, orgID int64) ([]WebhookEndpoint, error) {
 	var out []WebhookEndpoint
 	err := s.db.WithContext(ctx).Where("organization_id = ?", orgID).Order("created_at, id").Find(&out).Error
-	return out, err
+	return out, mapDBError(err)
 }
 
 // WebhooksByID reads the endpoints with these ids (any organization's: the
@@ -281,7 +281,7 @@ func (s *Store) WebhooksByID(ctx context.Context, ids []string) (map[string]*Web
 	}
 	var rows []WebhookEndpoint
 	if err := s.db.WithContext(ctx).Where("id IN ?", ids).Find(&rows).Error; err != nil {
-		return nil, err
+		return nil, mapDBError(err)
 	}
 	for i := range rows {
 		// An endpoint whose secret does not open keeps an empty one: the
@@ -365,7 +365,7 @@ func (s *Store) SealStoredSecrets(ctx context.Context) (int, error) {
 	n := 0
 	var hooks []WebhookEndpoint
 	if err := s.db.WithContext(ctx).Find(&hooks).Error; err != nil {
-		return 0, err
+		return 0, mapDBError(err)
 	}
 	for i := range hooks {
 		w := &hooks[i]
@@ -397,7 +397,7 @@ func (s *Store) SealStoredSecrets(ctx context.Context) (int, error) {
 		res := s.db.WithContext(ctx).Model(&WebhookEndpoint{}).
 			Where("id = ? AND secret = ? AND previous_secret = ?", w.ID, w.StoredSecret, w.StoredPreviousSecret).Updates(updates)
 		if res.Error != nil {
-			return n, res.Error
+			return n, mapDBError(res.Error)
 		}
 		n += int(res.RowsAffected)
 	}
@@ -420,22 +420,64 @@ func (s *Store) DeleteWebhook(ctx context.Context, orgID int64, id string) error
 	})
 }
 
-// WebhookEvent is the JSON body of a webhook call.
+// WebhookEvent is the JSON body of a webhook call. Type is Data's event type.
 type WebhookEvent struct {
-	ID   string         `json:"id"`
-	Type string         `json:"type"`
-	Time time.Time      `json:"time"`
-	Data map[string]any `json:"data"`
+	ID   string      `json:"id"`
+	Type string      `json:"type"`
+	Time time.Time   `json:"time"`
+	Data WebhookData `json:"data"`
+}
+
+// UnmarshalJSON reads a webhook body, its data into the struct of its type
+// (a value, such as RoomCompletedData). An unknown type is an error.
+func (e *WebhookEvent) UnmarshalJSON(b []byte) error {
+	var raw struct {
+		ID   string          `json:"id"`
+		Type string          `json:"type"`
+		Time time.Time       `json:"time"`
+		Data json.RawMessage `json:"data"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	var (
+		data WebhookData
+		err  error
+	)
+	switch raw.Type {
+	case WebhookTransactionUpdated:
+		data, err = decodeWebhookData[TransactionUpdatedData](raw.Data)
+	case WebhookTransactionESignPending:
+		data, err = decodeWebhookData[TransactionESignPendingData](raw.Data)
+	case WebhookRoomCompleted:
+		data, err = decodeWebhookData[RoomCompletedData](raw.Data)
+	default:
+		return fmt.Errorf("webhook event %s: unknown type %q", raw.ID, raw.Type)
+	}
+	if err != nil {
+		return fmt.Errorf("webhook event %s (%s): %w", raw.ID, raw.Type, err)
+	}
+	*e = WebhookEvent{ID: raw.ID, Type: raw.Type, Time: raw.Time, Data: data}
+	return nil
+}
+
+func decodeWebhookData[T WebhookData](raw []byte) (WebhookData, error) {
+	var d T
+	if err := json.Unmarshal(raw, &d); err != nil {
+		return nil, err
+	}
+	return d, nil
 }
 
 // queueEvent writes one call per endpoint of hooks subscribed to the event,
 // inside the caller's database transaction. Every call of one event carries
 // the same event id (the webhook-id header), so receivers can drop repeats.
-func (s *Store) queueEvent(ctx context.Context, hooks []WebhookEndpoint, txID *string, e webhookEvent) error {
+func (s *Store) queueEvent(ctx context.Context, hooks []WebhookEndpoint, txID *string, data WebhookData) error {
+	kind := data.EventType()
 	var rows []*OutboxMessage
 	var body []byte
 	for i := range hooks {
-		if !hooks[i].Subscribes(e.kind) {
+		if !hooks[i].Subscribes(kind) {
 			continue
 		}
 		if body == nil {
@@ -443,11 +485,11 @@ func (s *Store) queueEvent(ctx context.Context, hooks []WebhookEndpoint, txID *s
 			if err != nil {
 				return err
 			}
-			if body, err = json.Marshal(WebhookEvent{ID: "evt_" + uid.String(), Type: e.kind, Time: s.Now(), Data: e.data}); err != nil {
+			if body, err = json.Marshal(WebhookEvent{ID: "evt_" + uid.String(), Type: kind, Time: s.Now(), Data: data}); err != nil {
 				return err
 			}
 		}
-		m, err := s.newMessage(hooks[i].OrganizationID, txID, MessageWebhook, e.kind, hooks[i].URL, body)
+		m, err := s.newMessage(hooks[i].OrganizationID, txID, MessageWebhook, kind, hooks[i].URL, body)
 		if err != nil {
 			return err
 		}

@@ -228,7 +228,8 @@ func TestShell(t *testing.T) {
 
 func TestHome(t *testing.T) {
 	doc := render(t, templates.Home(templates.Page{Title: "Home", Assets: &fakeAssets{}}, templates.HomeView{
-		BaseURL: "https://markup.example.com/", APIDocURL: "/api/openapi.json", AdminURL: "/admin",
+		BaseURL: "https://markup.example.com/", APIDocURL: "/api/openapi.json", AdminURL: "/admin", UploadPath: "/api/v1/documents/upload",
+		RoomsPath: "/api/v1/markup-rooms", TransactionPath: "/api/v1/transactions/{id}",
 	}))
 	text := textOf(t, doc)
 	for _, want := range []string{
@@ -252,7 +253,7 @@ func TestHome(t *testing.T) {
 		}
 	}
 
-	noAdmin := render(t, templates.Home(templates.Page{Assets: &fakeAssets{}}, templates.HomeView{APIDocURL: "/api/openapi.json"}))
+	noAdmin := render(t, templates.Home(templates.Page{Assets: &fakeAssets{}}, templates.HomeView{APIDocURL: "/api/openapi.json", UploadPath: "/api/v1/documents/upload"}))
 	if strings.Contains(noAdmin, "admin console</a>") {
 		t.Error("admin console link shown without AdminURL")
 	}

@@ -15,6 +15,9 @@ type HomeView struct {
 	APIDocURL string
 	// AdminURL links to the admin console; empty hides the link.
 	AdminURL string
+	// UploadPath, RoomsPath and TransactionPath are the API paths the curl
+	// examples call (TransactionPath with "{id}" for the transaction).
+	UploadPath, RoomsPath, TransactionPath string
 }
 
 // base is the origin the quick-start examples call.
@@ -29,7 +32,7 @@ func (v HomeView) base() string {
 func (v HomeView) uploadExample() string {
 	return `curl -H "Authorization: Bearer $TOKEN" \
   -F file=@contract.pdf \
-  ` + v.base() + `/api/v1/documents/upload`
+  ` + v.base() + v.UploadPath
 }
 
 // markupRoomExample is the curl command that creates a Markup Room.
@@ -43,7 +46,7 @@ func (v HomeView) markupRoomExample() string {
       {"firstName": "Ada", "lastName": "Lovelace", "email": "ada@example.com"}
     ]
   }' \
-  ` + v.base() + `/api/v1/markup-rooms`
+  ` + v.base() + v.RoomsPath
 }
 
 // transactionExample is the curl command that replaces a transaction.
@@ -51,7 +54,7 @@ func (v HomeView) transactionExample() string {
 	return `curl -X PUT -H "Authorization: Bearer $TOKEN" \
   -H "Content-Type: application/json" \
   -d @transaction.json \
-  ` + v.base() + `/api/v1/transactions/{id}`
+  ` + v.base() + v.TransactionPath
 }
 
 // ErrorView is what the error page shows; it never carries internal detail

@@ -54,6 +54,9 @@ type options struct {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "soak" {
+		return runSoak(args[1:], stdout, stderr)
+	}
 	var o options
 	fs := flag.NewFlagSet("loadbench", flag.ContinueOnError)
 	fs.SetOutput(stderr)

@@ -38,6 +38,10 @@ type config struct {
 	// that long without a request, and that long after sign-in.
 	AdminIdleTimeout time.Duration
 	AdminMaxAge      time.Duration
+	// MessageRetention is how long delivered and given-up outbox messages
+	// are kept; SweepInterval how often the retention sweep runs.
+	MessageRetention time.Duration
+	SweepInterval    time.Duration
 	// SMTPURL and SMTPFrom send invitation e-mails; with no URL they are held.
 	SMTPURL  string
 	SMTPFrom string
@@ -46,6 +50,10 @@ type config struct {
 	WebhookAllowPrivate bool
 	// OutboxMaxAttempts is how many times a message is tried before it is dead.
 	OutboxMaxAttempts int
+	// OutboxLease is how long a worker owns the messages it claimed: a
+	// message whose worker died is sent again after it (at least 21 s,
+	// more than twice the 10 s send timeout).
+	OutboxLease time.Duration
 	// RateLimits are the token buckets (MARKUPROOM_RATE_*).
 	RateLimits handlers.RateLimits
 	// MetricsToken serves /metrics on the main listener to requests bearing
@@ -122,6 +130,8 @@ func loadConfig(getenv func(string) string) (config, error) {
 	}
 	c.AdminIdleTimeout = duration("MARKUPROOM_ADMIN_IDLE_TIMEOUT", "30m")
 	c.AdminMaxAge = duration("MARKUPROOM_ADMIN_MAX_AGE", "12h")
+	c.MessageRetention = duration("MARKUPROOM_RETENTION_MESSAGES", "720h")
+	c.SweepInterval = duration("MARKUPROOM_SWEEP_INTERVAL", "1h")
 	maxUpload := str("MARKUPROOM_MAX_UPLOAD_BYTES", "52428800")
 	n, err := strconv.ParseInt(maxUpload, 10, 64)
 	if err != nil || n <= 0 {
@@ -157,6 +167,9 @@ func loadConfig(getenv func(string) string) (config, error) {
 	attempts := str("MARKUPROOM_OUTBOX_MAX_ATTEMPTS", "10")
 	if c.OutboxMaxAttempts, err = strconv.Atoi(attempts); err != nil || c.OutboxMaxAttempts < 1 || c.OutboxMaxAttempts > 100 {
 		errs = append(errs, fmt.Errorf("MARKUPROOM_OUTBOX_MAX_ATTEMPTS=%q must be a whole number from 1 to 100", attempts))
+	}
+	if c.OutboxLease = duration("MARKUPROOM_OUTBOX_LEASE", "2m"); c.OutboxLease > 0 && c.OutboxLease <= 20*time.Second {
+		errs = append(errs, fmt.Errorf("MARKUPROOM_OUTBOX_LEASE=%s must be longer than 20s (twice the send timeout)", c.OutboxLease))
 	}
 	c.RateLimits = loadRateLimits(str, &errs)
 	positive := func(key, def string) int64 {

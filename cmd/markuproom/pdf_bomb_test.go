@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
 	"mime/multipart"
-	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
@@ -192,57 +190,11 @@ type process struct {
 
 func startProcess(t *testing.T, bin, databaseURL string) *process {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
 	dir := t.TempDir()
-	cmd := exec.Command(bin)
-	cmd.Env = append(os.Environ(),
-		"MARKUPROOM_DATA_DIR="+dir, "MARKUPROOM_ADDR="+addr, "MARKUPROOM_BASE_URL=http://"+addr,
-		"MARKUPROOM_DEMO=true", "MARKUPROOM_LOG_LEVEL=error", "MARKUPROOM_RATE_LIMITS=off",
-		"DATABASE_URL="+databaseURL)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &process{cmd: cmd, base: "http://" + addr, dataDir: dir, stderr: &modelstest.LogBuffer{}}
-	cmd.Stderr = p.stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(15 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-		}
-	})
-	var out modelstest.LogBuffer
-	go func() { _, _ = io.Copy(&out, bufio.NewReader(stdout)) }()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		res, err := http.Get(p.base + "/readyz")
-		if err == nil {
-			res.Body.Close()
-		}
-		if err == nil && res.StatusCode == http.StatusOK && strings.Contains(out.String(), "Try it:") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("server not ready: %s\n%s", out.String(), p.stderr.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	p.token = fieldAfter(out.String(), "API token")
-	p.roomURL = regexp.MustCompile(`http://\S+/markup-room/\S+`).FindString(out.String())
-	return p
+	n := startNode(t, bin, dir, databaseURL)
+	out := n.stdout.String()
+	return &process{cmd: n.cmd, base: n.base, dataDir: dir, stderr: n.stderr,
+		token: fieldAfter(out, "API token"), roomURL: regexp.MustCompile(`http://\S+/markup-room/\S+`).FindString(out)}
 }
 
 // memory reads VmRSS and VmHWM (peak RSS) of the process, in bytes.

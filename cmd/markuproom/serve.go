@@ -123,7 +123,7 @@ func (e *cliEnv) serve(ctx context.Context, args []string) int {
 	defer stopMetrics(context.WithoutCancel(ctx)) // when Serve fails; a second Shutdown is a no-op
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
-	go a.purgeExpired(ctx)
+	go a.sweep(ctx)
 	select {
 	case err := <-errc:
 		if !errors.Is(err, http.ErrServerClosed) {
@@ -155,6 +155,7 @@ func (a *app) startOutbox(ctx context.Context, logger *slog.Logger, registry pro
 		From:                 a.cfg.SMTPFrom,
 		AllowPrivateWebhooks: a.cfg.WebhookAllowPrivate,
 		Retry:                retry,
+		Lease:                a.cfg.OutboxLease,
 		Logger:               logger,
 		Registry:             registry,
 		Counter:              a.store,
@@ -195,25 +196,23 @@ func (e *cliEnv) serverLogger() *slog.Logger {
 	return slog.New(slog.NewJSONHandler(e.stderr, &slog.HandlerOptions{Level: level}))
 }
 
-// purgeExpired deletes Idempotency-Key records past their 24 hours and
-// console sessions past use, and rate-limit buckets that have refilled,
-// hourly, until ctx ends. Every instance may run it; the deletes are idempotent.
-func (a *app) purgeExpired(ctx context.Context) {
-	tick := time.NewTicker(time.Hour)
+// sweep runs the retention sweep (models.Store.Sweep) every
+// cfg.SweepInterval until ctx ends: finished outbox messages past their
+// retention, expired Idempotency-Key records, console sessions past their
+// maximum age, old sign-in attempts, refilled rate-limit buckets. Every
+// instance runs the loop; a lease lets one sweep at a time.
+func (a *app) sweep(ctx context.Context) {
+	tick := time.NewTicker(a.cfg.SweepInterval)
 	defer tick.Stop()
+	policy := models.Retention{Messages: a.cfg.MessageRetention, AdminSessions: a.cfg.AdminMaxAge, Lease: a.cfg.SweepInterval / 2}
 	for {
-		if n, err := a.store.PurgeExpiredIdempotencyKeys(ctx); err != nil && ctx.Err() == nil {
-			a.log.WarnContext(ctx, "purge idempotency keys", "error", err)
-		} else if n > 0 {
-			a.log.InfoContext(ctx, "purged idempotency keys", "count", n)
-		}
-		// Console sessions that ended, or are past the maximum age, can
-		// never be used again.
-		if err := a.store.PurgeAdminSessions(ctx, a.store.Now().Add(-a.cfg.AdminMaxAge)); err != nil && ctx.Err() == nil {
-			a.log.WarnContext(ctx, "purge admin sessions", "error", err)
-		}
-		if _, err := a.store.PurgeFullRateBuckets(ctx); err != nil && ctx.Err() == nil {
-			a.log.WarnContext(ctx, "purge rate-limit buckets", "error", err)
+		rep, err := a.store.Sweep(ctx, policy)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			a.log.WarnContext(ctx, "retention sweep", "error", err)
+		case rep.Ran:
+			a.log.InfoContext(ctx, "retention sweep", "messages", rep.Messages, "idempotency_keys", rep.IdempotencyKeys,
+				"admin_sessions", rep.AdminSessions, "login_attempts", rep.LoginAttempts, "rate_buckets", rep.RateBuckets)
 		}
 		select {
 		case <-ctx.Done():

@@ -620,7 +620,7 @@ func TestALapsedLeaseBringsAClaimBack(t *testing.T) {
 			t.Fatalf("after the lease: %+v %v", again, err)
 		}
 		// The first worker, back from the dead, cannot record an outcome over the new claim.
-		if err := env.Store.FinishMessage(t.Context(), &first[0], models.Outcome{}, models.DefaultRetryPolicy()); err != nil {
+		if err := env.Store.FinishMessages(t.Context(), []models.MessageOutcome{{Message: &first[0]}}, models.DefaultRetryPolicy()); err != nil {
 			t.Fatal(err)
 		}
 		if m := f.messages(t)[0]; m.Status != models.MessagePending || m.LeaseToken != again[0].LeaseToken {

@@ -76,26 +76,66 @@ func NewMailer(rawURL, from string, timeout time.Duration) (*Mailer, error) {
 	return &Mailer{host: u.Hostname(), opts: opts, from: sender}, nil
 }
 
-// Send delivers one invitation; id becomes its Message-ID, so a receiver
-// can tell a repeat from a new message.
+// Letter is one invitation to send; ID becomes its Message-ID, so a
+// receiver can tell a repeat from a new message.
+type Letter struct {
+	ID         string
+	Invitation *models.Invitation
+}
+
+// Send delivers one invitation.
 func (m *Mailer) Send(ctx context.Context, id string, inv *models.Invitation) error {
-	msg, err := m.compose(ctx, id, inv)
-	if err != nil {
-		return err
+	return m.SendBatch(ctx, []Letter{{ID: id, Invitation: inv}})[0]
+}
+
+// SendBatch delivers invitations over one SMTP connection and returns each
+// one's error (nil: delivered), in order. A letter that cannot be composed,
+// or that the server refuses for good (5xx), has a permanent error; a
+// failure to connect is every letter's (temporary) error.
+func (m *Mailer) SendBatch(ctx context.Context, letters []Letter) []error {
+	errs := make([]error, len(letters))
+	var msgs []*gomail.Msg
+	var at []int // msgs[i] is letters[at[i]]
+	for i, l := range letters {
+		msg, err := m.compose(ctx, l.ID, l.Invitation)
+		if err != nil {
+			errs[i] = err
+			continue
+		}
+		msgs = append(msgs, msg)
+		at = append(at, i)
 	}
-	// A client per message: go-mail's Client holds one connection at a time.
+	if len(msgs) == 0 {
+		return errs
+	}
+	// One client per batch: go-mail's Client holds one connection at a time.
 	c, err := gomail.NewClient(m.host, m.opts...)
 	if err != nil {
-		return permanent(err)
-	}
-	if err := c.DialAndSendWithContext(ctx, msg); err != nil {
-		var se *gomail.SendError
-		if errors.As(err, &se) && se.ErrorCode() >= 500 && se.ErrorCode() < 600 {
-			return permanent(fmt.Errorf("the SMTP server refused the message for good: %w", err))
+		for _, i := range at {
+			errs[i] = permanent(err)
 		}
-		return err
+		return errs
 	}
-	return nil
+	err = c.DialAndSendWithContext(ctx, msgs...)
+	for k, msg := range msgs {
+		i := at[k]
+		switch {
+		case msg.HasSendError():
+			errs[i] = smtpError(msg.SendError())
+		case err != nil && !msg.IsDelivered():
+			errs[i] = err // the connection failed before this message went out
+		}
+	}
+	return errs
+}
+
+// smtpError marks a refusal for good (5xx) as permanent.
+func smtpError(err error) error {
+	var se *gomail.SendError
+	if errors.As(err, &se) && se.ErrorCode() >= 500 && se.ErrorCode() < 600 {
+		return permanent(fmt.Errorf("the SMTP server refused the message for good: %w", err))
+	}
+	return err
 }
 
 // compose builds the message: the recipient checked with net/mail, every

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"time"
 
@@ -24,7 +25,7 @@ import (
 // Store is what the worker needs of models.Store.
 type Store interface {
 	ClaimMessages(ctx context.Context, limit int, lease time.Duration) ([]models.OutboxMessage, error)
-	FinishMessage(ctx context.Context, m *models.OutboxMessage, out models.Outcome, policy models.RetryPolicy) error
+	FinishMessages(ctx context.Context, outs []models.MessageOutcome, policy models.RetryPolicy) error
 	ReleaseMessage(ctx context.Context, m *models.OutboxMessage) error
 	WebhooksByID(ctx context.Context, ids []string) (map[string]*models.WebhookEndpoint, error)
 }
@@ -165,38 +166,95 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 		}
 		return 0, err
 	}
-	slots := make(chan struct{}, w.cfg.Concurrency)
-	var wg sync.WaitGroup
+	rec := w.startRecorder(keep, len(msgs))
+	var emails, others []*models.OutboxMessage
 	for i := range msgs {
-		m := &msgs[i]
+		if msgs[i].Kind == models.MessageEmail {
+			emails = append(emails, &msgs[i])
+		} else {
+			others = append(others, &msgs[i])
+		}
+	}
+	var wg sync.WaitGroup
+	// E-mails go out beside the webhooks, over one SMTP connection per
+	// chunk: a slow webhook never holds them up.
+	wg.Go(func() { w.sendEmails(ctx, keep, emails, rec) })
+	slots := make(chan struct{}, w.cfg.Concurrency)
+	for _, m := range others {
 		select {
 		case slots <- struct{}{}:
 		case <-ctx.Done():
 		}
 		if ctx.Err() != nil {
-			if err := w.store.ReleaseMessage(keep, m); err != nil {
-				w.log.Warn("outbox: returning a message to the queue failed", "id", m.ID, "error", err)
-			}
+			w.release(keep, m)
 			continue
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			defer func() { <-slots }()
-			w.deliver(keep, m, endpoints)
-		}()
+			sendCtx, cancel := context.WithTimeout(keep, w.cfg.Timeout)
+			defer cancel()
+			start := time.Now()
+			rec.add(w.outcome(m, w.send(sendCtx, m, endpoints), time.Since(start)))
+		})
 	}
 	wg.Wait()
+	rec.close()
 	return len(msgs), nil
 }
 
-// deliver sends one message and records the outcome.
-func (w *Worker) deliver(ctx context.Context, m *models.OutboxMessage, endpoints map[string]*models.WebhookEndpoint) {
-	sendCtx, cancel := context.WithTimeout(ctx, w.cfg.Timeout)
-	defer cancel()
-	start := time.Now()
-	out := w.send(sendCtx, m, endpoints)
-	w.stats.observe(m.Kind, w.cfg.Retry.Next(out, m.Attempts), time.Since(start))
+// sendEmails sends the batch's e-mails in chunks, each over one SMTP
+// connection and short enough to finish well within the lease. Chunks not
+// started when ctx ends go back to the queue.
+func (w *Worker) sendEmails(ctx, keep context.Context, emails []*models.OutboxMessage, rec *recorder) {
+	if w.mailer == nil {
+		for _, m := range emails {
+			rec.add(w.outcome(m, models.Outcome{Err: errors.New("no SMTP server is configured"), Held: true}, 0))
+		}
+		return
+	}
+	size := max(1, int(w.cfg.Lease/(2*w.cfg.Timeout)))
+	for chunk := range slices.Chunk(emails, size) {
+		if ctx.Err() != nil {
+			for _, m := range chunk {
+				w.release(keep, m)
+			}
+			continue
+		}
+		letters := make([]Letter, len(chunk))
+		errs := make([]error, len(chunk))
+		for i, m := range chunk {
+			var inv models.Invitation
+			if err := json.Unmarshal(m.Payload, &inv); err != nil {
+				errs[i] = permanent(err)
+			}
+			letters[i] = Letter{ID: m.ID, Invitation: &inv}
+		}
+		sendCtx, cancel := context.WithTimeout(keep, time.Duration(len(chunk))*w.cfg.Timeout)
+		start := time.Now()
+		sent := w.mailer.SendBatch(sendCtx, letters)
+		cancel()
+		each := time.Since(start) / time.Duration(len(chunk))
+		for i, m := range chunk {
+			err := errs[i]
+			if err == nil {
+				err = sent[i]
+			}
+			var p *permanentError
+			rec.add(w.outcome(m, models.Outcome{Err: err, Permanent: errors.As(err, &p)}, each))
+		}
+	}
+}
+
+// release returns a claimed message that was never sent to the queue.
+func (w *Worker) release(ctx context.Context, m *models.OutboxMessage) {
+	if err := w.store.ReleaseMessage(ctx, m); err != nil {
+		w.log.Warn("outbox: returning a message to the queue failed", "id", m.ID, "error", err)
+	}
+}
+
+// outcome logs and counts how one message's send ended.
+func (w *Worker) outcome(m *models.OutboxMessage, out models.Outcome, took time.Duration) models.MessageOutcome {
+	w.stats.observe(m.Kind, w.cfg.Retry.Next(out, m.Attempts), took)
 	log := w.log.With("id", m.ID, "kind", m.Kind, "event", m.Event, "attempt", m.Attempts)
 	to := m.Recipient
 	if m.Kind == models.MessageWebhook {
@@ -211,19 +269,12 @@ func (w *Worker) deliver(ctx context.Context, m *models.OutboxMessage, endpoints
 	default:
 		log.Info("outbox: sent", "to", to)
 	}
-	if err := w.store.FinishMessage(ctx, m, out, w.cfg.Retry); err != nil {
-		log.Error("outbox: recording the outcome failed", "error", err)
-	}
+	return models.MessageOutcome{Message: m, Outcome: out}
 }
 
 func (w *Worker) send(ctx context.Context, m *models.OutboxMessage, endpoints map[string]*models.WebhookEndpoint) models.Outcome {
 	var err error
 	switch m.Kind {
-	case models.MessageEmail:
-		if w.mailer == nil {
-			return models.Outcome{Err: errors.New("no SMTP server is configured"), Held: true}
-		}
-		err = w.sendEmail(ctx, m)
 	case models.MessageWebhook:
 		err = w.sendWebhook(ctx, m, endpoints)
 	default:
@@ -231,14 +282,6 @@ func (w *Worker) send(ctx context.Context, m *models.OutboxMessage, endpoints ma
 	}
 	var p *permanentError
 	return models.Outcome{Err: err, Permanent: errors.As(err, &p)}
-}
-
-func (w *Worker) sendEmail(ctx context.Context, m *models.OutboxMessage) error {
-	var inv models.Invitation
-	if err := json.Unmarshal(m.Payload, &inv); err != nil {
-		return permanent(err)
-	}
-	return w.mailer.Send(ctx, m.ID, &inv)
 }
 
 func (w *Worker) sendWebhook(ctx context.Context, m *models.OutboxMessage, endpoints map[string]*models.WebhookEndpoint) error {

@@ -1,6 +1,11 @@
 // Package blob opens the bucket that holds uploaded PDFs, through
 // gocloud.dev/blob: file:// by default, gs:// and s3:// in production, mem://
-// in tests.
+// in tests. An S3-compatible store (MinIO, Ceph, R2, …) is an s3:// URL with
+// gocloud's query parameters, e.g.
+// s3://pdfs?endpoint=https://minio.internal:9000&use_path_style=true&region=us-east-1;
+// credentials come from the standard AWS variables (AWS_ACCESS_KEY_ID,
+// AWS_SECRET_ACCESS_KEY) or the platform's role, gs:// from Application
+// Default Credentials.
 package blob
 
 import (

@@ -4,7 +4,9 @@ import "github.com/markuproom/markuproom/templates"
 
 // LoginView is the admin console's sign-in form.
 type LoginView struct {
-	Email string
+	// Action is where the form posts.
+	Action string
+	Email  string
 	// Error is the one message for every refused sign-in; Locked marks a lockout.
 	Error  string
 	Locked bool
@@ -12,6 +14,8 @@ type LoginView struct {
 
 // TransactionsView is the console's transactions table with its filters.
 type TransactionsView struct {
+	// Action is the list's own address, where the filters are sent.
+	Action        string
 	Organizations []templates.OptionView
 	Statuses      []templates.OptionView
 	// OrganizationID, Status and Search are the filters as given.
@@ -40,6 +44,8 @@ type TransactionRowView struct {
 
 // TransactionView is one transaction's page in the console.
 type TransactionView struct {
+	// BackURL is the list of transactions.
+	BackURL                               string
 	ID, Organization, ReferenceID, Status string
 	Version                               int
 	Created, Updated                      string
@@ -99,6 +105,8 @@ type ActivityRowView struct {
 
 // OrganizationsView is the console's list of organizations with the create form.
 type OrganizationsView struct {
+	// CreateURL is where the new organization form posts.
+	CreateURL string
 	Rows      []OrganizationRowView
 	CSRFToken string
 	// Error is a refused create's message; Name the name typed.
@@ -114,6 +122,8 @@ type OrganizationRowView struct {
 
 // OrganizationView is one organization's page: its users and API tokens.
 type OrganizationView struct {
+	// BackURL is the list of organizations.
+	BackURL    string
 	ID, Name   string
 	APIEnabled bool
 	ToggleURL  string

@@ -95,9 +95,10 @@ async function roomWithTags(tags) {
   return { ...r, tx: after };
 }
 
-/** Drags from the point (x, y) inside the locator's box by (dx, dy) pixels; waits for the save. */
+/** Drags from the point (x, y) inside the locator's box by (dx, dy) pixels, Alt held (no snapping); waits for the save. */
 async function dragBy(page, locator, x, y, dx, dy) {
   const b = await locator.boundingBox();
+  await page.keyboard.down("Alt"); // exact amounts: Alt turns snapping off (multiselect.test.mjs tests the snap)
   await page.mouse.move(b.x + x, b.y + y);
   await page.mouse.down();
   const [res] = await Promise.all([page.waitForResponse(isTagSave("PUT")), (async () => {
@@ -105,6 +106,7 @@ async function dragBy(page, locator, x, y, dx, dy) {
     await page.mouse.move(b.x + x + dx, b.y + y + dy, { steps: 3 });
     await page.mouse.up();
   })()]);
+  await page.keyboard.up("Alt");
   assert.equal(res.status(), 200, await res.text());
 }
 

@@ -152,6 +152,7 @@ test("drag from the palette, move, resize, nudge, copy/paste, delete, undo and r
 
   // Move by dragging: 60 px right, 30 px down.
   let b = await tag.boundingBox();
+  await page.keyboard.down("Alt"); // exact amounts: Alt turns snapping off (multiselect.test.mjs tests the snap)
   await page.mouse.move(b.x + 10, b.y + 10);
   await page.mouse.down();
   await page.mouse.move(b.x + 40, b.y + 25, { steps: 4 });
@@ -172,6 +173,7 @@ test("drag from the palette, move, resize, nudge, copy/paste, delete, undo and r
     await page.mouse.move(hb.x + hb.width / 2 + 40, hb.y + hb.height / 2 + 20, { steps: 5 });
     await page.mouse.up();
   })()]);
+  await page.keyboard.up("Alt");
   let [s] = await tags(r.transactionId);
   assert.ok(Math.abs(s.width - (m.width + 40 / scale)) < 1 && Math.abs(s.height - (m.height + 20 / scale)) < 1, `resized ${JSON.stringify(s)}`);
   assert.ok(Math.abs(s.x - m.x) < 0.02 && Math.abs(s.y + s.height - (m.y + m.height)) < 0.02, "the top-left corner stays");
@@ -408,6 +410,7 @@ test("the demo room printed at start-up: real pages, tags for both demo particip
   const placed = t[0];
   const sig = page.locator(".tag.signer-c0");
   const b = await sig.boundingBox();
+  await page.keyboard.down("Alt"); // exact amounts: Alt turns snapping off (multiselect.test.mjs tests the snap)
   await page.mouse.move(b.x + 20, b.y + 10);
   await page.mouse.down();
   await Promise.all([page.waitForResponse(isTagSave("PUT")), (async () => {
@@ -421,6 +424,7 @@ test("the demo room printed at start-up: real pages, tags for both demo particip
     await page.mouse.move(h.x + 64, h.y + 4, { steps: 5 });
     await page.mouse.up();
   })()]);
+  await page.keyboard.up("Alt");
   await page.locator(".tag.signer-c1").focus();
   await Promise.all([page.waitForResponse(isTagSave("DELETE")), page.keyboard.press("Delete")]);
   t = (await srv.transaction(transactionId)).documents[0].tags;

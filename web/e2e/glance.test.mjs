@@ -316,9 +316,11 @@ test("the field list: every tag by participant, document and page with counts, u
   await page.locator("[data-signer-picker] label", { hasText: "Robin Seller" }).click();
   await place(page, "INITIALSTEMPLATE", 2, 60, 120);
   await place(page, "FULLNAMETEMPLATE", 3, 60, 500);
-  // One made unassigned in the properties.
+  // One made unassigned in the properties, once they show the tag just placed (as a user sees it).
+  await page.waitForFunction(() => document.querySelector("[data-tag-props-type]")?.textContent === "Full name");
   await Promise.all([page.waitForResponse(isTagSave("PUT")), page.locator("#tag-prop-signer").selectOption("")]);
-  await page.waitForFunction(() => document.querySelector("[data-field-total]").textContent === "4");
+  // The list is rebuilt after the server's answer is swapped in (the total stays 4, so wait for the group).
+  await page.waitForFunction(() => document.querySelector("[data-field-total]").textContent === "4" && document.querySelector('[data-field-group="unassigned"]'));
 
   const groups = await list.locator(".field-group").evaluateAll((els) =>
     els.map((g) => ({

@@ -161,7 +161,10 @@ test("390×844 (phone): full-width pages, sheets for palette, properties and peo
   const { transactionId } = await srv.api("GET", `/api/v1/markup-rooms/${roomID}`);
   // The API's tags carry no id: find this one by where the page says it is.
   const tagEl = page.locator(`.tag[data-tag-id="${id}"]`);
+  // The page and the server are compared once the editor has nothing in flight (no pending tag, no
+  // save under way): reading the element between a save's answer and its swap read a stale place.
   const stored = async () => {
+    await page.waitForFunction(() => !document.querySelector(".tag--pending") && !window.markupRoomHistory?.busy);
     const [x, y] = await tagEl.evaluate((el) => [Number(el.dataset.x), Number(el.dataset.y)]);
     const all = (await srv.transaction(transactionId)).documents.flatMap((d) => d.tags);
     return all.find((t) => Math.abs(t.x - x) < 0.01 && Math.abs(t.y - y) < 0.01);

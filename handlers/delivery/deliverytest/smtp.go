@@ -51,6 +51,9 @@ func (s *SMTPServer) URL() string { return "smtp://" + s.Addr }
 // Refuse makes the next n messages fail with a temporary error.
 func (s *SMTPServer) Refuse(n int) { s.catcher.Refuse(n) }
 
+// Sessions is how many connections the server has accepted.
+func (s *SMTPServer) Sessions() int { return s.catcher.Sessions() }
+
 // Messages returns what has arrived so far.
 func (s *SMTPServer) Messages() []Received {
 	msgs := s.catcher.Messages()

@@ -24,9 +24,17 @@ type Catcher struct {
 	// the order they arrive.
 	OnMessage func(Message)
 
-	mu     sync.Mutex
-	msgs   []Message
-	refuse int
+	mu       sync.Mutex
+	msgs     []Message
+	refuse   int
+	sessions int
+}
+
+// Sessions is how many SMTP connections have been opened so far.
+func (c *Catcher) Sessions() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sessions
 }
 
 // NewServer is an SMTP server on c (set its Addr, or Serve a listener).
@@ -54,7 +62,12 @@ func (c *Catcher) Messages() []Message {
 }
 
 // NewSession implements smtp.Backend.
-func (c *Catcher) NewSession(*smtp.Conn) (smtp.Session, error) { return &session{c: c}, nil }
+func (c *Catcher) NewSession(*smtp.Conn) (smtp.Session, error) {
+	c.mu.Lock()
+	c.sessions++
+	c.mu.Unlock()
+	return &session{c: c}, nil
+}
 
 type session struct {
 	c    *Catcher

@@ -46,6 +46,18 @@ function installHooks(captureConsole) {
   document.addEventListener("securitypolicyviolation", (e) => e2e.problems.push(`csp: ${e.violatedDirective} ${e.blockedURI}`));
   document.addEventListener("keydown", () => (e2e.lastKey = performance.now()), true);
   document.addEventListener("pointerdown", () => (e2e.lastKey = performance.now()), true);
+  // The editor's batch saves go out by fetch, not htmx: those to a /tags route are recorded apart.
+  e2e.fetches = [];
+  const fetch0 = window.fetch.bind(window);
+  window.fetch = async (input, init = {}) => {
+    const url = new URL(typeof input === "string" ? input : input.url, location.href);
+    if (!/\/tags(\/|$)/.test(url.pathname)) return fetch0(input, init);
+    const entry = { method: String(init.method || input.method || "GET").toUpperCase(), path: url.pathname, status: 0 };
+    e2e.fetches.push(entry);
+    const res = await fetch0(input, init);
+    entry.status = res.status;
+    return res;
+  };
   document.addEventListener("htmx:beforeRequest", (e) => {
     if (e.detail.xhr) e.detail.xhr.__e2eStart = performance.now();
   });
@@ -144,6 +156,18 @@ async function launchPuppeteer() {
           await page.keyboard.press(keys[key] || key);
           for (const m of [...mods].reverse()) await page.keyboard.up(m);
         },
+        async gesture(mods, ops) {
+          for (const m of mods) await page.keyboard.down(m);
+          try {
+            for (const [op, x, y, steps] of ops) {
+              if (op === "move") await page.mouse.move(x, y, { steps: steps || 1 });
+              else if (op === "down") await page.mouse.down({ button: "left" });
+              else await page.mouse.up({ button: "left" });
+            }
+          } finally {
+            for (const m of [...mods].reverse()) await page.keyboard.up(m);
+          }
+        },
         type: (text) => page.keyboard.type(text),
         screenshot: (path) => page.screenshot({ path }),
         nativeProblems: () => problems,
@@ -168,25 +192,43 @@ async function launchPuppeteer() {
 
 async function launchWebKit() {
   const { Builder, Key, Button, Origin, until } = await import("selenium-webdriver");
-  const port = await freePort();
-  const driverProc = spawn(WEBKIT_DRIVER, [`--port=${port}`], { stdio: ["ignore", "ignore", "pipe"] });
-  let driverErr = "";
-  driverProc.stderr.on("data", (c) => (driverErr += c));
-  const server = `http://127.0.0.1:${port}`;
-  await poll(async () => (await fetch(server + "/status")).ok, { timeout: 20000, message: `WebKitWebDriver on ${port} ${driverErr}` });
+  // A WebKitWebDriver of our own, on a free port (started again when a session will not come).
+  let driverProc, server, driverErr;
+  const startDriver = async () => {
+    const port = await freePort();
+    driverErr = "";
+    driverProc = spawn(WEBKIT_DRIVER, [`--port=${port}`], { stdio: ["ignore", "ignore", "pipe"] });
+    driverProc.stderr.on("data", (c) => (driverErr += c));
+    server = `http://127.0.0.1:${port}`;
+    await poll(async () => (await fetch(server + "/status")).ok, { timeout: 20000, message: `WebKitWebDriver on ${port} ${driverErr}` });
+  };
+  await startDriver();
   const capabilities = {
     browserName: "MiniBrowser",
     "webkitgtk:browserOptions": { binary: MINIBROWSER, args: ["--automation"] },
   };
   // Without a display MiniBrowser hangs silently: the session gets its own deadline.
-  const session = async () => {
+  const sessionOnce = async (seconds) => {
     let timer;
     const d = await Promise.race([
       new Builder().usingServer(server).withCapabilities(capabilities).build(),
-      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error("no WebKit session within 60 s: is there a display (xvfb-run)?")), 60000))),
+      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no WebKit session within ${seconds} s: is there a display (xvfb-run)?`)), seconds * 1000))),
     ]).finally(() => clearTimeout(timer));
     await d.manage().setTimeouts({ script: 30000, pageLoad: 60000 });
     return d;
+  };
+  // A session that replaces one (after a right-click) sometimes never came on a busy machine:
+  // after 30 s the driver is killed, a new one started and asked once more.
+  const session = async (replacing = false) => {
+    if (!replacing) return sessionOnce(60);
+    try {
+      return await sessionOnce(30);
+    } catch (err) {
+      console.log(`# webkit: ${err.message}; WebKitWebDriver started again`);
+      driverProc.kill("SIGKILL");
+      await startDriver();
+      return sessionOnce(60);
+    }
   };
   let driver = await session();
   // After a right-button press WebKitWebDriver's input state is off for good (its release is
@@ -207,23 +249,36 @@ async function launchWebKit() {
     engine,
     async newPage({ width = 1440, height = 900 } = {}) {
       if (open) throw new Error("the WebKit adapter drives one page at a time");
+      if (!driver) driver = await session(true);
       open = true;
       // The viewport is the window minus MiniBrowser's chrome: size the window, measure, correct.
       // Again after each navigation: the window manager may apply a resize late (seen once in CI:
       // 862 px high after the page loaded where about:blank measured 900).
+      // The size must then hold for 100 ms: a late resize landed right after a single good
+      // measurement often on a busy machine (900 measured, 862 a moment later).
       const fit = async () => {
-        for (let i = 0; ; i++) {
+        for (let i = 0, good = 0; ; i++) {
           const [w, h] = await driver.executeScript("return [innerWidth, innerHeight]");
-          if (w === width && h === height) return;
-          if (i === 8) throw new Error(`WebKit's viewport is ${w}×${h}, not ${width}×${height}`);
+          if (w === width && h === height) {
+            if (++good === 3) return;
+            await driver.sleep(50);
+            continue;
+          }
+          good = 0;
+          if (i >= 12) throw new Error(`WebKit's viewport is ${w}×${h}, not ${width}×${height}`);
           const got = await driver.manage().window().getRect();
           await driver.manage().window().setRect({ width: got.width + width - w, height: got.height + height - h });
           await driver.sleep(50 * i); // let a late resize land before measuring again
         }
       };
-      await driver.get("about:blank");
-      await driver.manage().window().setRect({ width, height });
-      await fit();
+      try {
+        await driver.get("about:blank");
+        await driver.manage().window().setRect({ width, height });
+        await fit();
+      } catch (err) {
+        open = false;
+        throw err;
+      }
       return makePage({
         async goto(url) {
           await driver.get(url);
@@ -273,6 +328,33 @@ async function launchWebKit() {
           });
           if (mods.length) await driver.actions().clear();
         },
+        async gesture(mods, ops) {
+          // The modifiers go down in a chain of their own: in one chain with the pointer's actions,
+          // WebKit gives them to the first pointermove only (not to pointerdown, later moves, click).
+          // Released, and the input state cleared, in the end (else Shift sticks: see chord).
+          await act((a) => {
+            for (const m of mods) a = a.keyDown(keys[m]);
+            return a;
+          });
+          await act((a) => {
+            for (const [op, x, y, steps = 1] of ops) {
+              if (op === "move") {
+                const from = pos;
+                pos = { x, y };
+                for (let i = 1; i <= steps; i++) {
+                  a = a.move({ x: Math.round(from.x + ((x - from.x) * i) / steps), y: Math.round(from.y + ((y - from.y) * i) / steps), origin: Origin.VIEWPORT, duration: 16 });
+                }
+              } else if (op === "down") a = a.press(Button.LEFT);
+              else a = a.release(Button.LEFT);
+            }
+            return a;
+          });
+          await act((a) => {
+            for (const m of [...mods].reverse()) a = a.keyUp(keys[m]);
+            return a;
+          });
+          await driver.actions().clear();
+        },
         type: (text) => act((a) => a.sendKeys(text)),
         async screenshot(path) {
           writeFileSync(path, Buffer.from(await driver.takeScreenshot(), "base64"));
@@ -294,8 +376,9 @@ async function launchWebKit() {
           if (spoiled) {
             spoiled = false;
             await driver.quit().catch(() => {});
-            driver = await session();
             pos = { x: 0, y: 0 };
+            driver = null; // (the next page tries again when this fails)
+            driver = await session(true);
             return;
           }
           await driver.manage().deleteAllCookies().catch(() => {});
@@ -304,7 +387,7 @@ async function launchWebKit() {
       });
     },
     async close() {
-      await driver.quit().catch(() => {});
+      await driver?.quit().catch(() => {});
       driverProc.kill("SIGTERM");
     },
   };
@@ -357,8 +440,15 @@ function makePage(b) {
     move: (x, y, steps) => b.move(Math.round(x), Math.round(y), steps),
     down: (button = "left") => b.down(button),
     up: (button = "left") => b.up(button),
-    /** Clicks the viewport point (x, y). */
-    async clickAt(x, y, { button = "left" } = {}) {
+    /**
+     * Clicks the viewport point (x, y); modifiers (["Shift"], ["Control"], ["Alt"], ["Meta"])
+     * are held through the click (left button only).
+     */
+    async clickAt(x, y, { button = "left", modifiers = [] } = {}) {
+      if (modifiers.length) {
+        if (button !== "left") throw new Error("modifiers are held for a left click only");
+        return b.gesture(modifiers, [["move", Math.round(x), Math.round(y)], ["down"], ["up"]]);
+      }
       await b.move(Math.round(x), Math.round(y));
       await b.down(button);
       await b.up(button);
@@ -368,12 +458,12 @@ function makePage(b) {
      * top-left corner; its centre by default). Resolves with the point clicked,
      * relative to the element (whole viewport pixels, so maybe off by < 1 px).
      */
-    async click(sel, { offset, button = "left" } = {}) {
+    async click(sel, { offset, button = "left", modifiers = [] } = {}) {
       await page.waitForSelector(sel, { visible: true });
       const r = await page.reveal(sel, offset);
       const x = Math.round(r.x + (offset ? offset.x : r.width / 2));
       const y = Math.round(r.y + (offset ? offset.y : r.height / 2));
-      await page.clickAt(x, y, { button });
+      await page.clickAt(x, y, { button, modifiers });
       return { x: x - r.x, y: y - r.y };
     },
     /**
@@ -415,8 +505,12 @@ function makePage(b) {
       if (r.covered) throw new Error(`${sel}${offset ? ` at ${offset.x},${offset.y}` : ""} is covered by ${r.covered}`);
       return r;
     },
-    /** Presses the pointer at from, moves to to in steps, releases. */
-    async drag(from, to, { steps = 8 } = {}) {
+    /** Presses the pointer at from, moves to to in steps, releases; modifiers (e.g. ["Alt"]) are held throughout. */
+    async drag(from, to, { steps = 8, modifiers = [] } = {}) {
+      if (modifiers.length) {
+        const [fx, fy, tx, ty] = [from.x, from.y, to.x, to.y].map(Math.round);
+        return b.gesture(modifiers, [["move", fx, fy], ["down"], ["move", Math.round(from.x + (to.x - from.x) / 4), Math.round(from.y + (to.y - from.y) / 4), 2], ["move", tx, ty, steps], ["up"]]);
+      }
       await b.move(Math.round(from.x), Math.round(from.y));
       await b.down("left");
       await b.move(Math.round(from.x + (to.x - from.x) / 4), Math.round(from.y + (to.y - from.y) / 4), 2);
@@ -455,6 +549,8 @@ function makePage(b) {
         },
         { sel, value },
       ),
+    /** The fetch requests to a /tags route (the editor's batch saves) since the page's last full load: {method, path, status}. */
+    fetches: () => b.evaluate(() => window.__e2e?.fetches || []),
     /** The htmx requests the page made (since its last full load). */
     requests: () => b.evaluate(() => window.__e2e?.requests || []),
     /**

@@ -7,7 +7,9 @@
 // has its own AbortController: every listener it adds (on document and
 // window too) and every observer goes when the room is rebuilt. Loaded as a
 // deferred classic script; pdf.js (an ES module) is imported on demand.
+import { createArrangeToolbar } from "./arrange.mjs";
 import { createBus, listenUntil } from "./bus.mjs";
+import { createCopyToPages } from "./copypages.mjs";
 import { watchCounts } from "./counts.mjs";
 import { TagEditor } from "./editor.mjs";
 import { createFieldList } from "./fieldlist.mjs";
@@ -104,6 +106,8 @@ async function start(prev) {
   const editor = new TagEditor({ root, viewer, server, session, bus, signers, typeInfo, armed: () => palette?.armed || "", signal });
   palette = createPalette({ root: document.querySelector("[data-palette]"), viewer, editor, signers, bus, typeInfo, signal });
   createProperties({ root: document.querySelector("[data-tag-props]"), editor, viewer, bus, typeInfo, signal });
+  createArrangeToolbar({ root: document.querySelector("[data-arrange-toolbar]"), editor, bus, signal });
+  createCopyToPages({ dialog: document.querySelector("[data-copy-pages-dialog]"), editor, viewer, bus, signal });
   watchCounts(root, signal);
   state.sheets = createSheets({ editor, palette, bus, viewer, signal });
   state.sheets?.reopen(prev?.sheet); // the sheet in use stays open when a page edit rebuilds the room

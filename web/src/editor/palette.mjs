@@ -20,7 +20,7 @@ export function createPalette({ root, viewer, editor, signers, bus, typeInfo, si
     bus.emit("armed", { type });
     if (hint) {
       hint.textContent = type
-        ? `Click on a page to place “${typeInfo(type).label}” there, press Enter again to put it on the page in view, or Escape to cancel.`
+        ? `Click on a page to place “${typeInfo(type).label}” there (drag to draw its size), press Enter again to put it on the page in view, or Escape to cancel.`
         : defaultHint;
     }
   };

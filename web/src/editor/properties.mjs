@@ -2,6 +2,12 @@
 // (with a live preview), state format, font size, and the exact rectangle in
 // PDF points. A change is checked here first (an invalid value shows a
 // message and changes nothing), then saved like any other change.
+//
+// With several tags selected it edits what they share (signer, required,
+// font size, the date format of the date tags) in one step (one request);
+// a field whose values differ shows as mixed (data-mixed: an empty field
+// with the placeholder "Mixed", a "Mixed" choice, an indeterminate checkbox)
+// and is left alone unless changed. Numbers typed here are never snapped.
 import { listenUntil } from "./bus.mjs";
 import { rectInside } from "./coords.mjs";
 import { formatDate } from "./dates.mjs";
@@ -18,6 +24,89 @@ export function createProperties({ root, editor, viewer, bus, typeInfo, signal }
   const input = (name) => form.querySelector(`[data-prop="${name}"]`);
   const group = (name) => form.querySelector(`[data-prop-group="${name}"]`);
   let current = null; // the tag element shown
+  let several = null; // the tag elements shown when more than one is selected
+  const geometry = form.querySelector(".tag-props__geometry");
+  const deleteButton = form.querySelector('[data-action="delete"]');
+  const deleteLabel = deleteButton?.textContent || "";
+  const SHARED = ["signerId", "required", "fontSize", "dateFormat"];
+  const title = root.querySelector("#tag-props-title");
+  const titleText = title?.textContent || "";
+
+  /** Shows one shared field of a group: its common value, or mixed. */
+  const showShared = (name, values) => {
+    const i = input(name);
+    const mixed = values.length > 1 && values.some((v) => v !== values[0]);
+    const value = mixed ? "" : values[0];
+    i.toggleAttribute("data-mixed", mixed);
+    i.querySelector("option[data-mixed]")?.remove();
+    if (i.type === "checkbox") {
+      i.checked = !mixed && !!value;
+      i.indeterminate = mixed;
+    } else if (i.tagName === "SELECT") {
+      if (mixed) {
+        const o = new Option("Mixed", "", true, true);
+        o.dataset.mixed = "";
+        o.disabled = true;
+        i.prepend(o);
+      }
+      i.value = mixed ? "" : value;
+      if (mixed) i.selectedIndex = 0;
+    } else {
+      i.value = value;
+      i.placeholder = mixed ? "Mixed" : i.dataset.placeholder ?? i.placeholder;
+    }
+  };
+
+  /** Fills the panel for several tags. */
+  const fillSeveral = (els) => {
+    current = null;
+    several = els;
+    form.hidden = false;
+    empty.hidden = true;
+    showError("");
+    for (const i of form.querySelectorAll("[aria-invalid]")) i.removeAttribute("aria-invalid");
+    const fields = els.map((el) => editor.current(el));
+    const dated = fields.filter((f) => typeInfo(f.type).date);
+    typeLabel.textContent = `${els.length} tags selected`;
+    if (title) title.textContent = "Selected tags";
+    showShared("signerId", fields.map((f) => f.signerId || ""));
+    showShared("required", fields.map((f) => !!f.required));
+    showShared("fontSize", fields.map((f) => String(f.fontSize || "")));
+    showShared("dateFormat", dated.length ? dated.map((f) => f.dateFormat || "") : [""]);
+    group("dateFormat").hidden = !dated.length;
+    group("stateFormat").hidden = true;
+    if (geometry) geometry.hidden = true;
+    if (deleteButton) deleteButton.textContent = `Delete ${els.length} tags`;
+    updatePreview();
+  };
+
+  /** Saves one shared field, as changed in the panel, to every selected tag: one request, one step. */
+  const saveSeveral = (name) => {
+    if (!SHARED.includes(name)) return;
+    const i = input(name);
+    let value;
+    if (name === "required") value = i.checked;
+    else if (name === "fontSize") {
+      const raw = i.value.trim();
+      const n = Number(raw);
+      const min = Number(i.min) || 1;
+      const max = Number(i.max) || Infinity;
+      if (raw !== "" && (!Number.isFinite(n) || n < min || n > max)) {
+        i.setAttribute("aria-invalid", "true");
+        showError(`Font size must be a number from ${min} to ${max}.`);
+        return;
+      }
+      value = raw;
+    } else value = i.value;
+    i.removeAttribute("aria-invalid");
+    showError("");
+    const entries = several
+      .filter((el) => el.isConnected && (name !== "dateFormat" || typeInfo(el.dataset.tagType).date))
+      .map((el) => ({ id: el.dataset.tagId, after: { ...editor.current(el), [name]: value } }));
+    i.removeAttribute("data-mixed");
+    i.indeterminate = false;
+    editor.run(editor.changeGroup(entries, { label: `change ${name} of tags` }));
+  };
 
   const showError = (message) => {
     error.textContent = message || "";
@@ -26,6 +115,16 @@ export function createProperties({ root, editor, viewer, bus, typeInfo, signal }
 
   const fill = (el) => {
     current = el;
+    several = null;
+    if (title) title.textContent = titleText;
+    if (geometry) geometry.hidden = false;
+    if (deleteButton) deleteButton.textContent = deleteLabel;
+    for (const i of form.querySelectorAll("[data-mixed]")) {
+      if (i.tagName === "OPTION") i.remove();
+      else i.removeAttribute("data-mixed");
+    }
+    input("required").indeterminate = false;
+    input("fontSize").placeholder = input("fontSize").dataset.placeholder ?? input("fontSize").placeholder;
     form.hidden = !el;
     empty.hidden = !!el;
     showError("");
@@ -97,21 +196,34 @@ export function createProperties({ root, editor, viewer, bus, typeInfo, signal }
     editor.run(editor.change(current.dataset.tagId, r.fields));
   };
 
+  input("fontSize").dataset.placeholder = input("fontSize").placeholder;
   on(form, "change", (e) => {
     if (e.target === input("dateFormat")) updatePreview();
-    save();
+    if (several) saveSeveral(e.target.dataset.prop);
+    else save();
   });
   on(form, "submit", (e) => {
     e.preventDefault();
-    save();
+    if (several) saveSeveral(document.activeElement?.dataset?.prop);
+    else save();
   });
   on(form, "click", (e) => {
     const action = e.target.closest("[data-action]")?.dataset.action;
-    if (action === "delete" && current) editor.run(editor.remove(current.dataset.tagId));
+    if (action === "delete" && several) editor.run(editor.removeGroup(several.map((el) => el.dataset.tagId)));
+    else if (action === "delete" && current) editor.run(editor.remove(current.dataset.tagId));
     if (action === "copy") editor.copy();
   });
 
-  bus.on("select", ({ el }) => {
+  bus.on("select", ({ el, els = el ? [el] : [] }) => {
+    if (els.length > 1) {
+      // Keep what the user is changing while the group's tags are re-rendered.
+      if (several && form.contains(document.activeElement) && els.length === several.length && els.every((x, i) => x.dataset.tagId === several[i].dataset.tagId)) {
+        several = els;
+        return;
+      }
+      fillSeveral(els);
+      return;
+    }
     // Keep what the user is typing when the selected tag is merely re-rendered.
     if (el && current && el.dataset.tagId === current.dataset.tagId && form.contains(document.activeElement)) {
       current = el;

@@ -2,6 +2,7 @@
 // request whose answer — the server's rendering of the tag — is swapped in
 // place of the editor's guess; the server stays the source of truth. Changes
 // of one tag are sent one after another, never two at once.
+import { sendBatch } from "./batch.mjs";
 import { problemMessage, readProblem } from "./problem.mjs";
 
 /** A save that the server refused or that never reached it. */
@@ -104,6 +105,32 @@ export function createServer(tagURL, bus) {
         if (!el) return;
         await send("DELETE", `${tagURL}/${encodeURIComponent(tagId)}`, el, {}, "delete");
       });
+    },
+    /**
+     * Sends a group's changes ({create, update, delete}) as one request
+     * (batch.mjs), after the requests under way about the same tags; resolves
+     * with the server's {created, updated} elements (not yet in the page).
+     */
+    async batch(changes) {
+      const ids = [...(changes.update || []).map((u) => u.id), ...(changes.delete || [])];
+      const prev = Promise.allSettled(ids.map((id) => chains.get(id) || Promise.resolve()));
+      const run = prev.then(async () => {
+        inFlight++;
+        bus.emit("saving", { inFlight });
+        const started = performance.now();
+        try {
+          const out = await sendBatch(`${tagURL}/batch`, csrf, changes);
+          inFlight--;
+          bus.emit("saved", { inFlight, ms: performance.now() - started });
+          return out;
+        } catch (err) {
+          inFlight--;
+          bus.emit("save-failed", { inFlight, error: err });
+          throw err;
+        }
+      });
+      for (const id of ids) chain(id, () => run.catch(() => {}));
+      return run;
     },
     get busy() {
       return inFlight > 0;

@@ -3,7 +3,11 @@
 
 const isMac = /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
 
-/** [key, modifiers, command, argument]; "mod" is Cmd on a Mac, Ctrl elsewhere. */
+/**
+ * [key, modifiers, command, argument]; "mod" is Cmd on a Mac, Ctrl elsewhere.
+ * A key "KeyX" is matched by the key's place (KeyboardEvent.code): with Alt
+ * held a Mac types another character (Alt Shift L is "Ò").
+ */
 const TABLE = [
   ["z", "mod", "undo"],
   ["z", "mod+shift", "redo"],
@@ -14,6 +18,19 @@ const TABLE = [
   ["Delete", "", "delete"],
   ["Backspace", "", "delete"],
   ["Escape", "", "escape"],
+  ["a", "mod", "select-all"],
+  [" ", "", "toggle"],
+  ["KeyL", "shift+alt", "align", "left"],
+  ["KeyC", "shift+alt", "align", "center"],
+  ["KeyR", "shift+alt", "align", "right"],
+  ["KeyT", "shift+alt", "align", "top"],
+  ["KeyM", "shift+alt", "align", "middle"],
+  ["KeyB", "shift+alt", "align", "bottom"],
+  ["KeyH", "shift+alt", "distribute", "horizontal"],
+  ["KeyV", "shift+alt", "distribute", "vertical"],
+  ["KeyW", "shift+alt", "same", "width"],
+  ["KeyE", "shift+alt", "same", "height"],
+  ["KeyS", "shift+alt", "same", "size"],
   ["ArrowLeft", "", "nudge", [-1, 0]],
   ["ArrowRight", "", "nudge", [1, 0]],
   ["ArrowUp", "", "nudge", [0, -1]],
@@ -40,7 +57,7 @@ export function commandFor(e) {
   const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
   const mods = modifiers(e);
   for (const [k, m, name, arg] of TABLE) {
-    if (k === key && m === mods) return { name, arg };
+    if ((k === key || (k.startsWith("Key") && k === e.code)) && m === mods) return { name, arg };
   }
   return null;
 }

@@ -18,11 +18,18 @@ func pdfBusyProblem() (int, string, []models.FieldError) {
 	return 503, pdfBusyDetail, []models.FieldError{{Pointer: "", Code: "pdf_busy", Detail: pdfBusyDetail}}
 }
 
+// unavailableRetrySeconds is the Retry-After of a 503 while the database
+// cannot be reached: long enough for a restart or a failover to begin.
+const unavailableRetrySeconds = 5
+
 // setRetryAfter sends Retry-After (whole seconds) for an error that says
 // when a retry makes sense.
 func setRetryAfter(c *gin.Context, err error) {
 	var busy *models.PDFBusyError
-	if errors.As(err, &busy) {
+	switch {
+	case errors.As(err, &busy):
 		c.Header("Retry-After", strconv.Itoa(max(1, int(math.Ceil(busy.RetryAfter.Seconds())))))
+	case errors.Is(err, models.ErrUnavailable):
+		c.Header("Retry-After", strconv.Itoa(unavailableRetrySeconds))
 	}
 }

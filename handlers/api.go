@@ -1,0 +1,61 @@
+package handlers
+
+import (
+	"context"
+	"io"
+
+	"github.com/markuproom/markuproom/models"
+)
+
+// apiHandler serves the API (/api/v1): SPEC's operations and DESIGN's
+// additions, for callers holding an API token. It may touch only the stores
+// declared here.
+type apiHandler struct {
+	*site
+	documents    DocumentStore
+	transactions TransactionStore
+	idempotency  IdempotencyStore
+	rooms        RoomStore
+	webhooks     WebhookStore
+}
+
+// DocumentStore stages, saves and reads uploaded PDFs.
+type DocumentStore interface {
+	StageUpload(ctx context.Context, r io.Reader, maxBytes int64, fileName string) (*models.StagedUpload, error)
+	SaveDocument(ctx context.Context, u *models.StagedUpload, in models.NewDocument) (*models.Document, error)
+	GetDocument(ctx context.Context, orgID int64, id string) (*models.Document, error)
+	OpenDocumentContent(ctx context.Context, d *models.Document) (models.DocumentContent, error)
+}
+
+// TransactionStore creates, replaces and reads e-signature transactions.
+type TransactionStore interface {
+	CreateTransaction(ctx context.Context, actor models.Actor, in *models.TransactionInput) (*models.Transaction, error)
+	ReplaceTransaction(ctx context.Context, actor models.Actor, id string, in *models.TransactionInput, ifMatch string) (*models.Transaction, error)
+	GetTransaction(ctx context.Context, orgID int64, id string) (*models.Transaction, error)
+	ListTransactions(ctx context.Context, orgID int64, f models.TransactionFilter) (*models.TransactionPage, error)
+	GetTransactionXFDF(ctx context.Context, orgID int64, txID, documentID string) (string, *models.TransactionDocument, error)
+}
+
+// IdempotencyStore keeps the answers of requests sent with an Idempotency-Key.
+type IdempotencyStore interface {
+	ClaimIdempotencyKey(ctx context.Context, orgID int64, scope, key, requestHash string) (models.ClaimResult, error)
+	CompleteIdempotencyKey(ctx context.Context, orgID int64, scope, key string, status int, contentType string, headers models.RawJSON, body []byte) error
+	ReleaseIdempotencyKey(ctx context.Context, orgID int64, scope, key string) error
+}
+
+// RoomStore creates and reads Markup Rooms for API callers.
+type RoomStore interface {
+	CreateRoom(ctx context.Context, actor models.Actor, in *models.RoomInput) (*models.CreatedRoom, error)
+	GetRoom(ctx context.Context, orgID int64, id string) (*models.Room, error)
+	ListRooms(ctx context.Context, orgID int64, f models.RoomFilter) ([]models.Room, string, error)
+}
+
+// WebhookStore manages an organization's webhook endpoints (the API's and
+// the console's routes).
+type WebhookStore interface {
+	CreateWebhook(ctx context.Context, orgID int64, policy models.WebhookPolicy, in models.NewWebhook) (*models.WebhookEndpoint, error)
+	ListWebhooks(ctx context.Context, orgID int64) ([]models.WebhookEndpoint, error)
+	DeleteWebhook(ctx context.Context, orgID int64, id string) error
+	GetWebhook(ctx context.Context, orgID int64, id string) (*models.WebhookEndpoint, error)
+	RotateWebhookSecret(ctx context.Context, orgID int64, id string) (*models.WebhookEndpoint, error)
+}

@@ -1,0 +1,151 @@
+package handlers_test
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"strconv"
+	"sync/atomic"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/markuproom/markuproom/handlers"
+	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/models/modelstest"
+	"github.com/markuproom/markuproom/models/pdf/pdftest"
+)
+
+// roundTrips counts what pgx sends to PostgreSQL: every query or exec
+// (BEGIN and COMMIT included), every prepare, every batch and every COPY is
+// one round trip.
+type roundTrips struct{ n atomic.Int64 }
+
+func (r *roundTrips) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+	r.n.Add(1)
+	return ctx
+}
+func (r *roundTrips) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+func (r *roundTrips) TracePrepareStart(ctx context.Context, _ *pgx.Conn, _ pgx.TracePrepareStartData) context.Context {
+	r.n.Add(1)
+	return ctx
+}
+func (r *roundTrips) TracePrepareEnd(context.Context, *pgx.Conn, pgx.TracePrepareEndData) {}
+func (r *roundTrips) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
+	r.n.Add(1)
+	return ctx
+}
+func (r *roundTrips) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
+func (r *roundTrips) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData)     {}
+func (r *roundTrips) TraceCopyFromStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceCopyFromStartData) context.Context {
+	r.n.Add(1)
+	return ctx
+}
+func (r *roundTrips) TraceCopyFromEnd(context.Context, *pgx.Conn, pgx.TraceCopyFromEndData) {}
+
+// count runs fn and returns the round trips it made.
+func (r *roundTrips) count(fn func()) int64 {
+	before := r.n.Load()
+	fn()
+	return r.n.Load() - before
+}
+
+// roundTripBudget is the most round trips one request of each route may
+// make to PostgreSQL, with rate limits on (one of them is the rate-limit
+// upsert): the counts measured when the test was written (issue 19), so any
+// growth fails. A change that needs more raises its route's budget here, in
+// the same commit, and says why; one that needs fewer lowers it.
+var roundTripBudget = map[string]int64{
+	"POST /api/v1/documents/upload":       3,
+	"PUT /api/v1/transactions/:id (2×25)": 13,
+	"GET /api/v1/transactions/:id":        6,
+	"POST /api/v1/markup-rooms":           11,
+	"GET /rooms/:id":                      8,
+	"POST /rooms/:id/tags":                13,
+	"POST /rooms/:id/tags/batch (20+2+2)": 19,
+}
+
+// TestRoundTripsPerRouteStayWithinBudget counts, on PostgreSQL, the
+// statements each route sends once its statements are prepared (the second
+// request of each kind), and fails when one grows past its budget.
+func TestRoundTripsPerRouteStayWithinBudget(t *testing.T) {
+	if !slices.Contains(modelstest.Dialects(), models.DialectPostgres) {
+		t.Skip("round trips are counted on PostgreSQL: set " + modelstest.PostgresURLEnv)
+	}
+	env := modelstest.New(t, models.DialectPostgres)
+	rt := &roundTrips{}
+	db, err := models.OpenDatabase(context.Background(), models.DatabaseOptions{URL: env.URL(), Tracer: rt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	traced := models.NewStore(db, env.Bucket, models.StoreOptions{Now: env.Clock.Now, TempDir: t.TempDir()})
+	s := newServer(t, env, withStore(func(handlers.Store) handlers.Store { return traced }))
+	tenant := env.NewTenant(t, "Acme")
+
+	measured := map[string]int64{}
+	twice := func(route string, fn func()) {
+		t.Helper()
+		fn() // prepares the statements
+		measured[route] = rt.count(fn)
+	}
+	twice("POST /api/v1/documents/upload", func() {
+		s.do(uploadReq(tenant.Token, "contract.pdf", pdftest.ThreePages(t), "")).status(http.StatusCreated)
+	})
+	doc := env.UploadPDF(t, tenant.Org.ID, pdftest.ThreePages(t), "Agreement")
+	body := modelstest.TransactionBody(doc, 2, 25)
+	var created struct {
+		ID string `json:"id"`
+	}
+	s.do(jsonReq(http.MethodPost, "/api/v1/transactions", tenant.Token, body)).status(http.StatusCreated).json(&created)
+	path := "/api/v1/transactions/" + created.ID
+	twice("PUT /api/v1/transactions/:id (2×25)", func() {
+		s.do(jsonReq(http.MethodPut, path, tenant.Token, body)).status(http.StatusCreated)
+	})
+	twice("GET /api/v1/transactions/:id", func() {
+		s.do(api(http.MethodGet, path, tenant.Token, nil)).status(http.StatusOK)
+	})
+	up := s.upload(tenant.Token)
+	twice("POST /api/v1/markup-rooms", func() { s.createRoom(tenant.Token, roomBody(tenant, up)) })
+	tr := openTagRoom(t, s, tenant, nil)
+	twice("GET /rooms/:id", func() { tr.b.get(tr.path).status(http.StatusOK) })
+	signers := tr.participantIDs(t)
+	twice("POST /rooms/:id/tags", func() {
+		tr.add(t, tagForm(signers[0], "type", "SIGNATURETEMPLATE", "page", "1", "x", "100", "y", "100", "width", "120", "height", "30"))
+	})
+	// A copy to pages of a 20-tag selection, with a group move and delete.
+	var moved, dropped []string
+	for i := 0; i < 4; i++ {
+		id := tr.add(t, tagForm(signers[0], "page", "1", "x", strconv.Itoa(50+20*i), "y", "100", "width", "10", "height", "10"))
+		if i < 2 {
+			moved = append(moved, id)
+		} else {
+			dropped = append(dropped, id)
+		}
+	}
+	copies := make(arr, 20)
+	for i := range copies {
+		copies[i] = batchTag(signers[0], "documentPosition", 0, "page", 1+i%3, "x", 10+10*i, "width", 10, "height", 10)
+	}
+	round := 0
+	twice("POST /rooms/:id/tags/batch (20+2+2)", func() {
+		round++
+		var update arr
+		for _, id := range moved {
+			update = append(update, batchTag(signers[0], "id", id, "page", 1, "x", 300+round, "width", 10, "height", 10))
+		}
+		tr.batch(obj{"create": copies, "update": update, "delete": arr{dropped[round-1]}}).status(http.StatusOK)
+	})
+
+	for route, budget := range roundTripBudget {
+		got, ok := measured[route]
+		switch {
+		case !ok:
+			t.Errorf("%s: not measured", route)
+		case got > budget:
+			t.Errorf("%s: %d round trips, budget %d", route, got, budget)
+		default:
+			t.Logf("%s: %d round trips (budget %d)", route, got, budget)
+		}
+	}
+}

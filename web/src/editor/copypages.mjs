@@ -1,0 +1,75 @@
+// Copy to pages: the dialog ([data-copy-pages-dialog], opened by
+// [data-copy-pages-open] in the selected tags' panel) copies the selection
+// to every page of its document, to the odd or even pages, or to a list of
+// pages ("2-5, 8"), each copy at the same place relative to the target
+// page's box (pagecopy.mjs: parsePages, copyToPage). Every copy goes in one
+// request and one undo step; the field list shows the new tags. A tag is
+// not copied onto its own page.
+import { listenUntil } from "./bus.mjs";
+import { copyToPage, parsePages } from "./pagecopy.mjs";
+
+/** A page as pagecopy.mjs takes it: its crop box as [x1, y1, x2, y2] and its /Rotate. */
+const asPage = (p) => ({ box: [p.box.llx, p.box.lly, p.box.urx, p.box.ury], rotate: p.rotate });
+
+export function createCopyToPages({ dialog, editor, viewer, bus, signal }) {
+  if (!dialog) return null;
+  const on = listenUntil(signal);
+  const form = dialog.querySelector("form");
+  const list = dialog.querySelector("[data-copy-pages-list]");
+  const error = dialog.querySelector("[data-copy-pages-error]");
+  const what = dialog.querySelector("[data-copy-pages-what]");
+  const showError = (message) => {
+    error.textContent = message || "";
+    error.hidden = !message;
+    list.toggleAttribute("aria-invalid", !!message);
+  };
+
+  on(document, "click", (e) => {
+    if (!e.target.closest?.("[data-copy-pages-open]")) return;
+    const els = editor.selectedEls;
+    if (!els.length) return;
+    showError("");
+    what.textContent = els.length === 1 ? "The selected tag goes to the same place on each page you name." : `The ${els.length} selected tags go to the same places on each page you name.`;
+    dialog.showModal();
+  });
+  on(list, "focus", () => {
+    form.elements.which.value = "list";
+  });
+
+  on(form, "submit", (e) => {
+    e.preventDefault();
+    const which = form.elements.which.value;
+    const text = which === "list" ? list.value : which;
+    const els = editor.selectedEls;
+    const out = [];
+    const targets = new Set();
+    for (const el of els) {
+      const from = viewer.pageOf(el);
+      const docPages = viewer.pages.filter((p) => p.el.dataset.documentId === from.el.dataset.documentId);
+      const r = parsePages(text, docPages.length);
+      if (r.error) {
+        showError(r.error);
+        list.focus();
+        return;
+      }
+      const f = editor.current(el);
+      for (const n of r.pages) {
+        if (n === from.number) continue;
+        const to = docPages.find((p) => p.number === n);
+        if (!to) continue;
+        targets.add(`${to.el.dataset.documentId}/${n}`);
+        out.push({ page: to, fields: { ...f, ...copyToPage({ x: f.x, y: f.y, width: f.width, height: f.height }, asPage(from), asPage(to)), page: n } });
+      }
+    }
+    if (!out.length) {
+      showError("Those pages are the selection's own: there is nothing to copy.");
+      return;
+    }
+    showError("");
+    dialog.close();
+    editor.run(editor.createGroup(out, "copy to pages").then(() => {
+      bus.emit("status", { message: `Copied ${out.length === 1 ? "1 tag" : `${out.length} tags`} to ${targets.size === 1 ? "1 page" : `${targets.size} pages`}.` });
+    }));
+  });
+  return dialog;
+}
