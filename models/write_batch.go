@@ -21,34 +21,41 @@ type writeBatch struct {
 	args  int
 }
 
+// batchStmt is one write of a batch. Its SQL and arguments are built only
+// when it is sent, so a batch too large for one statement, sent one write at
+// a time, holds one write's arguments at once, not all of them.
 type batchStmt struct {
-	sql  string
-	args []any
+	params int                    // how many arguments it has
+	build  func() (string, []any) // its SQL, with ? placeholders, and its arguments
 }
 
 // add appends one write; sql uses ? for each of args.
 func (b *writeBatch) add(sql string, args ...any) {
-	b.stmts = append(b.stmts, batchStmt{sql: sql, args: args})
+	b.stmts = append(b.stmts, batchStmt{params: len(args), build: func() (string, []any) { return sql, args }})
 	b.args += len(args)
 }
 
 // addRows appends multi-row INSERTs of rows into table, at most per rows each
 // (values returns one row's values in the order of cols).
 func addRows[T any](b *writeBatch, per int, table string, cols []string, rows []T, values func(*T) []any) {
+	row := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(cols)), ", ") + ")"
 	for start := 0; start < len(rows); start += per {
 		chunk := rows[start:min(start+per, len(rows))]
-		var sql strings.Builder
-		sql.WriteString("INSERT INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES ")
-		row := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(cols)), ", ") + ")"
-		args := make([]any, 0, len(chunk)*len(cols))
-		for i := range chunk {
-			if i > 0 {
-				sql.WriteString(", ")
+		params := len(chunk) * len(cols)
+		b.stmts = append(b.stmts, batchStmt{params: params, build: func() (string, []any) {
+			var sql strings.Builder
+			sql.WriteString("INSERT INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES ")
+			args := make([]any, 0, params)
+			for i := range chunk {
+				if i > 0 {
+					sql.WriteString(", ")
+				}
+				sql.WriteString(row)
+				args = append(args, values(&chunk[i])...)
 			}
-			sql.WriteString(row)
-			args = append(args, values(&chunk[i])...)
-		}
-		b.add(sql.String(), args...)
+			return sql.String(), args
+		}})
+		b.args += params
 	}
 }
 
@@ -62,6 +69,7 @@ func (b *writeBatch) combined() (string, []any, bool) {
 	args := make([]any, 0, b.args)
 	last := len(b.stmts) - 1
 	for i, st := range b.stmts {
+		stSQL, stArgs := st.build()
 		switch {
 		case i == last && i == 0:
 		case i == 0:
@@ -76,11 +84,11 @@ func (b *writeBatch) combined() (string, []any, bool) {
 		if i < last {
 			sql.WriteString("w" + strconv.Itoa(i) + " AS (")
 		}
-		sql.WriteString(numberPlaceholders(st.sql, len(args)))
+		sql.WriteString(numberPlaceholders(stSQL, len(args)))
 		if i < last {
 			sql.WriteString(")")
 		}
-		args = append(args, st.args...)
+		args = append(args, stArgs...)
 	}
 	return sql.String(), args, true
 }
@@ -115,11 +123,11 @@ func (s *Store) execBatch(ctx context.Context, b *writeBatch) error {
 		}
 	}
 	for _, st := range b.stmts {
-		sql := st.sql
+		sql, args := st.build()
 		if s.dialect == DialectPostgres {
 			sql = numberPlaceholders(sql, 0)
 		}
-		if _, err := pool.ExecContext(ctx, sql, st.args...); err != nil {
+		if _, err := pool.ExecContext(ctx, sql, args...); err != nil {
 			return mapDBError(err)
 		}
 	}

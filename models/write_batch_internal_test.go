@@ -43,8 +43,9 @@ func TestWriteBatchPastTheParameterLimitIsNotCombined(t *testing.T) {
 	if _, _, ok := b.combined(); ok {
 		t.Fatalf("%d parameters combined into one statement", b.args)
 	}
-	if len(b.stmts) != (len(rows)+999)/1000 || !strings.HasPrefix(b.stmts[0].sql, "INSERT INTO t (a, b) VALUES (?, ?), (?, ?)") {
-		t.Fatalf("%d statements, the first %.60q", len(b.stmts), b.stmts[0].sql)
+	first, args := b.stmts[0].build()
+	if len(b.stmts) != (len(rows)+999)/1000 || !strings.HasPrefix(first, "INSERT INTO t (a, b) VALUES (?, ?), (?, ?)") || len(args) != 2000 {
+		t.Fatalf("%d statements, the first %.60q with %d arguments", len(b.stmts), first, len(args))
 	}
 	var empty writeBatch
 	if _, _, ok := empty.combined(); ok {
