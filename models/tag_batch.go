@@ -341,9 +341,11 @@ func (e *tagEditor) applyBatch(ctx context.Context, b *TagBatch) (*TagBatchResul
 		return nil, err
 	}
 
+	// Every edited document's XFDF, the version and the history: one statement on PostgreSQL.
+	var writes writeBatch
 	titles := make([]string, len(positions))
 	for i, pos := range positions {
-		if err := e.tx.refreshDocumentXFDF(ctx, e.t.ID, pos, e.participants); err != nil {
+		if err := e.tx.addDocumentXFDF(ctx, &writes, e.t.ID, pos, e.participants); err != nil {
 			return nil, err
 		}
 		doc, err := docAt(pos)
@@ -352,12 +354,11 @@ func (e *tagEditor) applyBatch(ctx context.Context, b *TagBatch) (*TagBatchResul
 		}
 		titles[i] = doc.row.Title
 	}
-	e.t.TagCount += len(b.Create) - len(b.Delete)
 	summary := &TagsBatchSummary{
 		Created: len(b.Create), Updated: len(b.Update), Deleted: len(b.Delete),
 		Documents: positions, DocumentTitles: titles,
 	}
-	if err := e.tx.bumpTransaction(ctx, e.room, e.t, summary); err != nil {
+	if err := e.bump(ctx, &writes, len(b.Create)-len(b.Delete), summary); err != nil {
 		return nil, err
 	}
 	return res, nil

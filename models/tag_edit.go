@@ -78,14 +78,14 @@ func (s *Store) AddRoomTag(ctx context.Context, roomID string, docPos int, f Roo
 		for _, other := range tags {
 			tag.Position = max(tag.Position, other.Position+1)
 		}
-		if err := insertRows(ctx, e.tx, "transaction_tags", tagColumns(), []Tag{*tag}, tagValues); err != nil {
-			return err
-		}
-		if err := e.tx.writeXFDF(ctx, &doc.row, append(tags, *tag), e.participants); err != nil {
+		// The new row, the XFDF, the version and the history: one statement on PostgreSQL.
+		var b writeBatch
+		addRows(&b, 1, "transaction_tags", tagColumns(), []Tag{*tag}, tagValues)
+		if err := addXFDF(&b, &doc.row, append(tags, *tag), e.participants); err != nil {
 			return err
 		}
 		out = e.result(tag)
-		return e.bump(ctx, +1, &TagAddedSummary{
+		return e.bump(ctx, &b, +1, &TagAddedSummary{
 			Document: doc.row.Position, DocumentTitle: doc.row.Title, Page: tag.Page, TagID: tag.TagID, Type: tag.Type,
 		})
 	})
@@ -304,10 +304,11 @@ func (e *tagEditor) result(tag *Tag) *TagEdit {
 // finish regenerates the edited document's XFDF, moves the transaction to
 // its next version and records the edit in its history.
 func (e *tagEditor) finish(ctx context.Context, docPos, tagDelta int, summary roomEditSummary) error {
-	if err := e.tx.refreshDocumentXFDF(ctx, e.t.ID, docPos, e.participants); err != nil {
+	var b writeBatch
+	if err := e.tx.addDocumentXFDF(ctx, &b, e.t.ID, docPos, e.participants); err != nil {
 		return err
 	}
-	return e.bump(ctx, tagDelta, summary)
+	return e.bump(ctx, &b, tagDelta, summary)
 }
 
 // finishDocument is finish for an edit that has already read the
@@ -317,22 +318,28 @@ func (e *tagEditor) finishDocument(ctx context.Context, row *TransactionDocument
 	if err != nil {
 		return err
 	}
-	if err := e.tx.writeXFDF(ctx, row, tags, e.participants); err != nil {
+	var b writeBatch
+	if err := addXFDF(&b, row, tags, e.participants); err != nil {
 		return err
 	}
-	return e.bump(ctx, tagDelta, summary)
+	return e.bump(ctx, &b, tagDelta, summary)
 }
 
 // bump counts the edit's tags on the transaction, moves its version on and
-// records the history entry.
-func (e *tagEditor) bump(ctx context.Context, tagDelta int, summary roomEditSummary) error {
+// records the history entry, sending them with b's writes (the edit's own)
+// in one statement on PostgreSQL.
+func (e *tagEditor) bump(ctx context.Context, b *writeBatch, tagDelta int, summary roomEditSummary) error {
 	e.t.TagCount += tagDelta
-	return e.tx.bumpTransaction(ctx, e.room, e.t, summary)
+	if err := e.tx.addBump(b, e.room, e.t, summary); err != nil {
+		return err
+	}
+	return e.tx.execBatch(ctx, b)
 }
 
-// refreshDocumentXFDF regenerates the tag annotations of one document's
-// XFDF from its stored tags, keeping every other annotation.
-func (s *Store) refreshDocumentXFDF(ctx context.Context, txID string, docPos int, participants []Participant) error {
+// addDocumentXFDF reads one document's row and stored tags and adds the
+// write of its XFDF, tag annotations regenerated and every other annotation
+// kept, to b.
+func (s *Store) addDocumentXFDF(ctx context.Context, b *writeBatch, txID string, docPos int, participants []Participant) error {
 	var doc TransactionDocument
 	if err := s.db.WithContext(ctx).Where("transaction_id = ? AND position = ?", txID, docPos).Take(&doc).Error; err != nil {
 		return mapDBError(err)
@@ -341,7 +348,7 @@ func (s *Store) refreshDocumentXFDF(ctx context.Context, txID string, docPos int
 	if err != nil {
 		return err
 	}
-	return s.writeXFDF(ctx, &doc, tags, participants)
+	return addXFDF(b, &doc, tags, participants)
 }
 
 // documentTags reads one document's tags in their order.
@@ -353,9 +360,9 @@ func (s *Store) documentTags(ctx context.Context, txID string, docPos int) ([]Ta
 	return tags, nil
 }
 
-// writeXFDF stores doc's XFDF with its tag annotations rebuilt from tags
-// (all of the document's tags, in order), keeping every other annotation.
-func (s *Store) writeXFDF(ctx context.Context, doc *TransactionDocument, tags []Tag, participants []Participant) error {
+// addXFDF adds to b the write of doc's XFDF with its tag annotations rebuilt
+// from tags (all of the document's tags, in order), keeping every other annotation.
+func addXFDF(b *writeBatch, doc *TransactionDocument, tags []Tag, participants []Participant) error {
 	colorOf := make(map[string]string, len(participants))
 	for i, p := range participants {
 		colorOf[p.ParticipantID] = SignerColor(i)
@@ -364,8 +371,8 @@ func (s *Store) writeXFDF(ctx context.Context, doc *TransactionDocument, tags []
 	if err != nil {
 		return err
 	}
-	return mapDBError(s.db.WithContext(ctx).Model(&TransactionDocument{}).Where("transaction_id = ? AND position = ?", doc.TransactionID, doc.Position).
-		Update("xfdf", string(merged)).Error)
+	b.add("UPDATE transaction_documents SET xfdf = ? WHERE transaction_id = ? AND position = ?", string(merged), doc.TransactionID, doc.Position)
+	return nil
 }
 
 // tagChange describes a tag change for the history: the document, page and
