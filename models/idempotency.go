@@ -14,8 +14,9 @@ import (
 // it; its response is stored; a retry with the same key and request returns
 // that response; the same key with another request is refused.
 const (
-	// IdempotencyTTL is how long keys are kept.
-	IdempotencyTTL = 24 * time.Hour
+	// DefaultIdempotencyTTL is how long keys are kept unless
+	// StoreOptions.IdempotencyTTL says otherwise.
+	DefaultIdempotencyTTL = 24 * time.Hour
 	// idempotencyLease is how long a claimed key may stay pending before a
 	// retry may take it over (the first request's process died).
 	idempotencyLease = 2 * time.Minute
@@ -64,7 +65,7 @@ func (s *Store) ClaimIdempotencyKey(ctx context.Context, orgID int64, scope, key
 	now := s.Now()
 	rec := &IdempotencyRecord{
 		OrganizationID: orgID, Scope: scope, Key: key, RequestHash: requestHash, Headers: RawJSON("{}"), Body: []byte{},
-		CreatedAt: now, LockedUntil: now.Add(idempotencyLease), ExpiresAt: now.Add(IdempotencyTTL),
+		CreatedAt: now, LockedUntil: now.Add(idempotencyLease), ExpiresAt: now.Add(s.idempotencyTTL),
 	}
 	db := s.db.WithContext(ctx)
 	// Keys past their lifetime, or pending past their lease, give way.

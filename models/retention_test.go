@@ -192,3 +192,24 @@ func TestAFailedBucketWriteLeavesNoRow(t *testing.T) {
 		}
 	})
 }
+
+// A store told to keep Idempotency-Key records an hour lets the sweep delete
+// them after that hour, not after the default 24.
+func TestIdempotencyKeysLastWhatTheStoreIsTold(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
+		ctx := context.Background()
+		tenant := env.NewTenant(t, "Acme")
+		s := models.NewStore(env.DB, env.Bucket, models.StoreOptions{Now: env.Clock.Now, TempDir: t.TempDir(), IdempotencyTTL: time.Hour})
+		if _, err := s.ClaimIdempotencyKey(ctx, tenant.Org.ID, "POST /x", "short", "h"); err != nil {
+			t.Fatal(err)
+		}
+		env.Clock.Advance(59 * time.Minute)
+		if rep, err := s.Sweep(ctx, models.Retention{Lease: time.Second}); err != nil || !rep.Ran || rep.IdempotencyKeys != 0 {
+			t.Fatalf("sweep within the hour: %+v, %v", rep, err)
+		}
+		env.Clock.Advance(2 * time.Minute)
+		if rep, err := s.Sweep(ctx, models.Retention{Lease: time.Second}); err != nil || !rep.Ran || rep.IdempotencyKeys != 1 {
+			t.Fatalf("sweep after the hour: %+v, %v", rep, err)
+		}
+	})
+}

@@ -27,6 +27,9 @@ type StoreOptions struct {
 	EVault string
 	// RoomTTL is how long a Markup Room URL stays valid.
 	RoomTTL time.Duration
+	// IdempotencyTTL is how long an Idempotency-Key is kept; zero means
+	// DefaultIdempotencyTTL (24 hours, DESIGN §3).
+	IdempotencyTTL time.Duration
 	// Logger receives background warnings; nil discards them.
 	Logger *slog.Logger
 	// PDF bounds the PDF work (decode caps, concurrent reads); nil means a
@@ -52,7 +55,9 @@ type Store struct {
 	tempDir string
 	evault  string
 	roomTTL time.Duration
-	log     *slog.Logger
+	// idempotencyTTL is how long an Idempotency-Key is kept.
+	idempotencyTTL time.Duration
+	log            *slog.Logger
 	// refusals remembers recent rate-limit refusals of this process.
 	refusals *rateRefusals
 	pdf      *PDFWork
@@ -65,14 +70,15 @@ type Store struct {
 // NewStore builds a Store on an open database and bucket.
 func NewStore(d *Database, bucket *blob.Bucket, opts StoreOptions) *Store {
 	s := &Store{
-		db:      d.DB,
-		dialect: d.Dialect,
-		bucket:  bucket,
-		now:     opts.Now,
-		tempDir: opts.TempDir,
-		evault:  opts.EVault,
-		roomTTL: opts.RoomTTL,
-		log:     opts.Logger,
+		db:             d.DB,
+		dialect:        d.Dialect,
+		bucket:         bucket,
+		now:            opts.Now,
+		tempDir:        opts.TempDir,
+		evault:         opts.EVault,
+		roomTTL:        opts.RoomTTL,
+		idempotencyTTL: opts.IdempotencyTTL,
+		log:            opts.Logger,
 
 		refusals: newRateRefusals(),
 		pdf:      opts.PDF,
@@ -101,6 +107,9 @@ func NewStore(d *Database, bucket *blob.Bucket, opts StoreOptions) *Store {
 	}
 	if s.evault == "" {
 		s.evault = "default"
+	}
+	if s.idempotencyTTL <= 0 {
+		s.idempotencyTTL = DefaultIdempotencyTTL
 	}
 	if s.roomTTL <= 0 {
 		s.roomTTL = 24 * time.Hour

@@ -39,9 +39,11 @@ type config struct {
 	AdminIdleTimeout time.Duration
 	AdminMaxAge      time.Duration
 	// MessageRetention is how long delivered and given-up outbox messages
-	// are kept; SweepInterval how often the retention sweep runs.
-	MessageRetention time.Duration
-	SweepInterval    time.Duration
+	// are kept, IdempotencyRetention how long an Idempotency-Key is;
+	// SweepInterval how often the retention sweep runs.
+	MessageRetention     time.Duration
+	IdempotencyRetention time.Duration
+	SweepInterval        time.Duration
 	// SMTPURL and SMTPFrom send invitation e-mails; with no URL they are held.
 	SMTPURL  string
 	SMTPFrom string
@@ -131,6 +133,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 	c.AdminIdleTimeout = duration("MARKUPROOM_ADMIN_IDLE_TIMEOUT", "30m")
 	c.AdminMaxAge = duration("MARKUPROOM_ADMIN_MAX_AGE", "12h")
 	c.MessageRetention = duration("MARKUPROOM_RETENTION_MESSAGES", "720h")
+	c.IdempotencyRetention = duration("MARKUPROOM_RETENTION_IDEMPOTENCY", "24h")
 	c.SweepInterval = duration("MARKUPROOM_SWEEP_INTERVAL", "1h")
 	maxUpload := str("MARKUPROOM_MAX_UPLOAD_BYTES", "52428800")
 	n, err := strconv.ParseInt(maxUpload, 10, 64)
