@@ -1,0 +1,204 @@
+package pdf
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/pdfcpu/pdfcpu/pkg/filter"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+)
+
+// Caps on the work of reading a document's layout, beyond the decode caps of
+// Limits (which bound every stream read here too).
+const (
+	// maxLayoutOps caps the content stream operators interpreted per document,
+	// form XObjects counted each time they are drawn.
+	maxLayoutOps = 8_000_000
+	// maxLayoutGlyphs caps the glyphs collected per document.
+	maxLayoutGlyphs = 2_000_000
+	// maxFormDepth caps the nesting of form XObjects.
+	maxFormDepth = 12
+	// maxGraphicsDepth caps the q/Q nesting that is remembered.
+	maxGraphicsDepth = 256
+	// maxPathPoints caps the points of one path.
+	maxPathPoints = 100_000
+	// maxShapesPerPage caps the rules and rectangles kept per page.
+	maxShapesPerPage = 20_000
+)
+
+// TextRun is a stretch of text on one line as drawn: glyphs of one size and
+// direction that follow each other with at most about an em between them (a
+// wider gap starts a new run; a gap of more than a fifth of an em between
+// two glyphs that are not spaces reads as a space).
+type TextRun struct {
+	Text string `json:"text"`
+	// Box is the run's bounding box in user space: from the descent of its
+	// font to one em above it, along the advance widths of its glyphs.
+	Box Box `json:"box"`
+	// Size is the font size in user-space points.
+	Size float64 `json:"size"`
+	// Font is the font's base name without a subset prefix.
+	Font string `json:"font"`
+	// Glyphs holds the box of each rune of Text, in order.
+	Glyphs []Box `json:"-"`
+}
+
+// Form field widget kinds (the field type /FT with its flags).
+const (
+	WidgetSignature  = "signature"
+	WidgetText       = "text"
+	WidgetCheckbox   = "checkbox"
+	WidgetRadio      = "radio"
+	WidgetPushButton = "pushbutton"
+	WidgetChoice     = "choice"
+)
+
+// Widget is a form field's widget annotation on a page.
+type Widget struct {
+	// Name is the field's fully qualified name ("parent.child").
+	Name string `json:"name"`
+	// Kind is one of the Widget* constants.
+	Kind string `json:"kind"`
+	// Box is the widget's /Rect in user space.
+	Box Box `json:"box"`
+	// Required and ReadOnly are the field's flags.
+	Required bool `json:"required"`
+	ReadOnly bool `json:"readOnly"`
+}
+
+// PageLayout is what one page shows: its text, the straight rules and
+// rectangles it draws, and its form field widgets, all in user space and
+// limited to what lies inside the page's CropBox.
+type PageLayout struct {
+	Page
+	Runs []TextRun `json:"runs"`
+	// Rules are horizontal lines (stroked segments and thin filled
+	// rectangles) as boxes as thick as they are drawn.
+	Rules []Box `json:"rules"`
+	// VerticalRules are vertical lines, drawn the same ways.
+	VerticalRules []Box `json:"verticalRules"`
+	// Rects are rectangles drawn (stroked or filled) that are not rules.
+	Rects   []Box    `json:"rects"`
+	Widgets []Widget `json:"widgets"`
+}
+
+// Layout is the layout of every page of a document, in page order.
+type Layout struct {
+	Pages []PageLayout `json:"pages"`
+}
+
+// ReadLayout is DefaultLimits().ReadLayout.
+func ReadLayout(ctx context.Context, content []byte) (Layout, error) {
+	return DefaultLimits().ReadLayout(ctx, content)
+}
+
+// ReadLayout returns the text runs, rules, rectangles and form field widgets
+// of every page. The document is first inspected within l (the structural
+// checks and the decode pre-scan), so it fails with the errors Inspect
+// returns; every stream read afterwards is decoded within l as well, and the
+// interpretation of content streams is capped in operators and glyphs.
+func (l Limits) ReadLayout(ctx context.Context, content []byte) (out Layout, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			out, err = Layout{}, malformed("internal parser failure: %v", p)
+		}
+	}()
+	pc, info, err := l.read(ctx, bytes.NewReader(content), MaxPages)
+	if err != nil {
+		return Layout{}, err
+	}
+	l = l.withDefaults()
+	rd := &streamReader{xrt: pc.XRefTable, limits: l, cache: map[int][]byte{}}
+	in := &interpreter{
+		ctx:   ctx,
+		xrt:   pc.XRefTable,
+		read:  rd,
+		fonts: &fontCache{xrt: pc.XRefTable, read: rd, fonts: map[int]*textFont{}},
+	}
+	for i, p := range info.Pages {
+		d, _, inh, err := pc.PageDict(i+1, false)
+		if err != nil || d == nil {
+			return Layout{}, malformed("page %d: %v", i+1, err)
+		}
+		res := pageResources(pc.XRefTable, d, inh)
+		pl, err := in.page(d, res, p)
+		if err != nil {
+			return Layout{}, err
+		}
+		pl.Widgets = widgets(pc.XRefTable, d, p.CropBox)
+		out.Pages = append(out.Pages, pl)
+	}
+	return out, nil
+}
+
+// pageResources returns the page's own or inherited resource dictionary.
+func pageResources(xrt *model.XRefTable, d types.Dict, inh *model.InheritedPageAttrs) types.Dict {
+	if r, err := xrt.DereferenceDict(d["Resources"]); err == nil && r != nil {
+		return r
+	}
+	if inh != nil && inh.Resources != nil {
+		return inh.Resources
+	}
+	return types.Dict{}
+}
+
+// streamReader decodes streams within the decode caps, once each.
+type streamReader struct {
+	xrt    *model.XRefTable
+	limits Limits
+	cache  map[int][]byte
+	total  int64
+	err    error // the first cap passed
+}
+
+// stream returns the decoded data of the stream o (nil when o is not a
+// readable stream), decoding at most max bytes of it.
+func (r *streamReader) stream(o types.Object, max int64) []byte {
+	nr := -1
+	if ref, ok := o.(types.IndirectRef); ok {
+		nr = ref.ObjectNumber.Value()
+		if b, ok := r.cache[nr]; ok {
+			return b
+		}
+	}
+	sd, _, err := r.xrt.DereferenceStreamDict(o)
+	if err != nil || sd == nil {
+		return nil
+	}
+	limit := min(max, r.limits.MaxStreamBytes, r.limits.MaxFileBytes-r.total)
+	if limit <= 0 {
+		r.fail(nr, r.limits.MaxFileBytes, true)
+		return nil
+	}
+	b, err := sd.DecodeLengthWithLimit(-1, limit)
+	if errors.Is(err, filter.ErrDecodeLimitExceeded) {
+		r.fail(nr, limit, limit < r.limits.MaxStreamBytes)
+		return nil
+	}
+	if err != nil {
+		return nil
+	}
+	if int64(len(b)) > limit {
+		r.fail(nr, limit, limit < r.limits.MaxStreamBytes)
+		return nil
+	}
+	r.total += int64(len(b))
+	if nr >= 0 {
+		r.cache[nr] = b
+	}
+	return b
+}
+
+func (r *streamReader) fail(nr int, limit int64, whole bool) {
+	if r.err == nil {
+		r.err = &ExpandsError{Object: nr, Limit: limit, WholeFile: whole}
+	}
+}
+
+// errLayoutTooBig reports a document whose content passes the operator or glyph caps.
+func errLayoutTooBig(what string, limit int) error {
+	return fmt.Errorf("%w: the page content has more than %d %s", ErrExpandsTooMuch, limit, what)
+}
