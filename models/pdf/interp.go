@@ -77,7 +77,8 @@ type interpreter struct {
 // page interprets the content of page d (geometry p) with resources res.
 func (in *interpreter) page(d types.Dict, res types.Dict, p Page) (PageLayout, error) {
 	in.gs = gstate{ctm: identity, th: 1, lw: 1, font: fallbackFont()}
-	in.stack, in.path, in.out, in.rules, in.vrules, in.rects = in.stack[:0], nil, nil, nil, nil, nil
+	// The glyph buffer is reused from page to page: groupRuns copies what it keeps.
+	in.stack, in.path, in.out, in.rules, in.vrules, in.rects = in.stack[:0], nil, in.out[:0], nil, nil, nil
 	var content []byte
 	if o, ok := d.Find("Contents"); ok {
 		o, _ = in.xrt.Dereference(o)
