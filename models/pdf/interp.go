@@ -59,6 +59,7 @@ type interpreter struct {
 	fonts  *fontCache
 	ops    int
 	glyphs int
+	forms  int
 	err    error
 
 	// per page
@@ -120,6 +121,9 @@ func (in *interpreter) run(content []byte, res types.Dict, depth int) {
 		}
 		stack = args
 		in.ops++
+		if op == "TJ" && len(args) > 0 {
+			in.ops += len(args[len(args)-1].items)
+		}
 		if in.ops > maxLayoutOps {
 			in.err = errLayoutTooBig("operators", maxLayoutOps)
 			return
@@ -313,6 +317,10 @@ func (in *interpreter) show(s []byte) {
 				in.err = errLayoutTooBig("glyphs", maxLayoutGlyphs)
 				return
 			}
+			if len(in.out) >= maxPageGlyphs {
+				in.err = errLayoutTooBig("glyphs on one page", maxPageGlyphs)
+				return
+			}
 			lo, hi := f.descent, f.descent+1
 			up := point{m[2], m[3]}
 			dir := point{m[0], m[1]}
@@ -399,6 +407,11 @@ func axisRect(sp []point) (Box, bool) {
 // form draws the form XObject name of res.
 func (in *interpreter) form(res types.Dict, name string, depth int) {
 	if depth >= maxFormDepth {
+		return
+	}
+	in.forms++
+	if in.forms > maxFormDraws {
+		in.err = errLayoutTooBig("form XObjects drawn", maxFormDraws)
 		return
 	}
 	xobjs, _ := in.xrt.DereferenceDict(res["XObject"])

@@ -14,13 +14,21 @@ import (
 // Caps on the work of reading a document's layout, beyond the decode caps of
 // Limits (which bound every stream read here too).
 const (
-	// maxLayoutOps caps the content stream operators interpreted per document,
-	// form XObjects counted each time they are drawn.
-	maxLayoutOps = 8_000_000
-	// maxLayoutGlyphs caps the glyphs collected per document.
-	maxLayoutGlyphs = 2_000_000
+	// maxLayoutOps caps the content stream operators interpreted per
+	// document, form XObjects counted each time they are drawn and each
+	// element of a TJ array counted as one more (about a second of work).
+	maxLayoutOps = 4_000_000
+	// maxLayoutGlyphs caps the glyphs placed per document.
+	maxLayoutGlyphs = 5_000_000
+	// maxPageGlyphs caps the glyphs of one page (what is held at once while
+	// pages are read one by one).
+	maxPageGlyphs = 200_000
+	// maxHeldGlyphs caps the glyphs ReadLayout keeps for a whole document.
+	maxHeldGlyphs = 1_000_000
 	// maxFormDepth caps the nesting of form XObjects.
 	maxFormDepth = 12
+	// maxFormDraws caps the form XObjects drawn per document.
+	maxFormDraws = 100_000
 	// maxGraphicsDepth caps the q/Q nesting that is remembered.
 	maxGraphicsDepth = 256
 	// maxPathPoints caps the points of one path.
@@ -96,19 +104,43 @@ func ReadLayout(ctx context.Context, content []byte) (Layout, error) {
 }
 
 // ReadLayout returns the text runs, rules, rectangles and form field widgets
-// of every page. The document is first inspected within l (the structural
-// checks and the decode pre-scan), so it fails with the errors Inspect
-// returns; every stream read afterwards is decoded within l as well, and the
-// interpretation of content streams is capped in operators and glyphs.
-func (l Limits) ReadLayout(ctx context.Context, content []byte) (out Layout, err error) {
+// of every page, as EachPageLayout reads them; it fails with ErrTooComplex
+// when the pages together hold more than a million glyphs.
+func (l Limits) ReadLayout(ctx context.Context, content []byte) (Layout, error) {
+	var out Layout
+	held := 0
+	err := l.EachPageLayout(ctx, content, func(p PageLayout) error {
+		for _, r := range p.Runs {
+			held += len(r.Glyphs)
+		}
+		if held > maxHeldGlyphs {
+			return errLayoutTooBig("glyphs to hold", maxHeldGlyphs)
+		}
+		out.Pages = append(out.Pages, p)
+		return nil
+	})
+	if err != nil {
+		return Layout{}, err
+	}
+	return out, nil
+}
+
+// EachPageLayout calls fn with the layout of each page in turn, and stops
+// at the first error fn returns (which it returns). The document is first
+// inspected within l (the structural checks and the decode pre-scan), so it
+// fails with the errors Inspect returns; every stream read afterwards is
+// decoded within l as well, and the interpretation of content streams is
+// capped in operators, glyphs and forms drawn (ErrTooComplex). Only one page
+// is held at a time.
+func (l Limits) EachPageLayout(ctx context.Context, content []byte, fn func(PageLayout) error) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			out, err = Layout{}, malformed("internal parser failure: %v", p)
+			err = malformed("internal parser failure: %v", p)
 		}
 	}()
 	pc, info, err := l.read(ctx, bytes.NewReader(content), MaxPages)
 	if err != nil {
-		return Layout{}, err
+		return err
 	}
 	l = l.withDefaults()
 	rd := &streamReader{xrt: pc.XRefTable, limits: l, cache: map[int][]byte{}}
@@ -121,17 +153,19 @@ func (l Limits) ReadLayout(ctx context.Context, content []byte) (out Layout, err
 	for i, p := range info.Pages {
 		d, _, inh, err := pc.PageDict(i+1, false)
 		if err != nil || d == nil {
-			return Layout{}, malformed("page %d: %v", i+1, err)
+			return malformed("page %d: %v", i+1, err)
 		}
 		res := pageResources(pc.XRefTable, d, inh)
 		pl, err := in.page(d, res, p)
 		if err != nil {
-			return Layout{}, err
+			return err
 		}
 		pl.Widgets = widgets(pc.XRefTable, d, p.CropBox)
-		out.Pages = append(out.Pages, pl)
+		if err := fn(pl); err != nil {
+			return err
+		}
 	}
-	return out, nil
+	return nil
 }
 
 // pageResources returns the page's own or inherited resource dictionary.
@@ -198,7 +232,12 @@ func (r *streamReader) fail(nr int, limit int64, whole bool) {
 	}
 }
 
-// errLayoutTooBig reports a document whose content passes the operator or glyph caps.
+// ErrTooComplex reports a document whose page content passes the caps on
+// the work of reading its layout (operators, glyphs, forms drawn). The
+// document itself may be fine: only its layout is not read.
+var ErrTooComplex = errors.New("the PDF's page content is too complex to read within the limits")
+
+// errLayoutTooBig reports a document whose content passes one of the caps.
 func errLayoutTooBig(what string, limit int) error {
-	return fmt.Errorf("%w: the page content has more than %d %s", ErrExpandsTooMuch, limit, what)
+	return fmt.Errorf("%w: more than %d %s", ErrTooComplex, limit, what)
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/markuproom/markuproom/models/pdf"
 	"github.com/markuproom/markuproom/models/pdf/pdftest"
@@ -211,8 +212,29 @@ func TestReadLayoutFormBomb(t *testing.T) {
 	page := "/X Do"
 	objs = append(objs, fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(page), page))
 	_, err := pdf.ReadLayout(context.Background(), rawPDF(objs))
-	if !errors.Is(err, pdf.ErrExpandsTooMuch) || !strings.Contains(err.Error(), "operators") {
-		t.Errorf("form bomb: %v, want the operator cap", err)
+	if !errors.Is(err, pdf.ErrTooComplex) || !strings.Contains(err.Error(), "form XObjects drawn") {
+		t.Errorf("form bomb: %v, want the cap on forms drawn", err)
+	}
+}
+
+// TestReadLayoutSelfDrawingForm: a form that draws itself many times is
+// stopped by the cap on forms drawn, quickly.
+func TestReadLayoutSelfDrawingForm(t *testing.T) {
+	body := strings.Repeat("/X Do ", 5000)
+	doc := rawPDF([]string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /X 5 0 R >> >> /Contents 4 0 R >>",
+		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(body), body),
+		fmt.Sprintf("<< /Type /XObject /Subtype /Form /BBox [0 0 10 10] /Resources << /XObject << /X 5 0 R >> >> /Length %d >>\nstream\n%s\nendstream", len(body), body),
+	})
+	start := time.Now()
+	_, err := pdf.ReadLayout(context.Background(), doc)
+	if !errors.Is(err, pdf.ErrTooComplex) {
+		t.Errorf("self-drawing form: %v, want a cap", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v", d)
 	}
 }
 

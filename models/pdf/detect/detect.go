@@ -56,31 +56,43 @@ type Detection struct {
 	Problems []DetectProblem `json:"problems"`
 }
 
-// Detect reads the document's layout within l and finds its text tags, form
-// fields and suggested fields. Errors are those of pdf.Limits.ReadLayout.
+// Detect reads the document's layout within l, one page at a time, and
+// finds its text tags, form fields and suggested fields. Errors are those of
+// pdf.Limits.EachPageLayout: a document that is fine but too complex to
+// read within the caps gives pdf.ErrTooComplex.
 func Detect(ctx context.Context, l pdf.Limits, content []byte) (Detection, error) {
-	lay, err := l.ReadLayout(ctx, content)
+	d := Detection{Tags: []DetectedTag{}, Problems: []DetectProblem{}}
+	n := 0
+	err := l.EachPageLayout(ctx, content, func(p pdf.PageLayout) error {
+		n++
+		d.add(n, p)
+		return nil
+	})
 	if err != nil {
 		return Detection{}, err
 	}
-	return FromLayout(lay), nil
+	return d, nil
 }
 
 // FromLayout finds the tags of a layout read earlier.
 func FromLayout(lay pdf.Layout) Detection {
 	d := Detection{Tags: []DetectedTag{}, Problems: []DetectProblem{}}
 	for i, p := range lay.Pages {
-		n := i + 1
-		runs := displayRuns(p)
-		tags, problems := textTags(n, p, runs)
-		fields := formFields(n, p)
-		d.Tags = append(d.Tags, tags...)
-		d.Tags = append(d.Tags, fields...)
-		d.Problems = append(d.Problems, problems...)
-		taken := append(append([]DetectedTag(nil), tags...), fields...)
-		d.Tags = append(d.Tags, suggestions(n, p, runs, taken, labelRules)...)
+		d.add(i+1, p)
 	}
 	return d
+}
+
+// add finds the tags of page n.
+func (d *Detection) add(n int, p pdf.PageLayout) {
+	runs := displayRuns(p)
+	tags, problems := textTags(n, p, runs)
+	fields := formFields(n, p)
+	d.Tags = append(d.Tags, tags...)
+	d.Tags = append(d.Tags, fields...)
+	d.Problems = append(d.Problems, problems...)
+	taken := append(append([]DetectedTag(nil), tags...), fields...)
+	d.Tags = append(d.Tags, suggestions(n, p, runs, taken, labelRules)...)
 }
 
 // place returns a tag of type t whose box is b (display space) on page p,
