@@ -255,3 +255,23 @@ func rawPDF(objs []string) []byte {
 	fmt.Fprintf(&sb, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, x)
 	return []byte(sb.String())
 }
+
+// TestReadLayoutType3Widths: a Type3 font's widths are in its own glyph
+// space (FontMatrix), here 1/100 em.
+func TestReadLayoutType3Widths(t *testing.T) {
+	content := "BT /T3 20 Tf 1 0 0 1 100 500 Tm (AA) Tj ET"
+	doc := rawPDF([]string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /T3 5 0 R >> >> /Contents 4 0 R >>",
+		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content),
+		"<< /Type /Font /Subtype /Type3 /FontBBox [0 0 100 100] /FontMatrix [0.01 0 0 0.01 0 0] /CharProcs << /a 6 0 R >> " +
+			"/Encoding << /Type /Encoding /Differences [65 /a] >> /FirstChar 65 /LastChar 65 /Widths [50] >>",
+		"<< /Length 8 >>\nstream\n50 0 d0 \nendstream",
+	})
+	l := readLayout(t, doc)
+	r := l.Pages[0].Runs
+	if len(r) != 1 || r[0].Text != "aa" || !near(r[0].Box.LLX, 100) || !near(r[0].Box.URX, 120) {
+		t.Errorf("runs %+v, want \"aa\" from 100 to 120", r)
+	}
+}

@@ -27,6 +27,7 @@ type textFont struct {
 	missing float64            // width of codes absent from widths
 	core    string             // standard 14 font name, when the font is one
 	descent float64            // in em, negative
+	scale   float64            // glyph space units per 1/1000 em (Type3 fonts' FontMatrix), 0 meaning 1
 }
 
 // code is one decoded character code of a shown string.
@@ -48,7 +49,11 @@ func (f *textFont) decode(s []byte, out []code) []code {
 		if step == 2 {
 			c = c<<8 | uint32(s[i+1])
 		}
-		out = append(out, code{text: f.text(c), width: f.width(c) / 1000, space: step == 1 && c == 32})
+		w := f.width(c) / 1000
+		if f.scale != 0 {
+			w *= f.scale
+		}
+		out = append(out, code{text: f.text(c), width: w, space: step == 1 && c == 32})
 	}
 	return out
 }
@@ -147,6 +152,14 @@ func (fc *fontCache) load(d types.Dict) *textFont {
 	} else {
 		f.enc = fc.encoding(d, f.name)
 		f.widths = fc.simpleWidths(d)
+		if subtype == "Type3" {
+			// Type3 widths are in the font's own glyph space.
+			if m, err := fc.xrt.DereferenceArray(d["FontMatrix"]); err == nil && len(m) == 6 {
+				if a, err := fc.xrt.DereferenceNumber(m[0]); err == nil && a > 0 && a < 1 {
+					f.scale = a * 1000
+				}
+			}
+		}
 		if core, ok := coreFontName(f.name); ok {
 			f.core = core
 			f.descent = coreDescent(core)

@@ -433,6 +433,12 @@ func textTagsTimesCourier(w *docWriter) {
 	p.tag(Courier, 9, 72, 650, "{{date|1|DD/MM/YYYY}}", tDate, 1)
 	p.tag(Courier, 14, 72, 610, "{{commission-expiration||MMMM do, yyyy}}", tCommExpires, 0)
 	p.tag(Times, 7, 72, 580, "{{notary-county}}", tCounty, 0)
+	// Tags are often written in white, or as invisible text: still tags.
+	p.ops.WriteString("1 1 1 rg\n")
+	p.tag(Times, 10, 300, 580, "{{notary-title}}", tNotaryTitle, 0)
+	p.ops.WriteString("0 g 3 Tr\n")
+	p.tag(Times, 10, 420, 580, "{{commission-id}}", tCommission, 0)
+	p.ops.WriteString("0 Tr\n")
 	lead = "Landlord: "
 	b = p.text(Courier, 10, 72, 540, lead+"{{initials|2}}  {{date|2|yyyy}}")
 	x = b.LLX + width(Courier, 10, lead)
