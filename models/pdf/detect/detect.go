@@ -54,6 +54,8 @@ type DetectProblem struct {
 type Detection struct {
 	Tags     []DetectedTag   `json:"tags"`
 	Problems []DetectProblem `json:"problems"`
+	// work counts the comparisons suggestions made (see maxSuggestWork).
+	work int
 }
 
 // Detect reads the document's layout within l, one page at a time, and
@@ -92,7 +94,7 @@ func (d *Detection) add(n int, p pdf.PageLayout) {
 	d.Tags = append(d.Tags, fields...)
 	d.Problems = append(d.Problems, problems...)
 	taken := append(append([]DetectedTag(nil), tags...), fields...)
-	d.Tags = append(d.Tags, suggestions(n, p, runs, taken, labelRules)...)
+	d.Tags = append(d.Tags, suggestions(n, p, runs, taken, labelRules, &d.work)...)
 }
 
 // place returns a tag of type t whose box is b (display space) on page p,

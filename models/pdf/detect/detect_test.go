@@ -3,10 +3,13 @@ package detect_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/models/pdf"
@@ -174,4 +177,57 @@ func TestDetectEmpty(t *testing.T) {
 	if d.Tags == nil || d.Problems == nil || len(d.Tags)+len(d.Problems) != 0 {
 		t.Errorf("%+v", d)
 	}
+}
+
+// TestDetectCrowdedPage: thousands of labels over thousands of rules and
+// table borders cost a bounded amount of work (maxSuggestWork).
+func TestDetectCrowdedPage(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString("0.5 w\n")
+	for i := range 4000 {
+		x, y := float64(i%8)*70, float64(i/8)*1.5
+		fmt.Fprintf(&sb, "BT /F1 6 Tf 1 0 0 1 %g %g Tm (Date) Tj ET %g %g m %g %g l S %g %g m %g %g l S\n", x, y, x+20, y, x+60, y, x+40, y-1, x+40, y+1)
+	}
+	content := sb.String()
+	doc := rawDoc([]string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R 6 0 R] /Count 2 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
+		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content),
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
+	})
+	start := time.Now()
+	d, err := detect.Detect(context.Background(), pdf.Limits{}, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("took %v", took)
+	}
+	// The budget runs out on the second page, which gets no suggestions.
+	for _, tag := range d.Tags {
+		if tag.Page != 1 {
+			t.Fatalf("a suggestion on page %d: the work budget did not hold", tag.Page)
+		}
+	}
+	t.Logf("%d suggestions in %v", len(d.Tags), time.Since(start))
+}
+
+// rawDoc writes objects 1..n with a cross-reference table.
+func rawDoc(objs []string) []byte {
+	var sb strings.Builder
+	sb.WriteString("%PDF-1.7\n")
+	offs := make([]int, len(objs))
+	for i, o := range objs {
+		offs[i] = sb.Len()
+		fmt.Fprintf(&sb, "%d 0 obj\n%s\nendobj\n", i+1, o)
+	}
+	x := sb.Len()
+	fmt.Fprintf(&sb, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
+	for _, o := range offs {
+		fmt.Fprintf(&sb, "%010d 00000 n \n", o)
+	}
+	fmt.Fprintf(&sb, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, x)
+	return []byte(sb.String())
 }

@@ -102,13 +102,19 @@ type proposal struct {
 	confidence float64
 }
 
+// maxSuggestWork caps the comparisons between labels, blanks, table rules
+// and tags that suggestions make in one document (a fraction of a second);
+// past it, the remaining pages get no suggestions. Normal pages take a few
+// hundred.
+const maxSuggestWork = 20_000_000
+
 // underscores finds rows of three or more underscores.
 var underscores = regexp.MustCompile(`_{3,}`)
 
 // suggestions proposes fields at blanks next to labels on one page (runs
 // are its runs in display space), leaving out those that overlap the tags
 // already found (taken).
-func suggestions(page int, p pdf.PageLayout, runs []pdf.TextRun, taken []DetectedTag, rules []LabelRule) []DetectedTag {
+func suggestions(page int, p pdf.PageLayout, runs []pdf.TextRun, taken []DetectedTag, rules []LabelRule, work *int) []DetectedTag {
 	// Which rules are horizontal depends on the page's rotation.
 	var across, upright []pdf.Box
 	for _, b := range append(append([]pdf.Box(nil), p.Rules...), p.VerticalRules...) {
@@ -120,7 +126,7 @@ func suggestions(page int, p pdf.PageLayout, runs []pdf.TextRun, taken []Detecte
 	}
 	var blanks []blankSpot
 	for _, b := range across {
-		if b.Width() >= 18 && !crossed(b, upright) {
+		if b.Width() >= 18 {
 			blanks = append(blanks, blankSpot{box: b, kind: blankRule})
 		}
 	}
@@ -157,7 +163,11 @@ func suggestions(page int, p pdf.PageLayout, runs []pdf.TextRun, taken []Detecte
 	}
 	var props []proposal
 	for _, l := range labels {
-		if pr, ok := propose(l, blanks); ok {
+		*work += len(blanks)
+		if *work > maxSuggestWork {
+			return nil
+		}
+		if pr, ok := propose(l, blanks, upright, work); ok {
 			props = append(props, pr)
 		}
 	}
@@ -174,6 +184,10 @@ func suggestions(page int, p pdf.PageLayout, runs []pdf.TextRun, taken []Detecte
 			}
 		}
 		clash := false
+		*work += len(takenBoxes)
+		if *work > maxSuggestWork {
+			return out
+		}
 		for _, tb := range takenBoxes {
 			if overlap(tb, pr.box) > 0.3 || (pr.blank >= 0 && overlap(tb, blanks[pr.blank].box) > 0.3) {
 				clash = true
@@ -215,8 +229,9 @@ func normalizeLabel(s string) string {
 	return strings.TrimSpace(s)
 }
 
-// propose finds the blank of one label.
-func propose(l label, blanks []blankSpot) (proposal, bool) {
+// propose finds the blank of one label; a rule that a vertical rule
+// crosses (upright, display space) is a table border, not a blank.
+func propose(l label, blanks []blankSpot, upright []pdf.Box, work *int) (proposal, bool) {
 	w, h := TypeSize(l.rule.Type)
 	if l.rule.Blank == BlankNone {
 		cx, cy := (l.box.LLX+l.box.URX)/2, (l.box.LLY+l.box.URY)/2
@@ -231,9 +246,16 @@ func propose(l label, blanks []blankSpot) (proposal, bool) {
 	}
 	best, bestDist, bestFactor := -1, math.Inf(1), 0.0
 	consider := func(i int, dist, factor float64) {
-		if factor > bestFactor || (factor == bestFactor && dist < bestDist) {
-			best, bestDist, bestFactor = i, dist, factor
+		if !(factor > bestFactor || (factor == bestFactor && dist < bestDist)) {
+			return
 		}
+		if blanks[i].kind == blankRule {
+			*work += len(upright)
+			if crossed(blanks[i].box, upright) {
+				return
+			}
+		}
+		best, bestDist, bestFactor = i, dist, factor
 	}
 	for i, b := range blanks {
 		switch b.kind {
