@@ -2,6 +2,7 @@ package detect
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -171,13 +172,26 @@ func textTags(page int, p pdf.PageLayout, runs []pdf.TextRun) ([]DetectedTag, []
 			tag := place(p.Page, t.typ, page, b)
 			tag.Signer, tag.Source, tag.Text, tag.Confidence = t.signer, SourceTextTag, text, 1
 			tag.Required, tag.DateFormat, tag.FontSize = t.required, t.dateFormat, t.fontSize
-			tags = append(tags, tag)
+			if !drawnTwice(tags, tag) {
+				tags = append(tags, tag)
+			}
 		}
 		if i := strings.Index(r.Text[end:], "{{"); i >= 0 {
 			problems = append(problems, unclosed(page, r.Text[end+i:]))
 		}
 	}
 	return tags, problems
+}
+
+// drawnTwice reports whether tags already holds t, drawn again at (almost)
+// the same place, as producers do to fake bold type.
+func drawnTwice(tags []DetectedTag, t DetectedTag) bool {
+	for _, o := range tags {
+		if o.Text == t.Text && math.Abs(o.X-t.X) < 1 && math.Abs(o.Y-t.Y) < 1 && math.Abs(o.Width-t.Width) < 1 && math.Abs(o.Height-t.Height) < 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // unclosed reports "{{" without its "}}" on the same line.

@@ -420,6 +420,9 @@ func textTagsHelvetica(w *docWriter) {
 	p.tag(Helv, 10, 320, y-150, "{{document-id}}", tDocumentID, 0)
 	p.tag(Helv, 10, 72, y-190, "{{note|1}}", tTextNote, 1)
 	p.tag(Helv, 10, 320, y-190, "{{sign-here|2}}", tSignHere, 2)
+	// Drawn twice, a third of a point apart, as fake bold: one tag.
+	p.tag(Helv, 10, 72, y-230, "{{signature|2}}", tSignature, 2)
+	p.text(Helv, 10, 72.3, y-230, "{{signature|2}}")
 }
 
 // textTagsTimesCourier: tags inside sentences, in Times and Courier.
