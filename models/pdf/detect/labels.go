@@ -14,8 +14,9 @@ type Blank int
 
 const (
 	// BlankLine: on the blank next to the label: an underline (a drawn rule
-	// or a row of underscores) to the right of the label or just above it,
-	// or a drawn box to the right of the label or around it.
+	// or a row of underscores) to the right of the label, just above it or
+	// just before it on its line, or a drawn box to the right of the label
+	// or around it.
 	BlankLine Blank = iota
 	// BlankNone: the label itself marks the place ("(Seal)"); the field is
 	// centred on it.
@@ -57,7 +58,7 @@ func compileLabelRules() []LabelRule {
 		{r(`county of|county`), TypeNotaryCounty, 0.85, BlankLine},
 		{r(`state of|state`), TypeNotaryState, 0.85, BlankLine},
 		{r(`date|dated|date signed|signing date|signature date|date of signature|` + who + `('s)? date`), TypeDate, 0.9, BlankLine},
-		{r(`signature|signed|sign here|signed by|[a-z-]+('s)? signature|signature of ` + who), TypeSignature, 0.9, BlankLine},
+		{r(`signature|signed|sign|sign here|please sign here|signed by|[a-z-]+('s)? signature|signature of ` + who), TypeSignature, 0.9, BlankLine},
 		{r(`initials?|initial here|[a-z-]+('s)? initials?`), TypeInitials, 0.9, BlankLine},
 		{r(`print(ed)? name|name \(print(ed)?\)|full name|name|print|printed name of signer|typed or printed name|` + who + `('s)? (printed |full )?name|name of ` + who), TypeFullName, 0.85, BlankLine},
 	}
@@ -265,6 +266,11 @@ func propose(l label, blanks []blankSpot, upright []pdf.Box, work *int) (proposa
 			// On the same line, to the right.
 			if gap >= -0.3*s && gap <= 3*s && y >= L.LLY-0.6*s && y <= L.LLY+0.6*s && b.box.Width() >= 1.5*s {
 				consider(i, gap, 1.0)
+				continue
+			}
+			// On the same line, ending just before the label ("______ Date").
+			if left := L.LLX - b.box.URX; left >= -0.3*s && left <= 1.2*s && y >= L.LLY-0.6*s && y <= L.LLY+0.6*s && b.box.Width() >= 2*s {
+				consider(i, left, 0.8)
 				continue
 			}
 			// Just above the label, starting about where it starts.

@@ -71,6 +71,7 @@ func Corpus() []CorpusDoc {
 		{"lease-initials", leaseInitials},
 		{"long-contract", longContract},
 		{"hard-layouts", hardLayouts},
+		{"held-out-blocks", heldOutBlocks},
 	}
 	out := make([]CorpusDoc, 0, len(docs))
 	for _, d := range docs {
@@ -589,4 +590,33 @@ func hardLayouts(w *docWriter) {
 	p.expect("label", tDate, 0, "Date", pdf.Box{LLX: 340, LLY: y - 70, URX: 460, URY: y - 70})
 	p.underscoreLabel(Helv, 10, 72, y-120, "Sign:", tSignature, 24)
 	p.underscoreLabel(Helv, 10, 72, y-160, "Emergency contact:", tFreeText, 24)
+}
+
+// heldOutBlocks was written after the label rules were last tuned and is
+// not tuned for: a corporate signature block, an "X" line with the label
+// under it, a filled-in date and a shaded label cell.
+func heldOutBlocks(w *docWriter) {
+	p := w.letterPage()
+	p.text(HelvBold, 14, 72, 730, "Board Resolution")
+	p.text(Helv, 10, 72, 705, "Date: January 5, 2026")
+	y := p.paragraph(Times, 11, 72, 680,
+		"RESOLVED, that the officers of the Company are authorized to execute the agreement.",
+		"Signature on file with the secretary of the Company.")
+	p.text(HelvBold, 10, 72, y-20, "ACME HOLDINGS, INC.")
+	by := p.underscoreLabel(Times, 11, 72, y-50, "By:", tSignature, 30)
+	_ = by
+	p.underscoreLabel(Times, 11, 72, y-75, "Name:", tFullName, 30)
+	p.text(Times, 11, 72, y-100, "Title: ______________________________")
+	p.underscoreLabel(Times, 11, 72, y-125, "Date:", tDate, 30)
+	// An "X" line with the label under it.
+	x := p.text(Helv, 12, 320, y-60, "X ____________________")
+	ux := x.LLX + width(Helv, 12, "X ")
+	p.text(Helv, 8, ux, y-74, "Signature of Witness")
+	p.expect("label", tSignature, 0, "Signature of Witness", pdf.Box{LLX: ux, LLY: y - 60 - 1.2, URX: x.URX, URY: y - 60 - 1.2})
+	// A shaded cell holding the label, the blank cell beside it.
+	fmt.Fprintf(&p.ops, "q %s 0.9 g 72 %s 100 24 re f Q\n", p.cm(), num(y-200))
+	p.text(HelvBold, 9, 76, y-192, "Initials")
+	box := pdf.Box{LLX: 172, LLY: y - 200, URX: 272, URY: y - 176}
+	p.rect(box)
+	p.expect("label", tInitials, 0, "Initials", box)
 }
