@@ -2,42 +2,26 @@ package models
 
 import (
 	"context"
-	"strconv"
-	"strings"
 )
 
 // insertRows writes rows to table with multi-row INSERT statements of at
-// most batch rows each, straight on the connection (or database transaction)
-// under GORM: replaces write thousands of child rows, and GORM's per-value
-// reflection was most of their cost. values returns one row's values in the
-// order of cols.
+// most batchRows rows each, straight on the connection (or database
+// transaction) under GORM: replaces write thousands of child rows, and GORM's
+// per-value reflection was most of their cost. values returns one row's
+// values in the order of cols.
 func insertRows[T any](ctx context.Context, s *Store, table string, cols []string, rows []T, values func(*T) []any) error {
-	batch := s.batchRows()
-	pool := s.db.Statement.ConnPool
-	for start := 0; start < len(rows); start += batch {
-		chunk := rows[start:min(start+batch, len(rows))]
-		var sql strings.Builder
-		sql.WriteString("INSERT INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES ")
-		args := make([]any, 0, len(chunk)*len(cols))
-		for i := range chunk {
-			if i > 0 {
-				sql.WriteString(", ")
-			}
-			sql.WriteByte('(')
-			for c := range cols {
-				if c > 0 {
-					sql.WriteString(", ")
-				}
-				sql.WriteString(s.placeholder(len(args) + c + 1))
-			}
-			sql.WriteByte(')')
-			args = append(args, values(&chunk[i])...)
-		}
-		if _, err := pool.ExecContext(ctx, sql.String(), args...); err != nil {
-			return mapDBError(err)
-		}
+	var b writeBatch
+	addRows(&b, s.batchRows(), table, cols, rows, values)
+	return s.execBatch(ctx, &b)
+}
+
+// addChildren adds the INSERTs of t's documents, tags and participants to b.
+func (s *Store) addChildren(b *writeBatch, t *Transaction) {
+	addRows(b, s.batchRows(), "transaction_documents", documentColumns(), t.Documents, documentValues)
+	for i := range t.Documents {
+		addRows(b, s.batchRows(), "transaction_tags", tagColumns(), t.Documents[i].Tags, tagValues)
 	}
-	return nil
+	addRows(b, s.batchRows(), "transaction_participants", participantColumns(), t.Participants, participantValues)
 }
 
 // Column lists of the child tables, in the order their value functions use.
@@ -75,20 +59,62 @@ func participantValues(p *Participant) []any {
 		p.PersonalPasswordQuestion, p.PersonalPasswordHash}
 }
 
-// BulkInsertColumns maps each child table to its insert column list, for the schema tests.
+func transactionColumns() []string {
+	return []string{"id", "organization_id", "reference_id", "status", "signing_order", "personalized_message",
+		"invite_email_subject", "notify_email", "has_notify", "evault", "send_final_enote_to", "version",
+		"document_count", "tag_count", "participant_count", "created_at", "updated_at"}
+}
+
+func transactionValues(t *Transaction) []any {
+	return []any{t.ID, t.OrganizationID, t.ReferenceID, t.Status, t.SigningOrder, t.PersonalizedMessage,
+		t.InviteEmailSubject, t.NotifyEmail, t.HasNotify, t.EVault, t.SendFinalEnoteTo, t.Version,
+		t.DocumentCount, t.TagCount, t.ParticipantCount, t.CreatedAt, t.UpdatedAt}
+}
+
+func roomColumns() []string {
+	return []string{"id", "organization_id", "sender_id", "transaction_id", "config", "token_selector", "token_hash",
+		"status", "expires_at", "created_by_token_id", "created_at", "updated_at", "completed_at", "started_empty"}
+}
+
+func roomValues(r *Room) []any {
+	return []any{r.ID, r.OrganizationID, r.SenderID, r.TransactionID, r.Config, r.TokenSelector, r.TokenHash,
+		r.State, r.ExpiresAt, r.CreatedByTokenID, r.CreatedAt, r.UpdatedAt, r.CompletedAt, r.StartedEmpty}
+}
+
+func eventColumns() []string {
+	return []string{"id", "transaction_id", "organization_id", "kind", "actor", "token_id", "user_id", "summary", "created_at"}
+}
+
+func eventValues(e *TransactionEvent) []any {
+	return []any{e.ID, e.TransactionID, e.OrganizationID, e.Kind, e.Actor, e.TokenID, e.UserID, e.Summary, e.CreatedAt}
+}
+
+// BulkInsertColumns maps each table written with hand-made INSERTs to its
+// column list, for the schema tests.
 func BulkInsertColumns() map[string][]string {
 	return map[string][]string{
+		"transactions":             transactionColumns(),
+		"markup_rooms":             roomColumns(),
+		"transaction_events":       eventColumns(),
 		"transaction_documents":    documentColumns(),
 		"transaction_tags":         tagColumns(),
 		"transaction_participants": participantColumns(),
 	}
 }
 
-// placeholder is the n-th (1-based) bind parameter in the dialect's SQL, for
-// statements sent straight to the connection.
-func (s *Store) placeholder(n int) string {
-	if s.dialect == DialectPostgres {
-		return "$" + strconv.Itoa(n)
+// ChildRows returns the rows t's documents, tags and participants are
+// stored as, by table, each row in the column order of BulkInsertColumns.
+func ChildRows(t *Transaction) map[string][][]any {
+	rows := map[string][][]any{}
+	for i := range t.Documents {
+		d := &t.Documents[i]
+		rows["transaction_documents"] = append(rows["transaction_documents"], documentValues(d))
+		for j := range d.Tags {
+			rows["transaction_tags"] = append(rows["transaction_tags"], tagValues(&d.Tags[j]))
+		}
 	}
-	return "?"
+	for i := range t.Participants {
+		rows["transaction_participants"] = append(rows["transaction_participants"], participantValues(&t.Participants[i]))
+	}
+	return rows
 }

@@ -93,26 +93,40 @@ func (s *Store) FindDocumentsByRef(ctx context.Context, orgID int64, refs []stri
 	if len(refs) == 0 {
 		return out, nil
 	}
-	keys := make([]string, 0, len(refs))
-	for _, r := range refs {
-		keys = append(keys, DocumentIDFromLocation(r))
-	}
+	keys := DocumentLookupKeys(refs)
 	var docs []Document
 	err := s.db.WithContext(ctx).Where("organization_id = ? AND (id IN ? OR object_key IN ?)", orgID, keys, keys).Find(&docs).Error
 	if err != nil {
 		return nil, mapDBError(err)
 	}
+	return MatchDocumentRefs(refs, docs), nil
+}
+
+// DocumentLookupKeys returns, for each reference a request names (a location,
+// an id or a gcsRefId), the key its document is found by: an id or an object key.
+func DocumentLookupKeys(refs []string) []string {
+	keys := make([]string, len(refs))
+	for i, r := range refs {
+		keys[i] = DocumentIDFromLocation(r)
+	}
+	return keys
+}
+
+// MatchDocumentRefs maps each reference to the document among docs whose id or
+// object key it names; a reference that names none is left out.
+func MatchDocumentRefs(refs []string, docs []Document) map[string]*Document {
 	byKey := make(map[string]*Document, 2*len(docs))
 	for i := range docs {
 		byKey[docs[i].ID] = &docs[i]
 		byKey[docs[i].ObjectKey] = &docs[i]
 	}
-	for i, r := range refs {
-		if d, ok := byKey[keys[i]]; ok {
+	out := make(map[string]*Document, len(refs))
+	for _, r := range refs {
+		if d, ok := byKey[DocumentIDFromLocation(r)]; ok {
 			out[r] = d
 		}
 	}
-	return out, nil
+	return out
 }
 
 // OpenDocumentContent opens the stored PDF of a document for reading; the caller closes it.

@@ -1,6 +1,7 @@
 package models
 
 import (
+	"context"
 	"errors"
 
 	"gorm.io/gorm"
@@ -23,3 +24,13 @@ func FailActivityWrites(s *Store) (restore func()) {
 
 // MapDBError exposes mapDBError to the external tests.
 var MapDBError = mapDBError
+
+// WriteBatchAtomically exposes writeBatchAtomically: each write is its SQL
+// (with ? placeholders) followed by its arguments.
+func WriteBatchAtomically(ctx context.Context, s *Store, writes ...[]any) error {
+	var b writeBatch
+	for _, w := range writes {
+		b.add(w[0].(string), w[1:]...)
+	}
+	return s.writeBatchAtomically(ctx, &b)
+}

@@ -79,9 +79,9 @@ var ErrRoomExpired = errors.New("this Markup Room link has expired")
 // transaction the room edits and the room itself. A sender who is not a
 // user of the organization is an *AuthError (401, SPEC §5).
 func (s *Store) CreateRoom(ctx context.Context, actor Actor, in *RoomInput) (*CreatedRoom, error) {
-	senderID, err := strconv.ParseInt(in.SenderID, 10, 64)
-	if err != nil || senderID <= 0 {
-		return nil, &AuthError{Detail: "senderId does not name a user of the organization this token was issued for."}
+	senderID, err := in.SenderUserID()
+	if err != nil {
+		return nil, err
 	}
 	sender, err := s.GetUserInOrganization(ctx, actor.OrganizationID, senderID)
 	if err == nil && sender.DisabledAt != nil {
@@ -97,6 +97,50 @@ func (s *Store) CreateRoom(ctx context.Context, actor Actor, in *RoomInput) (*Cr
 	if err != nil {
 		return nil, err
 	}
+	plan, err := s.PlanRoom(actor, sender, in, docs)
+	if err != nil {
+		return nil, err
+	}
+	// The transaction, its children, the room and the history entry: on
+	// PostgreSQL one statement, so one round trip and no BEGIN/COMMIT.
+	var b writeBatch
+	addRows(&b, 1, "transactions", transactionColumns(), []Transaction{*plan.Transaction}, transactionValues)
+	s.addChildren(&b, plan.Transaction)
+	addRows(&b, 1, "markup_rooms", roomColumns(), []Room{*plan.Room}, roomValues)
+	if err := s.addEvent(&b, plan.Transaction, plan.Actor, plan.Created); err != nil {
+		return nil, err
+	}
+	if err := s.writeBatchAtomically(ctx, &b); err != nil {
+		return nil, err
+	}
+	return &CreatedRoom{Room: plan.Room, Token: plan.Token}, nil
+}
+
+// SenderUserID reads the request's senderId as a user id; anything else is
+// the *AuthError a sender who is no user of the organization gets (SPEC §5).
+func (in *RoomInput) SenderUserID() (int64, error) {
+	id, err := strconv.ParseInt(in.SenderID, 10, 64)
+	if err != nil || id <= 0 {
+		return 0, &AuthError{Detail: "senderId does not name a user of the organization this token was issued for."}
+	}
+	return id, nil
+}
+
+// RoomPlan is what creating a room writes: the draft transaction (with its
+// documents and participants), the room, and the history entry with the
+// actor it names; Token is the room URL's capability, shown once.
+type RoomPlan struct {
+	Room        *Room
+	Transaction *Transaction
+	Token       string
+	Actor       Actor
+	Created     CreatedSummary
+}
+
+// PlanRoom is the part of creating a room that needs no database: it checks
+// the request against the sender and the documents its references name
+// (docs, as FindDocumentsByRef returns them) and builds the rows to write.
+func (s *Store) PlanRoom(actor Actor, sender *User, in *RoomInput, docs map[string]*Document) (*RoomPlan, error) {
 	var p Problems
 	for i, ref := range in.Documents {
 		if docs[ref] == nil {
@@ -135,24 +179,10 @@ func (s *Store) CreateRoom(ctx context.Context, actor Actor, in *RoomInput) (*Cr
 	}
 	actor.UserID = &sender.ID
 	actor.Label += " for " + sender.FullName() + " (Markup Room)"
-	err = s.inTx(ctx, func(tx *Store) error {
-		if err := tx.db.Create(t).Error; err != nil {
-			return mapDBError(err)
-		}
-		if err := tx.insertChildren(ctx, t); err != nil {
-			return err
-		}
-		if err := tx.db.Create(room).Error; err != nil {
-			return mapDBError(err)
-		}
-		return tx.recordEvent(ctx, t, actor, CreatedSummary{
-			Status: t.Status, Documents: t.DocumentCount, Tags: 0, Participants: t.ParticipantCount, Room: room.ID,
-		})
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &CreatedRoom{Room: room, Token: tok.plaintext}, nil
+	return &RoomPlan{
+		Room: room, Transaction: t, Token: tok.plaintext, Actor: actor,
+		Created: CreatedSummary{Status: t.Status, Documents: t.DocumentCount, Tags: 0, Participants: t.ParticipantCount, Room: room.ID},
+	}, nil
 }
 
 // roomTransaction builds the draft transaction a new room edits.

@@ -142,6 +142,20 @@ func (s *Store) AuthenticateAPIToken(ctx context.Context, plaintext string) (*Pr
 	return &Principal{Organization: org, Token: &t}, nil
 }
 
+// APITokenSelector returns the selector an API token's row is found by, and
+// false for a string that is no well-formed API token.
+func APITokenSelector(plaintext string) (string, bool) {
+	selector, _, ok := parseSplitToken(apiTokenPrefix, plaintext)
+	return selector, ok
+}
+
+// APITokenMatches tells, in constant time, whether a well-formed API token's
+// secret matches the hash stored in its row.
+func APITokenMatches(plaintext string, hash []byte) bool {
+	_, verifier, ok := parseSplitToken(apiTokenPrefix, plaintext)
+	return ok && verifierMatches(verifier, hash)
+}
+
 // touchAPIToken records the token's use, at most once per lastUsedResolution.
 func (s *Store) touchAPIToken(ctx context.Context, t *APIToken) {
 	now := s.Now()

@@ -24,8 +24,10 @@ func SignerColor(i int) string {
 	return c[i%len(c)]
 }
 
-// checkSettings reports 400-class problems that need the store's configuration.
-func (s *Store) checkSettings(p *Problems, in *TransactionInput) {
+// checkSettings reports, as one 400 error, the problems that need the store's configuration.
+func (s *Store) checkSettings(in *TransactionInput) error {
+	var bad Problems
+	p := &bad
 	if in.EVault != nil && *in.EVault != s.evault {
 		p.Add("#/evault", "invalid_enum", "%q is not an eVault of this service; use %q.", truncateForDetail(*in.EVault), s.evault)
 	}
@@ -48,6 +50,7 @@ func (s *Store) checkSettings(p *Problems, in *TransactionInput) {
 				"A transaction has one invitation subject; this differs from the one given before.")
 		}
 	}
+	return bad.Err(KindInvalid, "The transaction is not valid; see errors for each problem.")
 }
 
 // checkReferences reports 422-class problems: references between the parts of
@@ -104,8 +107,8 @@ func checkReferences(p *Problems, in *TransactionInput, docs map[string]*Documen
 	}
 }
 
-// documentRefs lists the upload references a request names (gcsRefIds and ids).
-func documentRefs(in *TransactionInput) []string {
+// DocumentRefs lists the upload references a request names (gcsRefIds and ids).
+func DocumentRefs(in *TransactionInput) []string {
 	refs := make([]string, 0, 2*len(in.Documents))
 	for _, d := range in.Documents {
 		refs = append(refs, d.GCSRefID)

@@ -39,13 +39,22 @@ func (p *Principal) Actor() Actor {
 // prepareTransaction runs the checks that need the store (400 first, then
 // 422) and builds the rows to write; nothing is written.
 func (s *Store) prepareTransaction(ctx context.Context, actor Actor, id string, in *TransactionInput) (*Transaction, error) {
-	var bad Problems
-	s.checkSettings(&bad, in)
-	if err := bad.Err(KindInvalid, "The transaction is not valid; see errors for each problem."); err != nil {
+	if err := s.checkSettings(in); err != nil {
+		return nil, err // before the documents are read: a 400 costs no query
+	}
+	docs, err := s.FindDocumentsByRef(ctx, actor.OrganizationID, DocumentRefs(in))
+	if err != nil {
 		return nil, err
 	}
-	docs, err := s.FindDocumentsByRef(ctx, actor.OrganizationID, documentRefs(in))
-	if err != nil {
+	return s.BuildTransaction(id, actor.OrganizationID, in, docs)
+}
+
+// BuildTransaction is the part of a create or replace that needs no database:
+// it checks a parsed request against the documents its references name (docs,
+// as FindDocumentsByRef returns them) and the service's settings, and builds
+// the rows to write, XFDF included. Nothing is written.
+func (s *Store) BuildTransaction(id string, orgID int64, in *TransactionInput, docs map[string]*Document) (*Transaction, error) {
+	if err := s.checkSettings(in); err != nil {
 		return nil, err
 	}
 	var unprocessable Problems
@@ -56,7 +65,7 @@ func (s *Store) prepareTransaction(ctx context.Context, actor Actor, id string, 
 	if err := unprocessable.Err(KindUnprocessable, "The transaction cannot be processed; see errors for each problem."); err != nil {
 		return nil, err
 	}
-	return s.buildTransaction(id, actor.OrganizationID, in, docs)
+	return s.buildTransaction(id, orgID, in, docs)
 }
 
 // CreateTransaction stores a new transaction from a checked request.
@@ -79,15 +88,15 @@ func (s *Store) CreateTransaction(ctx context.Context, actor Actor, in *Transact
 		if err := tx.requirePasswords(ctx, t, nil); err != nil {
 			return err
 		}
-		if err := tx.db.Create(t).Error; err != nil {
-			return mapDBError(err)
-		}
-		if err := tx.insertChildren(ctx, t); err != nil {
-			return err
-		}
-		if err := tx.recordEvent(ctx, t, actor, CreatedSummary{
+		var b writeBatch
+		addRows(&b, 1, "transactions", transactionColumns(), []Transaction{*t}, transactionValues)
+		tx.addChildren(&b, t)
+		if err := tx.addEvent(&b, t, actor, CreatedSummary{
 			Status: t.Status, Documents: t.DocumentCount, Tags: t.TagCount, Participants: t.ParticipantCount,
 		}); err != nil {
+			return err
+		}
+		if err := tx.execBatch(ctx, &b); err != nil {
 			return err
 		}
 		return tx.queueTransactionMessages(ctx, actor, nil, t)
@@ -136,28 +145,34 @@ func (s *Store) writeReplacement(ctx context.Context, actor Actor, old, t *Trans
 		return err
 	}
 	t.Version, t.CreatedAt, t.UpdatedAt = old.Version+1, old.CreatedAt, s.Now()
+	// The deletes go first, on their own: the inserts that follow reuse
+	// their keys, and the parts of one statement see one snapshot.
 	if err := s.deleteChildren(ctx, t.ID); err != nil {
 		return err
 	}
-	if err := s.db.Model(&Transaction{}).Where("id = ?", t.ID).Select("*").Omit("id", "organization_id", "created_at").Updates(t).Error; err != nil {
-		return mapDBError(err)
-	}
-	if err := s.insertChildren(ctx, t); err != nil {
-		return err
-	}
+	var b writeBatch
+	b.add(`UPDATE transactions SET reference_id = ?, status = ?, signing_order = ?, personalized_message = ?,
+	invite_email_subject = ?, notify_email = ?, has_notify = ?, evault = ?, send_final_enote_to = ?, version = ?,
+	document_count = ?, tag_count = ?, participant_count = ?, updated_at = ? WHERE id = ?`,
+		t.ReferenceID, t.Status, t.SigningOrder, t.PersonalizedMessage, t.InviteEmailSubject, t.NotifyEmail, t.HasNotify,
+		t.EVault, t.SendFinalEnoteTo, t.Version, t.DocumentCount, t.TagCount, t.ParticipantCount, t.UpdatedAt, t.ID)
+	s.addChildren(&b, t)
 	summary := ReplacedSummary{
 		Documents:    Count{Before: old.DocumentCount, After: t.DocumentCount},
 		Tags:         Count{Before: old.TagCount, After: t.TagCount},
 		Participants: Count{Before: old.ParticipantCount, After: t.ParticipantCount},
 		Version:      t.Version,
 	}
-	if err := s.recordEvent(ctx, t, actor, summary); err != nil {
+	if err := s.addEvent(&b, t, actor, summary); err != nil {
 		return err
 	}
 	if old.Status != t.Status {
-		if err := s.recordEvent(ctx, t, actor, StatusChangedSummary{From: old.Status, To: t.Status}); err != nil {
+		if err := s.addEvent(&b, t, actor, StatusChangedSummary{From: old.Status, To: t.Status}); err != nil {
 			return err
 		}
+	}
+	if err := s.execBatch(ctx, &b); err != nil {
+		return err
 	}
 	return s.queueTransactionMessages(ctx, actor, old, t, extra...)
 }
@@ -237,36 +252,31 @@ func (s *Store) requirePasswords(ctx context.Context, t *Transaction, old *Trans
 	return p.Err(KindUnprocessable, "The transaction cannot be processed; see errors for each problem.")
 }
 
-// insertChildren writes documents, tags and participants in batches.
-func (s *Store) insertChildren(ctx context.Context, t *Transaction) error {
-	if err := insertRows(ctx, s, "transaction_documents", documentColumns(), t.Documents, documentValues); err != nil {
-		return err
-	}
-	tags := make([]Tag, 0, t.TagCount)
-	for _, d := range t.Documents {
-		tags = append(tags, d.Tags...)
-	}
-	if err := insertRows(ctx, s, "transaction_tags", tagColumns(), tags, tagValues); err != nil {
-		return err
-	}
-	return insertRows(ctx, s, "transaction_participants", participantColumns(), t.Participants, participantValues)
-}
-
 // recordEvent writes one entry of t's history; its kind is the summary's.
 func (s *Store) recordEvent(ctx context.Context, t *Transaction, actor Actor, summary HistorySummary) error {
+	var b writeBatch
+	if err := s.addEvent(&b, t, actor, summary); err != nil {
+		return err
+	}
+	return s.execBatch(ctx, &b)
+}
+
+// addEvent adds the INSERT of one entry of t's history to b.
+func (s *Store) addEvent(b *writeBatch, t *Transaction, actor Actor, summary HistorySummary) error {
 	uid, err := uuid.NewV7()
 	if err != nil {
 		return err
 	}
-	b, err := json.Marshal(summary)
+	data, err := json.Marshal(summary)
 	if err != nil {
 		return err
 	}
-	ev := &TransactionEvent{
+	ev := TransactionEvent{
 		ID: uid.String(), TransactionID: t.ID, OrganizationID: t.OrganizationID, Kind: summary.Kind(), Actor: actor.Label,
-		TokenID: actor.TokenID, UserID: actor.UserID, Summary: b, CreatedAt: s.Now(),
+		TokenID: actor.TokenID, UserID: actor.UserID, Summary: data, CreatedAt: s.Now(),
 	}
-	return mapDBError(s.db.WithContext(ctx).Create(ev).Error)
+	addRows(b, 1, "transaction_events", eventColumns(), []TransactionEvent{ev}, eventValues)
+	return nil
 }
 
 // etagMatches implements If-Match's strong comparison against one current tag.

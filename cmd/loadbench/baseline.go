@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -25,8 +24,8 @@ import (
 // document rows, plus transactions of their own.
 
 // setupBaseline prepares the baseline schema (at baseURL, named base) from
-// the product schema (named prod): n transactions created from body, the
-// scratch table of the room baseline, and a pgx pool of maxConns connections.
+// the product schema (named prod): n transactions created from body and a
+// pgx pool of maxConns connections.
 func setupBaseline(ctx context.Context, sch *schemas, prod, base, baseURL string, p *productEnv, body []byte, n int, maxConns int32, tracer pgx.QueryTracer) (*pgxpool.Pool, []string, error) {
 	db, err := models.OpenDatabase(ctx, models.DatabaseOptions{URL: baseURL})
 	if err != nil {
@@ -47,15 +46,6 @@ func setupBaseline(ctx context.Context, sch *schemas, prod, base, baseURL string
 	if err != nil {
 		return nil, nil, err
 	}
-	err = db.DB.Exec(`CREATE TABLE bench_rooms (
-		id           text        PRIMARY KEY,
-		sender_id    text        NOT NULL,
-		documents    text        NOT NULL,
-		participants text        NOT NULL,
-		created_at   timestamptz NOT NULL)`).Error
-	if err != nil {
-		return nil, nil, fmt.Errorf("create bench_rooms: %w", err)
-	}
 	cfg, err := pgxpool.ParseConfig(baseURL)
 	if err != nil {
 		return nil, nil, err
@@ -73,211 +63,333 @@ func setupBaseline(ctx context.Context, sch *schemas, prod, base, baseURL string
 	return pool, ids, nil
 }
 
-// Plain structs for the operation A body; the baseline trusts its input.
-type rawTransaction struct {
-	Status              string  `json:"status"`
-	ReferenceID         string  `json:"referenceId"`
-	SigningOrder        *bool   `json:"signingOrder"`
-	PersonalizedMessage *string `json:"personalizedMessage"`
-	InviteEmailSubject  *string `json:"inviteEmailSubject"`
-	NotifyParticipants  *struct {
-		Email *bool `json:"email"`
-	} `json:"notifyParticipants"`
-	Documents    []rawDocument    `json:"documents"`
-	Participants []rawParticipant `json:"participants"`
+// The same-work baselines do what the product does for a request, with
+// none of its frameworks: net/http, pgx (its statement cache, no GORM) and
+// the product's own pure functions for everything that is not storage. Per
+// request: the API token and its organization in one query and the verifier
+// checked (models.APITokenSelector/APITokenMatches), the body parsed and
+// validated (models.ParseTransactionInput / ParseRoomInput), the referenced
+// documents read in one query, the request checked against them and the rows
+// built, XFDF included (Store.BuildTransaction / Store.PlanRoom, which touch
+// no database), then the same rows written in one pgx transaction, one
+// statement per table, and the same JSON answer encoded. So the ratio of the
+// product to its baseline measures what Gin, GORM and the product's glue
+// cost, and the round trips the product spends beyond these.
+
+// sameWork holds what both baselines share.
+type sameWork struct {
+	pool  *pgxpool.Pool
+	store *models.Store // for its pure functions only; it never reaches the baseline schema
 }
 
-type rawDocument struct {
-	ID          string   `json:"id"`
-	GCSRefID    string   `json:"gcsRefId"`
-	Title       string   `json:"title"`
-	Description *string  `json:"description"`
-	XFDF        *string  `json:"xfdf"`
-	SessionType string   `json:"sessionType"`
-	Type        string   `json:"type"`
-	Order       *int     `json:"order"`
-	Pages       int      `json:"pages"`
-	ReadOnly    *bool    `json:"readOnly"`
-	Visible     *bool    `json:"visible"`
-	Tags        []rawTag `json:"tags"`
+// principal is the calling token as the baselines authenticate it.
+type principal struct {
+	orgID, tokenID int64
+	name           string
 }
 
-type rawTag struct {
-	Type        string          `json:"type"`
-	X           float64         `json:"x"`
-	Y           float64         `json:"y"`
-	Width       float64         `json:"width"`
-	Height      float64         `json:"height"`
-	SignerID    string          `json:"signerId"`
-	CustomData  json.RawMessage `json:"customData"`
-	Page        int             `json:"page"`
-	Required    *bool           `json:"required"`
-	StateFormat *string         `json:"stateFormat"`
-	DateFormat  *string         `json:"dateFormat"`
-	FontSize    *float64        `json:"fontSize"`
+// actor is the history's actor for the token, as models.Principal.Actor writes it.
+func (p principal) actor() models.Actor {
+	id := p.tokenID
+	return models.Actor{OrganizationID: p.orgID, TokenID: &id, Label: "API token " + strconv.FormatInt(p.tokenID, 10) + " (" + p.name + ")"}
 }
 
-type rawParticipant struct {
-	ID                       string  `json:"id"`
-	Order                    *int    `json:"order"`
-	Email                    string  `json:"email"`
-	FirstName                string  `json:"firstName"`
-	MiddleName               *string `json:"middleName"`
-	LastName                 string  `json:"lastName"`
-	Address1                 *string `json:"address1"`
-	Address2                 *string `json:"address2"`
-	Country                  *string `json:"country"`
-	City                     *string `json:"city"`
-	State                    *string `json:"state"`
-	Zip                      *string `json:"zip"`
-	Phone                    *string `json:"phone"`
-	KBARequired              *bool   `json:"kbaRequired"`
-	CredAnalysisRequired     *bool   `json:"credAnalysisRequired"`
-	ExternalID               *string `json:"externalId"`
-	AuthenticationType       string  `json:"authenticationType"`
-	TwoFactorContact         string  `json:"twoFactorContact"`
-	PersonalPasswordQuestion *string `json:"personalPasswordQuestion"`
+// authenticate checks the bearer token: its row and its organization in one query.
+func (b *sameWork) authenticate(r *http.Request) (principal, error) {
+	plaintext, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	selector, ok := models.APITokenSelector(plaintext)
+	if !ok {
+		return principal{}, errUnauthorized
+	}
+	var p principal
+	var hash []byte
+	var revoked *time.Time
+	var enabled bool
+	err := b.pool.QueryRow(r.Context(), `SELECT t.id, t.organization_id, t.name, t.secret_hash, t.revoked_at, o.api_enabled
+		FROM api_tokens t JOIN organizations o ON o.id = t.organization_id WHERE t.selector = $1`, selector).
+		Scan(&p.tokenID, &p.orgID, &p.name, &hash, &revoked, &enabled)
+	if errors.Is(err, pgx.ErrNoRows) || err == nil && (!models.APITokenMatches(plaintext, hash) || revoked != nil || !enabled) {
+		return principal{}, errUnauthorized
+	}
+	return p, err
 }
 
-// rawReplace is the operation A baseline: plain net/http, encoding/json into
-// plain structs, and the product's writes in one pgx transaction — SELECT …
-// FOR UPDATE of the parent, DELETE of the three child tables, UPDATE of the
-// parent, one multi-row INSERT per child table, one history INSERT, COMMIT —
-// each statement its own round trip, as the product sends them. No
-// authentication, no validation, no document lookup, no XFDF generation.
-type rawReplace struct {
-	pool    *pgxpool.Pool
-	orgID   int64
-	tokenID int64
-	actor   string
-}
+var errUnauthorized = errors.New("unauthorized")
 
-func (h *rawReplace) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 10<<20))
+// documents reads the organization's documents that refs name, in one query.
+func (b *sameWork) documents(ctx context.Context, orgID int64, refs []string) (map[string]*models.Document, error) {
+	rows, err := b.pool.Query(ctx, `SELECT id, organization_id, object_key, title, file_name, size_bytes, sha256, page_count, pages,
+		uploaded_by_token_id, created_at FROM documents WHERE organization_id = $1 AND (id = ANY($2) OR object_key = ANY($2))`,
+		orgID, models.DocumentLookupKeys(refs))
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
+		return nil, err
 	}
-	var in rawTransaction
-	if err := json.Unmarshal(body, &in); err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
+	docs, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (models.Document, error) {
+		var d models.Document
+		var pages []byte
+		err := row.Scan(&d.ID, &d.OrganizationID, &d.ObjectKey, &d.Title, &d.FileName, &d.SizeBytes, &d.SHA256, &d.PageCount,
+			&pages, &d.UploadedByTokenID, &d.CreatedAt)
+		if err == nil {
+			err = d.Pages.Scan(pages)
+		}
+		return d, err
+	})
+	if err != nil {
+		return nil, err
 	}
-	id := r.PathValue("id")
-	version, err := h.replace(r.Context(), id, &in)
+	return models.MatchDocumentRefs(refs, docs), nil
+}
+
+// fail answers an error the way a baseline can: status and text.
+func fail(w http.ResponseWriter, err error) {
+	var ve *models.ValidationError
 	switch {
+	case errors.Is(err, errUnauthorized):
+		http.Error(w, err.Error(), http.StatusUnauthorized)
+	case errors.As(err, &ve):
+		http.Error(w, err.Error(), http.StatusUnprocessableEntity)
 	case errors.Is(err, pgx.ErrNoRows):
-		http.Error(w, "no such transaction", http.StatusNotFound)
-		return
-	case err != nil:
+		http.Error(w, "not found", http.StatusNotFound)
+	default:
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+	}
+}
+
+// writeJSON encodes v as the answer.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	out, err := json.Marshal(v)
+	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	out, _ := json.Marshal(map[string]any{"id": id, "version": version})
 	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("ETag", `"`+strconv.Itoa(version)+`"`)
+	w.WriteHeader(status)
 	_, _ = w.Write(out)
 }
 
-func (h *rawReplace) replace(ctx context.Context, id string, in *rawTransaction) (int, error) {
-	now := time.Now().UTC().Truncate(time.Microsecond)
+// readBody reads a request body under the product's 10 MiB limit.
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	return io.ReadAll(http.MaxBytesReader(w, r.Body, 10<<20))
+}
+
+// replaceBaseline is operation A's same-work baseline (PUT /api/v1/transactions/{id}).
+type replaceBaseline struct{ sameWork }
+
+func (h *replaceBaseline) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	p, err := h.authenticate(r)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	body, err := readBody(w, r)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	in, err := models.ParseTransactionInput(body)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	docs, err := h.documents(r.Context(), p.orgID, models.DocumentRefs(in))
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	t, err := h.store.BuildTransaction(r.PathValue("id"), p.orgID, in, docs)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	if err := h.replace(r.Context(), p, t); err != nil {
+		fail(w, err)
+		return
+	}
+	w.Header().Set("ETag", t.ETag())
+	writeJSON(w, http.StatusCreated, t)
+}
+
+// replace writes t over the stored transaction in one database transaction:
+// the row locked, the children deleted (one statement), the row updated, one
+// multi-row INSERT per child table, the history entry, the webhook endpoints
+// read (the product queues a transaction.updated event for each).
+func (h *replaceBaseline) replace(ctx context.Context, p principal, t *models.Transaction) error {
 	tx, err := h.pool.Begin(ctx)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	defer func() { _ = tx.Rollback(ctx) }()
-
-	var oldVersion, oldDocs, oldTags, oldParts int
-	err = tx.QueryRow(ctx, `SELECT version, document_count, tag_count, participant_count FROM transactions
-		WHERE id = $1 AND organization_id = $2 FOR UPDATE`, id, h.orgID).Scan(&oldVersion, &oldDocs, &oldTags, &oldParts)
+	var old models.Transaction
+	err = tx.QueryRow(ctx, `SELECT version, status, created_at, document_count, tag_count, participant_count FROM transactions
+		WHERE id = $1 AND organization_id = $2 FOR UPDATE`, t.ID, p.orgID).
+		Scan(&old.Version, &old.Status, &old.CreatedAt, &old.DocumentCount, &old.TagCount, &old.ParticipantCount)
 	if err != nil {
-		return 0, err
+		return err
 	}
-	for _, table := range []string{"transaction_tags", "transaction_participants", "transaction_documents"} {
-		if _, err := tx.Exec(ctx, "DELETE FROM "+table+" WHERE transaction_id = $1", id); err != nil {
-			return 0, err
-		}
+	t.Version, t.CreatedAt, t.UpdatedAt = old.Version+1, old.CreatedAt, time.Now().UTC()
+	_, err = tx.Exec(ctx, `WITH tags AS (DELETE FROM transaction_tags WHERE transaction_id = $1),
+	participants AS (DELETE FROM transaction_participants WHERE transaction_id = $1)
+DELETE FROM transaction_documents WHERE transaction_id = $1`, t.ID)
+	if err != nil {
+		return err
 	}
-
-	var docs, tags, parts [][]any
-	for i, d := range in.Documents {
-		xfdf := ""
-		if d.XFDF != nil {
-			xfdf = *d.XFDF
-		}
-		docs = append(docs, []any{id, i, d.ID, d.GCSRefID, d.Title, d.Description, xfdf, d.SessionType, d.Type, d.Order, d.Pages, d.ReadOnly, d.Visible})
-		for j, t := range d.Tags {
-			cd := string(t.CustomData)
-			if cd == "" || cd == "null" {
-				cd = "{}"
-			}
-			tags = append(tags, []any{id, i, j, t.Type, t.X, t.Y, t.Width, t.Height, t.SignerID, cd, t.Page, t.Required, t.StateFormat, t.DateFormat, t.FontSize})
-		}
-	}
-	signingOrder := in.SigningOrder != nil && *in.SigningOrder
-	for i, p := range in.Participants {
-		order := p.Order
-		if signingOrder && order == nil {
-			n := i + 1
-			order = &n
-		}
-		parts = append(parts, []any{id, i, p.ID, order, p.Email, p.FirstName, p.MiddleName, p.LastName, p.Address1, p.Address2,
-			p.Country, p.City, p.State, p.Zip, p.Phone, p.KBARequired, p.CredAnalysisRequired, p.ExternalID,
-			p.AuthenticationType, p.TwoFactorContact, p.PersonalPasswordQuestion, nil})
-	}
-
-	subject := models.DefaultInviteSubject
-	if in.InviteEmailSubject != nil {
-		subject = *in.InviteEmailSubject
-	}
-	var notifyEmail *bool
-	if in.NotifyParticipants != nil {
-		notifyEmail = in.NotifyParticipants.Email
-	}
-	version := oldVersion + 1
 	_, err = tx.Exec(ctx, `UPDATE transactions SET reference_id = $2, status = $3, signing_order = $4, personalized_message = $5,
 		invite_email_subject = $6, notify_email = $7, has_notify = $8, evault = $9, send_final_enote_to = $10, version = $11,
 		document_count = $12, tag_count = $13, participant_count = $14, updated_at = $15 WHERE id = $1`,
-		id, in.ReferenceID, in.Status, in.SigningOrder, in.PersonalizedMessage, subject, notifyEmail, in.NotifyParticipants != nil,
-		"default", `["default"]`, version, len(docs), len(tags), len(parts), now)
+		t.ID, t.ReferenceID, t.Status, t.SigningOrder, t.PersonalizedMessage, t.InviteEmailSubject, t.NotifyEmail, t.HasNotify,
+		t.EVault, t.SendFinalEnoteTo, t.Version, t.DocumentCount, t.TagCount, t.ParticipantCount, t.UpdatedAt)
 	if err != nil {
-		return 0, err
+		return err
 	}
-	if err := insertRows(ctx, tx, "transaction_documents", []string{"transaction_id", "position", "document_id", "gcs_ref_id", "title",
-		"description", "xfdf", "session_type", "type", "display_order", "pages", "read_only", "visible"}, docs); err != nil {
-		return 0, err
+	if err := insertChildren(ctx, tx, t); err != nil {
+		return err
 	}
-	if err := insertRows(ctx, tx, "transaction_tags", []string{"transaction_id", "document_position", "position", "type", "x", "y",
-		"width", "height", "signer_id", "custom_data", "page", "required", "state_format", "date_format", "font_size"}, tags); err != nil {
-		return 0, err
+	summary := models.ReplacedSummary{
+		Documents:    models.Count{Before: old.DocumentCount, After: t.DocumentCount},
+		Tags:         models.Count{Before: old.TagCount, After: t.TagCount},
+		Participants: models.Count{Before: old.ParticipantCount, After: t.ParticipantCount},
+		Version:      t.Version,
 	}
-	if err := insertRows(ctx, tx, "transaction_participants", []string{"transaction_id", "position", "participant_id", "signing_order",
-		"email", "first_name", "middle_name", "last_name", "address1", "address2", "country", "city", "state", "zip", "phone",
-		"kba_required", "cred_analysis_required", "external_id", "authentication_type", "two_factor_contact",
-		"personal_password_question", "personal_password_hash"}, parts); err != nil {
-		return 0, err
+	if err := insertEvent(ctx, tx, t, p.actor(), summary); err != nil {
+		return err
 	}
+	if old.Status != t.Status {
+		if err := insertEvent(ctx, tx, t, p.actor(), models.StatusChangedSummary{From: old.Status, To: t.Status}); err != nil {
+			return err
+		}
+	}
+	var hooks int
+	if err := tx.QueryRow(ctx, "SELECT count(*) FROM webhook_endpoints WHERE organization_id = $1", p.orgID).Scan(&hooks); err != nil {
+		return err
+	}
+	if hooks > 0 {
+		return errors.New("the baseline queues no webhook messages: its organization must have no endpoints")
+	}
+	return tx.Commit(ctx)
+}
 
-	evID, err := uuid.NewV7()
+// roomBaseline is operation B's same-work baseline (POST /api/v1/markup-rooms).
+type roomBaseline struct{ sameWork }
+
+func (h *roomBaseline) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	p, err := h.authenticate(r)
 	if err != nil {
-		return 0, err
+		fail(w, err)
+		return
 	}
-	summary, _ := json.Marshal(map[string]any{
-		"documents":    map[string]int{"before": oldDocs, "after": len(docs)},
-		"tags":         map[string]int{"before": oldTags, "after": len(tags)},
-		"participants": map[string]int{"before": oldParts, "after": len(parts)},
-		"version":      version,
+	body, err := readBody(w, r)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	in, err := models.ParseRoomInput(body)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	senderID, err := in.SenderUserID()
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	var sender models.User
+	err = h.pool.QueryRow(r.Context(), `SELECT id, organization_id, email, first_name, last_name, disabled_at FROM users
+		WHERE id = $1 AND organization_id = $2`, senderID, p.orgID).
+		Scan(&sender.ID, &sender.OrganizationID, &sender.Email, &sender.FirstName, &sender.LastName, &sender.DisabledAt)
+	if err == nil && sender.DisabledAt != nil {
+		err = errUnauthorized
+	}
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	docs, err := h.documents(r.Context(), p.orgID, in.Documents)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	plan, err := h.store.PlanRoom(p.actor(), &sender, in, docs)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	if err := h.create(r.Context(), plan); err != nil {
+		fail(w, err)
+		return
+	}
+	room := plan.Room
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusOK, map[string]any{
+		"id": room.ID, "url": productBaseURL + models.RoomURLPath(plan.Token), "status": room.State, "config": room.Config,
+		"expiresAt": room.ExpiresAt, "transactionId": room.TransactionID, "senderId": strconv.FormatInt(room.SenderID, 10),
+		"createdAt": room.CreatedAt,
 	})
-	_, err = tx.Exec(ctx, `INSERT INTO transaction_events (id, transaction_id, organization_id, kind, actor, token_id, user_id, summary, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, NULL, $7, $8)`, evID.String(), id, h.orgID, models.EventReplaced, h.actor, h.tokenID, string(summary), now)
+}
+
+// create writes the room's draft transaction, its children, the room and the
+// history entry in one database transaction.
+func (h *roomBaseline) create(ctx context.Context, plan *models.RoomPlan) error {
+	t, room := plan.Transaction, plan.Room
+	tx, err := h.pool.Begin(ctx)
 	if err != nil {
-		return 0, err
+		return err
 	}
-	return version, tx.Commit(ctx)
+	defer func() { _ = tx.Rollback(ctx) }()
+	_, err = tx.Exec(ctx, `INSERT INTO transactions (id, organization_id, reference_id, status, signing_order, personalized_message,
+		invite_email_subject, notify_email, has_notify, evault, send_final_enote_to, version, document_count, tag_count,
+		participant_count, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+		t.ID, t.OrganizationID, t.ReferenceID, t.Status, t.SigningOrder, t.PersonalizedMessage, t.InviteEmailSubject, t.NotifyEmail,
+		t.HasNotify, t.EVault, t.SendFinalEnoteTo, t.Version, t.DocumentCount, t.TagCount, t.ParticipantCount, t.CreatedAt, t.UpdatedAt)
+	if err != nil {
+		return err
+	}
+	if err := insertChildren(ctx, tx, t); err != nil {
+		return err
+	}
+	_, err = tx.Exec(ctx, `INSERT INTO markup_rooms (id, organization_id, sender_id, transaction_id, config, token_selector, token_hash,
+		status, expires_at, created_by_token_id, created_at, updated_at, completed_at, started_empty)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+		room.ID, room.OrganizationID, room.SenderID, room.TransactionID, room.Config, room.TokenSelector, room.TokenHash, room.State,
+		room.ExpiresAt, room.CreatedByTokenID, room.CreatedAt, room.UpdatedAt, room.CompletedAt, room.StartedEmpty)
+	if err != nil {
+		return err
+	}
+	if err := insertEvent(ctx, tx, t, plan.Actor, plan.Created); err != nil {
+		return err
+	}
+	return tx.Commit(ctx)
+}
+
+// insertChildren writes t's documents, tags and participants, one multi-row INSERT per table.
+func insertChildren(ctx context.Context, tx pgx.Tx, t *models.Transaction) error {
+	rows := models.ChildRows(t)
+	cols := models.BulkInsertColumns()
+	for _, table := range []string{"transaction_documents", "transaction_tags", "transaction_participants"} {
+		if err := insertRows(ctx, tx, table, cols[table], rows[table]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// insertEvent writes one history entry, as the product's recordEvent does.
+func insertEvent(ctx context.Context, tx pgx.Tx, t *models.Transaction, actor models.Actor, summary models.HistorySummary) error {
+	id, err := uuid.NewV7()
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(summary)
+	if err != nil {
+		return err
+	}
+	_, err = tx.Exec(ctx, `INSERT INTO transaction_events (id, transaction_id, organization_id, kind, actor, token_id, user_id, summary, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, id.String(), t.ID, t.OrganizationID, summary.Kind(), actor.Label, actor.TokenID,
+		actor.UserID, string(b), time.Now().UTC())
+	return err
 }
 
 // insertRows writes rows with one multi-row INSERT (more only past
-// PostgreSQL's 65,535 bind parameters).
+// PostgreSQL's 65,535 bind parameters); none for no rows.
 func insertRows(ctx context.Context, tx pgx.Tx, table string, cols []string, rows [][]any) error {
 	per := 65535 / len(cols)
 	for start := 0; start < len(rows); start += per {
@@ -307,43 +419,4 @@ func insertRows(ctx context.Context, tx pgx.Tx, table string, cols []string, row
 		}
 	}
 	return nil
-}
-
-// ginRoomRequest is the operation B body as the bare Gin baseline binds it.
-type ginRoomRequest struct {
-	SenderID     string   `json:"senderId" binding:"required"`
-	Documents    []string `json:"documents" binding:"required,min=1,dive,required"`
-	Participants []struct {
-		FirstName string `json:"firstName" binding:"required"`
-		LastName  string `json:"lastName" binding:"required"`
-		Email     string `json:"email" binding:"required,email"`
-	} `json:"participants" binding:"dive"`
-}
-
-// ginRoomBaseline is the operation B baseline: gin.New() with one route
-// that binds the JSON body and does one pgx INSERT into a scratch table.
-func ginRoomBaseline(pool *pgxpool.Pool) http.Handler {
-	r := gin.New()
-	r.POST("/api/v1/markup-rooms", func(c *gin.Context) {
-		var req ginRoomRequest
-		if err := c.ShouldBindJSON(&req); err != nil {
-			c.JSON(http.StatusBadRequest, gin.H{"error": err.Error()})
-			return
-		}
-		uid, err := uuid.NewV7()
-		if err != nil {
-			c.JSON(http.StatusInternalServerError, gin.H{"error": err.Error()})
-			return
-		}
-		docs, _ := json.Marshal(req.Documents)
-		parts, _ := json.Marshal(req.Participants)
-		_, err = pool.Exec(c.Request.Context(), `INSERT INTO bench_rooms (id, sender_id, documents, participants, created_at)
-			VALUES ($1, $2, $3, $4, $5)`, uid.String(), req.SenderID, string(docs), string(parts), time.Now().UTC())
-		if err != nil {
-			c.JSON(http.StatusInternalServerError, gin.H{"error": err.Error()})
-			return
-		}
-		c.JSON(http.StatusOK, gin.H{"id": uid.String(), "status": "open"})
-	})
-	return r
 }

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/prometheus/client_golang/prometheus"
 	"gocloud.dev/blob"
 	"gocloud.dev/blob/memblob"
@@ -39,8 +40,8 @@ type productEnv struct {
 	doc     *models.Document
 }
 
-func setupProduct(ctx context.Context, dbURL string) (*productEnv, error) {
-	db, err := models.OpenDatabase(ctx, models.DatabaseOptions{URL: dbURL})
+func setupProduct(ctx context.Context, dbURL string, tracer pgx.QueryTracer) (*productEnv, error) {
+	db, err := models.OpenDatabase(ctx, models.DatabaseOptions{URL: dbURL, Tracer: tracer})
 	if err != nil {
 		return nil, err
 	}
