@@ -148,7 +148,7 @@ func (l Limits) EachPageLayout(ctx context.Context, content []byte, fn func(Page
 		ctx:   ctx,
 		xrt:   pc.XRefTable,
 		read:  rd,
-		fonts: &fontCache{xrt: pc.XRefTable, read: rd, fonts: map[int]*textFont{}},
+		fonts: &fontCache{xrt: pc.XRefTable, read: rd, fonts: map[int]*textFont{}, direct: map[fontKey]*textFont{}, cmaps: map[int]map[uint32]string{}},
 	}
 	for i, p := range info.Pages {
 		d, _, inh, err := pc.PageDict(i+1, false)

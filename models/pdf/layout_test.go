@@ -275,3 +275,33 @@ func TestReadLayoutType3Widths(t *testing.T) {
 		t.Errorf("runs %+v, want \"aa\" from 100 to 120", r)
 	}
 }
+
+// TestReadLayoutFontSwitching: switching to a font written inside the
+// resources (not an object of its own) a hundred thousand times reads its
+// dictionary and its ToUnicode CMap once.
+func TestReadLayoutFontSwitching(t *testing.T) {
+	var cmap strings.Builder
+	for k := range 5 {
+		cmap.WriteString("100 beginbfchar\n")
+		for c := range 100 {
+			fmt.Fprintf(&cmap, "<%02X> <%04X>\n", k*100+c, 0x41+c%26)
+		}
+		cmap.WriteString("endbfchar\n")
+	}
+	content := "BT 1 0 0 1 72 700 Tm " + strings.Repeat("/F1 10 Tf ", 100_000) + "(A) Tj ET"
+	doc := rawPDF([]string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 5 0 R >> >> >> /Contents 4 0 R >>",
+		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content),
+		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", cmap.Len(), cmap.String()),
+	})
+	start := time.Now()
+	l := readLayout(t, doc)
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("took %v", d)
+	}
+	if r := l.Pages[0].Runs; len(r) != 1 || r[0].Text != "N" {
+		t.Errorf("runs %+v, want the CMap's \"N\" for code 0x41 (65 mod 26 is 13)", r)
+	}
+}

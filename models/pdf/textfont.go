@@ -6,6 +6,7 @@ package pdf
 // font's em height (from the descent to one em above it).
 
 import (
+	"reflect"
 	"strings"
 	"unicode/utf16"
 
@@ -28,6 +29,8 @@ type textFont struct {
 	core    string             // standard 14 font name, when the font is one
 	descent float64            // in em, negative
 	scale   float64            // glyph space units per 1/1000 em (Type3 fonts' FontMatrix), 0 meaning 1
+	known   [256]bool          // widthOf holds the width of single-byte codes looked up once
+	widthOf [256]float64
 }
 
 // code is one decoded character code of a shown string.
@@ -73,6 +76,17 @@ func (f *textFont) text(c uint32) string {
 
 // width returns the advance width of code c in glyph space.
 func (f *textFont) width(c uint32) float64 {
+	if c < 256 {
+		if !f.known[c] {
+			f.widthOf[c], f.known[c] = f.lookupWidth(c), true
+		}
+		return f.widthOf[c]
+	}
+	return f.lookupWidth(c)
+}
+
+// lookupWidth finds the advance width of code c in glyph space.
+func (f *textFont) lookupWidth(c uint32) float64 {
 	if w, ok := f.widths[c]; ok {
 		return w
 	}
@@ -88,35 +102,53 @@ func (f *textFont) width(c uint32) float64 {
 
 // fontCache reads each font dictionary of a document once.
 type fontCache struct {
-	xrt   *model.XRefTable
-	read  *streamReader
-	fonts map[int]*textFont // by object number of indirect font dictionaries
+	xrt      *model.XRefTable
+	read     *streamReader
+	fonts    map[int]*textFont     // by object number of indirect font dictionaries
+	direct   map[fontKey]*textFont // font dictionaries written inside resources
+	cmaps    map[int]map[uint32]string
+	fallback *textFont
+}
+
+// fontKey names a font dictionary that is not an object of its own: the
+// resource dictionary holding it (by identity) and its resource name.
+type fontKey struct {
+	res  uintptr
+	name string
 }
 
 // font returns the font named name in the resources res.
 func (fc *fontCache) font(res types.Dict, name string) *textFont {
+	if fc.fallback == nil {
+		fc.fallback = fallbackFont()
+	}
 	fonts, _ := fc.xrt.DereferenceDict(res["Font"])
 	if fonts == nil {
-		return fallbackFont()
+		return fc.fallback
 	}
 	o, ok := fonts[name]
 	if !ok {
-		return fallbackFont()
+		return fc.fallback
 	}
 	nr := -1
+	key := fontKey{res: reflect.ValueOf(fonts).Pointer(), name: name}
 	if ref, ok := o.(types.IndirectRef); ok {
 		nr = ref.ObjectNumber.Value()
 		if f, ok := fc.fonts[nr]; ok {
 			return f
 		}
+	} else if f, ok := fc.direct[key]; ok {
+		return f
 	}
 	d, err := fc.xrt.DereferenceDict(o)
 	if err != nil || d == nil {
-		return fallbackFont()
+		return fc.fallback
 	}
 	f := fc.load(d)
 	if nr >= 0 {
 		fc.fonts[nr] = f
+	} else {
+		fc.direct[key] = f
 	}
 	return f
 }
@@ -325,6 +357,21 @@ func (fc *fontCache) toUnicode(o types.Object) map[uint32]string {
 	if o == nil {
 		return nil
 	}
+	ref, indirect := o.(types.IndirectRef)
+	if indirect {
+		if m, ok := fc.cmaps[ref.ObjectNumber.Value()]; ok {
+			return m
+		}
+	}
+	m := fc.parseToUnicode(o)
+	if indirect {
+		fc.cmaps[ref.ObjectNumber.Value()] = m
+	}
+	return m
+}
+
+// parseToUnicode reads the bfchar and bfrange sections of a CMap stream.
+func (fc *fontCache) parseToUnicode(o types.Object) map[uint32]string {
 	b := fc.read.stream(o, maxCMapBytes)
 	if b == nil {
 		return nil
