@@ -11,7 +11,8 @@ import "bytes"
 // handful, so a stream that piles up more is only wasting memory.
 const maxOperands = 64
 
-// maxArrayItems caps the elements of one array operand (a TJ array).
+// maxArrayItems caps the array elements kept for one operator, nested
+// arrays included (a TJ array needs one level).
 const maxArrayItems = 1 << 16
 
 // operand is one operand of a content stream operator.
@@ -38,12 +39,15 @@ type contentLexer struct {
 	pos int
 	// max caps the operands kept per operator; 0 means maxOperands.
 	max int
+	// items counts the array elements kept for the current operator.
+	items int
 }
 
 // next returns the next operator with its operands, or ok false at the end.
 // Operands that are not followed by an operator at the end are dropped.
 func (l *contentLexer) next(stack []operand) (op string, operands []operand, ok bool) {
 	operands = stack[:0]
+	l.items = 0
 	for {
 		l.skipSpace()
 		if l.pos >= len(l.b) {
@@ -333,7 +337,8 @@ func (l *contentLexer) array(depth int) []operand {
 			}
 			return items
 		}
-		if len(items) < maxArrayItems {
+		if l.items < maxArrayItems {
+			l.items++
 			items = append(items, o)
 		}
 	}

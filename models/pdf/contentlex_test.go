@@ -75,3 +75,35 @@ func TestContentLexerHostile(t *testing.T) {
 		t.Errorf("flood kept %d operands, want %d", len(args), maxOperands)
 	}
 }
+
+// TestContentLexerArrayBudget: nested arrays share one budget of kept
+// elements per operator, so a content stream of arrays of arrays cannot
+// make the lexer hold more than maxArrayItems operands at once.
+func TestContentLexerArrayBudget(t *testing.T) {
+	var b []byte
+	b = append(b, '[')
+	for range 40 {
+		b = append(b, '[')
+		for range 5000 {
+			b = append(b, "1 "...)
+		}
+		b = append(b, ']')
+	}
+	b = append(b, "] TJ"...)
+	_, args, ok := (&contentLexer{b: b}).next(nil)
+	if !ok || len(args) != 1 {
+		t.Fatalf("ok %v, %d operands", ok, len(args))
+	}
+	kept := 0
+	var count func([]operand)
+	count = func(items []operand) {
+		for _, it := range items {
+			kept++
+			count(it.items)
+		}
+	}
+	count(args[0].items)
+	if kept > maxArrayItems {
+		t.Errorf("kept %d array elements, cap %d", kept, maxArrayItems)
+	}
+}

@@ -67,6 +67,7 @@ type interpreter struct {
 	stack   []gstate
 	tm, tlm matrix
 	path    [][]point
+	points  int // in path
 	cur     point
 	out     []glyph
 	rules   []Box
@@ -79,7 +80,7 @@ type interpreter struct {
 func (in *interpreter) page(d types.Dict, res types.Dict, p Page) (PageLayout, error) {
 	in.gs = gstate{ctm: identity, th: 1, lw: 1, font: fallbackFont()}
 	// The glyph buffer is reused from page to page: groupRuns copies what it keeps.
-	in.stack, in.path, in.out, in.rules, in.vrules, in.rects = in.stack[:0], nil, in.out[:0], nil, nil, nil
+	in.stack, in.path, in.points, in.out, in.rules, in.vrules, in.rects = in.stack[:0], nil, 0, in.out[:0], nil, nil, nil
 	var content []byte
 	if o, ok := d.Find("Contents"); ok {
 		o, _ = in.xrt.Dereference(o)
@@ -250,7 +251,7 @@ func (in *interpreter) do(op string, args []operand, res types.Dict, depth int) 
 	case "m":
 		if v, ok := nums(args, 2); ok {
 			in.cur = gs.ctm.apply(v[0], v[1])
-			in.path = append(in.path, []point{in.cur})
+			in.subpath(in.cur)
 		}
 	case "l":
 		if v, ok := nums(args, 2); ok && len(in.path) > 0 {
@@ -259,11 +260,9 @@ func (in *interpreter) do(op string, args []operand, res types.Dict, depth int) 
 		}
 	case "c", "v", "y":
 		// Curves end the straight segments; the end point is the new current point.
-		if len(args) >= 2 {
-			if v, ok := nums(args, 2); ok {
-				in.cur = gs.ctm.apply(v[0], v[1])
-				in.path = append(in.path, []point{in.cur})
-			}
+		if v, ok := nums(args, 2); ok {
+			in.cur = gs.ctm.apply(v[0], v[1])
+			in.subpath(in.cur)
 		}
 	case "h":
 		if n := len(in.path); n > 0 && len(in.path[n-1]) > 0 {
@@ -272,16 +271,18 @@ func (in *interpreter) do(op string, args []operand, res types.Dict, depth int) 
 	case "re":
 		if v, ok := nums(args, 4); ok {
 			x, y, w, h := v[0], v[1], v[2], v[3]
-			in.path = append(in.path, []point{
-				gs.ctm.apply(x, y), gs.ctm.apply(x+w, y), gs.ctm.apply(x+w, y+h), gs.ctm.apply(x, y+h), gs.ctm.apply(x, y),
-			})
+			if in.subpath(gs.ctm.apply(x, y)) {
+				for _, p := range []point{gs.ctm.apply(x+w, y), gs.ctm.apply(x+w, y+h), gs.ctm.apply(x, y+h), gs.ctm.apply(x, y)} {
+					in.addPoint(p)
+				}
+			}
 		}
 	case "S", "s":
 		in.paint(true)
 	case "f", "F", "f*", "B", "B*", "b", "b*":
 		in.paint(false)
 	case "n":
-		in.path = nil
+		in.path, in.points = nil, 0
 	case "Do":
 		if len(args) > 0 && args[len(args)-1].kind == opName {
 			in.form(res, string(args[len(args)-1].str), depth)
@@ -295,12 +296,24 @@ func (in *interpreter) nextLine(tx, ty float64) {
 	in.tm = in.tlm
 }
 
-// addPoint extends the last subpath.
+// subpath starts a subpath at p unless the path already holds maxPathPoints
+// points (the rest of such a path is not kept).
+func (in *interpreter) subpath(p point) bool {
+	if in.points >= maxPathPoints {
+		return false
+	}
+	in.points++
+	in.path = append(in.path, []point{p})
+	return true
+}
+
+// addPoint extends the last subpath, within maxPathPoints for the path.
 func (in *interpreter) addPoint(p point) {
 	n := len(in.path)
-	if n == 0 || len(in.path[n-1]) >= maxPathPoints {
+	if n == 0 || in.points >= maxPathPoints {
 		return
 	}
+	in.points++
 	in.path[n-1] = append(in.path[n-1], p)
 }
 
@@ -382,7 +395,7 @@ func (in *interpreter) paint(stroke bool) {
 			}
 		}
 	}
-	in.path = nil
+	in.path, in.points = nil, 0
 }
 
 // axisRect reports whether the subpath is an axis-aligned rectangle (four

@@ -31,7 +31,7 @@ const (
 	maxFormDraws = 100_000
 	// maxGraphicsDepth caps the q/Q nesting that is remembered.
 	maxGraphicsDepth = 256
-	// maxPathPoints caps the points of one path.
+	// maxPathPoints caps the points kept of one path (all its subpaths).
 	maxPathPoints = 100_000
 	// maxShapesPerPage caps the rules and rectangles kept per page.
 	maxShapesPerPage = 20_000
