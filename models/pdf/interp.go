@@ -86,10 +86,10 @@ func (in *interpreter) page(d types.Dict, res types.Dict, p Page) (PageLayout, e
 		o, _ = in.xrt.Dereference(o)
 		switch c := o.(type) {
 		case types.StreamDict:
-			content = in.read.stream(d["Contents"], math.MaxInt64)
+			content = in.read.stream(d["Contents"], math.MaxInt64, false)
 		case types.Array:
 			for _, s := range c {
-				content = append(content, in.read.stream(s, math.MaxInt64)...)
+				content = append(content, in.read.stream(s, math.MaxInt64, false)...)
 				content = append(content, '\n')
 			}
 		}
@@ -442,7 +442,7 @@ func (in *interpreter) form(res types.Dict, name string, depth int) {
 	if st := sd.Dict.NameEntry("Subtype"); st == nil || *st != "Form" {
 		return
 	}
-	content := in.read.stream(o, math.MaxInt64)
+	content := in.read.stream(o, math.MaxInt64, true)
 	if content == nil {
 		return
 	}

@@ -189,8 +189,11 @@ type streamReader struct {
 }
 
 // stream returns the decoded data of the stream o (nil when o is not a
-// readable stream), decoding at most max bytes of it.
-func (r *streamReader) stream(o types.Object, max int64) []byte {
+// readable stream), decoding at most max bytes of it. Streams read again
+// (forms, CMaps) are kept when keep is true; page contents are not, so that
+// reading page by page holds one page's content at a time. Every decoding
+// counts toward the whole-file cap.
+func (r *streamReader) stream(o types.Object, max int64, keep bool) []byte {
 	nr := -1
 	if ref, ok := o.(types.IndirectRef); ok {
 		nr = ref.ObjectNumber.Value()
@@ -220,7 +223,7 @@ func (r *streamReader) stream(o types.Object, max int64) []byte {
 		return nil
 	}
 	r.total += int64(len(b))
-	if nr >= 0 {
+	if nr >= 0 && keep {
 		r.cache[nr] = b
 	}
 	return b

@@ -372,7 +372,7 @@ func (fc *fontCache) toUnicode(o types.Object) map[uint32]string {
 
 // parseToUnicode reads the bfchar and bfrange sections of a CMap stream.
 func (fc *fontCache) parseToUnicode(o types.Object) map[uint32]string {
-	b := fc.read.stream(o, maxCMapBytes)
+	b := fc.read.stream(o, maxCMapBytes, true)
 	if b == nil {
 		return nil
 	}
