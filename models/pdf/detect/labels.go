@@ -14,9 +14,9 @@ type Blank int
 
 const (
 	// BlankLine: on the blank next to the label: an underline (a drawn rule
-	// or a row of underscores) to the right of the label, just above it or
-	// just before it on its line, or a drawn box to the right of the label
-	// or around it.
+	// or a row of underscores) to the right of the label, just above it,
+	// just before it on its line or (under a label that is not bold) a
+	// little below it, or a drawn box to the right of the label or around it.
 	BlankLine Blank = iota
 	// BlankNone: the label itself marks the place ("(Seal)"); the field is
 	// centred on it.
@@ -58,7 +58,7 @@ func compileLabelRules() []LabelRule {
 		{r(`county of|county`), TypeNotaryCounty, 0.85, BlankLine},
 		{r(`state of|state`), TypeNotaryState, 0.85, BlankLine},
 		{r(`date|dated|date signed|signing date|signature date|date of signature|` + who + `('s)? date`), TypeDate, 0.9, BlankLine},
-		{r(`signature|signed|sign|sign here|please sign here|signed by|[a-z-]+('s)? signature|signature of ` + who), TypeSignature, 0.9, BlankLine},
+		{r(`signature|signed|sign|sign here|please sign here|signed by|([a-z-]+ ){0,3}[a-z-]+('s)? signature|signature of ` + who), TypeSignature, 0.9, BlankLine},
 		{r(`initials?|initial here|[a-z-]+('s)? initials?`), TypeInitials, 0.9, BlankLine},
 		{r(`print(ed)? name|name \(print(ed)?\)|full name|name|print|printed name of signer|typed or printed name|` + who + `('s)? (printed |full )?name|name of ` + who), TypeFullName, 0.85, BlankLine},
 	}
@@ -93,6 +93,7 @@ type label struct {
 	text string
 	box  pdf.Box
 	rule LabelRule
+	bold bool // headings are bold; labels over their writing space are not
 }
 
 // proposal is a suggested field before blanks are shared out.
@@ -150,7 +151,7 @@ func suggestions(page int, p pdf.PageLayout, runs []pdf.TextRun, taken []Detecte
 			norm := normalizeLabel(trimmed)
 			for _, rule := range rules {
 				if rule.Pattern.MatchString(norm) {
-					labels = append(labels, label{text: trimmed, box: spanBox(r, idx[from], idx[to]), rule: rule})
+					labels = append(labels, label{text: trimmed, box: spanBox(r, idx[from], idx[to]), rule: rule, bold: strings.Contains(r.Font, "Bold")})
 					return
 				}
 			}
@@ -277,6 +278,12 @@ func propose(l label, blanks []blankSpot, upright []pdf.Box, work *int) (proposa
 			above := y - L.URY
 			if above >= -0.3*s && above <= 2*s && L.LLX >= b.box.LLX-0.5*s && L.LLX <= b.box.LLX+0.6*b.box.Width() && b.box.Width() >= 2*s {
 				consider(i, above, 0.95)
+				continue
+			}
+			// Below a label that is not a heading, with room to write between.
+			below := L.LLY - y
+			if !l.bold && below >= s && below <= 4*s && L.LLX >= b.box.LLX-0.5*s && L.LLX <= b.box.LLX+0.3*b.box.Width() && b.box.Width() >= 2*s {
+				consider(i, below, 0.75)
 			}
 		case blankRect:
 			gap := b.box.LLX - L.URX

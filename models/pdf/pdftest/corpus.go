@@ -72,6 +72,7 @@ func Corpus() []CorpusDoc {
 		{"long-contract", longContract},
 		{"hard-layouts", hardLayouts},
 		{"held-out-blocks", heldOutBlocks},
+		{"held-out-consent", heldOutConsent},
 	}
 	out := make([]CorpusDoc, 0, len(docs))
 	for _, d := range docs {
@@ -619,4 +620,23 @@ func heldOutBlocks(w *docWriter) {
 	box := pdf.Box{LLX: 172, LLY: y - 200, URX: 272, URY: y - 176}
 	p.rect(box)
 	p.expect("label", tInitials, 0, "Initials", box)
+}
+
+// heldOutConsent was written after the last change to the label rules and
+// is not tuned for: a medical consent form.
+func heldOutConsent(w *docWriter) {
+	p := w.letterPage()
+	p.text(HelvBold, 14, 72, 730, "Consent to Treatment")
+	p.text(HelvBold, 11, 72, 700, "Patient Information")
+	p.hline(72, 540, 696)
+	end := p.underscoreLabel(Helv, 10, 72, 675, "Patient Name:", tFullName, 30)
+	p.text(Helv, 10, end+16, 675, "DOB: __________")
+	p.text(Helv, 10, 72, 650, "Relationship to patient: ____________________")
+	y := p.paragraph(Times, 11, 72, 620,
+		"I consent to the treatment described to me and confirm that I was able to ask questions.",
+		"I understand that I may withdraw this consent at any time before the treatment starts.")
+	p.lineLabel(Helv, 8, 72, y-40, 240, "Signature of Patient or Legal Representative", tSignature)
+	p.underscoreLabel(Helv, 10, 340, y-40, "Date/Time:", tDate, 16)
+	p.underscoreLabel(Helv, 10, 72, y-90, "Witness:", tSignature, 30)
+	p.labelLine(Helv, 10, 72, y-130, "Interpreter's Signature", tSignature, 200)
 }
