@@ -9,6 +9,11 @@
 // silently rebuilds a missing or broken cross-reference table, so without
 // them a truncated upload would pass as a shorter document.
 //
+// ReadLayout and EachPageLayout read what each page shows: its text runs
+// with their boxes, its straight rules and rectangles and its form field
+// widgets, through the same caps as Inspect plus caps on the work of
+// interpreting content streams; package detect finds tags in them.
+//
 // Sample and SampleTree write small deterministic PDFs by hand for the demo
 // data and for tests; package pdftest wraps them as test fixtures.
 package pdf

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -133,4 +135,88 @@ func FuzzPageEdit(f *testing.F) {
 			t.Fatalf("the edited document does not pass Inspect: %d pages, %v", len(again.Pages), err)
 		}
 	})
+}
+
+// FuzzReadLayout checks that layout reading classifies every input and that
+// what it returns is sane: one box per rune, finite boxes, text inside the
+// visible box.
+func FuzzReadLayout(f *testing.F) {
+	odd, _ := pdftest.OddGeometry(f)
+	for _, seed := range [][]byte{pdftest.ThreePages(f), odd, readTestdata(f, "chromium-skia.pdf"), readTestdata(f, "ghostscript.pdf")} {
+		f.Add(seed)
+	}
+	for _, d := range pdftest.Corpus()[:6] {
+		f.Add(d.PDF)
+	}
+	f.Add(bombSeeds(f)[0])
+	f.Fuzz(func(t *testing.T, data []byte) {
+		l, err := fuzzLimits.ReadLayout(context.Background(), data)
+		if err != nil {
+			if !knownError(err) && !errors.Is(err, pdf.ErrTooComplex) {
+				t.Fatalf("unclassified error: %v", err)
+			}
+			return
+		}
+		checkLayout(t, l)
+	})
+}
+
+// FuzzLayoutContent runs arbitrary bytes as the content stream of a page
+// that has a simple font, a Type0 font and a form XObject to call.
+func FuzzLayoutContent(f *testing.F) {
+	for _, seed := range []string{
+		"BT /F1 12 Tf 72 700 Td ({{signature|1}}) Tj ET",
+		"BT /F2 10 Tf 1 0 0 1 72 600 Tm <00410042> Tj [(A) -200 (B)] TJ T* (x) ' 1 2 (y) \" ET",
+		"q 2 0 0 2 10 10 cm 0 0 m 100 0 l S 10 10 50 2 re f Q /X Do /X Do",
+		"BI /W 1 /H 1 ID \x00 EI BT /F1 0 Tf (a) Tj ET BT /Nope 9 Tf (b) Tj ET",
+		"[[[[[[[[[[ (((( <<<< ",
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, content []byte) {
+		doc := rawPDF([]string{
+			"<< /Type /Catalog /Pages 2 0 R >>",
+			"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+			"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R /F2 6 0 R >> /XObject << /X 7 0 R >> >> /Contents 4 0 R >>",
+			fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content),
+			"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding << /Differences [65 /braceleft /uni0042] >> >>",
+			"<< /Type /Font /Subtype /Type0 /BaseFont /X /Encoding /Identity-H /DescendantFonts [<< /Type /Font /Subtype /CIDFontType2 /BaseFont /X /W [65 [500 600] 70 80 300] >>] >>",
+			fmt.Sprintf("<< /Type /XObject /Subtype /Form /BBox [0 0 10 10] /Resources << /XObject << /X 7 0 R >> >> /Length %d >>\nstream\n%s\nendstream", len(content), content),
+		})
+		l, err := fuzzLimits.ReadLayout(context.Background(), doc)
+		if err != nil {
+			if !knownError(err) && !errors.Is(err, pdf.ErrTooComplex) {
+				t.Fatalf("unclassified error: %v", err)
+			}
+			return
+		}
+		checkLayout(t, l)
+	})
+}
+
+func checkLayout(t *testing.T, l pdf.Layout) {
+	t.Helper()
+	finite := func(b pdf.Box) bool {
+		for _, v := range []float64{b.LLX, b.LLY, b.URX, b.URY} {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return false
+			}
+		}
+		return true
+	}
+	for i, p := range l.Pages {
+		for _, r := range p.Runs {
+			if len([]rune(r.Text)) != len(r.Glyphs) {
+				t.Fatalf("page %d: run %q with %d glyph boxes", i+1, r.Text, len(r.Glyphs))
+			}
+			if !finite(r.Box) {
+				t.Fatalf("page %d: run %q at %+v", i+1, r.Text, r.Box)
+			}
+		}
+		for _, b := range append(append(append([]pdf.Box(nil), p.Rules...), p.VerticalRules...), p.Rects...) {
+			if !finite(b) {
+				t.Fatalf("page %d: shape %+v", i+1, b)
+			}
+		}
+	}
 }

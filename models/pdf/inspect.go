@@ -57,86 +57,93 @@ func (l Limits) inspect(ctx context.Context, r io.ReadSeeker, maxPages int) (inf
 			info, err = Info{}, malformed("internal parser failure: %v", p)
 		}
 	}()
+	_, info, err = l.read(ctx, r, maxPages)
+	return info, err
+}
+
+// read is inspect returning pdfcpu's model of the document as well, for
+// callers that go on reading it (ReadLayout); they recover pdfcpu's panics.
+func (l Limits) read(ctx context.Context, r io.ReadSeeker, maxPages int) (*model.Context, Info, error) {
 	if err := ctx.Err(); err != nil {
-		return Info{}, err
+		return nil, Info{}, err
 	}
 	if r == nil {
-		return Info{}, errors.New("pdf: Inspect called with a nil reader")
+		return nil, Info{}, errors.New("pdf: Inspect called with a nil reader")
 	}
 	size, err := r.Seek(0, io.SeekEnd)
 	if err != nil {
-		return Info{}, fmt.Errorf("pdf: seek: %w", err)
+		return nil, Info{}, fmt.Errorf("pdf: seek: %w", err)
 	}
 	if size == 0 {
-		return Info{}, ErrNotPDF
+		return nil, Info{}, ErrNotPDF
 	}
 	src := &source{r: r, size: size}
 	base, err := findHeader(src)
 	if err != nil {
-		return Info{}, err
+		return nil, Info{}, err
 	}
 	start, err := findStartXRef(src)
 	if err != nil {
-		return Info{}, err
+		return nil, Info{}, err
 	}
 	xr, err := walkXRef(ctx, src, base, start, l)
 	if xr != nil && xr.encrypted {
-		return Info{}, ErrEncrypted
+		return nil, Info{}, ErrEncrypted
 	}
 	if err != nil {
-		return Info{}, err
+		return nil, Info{}, err
 	}
 	if err := verifyOffsets(ctx, src, base, xr.inUse); err != nil {
-		return Info{}, err
+		return nil, Info{}, err
 	}
 	if err := l.scanStreams(ctx, src, base, xr.inUse); err != nil {
-		return Info{}, err
+		return nil, Info{}, err
 	}
 	if err := ctx.Err(); err != nil {
-		return Info{}, err
+		return nil, Info{}, err
 	}
-	pages, err := readPages(ctx, r, maxPages, l)
+	pc, pages, err := readPages(ctx, r, maxPages, l)
 	if err != nil {
-		return Info{}, err
+		return nil, Info{}, err
 	}
-	return Info{Pages: pages}, nil
+	return pc, Info{Pages: pages}, nil
 }
 
 // readPages lets pdfcpu read and validate the document (relaxed mode), then
 // collects the page geometry.
-func readPages(ctx context.Context, r io.ReadSeeker, maxPages int, l Limits) ([]Page, error) {
+func readPages(ctx context.Context, r io.ReadSeeker, maxPages int, l Limits) (*model.Context, []Page, error) {
 	pc, err := pdfcpu.ReadWithContext(ctx, r, newConfig(l))
 	if err != nil {
-		return nil, classify(ctx, err)
+		return nil, nil, classify(ctx, err)
 	}
 	xrt := pc.XRefTable
 	if xrt.Encrypt != nil || pc.E != nil {
-		return nil, ErrEncrypted
+		return nil, nil, ErrEncrypted
 	}
 	count := announcedPages(xrt)
 	if count > maxPages {
-		return nil, fmt.Errorf("%w (it announces %d)", ErrTooManyPages, count)
+		return nil, nil, fmt.Errorf("%w (it announces %d)", ErrTooManyPages, count)
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := validate.XRefTable(pc); err != nil {
-		return nil, classify(ctx, err)
+		return nil, nil, classify(ctx, err)
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	pages, err := collectPages(xrt, maxPages)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(pages) == 0 {
-		return nil, malformed("the document has no pages")
+		return nil, nil, malformed("the document has no pages")
 	}
 	if count >= 0 && count != len(pages) {
-		return nil, malformed("the page tree announces %d pages but holds %d", count, len(pages))
+		return nil, nil, malformed("the page tree announces %d pages but holds %d", count, len(pages))
 	}
-	return pages, nil
+	return pc, pages, nil
 }
 
 // announcedPages returns the /Count of the page tree root, or -1.

@@ -1,0 +1,153 @@
+package detect
+
+import (
+	"context"
+	"math"
+
+	"github.com/markuproom/markuproom/models/pdf"
+)
+
+// Sources of a DetectedTag.
+const (
+	SourceTextTag   = "text-tag"
+	SourceFormField = "form-field"
+	SourceLabel     = "label"
+)
+
+// DetectedTag is a tag found in a document, in the shape of the API's
+// detected-tags response (issue #20, item 4) plus the options a text tag or
+// form field carries.
+type DetectedTag struct {
+	Type string `json:"type"`
+	// Page is 1-based.
+	Page int `json:"page"`
+	// X, Y is the bottom-left corner in user-space points; Width and Height
+	// are in points: the box lies inside the page's CropBox.
+	X      float64 `json:"x"`
+	Y      float64 `json:"y"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+	// Signer is the 1-based participant position, nil when unassigned.
+	Signer *int   `json:"signer"`
+	Source string `json:"source"`
+	// Text is the text tag as written, the form field's name, or the label.
+	Text string `json:"text"`
+	// Confidence is 1 for text tags and form fields, 0..1 for suggestions.
+	Confidence float64 `json:"confidence"`
+	Required   bool    `json:"required"`
+	DateFormat string  `json:"dateFormat,omitempty"`
+	FontSize   float64 `json:"fontSize,omitempty"`
+}
+
+// DetectProblem is a text tag that could not be read; it is reported, never
+// dropped silently.
+type DetectProblem struct {
+	Page int `json:"page"`
+	// Text is the tag as written.
+	Text string `json:"text"`
+	// Code is a stable snake_case word (the Problem* constants).
+	Code   string `json:"code"`
+	Detail string `json:"detail"`
+}
+
+// Detection is everything Detect finds in one document.
+type Detection struct {
+	Tags     []DetectedTag   `json:"tags"`
+	Problems []DetectProblem `json:"problems"`
+	// work counts the comparisons suggestions made (see maxSuggestWork).
+	work int
+}
+
+// Detect reads the document's layout within l, one page at a time, and
+// finds its text tags, form fields and suggested fields. Errors are those of
+// pdf.Limits.EachPageLayout: a document that is fine but too complex to
+// read within the caps gives pdf.ErrTooComplex.
+func Detect(ctx context.Context, l pdf.Limits, content []byte) (Detection, error) {
+	d := Detection{Tags: []DetectedTag{}, Problems: []DetectProblem{}}
+	n := 0
+	err := l.EachPageLayout(ctx, content, func(p pdf.PageLayout) error {
+		n++
+		d.add(n, p)
+		return nil
+	})
+	if err != nil {
+		return Detection{}, err
+	}
+	return d, nil
+}
+
+// FromLayout finds the tags of a layout read earlier.
+func FromLayout(lay pdf.Layout) Detection {
+	d := Detection{Tags: []DetectedTag{}, Problems: []DetectProblem{}}
+	for i, p := range lay.Pages {
+		d.add(i+1, p)
+	}
+	return d
+}
+
+// add finds the tags of page n.
+func (d *Detection) add(n int, p pdf.PageLayout) {
+	runs := displayRuns(p)
+	tags, problems := textTags(n, p, runs)
+	fields := formFields(n, p)
+	d.Tags = append(d.Tags, tags...)
+	d.Tags = append(d.Tags, fields...)
+	d.Problems = append(d.Problems, problems...)
+	taken := append(append([]DetectedTag(nil), tags...), fields...)
+	d.Tags = append(d.Tags, suggestions(n, p, runs, taken, labelRules, &d.work)...)
+}
+
+// place returns a tag of type t whose box is b (display space) on page p,
+// moved and shrunk to lie inside the page, in user space, rounded to 1/100 point.
+func place(p pdf.Page, t string, page int, b pdf.Box) DetectedTag {
+	dw, dh := p.DisplaySize()
+	w, h := math.Min(b.Width(), dw), math.Min(b.Height(), dh)
+	x := math.Min(math.Max(b.LLX, 0), dw-w)
+	y := math.Min(math.Max(b.LLY, 0), dh-h)
+	u := p.FromDisplay(pdf.Box{LLX: x, LLY: y, URX: x + w, URY: y + h})
+	// Round inward so that rounding never pushes the box out of the page.
+	llx, lly := roundUp(u.LLX), roundUp(u.LLY)
+	urx, ury := roundDown(u.URX), roundDown(u.URY)
+	return DetectedTag{Type: t, Page: page, X: llx, Y: lly, Width: round(urx - llx), Height: round(ury - lly)}
+}
+
+func round(v float64) float64     { return math.Round(v*100) / 100 }
+func roundUp(v float64) float64   { return math.Ceil(v*100-1e-6) / 100 }
+func roundDown(v float64) float64 { return math.Floor(v*100+1e-6) / 100 }
+
+// displayRuns returns the page's runs with their glyph boxes in display space.
+func displayRuns(p pdf.PageLayout) []pdf.TextRun {
+	out := make([]pdf.TextRun, len(p.Runs))
+	for i, r := range p.Runs {
+		g := make([]pdf.Box, len(r.Glyphs))
+		for k, b := range r.Glyphs {
+			g[k] = p.ToDisplay(b)
+		}
+		out[i] = pdf.TextRun{Text: r.Text, Box: p.ToDisplay(r.Box), Size: r.Size, Font: r.Font, Glyphs: g}
+	}
+	return out
+}
+
+// spanBox returns the union of the glyph boxes of runes [from, to) of r.
+func spanBox(r pdf.TextRun, from, to int) pdf.Box {
+	b := r.Glyphs[from]
+	for _, g := range r.Glyphs[from+1 : to] {
+		b = pdf.Box{LLX: math.Min(b.LLX, g.LLX), LLY: math.Min(b.LLY, g.LLY), URX: math.Max(b.URX, g.URX), URY: math.Max(b.URY, g.URY)}
+	}
+	return b
+}
+
+// overlap returns the area of the intersection of a and b over the area of
+// the smaller one (0 when they do not meet).
+func overlap(a, b pdf.Box) float64 {
+	w := math.Min(a.URX, b.URX) - math.Max(a.LLX, b.LLX)
+	h := math.Min(a.URY, b.URY) - math.Max(a.LLY, b.LLY)
+	if w <= 0 || h <= 0 {
+		return 0
+	}
+	small := math.Min(a.Width()*a.Height(), b.Width()*b.Height())
+	if small <= 0 {
+		return 0
+	}
+	return w * h / small
+}

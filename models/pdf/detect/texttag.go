@@ -1,0 +1,220 @@
+package detect
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/markuproom/markuproom/models/pdf"
+)
+
+// Problem codes of text tags.
+const (
+	ProblemUnclosed       = "unclosed_tag"
+	ProblemEmpty          = "empty_tag"
+	ProblemUnknownType    = "unknown_type"
+	ProblemBadSigner      = "bad_signer"
+	ProblemUnknownOption  = "unknown_option"
+	ProblemBadSize        = "bad_size"
+	ProblemBadFontSize    = "bad_font_size"
+	ProblemDateNotAllowed = "date_format_not_allowed"
+	ProblemDuplicate      = "duplicate_option"
+)
+
+// tagPattern finds "{{…}}" with no braces inside.
+var tagPattern = regexp.MustCompile(`\{\{([^{}]*)\}\}`)
+
+// textTag is a parsed text tag before it is placed.
+type textTag struct {
+	typ        string
+	signer     *int
+	required   bool
+	dateFormat string
+	fontSize   float64
+	w, h       float64
+}
+
+// ParseTextTag reads the inside of a text tag "type|signer|option|…" (the
+// braces removed) by the grammar of issue #20, item 2: type is a SPEC type
+// or a tag name (case-insensitive); signer is empty or a 1-based participant
+// position; each option is "optional", "required", a date format (date types
+// only), "w=<points>", "h=<points>" or "font=<points>". It returns the
+// problem code and detail of a malformed tag.
+func parseTextTag(inner string) (textTag, string, string) {
+	parts := strings.Split(inner, "|")
+	for i := range parts {
+		parts[i] = strings.TrimSpace(parts[i])
+	}
+	if parts[0] == "" {
+		return textTag{}, ProblemEmpty, "The tag names no type."
+	}
+	typ, ok := resolveType(parts[0])
+	if !ok {
+		return textTag{}, ProblemUnknownType, fmt.Sprintf("%q is not a tag type.", parts[0])
+	}
+	t := textTag{typ: typ, required: true}
+	if len(parts) > 1 && parts[1] != "" {
+		n, err := strconv.Atoi(parts[1])
+		if err != nil || n < 1 || n > 100 {
+			return textTag{}, ProblemBadSigner, fmt.Sprintf("The signer %q is not a participant position from 1 to 100.", parts[1])
+		}
+		t.signer = &n
+	}
+	seen := map[string]bool{}
+	for _, o := range parts[min(2, len(parts)):] {
+		if o == "" {
+			continue
+		}
+		key, val, hasValue := strings.Cut(o, "=")
+		key = strings.ToLower(strings.TrimSpace(key))
+		val = strings.TrimSpace(val)
+		kind := key
+		switch {
+		case hasValue && (key == "w" || key == "h" || key == "font"):
+		case !hasValue && (key == "optional" || key == "required"):
+			kind = "required"
+		case !hasValue:
+			f, ok := dateFormat(o)
+			if !ok {
+				return textTag{}, ProblemUnknownOption, fmt.Sprintf("%q is not an option (optional, a date format, w=, h=, font=).", o)
+			}
+			if !isDateType(typ) {
+				return textTag{}, ProblemDateNotAllowed, fmt.Sprintf("A %s tag takes no date format.", typ)
+			}
+			kind = "date"
+			t.dateFormat = f
+		default:
+			return textTag{}, ProblemUnknownOption, fmt.Sprintf("%q is not an option (optional, a date format, w=, h=, font=).", o)
+		}
+		if seen[kind] {
+			return textTag{}, ProblemDuplicate, fmt.Sprintf("The option %q is given twice.", kind)
+		}
+		seen[kind] = true
+		switch key {
+		case "optional":
+			t.required = false
+		case "w", "h":
+			v, err := strconv.ParseFloat(val, 64)
+			if err != nil || v <= 0 || v > maxSide {
+				return textTag{}, ProblemBadSize, fmt.Sprintf("%s=%s is not a size in points above 0 and at most %d.", key, val, maxSide)
+			}
+			if key == "w" {
+				t.w = v
+			} else {
+				t.h = v
+			}
+		case "font":
+			v, err := strconv.ParseFloat(val, 64)
+			if err != nil || v <= 0 || v > maxFontSize {
+				return textTag{}, ProblemBadFontSize, fmt.Sprintf("font=%s is not a font size above 0 and at most %d.", val, maxFontSize)
+			}
+			t.fontSize = v
+		}
+	}
+	return t, "", ""
+}
+
+// dateFormat matches a date format exactly, or else case-insensitively
+// when that picks a single format.
+func dateFormat(s string) (string, bool) {
+	if slices.Contains(dateFormats, s) {
+		return s, true
+	}
+	var found []string
+	for _, f := range dateFormats {
+		if strings.EqualFold(f, s) {
+			found = append(found, f)
+		}
+	}
+	if len(found) == 1 {
+		return found[0], true
+	}
+	return "", false
+}
+
+// textTags finds the text tags of one page and the malformed ones (runs
+// are its runs in display space).
+func textTags(page int, p pdf.PageLayout, runs []pdf.TextRun) ([]DetectedTag, []DetectProblem) {
+	var tags []DetectedTag
+	var problems []DetectProblem
+	for _, r := range runs {
+		if !strings.Contains(r.Text, "{{") && !strings.Contains(r.Text, "}}") {
+			continue
+		}
+		idx := runeIndex(r.Text)
+		end := 0
+		for _, m := range tagPattern.FindAllStringSubmatchIndex(r.Text, -1) {
+			// Anything opened before this tag and never closed is a problem.
+			if i := strings.Index(r.Text[end:m[0]], "{{"); i >= 0 {
+				problems = append(problems, unclosed(page, r.Text[end+i:m[0]]))
+			}
+			end = m[1]
+			text := r.Text[m[0]:m[1]]
+			t, code, detail := parseTextTag(r.Text[m[2]:m[3]])
+			if code != "" {
+				problems = append(problems, DetectProblem{Page: page, Text: text, Code: code, Detail: detail})
+				continue
+			}
+			b := spanBox(r, idx[m[0]], idx[m[1]])
+			if t.w > 0 || t.h > 0 {
+				w, h := b.Width(), b.Height()
+				if t.w > 0 {
+					w = t.w
+				}
+				if t.h > 0 {
+					h = t.h
+				}
+				b = pdf.Box{LLX: b.LLX, LLY: b.LLY, URX: b.LLX + w, URY: b.LLY + h}
+			}
+			tag := place(p.Page, t.typ, page, b)
+			tag.Signer, tag.Source, tag.Text, tag.Confidence = t.signer, SourceTextTag, text, 1
+			tag.Required, tag.DateFormat, tag.FontSize = t.required, t.dateFormat, t.fontSize
+			if !drawnTwice(tags, tag) {
+				tags = append(tags, tag)
+			}
+		}
+		if i := strings.Index(r.Text[end:], "{{"); i >= 0 {
+			problems = append(problems, unclosed(page, r.Text[end+i:]))
+		}
+	}
+	return tags, problems
+}
+
+// drawnTwice reports whether tags already holds t, drawn again at (almost)
+// the same place, as producers do to fake bold type.
+func drawnTwice(tags []DetectedTag, t DetectedTag) bool {
+	for _, o := range tags {
+		if o.Text == t.Text && math.Abs(o.X-t.X) < 1 && math.Abs(o.Y-t.Y) < 1 && math.Abs(o.Width-t.Width) < 1 && math.Abs(o.Height-t.Height) < 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// unclosed reports "{{" without its "}}" on the same line.
+func unclosed(page int, text string) DetectProblem {
+	text = strings.TrimSpace(text)
+	if r := []rune(text); len(r) > 80 {
+		text = string(r[:80]) + "…"
+	}
+	return DetectProblem{Page: page, Text: text, Code: ProblemUnclosed, Detail: "The tag opens with {{ but does not close with }} on the same line."}
+}
+
+// runeIndex maps each byte offset of s (and len(s)) to its rune index.
+func runeIndex(s string) []int {
+	idx := make([]int, len(s)+1)
+	n := 0
+	for i := range s {
+		for k := i; k < len(s) && (k == i || !startsRune(s[k])); k++ {
+			idx[k] = n
+		}
+		n++
+	}
+	idx[len(s)] = n
+	return idx
+}
+
+func startsRune(b byte) bool { return b&0xC0 != 0x80 }

@@ -1,0 +1,131 @@
+package detect
+
+import (
+	"testing"
+)
+
+func TestParseTextTag(t *testing.T) {
+	one, two := 1, 2
+	for _, c := range []struct {
+		in   string
+		want textTag
+		code string
+	}{
+		{"signature|1", textTag{typ: TypeSignature, signer: &one, required: true}, ""},
+		{"date|2|MM/DD/YYYY", textTag{typ: TypeDate, signer: &two, required: true, dateFormat: "MM/DD/YYYY"}, ""},
+		{"date|2|mm/dd/yyyy", textTag{typ: TypeDate, signer: &two, required: true, dateFormat: "MM/DD/YYYY"}, ""},
+		{"initials|1|optional", textTag{typ: TypeInitials, signer: &one, required: false}, ""},
+		{"notary-seal", textTag{typ: TypeSeal, required: true}, ""},
+		{" Notary-Seal ", textTag{typ: TypeSeal, required: true}, ""},
+		{"text|1|w=200|h=18", textTag{typ: TypeFreeText, signer: &one, required: true, w: 200, h: 18}, ""},
+		{"SignatureTemplate|", textTag{typ: TypeSignature, required: true}, ""},
+		{"full-name||font=12", textTag{typ: TypeFullName, required: true, fontSize: 12}, ""},
+		{"commission-expiration|1|MMMM do, yyyy|required", textTag{typ: TypeCommissionExpiration, signer: &one, required: true, dateFormat: "MMMM do, yyyy"}, ""},
+		{"date|1|yyyy", textTag{typ: TypeDate, signer: &one, required: true, dateFormat: "yyyy"}, ""},
+		{"", textTag{}, ProblemEmpty},
+		{"|1", textTag{}, ProblemEmpty},
+		{"autograph", textTag{}, ProblemUnknownType},
+		{"signature|0", textTag{}, ProblemBadSigner},
+		{"signature|-1", textTag{}, ProblemBadSigner},
+		{"signature|one", textTag{}, ProblemBadSigner},
+		{"signature|101", textTag{}, ProblemBadSigner},
+		{"date|1|Yyyy", textTag{}, ProblemUnknownOption}, // matches yyyy and YYYY alike
+		{"date|1|soon", textTag{}, ProblemUnknownOption},
+		{"date|1|x=3", textTag{}, ProblemUnknownOption},
+		{"signature|1|MM/DD/YYYY", textTag{}, ProblemDateNotAllowed},
+		{"text|1|w=0", textTag{}, ProblemBadSize},
+		{"text|1|h=99999", textTag{}, ProblemBadSize},
+		{"text|1|w=", textTag{}, ProblemBadSize},
+		{"text|1|font=201", textTag{}, ProblemBadFontSize},
+		{"date|1|optional|required", textTag{}, ProblemDuplicate},
+		{"date|1|w=10|w=20", textTag{}, ProblemDuplicate},
+		{"date|1|full|yyyy", textTag{}, ProblemDuplicate},
+	} {
+		got, code, detail := parseTextTag(c.in)
+		if code != c.code {
+			t.Errorf("%q: code %q (%s), want %q", c.in, code, detail, c.code)
+			continue
+		}
+		if code != "" {
+			if detail == "" {
+				t.Errorf("%q: no detail", c.in)
+			}
+			continue
+		}
+		if got.typ != c.want.typ || got.required != c.want.required || got.dateFormat != c.want.dateFormat ||
+			got.w != c.want.w || got.h != c.want.h || got.fontSize != c.want.fontSize ||
+			(got.signer == nil) != (c.want.signer == nil) || (got.signer != nil && *got.signer != *c.want.signer) {
+			t.Errorf("%q: %+v, want %+v", c.in, got, c.want)
+		}
+	}
+}
+
+func TestNameWords(t *testing.T) {
+	for in, want := range map[string]string{
+		"BuyerSignDate":      "buyer sign date",
+		"signer2_signature":  "signer 2 signature",
+		"Date Signed":        "date signed",
+		"PrintedName":        "printed name",
+		"form1[0].Page1.DOB": "form 1 0 page 1 dob",
+		"":                   "",
+	} {
+		if got := nameWords(in); got != want {
+			t.Errorf("nameWords(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestNormalizeLabel(t *testing.T) {
+	for in, want := range map[string]string{
+		"Signature:":        "signature",
+		"  Print   Name : ": "print name",
+		"Commission No.":    "commission no",
+		"(Seal)":            "(seal)",
+	} {
+		if got := normalizeLabel(in); got != want {
+			t.Errorf("normalizeLabel(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestLabelRulesMatch(t *testing.T) {
+	rules := LabelRules()
+	typeOf := func(label string) string {
+		n := normalizeLabel(label)
+		for _, r := range rules {
+			if r.Pattern.MatchString(n) {
+				return r.Type
+			}
+		}
+		return ""
+	}
+	for label, want := range map[string]string{
+		"Signature":                    TypeSignature,
+		"Sign here":                    TypeSignature,
+		"Signed:":                      TypeSignature,
+		"Buyer's Signature":            TypeSignature,
+		"Signature of Borrower":        TypeSignature,
+		"Parent or guardian signature": TypeSignature,
+		"Notary Public":                TypeSignature,
+		"Date":                         TypeDate,
+		"Date of signature":            TypeDate,
+		"Signature Date":               TypeDate,
+		"Initials":                     TypeInitials,
+		"Tenant Initials":              TypeInitials,
+		"Print Name":                   TypeFullName,
+		"Printed Name":                 TypeFullName,
+		"My commission expires:":       TypeCommissionExpiration,
+		"Commission No.":               TypeCommissionID,
+		"County of":                    TypeNotaryCounty,
+		"STATE OF":                     TypeNotaryState,
+		"(Seal)":                       TypeSeal,
+		"This Agreement is signed by the parties": "",
+		"Page 2 Signature":                        "",
+		"by":                                      "",
+		"Title":                                   "",
+	} {
+		if got := typeOf(label); got != want {
+			t.Errorf("%q → %q, want %q", label, got, want)
+		}
+	}
+}

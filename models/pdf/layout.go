@@ -1,0 +1,246 @@
+package pdf
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/pdfcpu/pdfcpu/pkg/filter"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+)
+
+// Caps on the work of reading a document's layout, beyond the decode caps of
+// Limits (which bound every stream read here too).
+const (
+	// maxLayoutOps caps the content stream operators interpreted per
+	// document, form XObjects counted each time they are drawn and each
+	// element of a TJ array counted as one more (about a second of work).
+	maxLayoutOps = 4_000_000
+	// maxLayoutGlyphs caps the glyphs placed per document.
+	maxLayoutGlyphs = 5_000_000
+	// maxPageGlyphs caps the glyphs of one page (what is held at once while
+	// pages are read one by one).
+	maxPageGlyphs = 200_000
+	// maxHeldGlyphs caps the glyphs ReadLayout keeps for a whole document.
+	maxHeldGlyphs = 1_000_000
+	// maxFormDepth caps the nesting of form XObjects.
+	maxFormDepth = 12
+	// maxFormDraws caps the form XObjects drawn per document.
+	maxFormDraws = 100_000
+	// maxGraphicsDepth caps the q/Q nesting that is remembered.
+	maxGraphicsDepth = 256
+	// maxPathPoints caps the points kept of one path (all its subpaths).
+	maxPathPoints = 100_000
+	// maxShapesPerPage caps the rules and rectangles kept per page.
+	maxShapesPerPage = 20_000
+)
+
+// TextRun is a stretch of text on one line as drawn: glyphs of one size and
+// direction that follow each other with at most about an em between them (a
+// wider gap starts a new run; a gap of more than a fifth of an em between
+// two glyphs that are not spaces reads as a space).
+type TextRun struct {
+	Text string `json:"text"`
+	// Box is the run's bounding box in user space: from the descent of its
+	// font to one em above it, along the advance widths of its glyphs.
+	Box Box `json:"box"`
+	// Size is the font size in user-space points.
+	Size float64 `json:"size"`
+	// Font is the font's base name without a subset prefix.
+	Font string `json:"font"`
+	// Glyphs holds the box of each rune of Text, in order.
+	Glyphs []Box `json:"-"`
+}
+
+// Form field widget kinds (the field type /FT with its flags).
+const (
+	WidgetSignature  = "signature"
+	WidgetText       = "text"
+	WidgetCheckbox   = "checkbox"
+	WidgetRadio      = "radio"
+	WidgetPushButton = "pushbutton"
+	WidgetChoice     = "choice"
+)
+
+// Widget is a form field's widget annotation on a page.
+type Widget struct {
+	// Name is the field's fully qualified name ("parent.child").
+	Name string `json:"name"`
+	// Kind is one of the Widget* constants.
+	Kind string `json:"kind"`
+	// Box is the widget's /Rect in user space.
+	Box Box `json:"box"`
+	// Required and ReadOnly are the field's flags.
+	Required bool `json:"required"`
+	ReadOnly bool `json:"readOnly"`
+}
+
+// PageLayout is what one page shows: its text, the straight rules and
+// rectangles it draws, and its form field widgets, all in user space and
+// limited to what lies inside the page's CropBox.
+type PageLayout struct {
+	Page
+	Runs []TextRun `json:"runs"`
+	// Rules are horizontal lines (stroked segments and thin filled
+	// rectangles) as boxes as thick as they are drawn.
+	Rules []Box `json:"rules"`
+	// VerticalRules are vertical lines, drawn the same ways.
+	VerticalRules []Box `json:"verticalRules"`
+	// Rects are rectangles drawn (stroked or filled) that are not rules.
+	Rects   []Box    `json:"rects"`
+	Widgets []Widget `json:"widgets"`
+}
+
+// Layout is the layout of every page of a document, in page order.
+type Layout struct {
+	Pages []PageLayout `json:"pages"`
+}
+
+// ReadLayout is DefaultLimits().ReadLayout.
+func ReadLayout(ctx context.Context, content []byte) (Layout, error) {
+	return DefaultLimits().ReadLayout(ctx, content)
+}
+
+// ReadLayout returns the text runs, rules, rectangles and form field widgets
+// of every page, as EachPageLayout reads them; it fails with ErrTooComplex
+// when the pages together hold more than a million glyphs.
+func (l Limits) ReadLayout(ctx context.Context, content []byte) (Layout, error) {
+	var out Layout
+	held := 0
+	err := l.EachPageLayout(ctx, content, func(p PageLayout) error {
+		for _, r := range p.Runs {
+			held += len(r.Glyphs)
+		}
+		if held > maxHeldGlyphs {
+			return errLayoutTooBig("glyphs to hold", maxHeldGlyphs)
+		}
+		out.Pages = append(out.Pages, p)
+		return nil
+	})
+	if err != nil {
+		return Layout{}, err
+	}
+	return out, nil
+}
+
+// EachPageLayout calls fn with the layout of each page in turn, and stops
+// at the first error fn returns (which it returns). The document is first
+// inspected within l (the structural checks and the decode pre-scan), so it
+// fails with the errors Inspect returns; every stream read afterwards is
+// decoded within l as well, and the interpretation of content streams is
+// capped in operators, glyphs and forms drawn (ErrTooComplex). Only one page
+// is held at a time.
+func (l Limits) EachPageLayout(ctx context.Context, content []byte, fn func(PageLayout) error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = malformed("internal parser failure: %v", p)
+		}
+	}()
+	pc, info, err := l.read(ctx, bytes.NewReader(content), MaxPages)
+	if err != nil {
+		return err
+	}
+	l = l.withDefaults()
+	rd := &streamReader{xrt: pc.XRefTable, limits: l, cache: map[int][]byte{}}
+	in := &interpreter{
+		ctx:   ctx,
+		xrt:   pc.XRefTable,
+		read:  rd,
+		fonts: &fontCache{xrt: pc.XRefTable, read: rd, fonts: map[int]*textFont{}, direct: map[fontKey]*textFont{}, cmaps: map[int]map[uint32]string{}},
+	}
+	for i, p := range info.Pages {
+		d, _, inh, err := pc.PageDict(i+1, false)
+		if err != nil || d == nil {
+			return malformed("page %d: %v", i+1, err)
+		}
+		res := pageResources(pc.XRefTable, d, inh)
+		pl, err := in.page(d, res, p)
+		if err != nil {
+			return err
+		}
+		pl.Widgets = widgets(pc.XRefTable, d, p.CropBox)
+		if err := fn(pl); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pageResources returns the page's own or inherited resource dictionary.
+func pageResources(xrt *model.XRefTable, d types.Dict, inh *model.InheritedPageAttrs) types.Dict {
+	if r, err := xrt.DereferenceDict(d["Resources"]); err == nil && r != nil {
+		return r
+	}
+	if inh != nil && inh.Resources != nil {
+		return inh.Resources
+	}
+	return types.Dict{}
+}
+
+// streamReader decodes streams within the decode caps, once each.
+type streamReader struct {
+	xrt    *model.XRefTable
+	limits Limits
+	cache  map[int][]byte
+	total  int64
+	err    error // the first cap passed
+}
+
+// stream returns the decoded data of the stream o (nil when o is not a
+// readable stream), decoding at most max bytes of it. Streams read again
+// (forms, CMaps) are kept when keep is true; page contents are not, so that
+// reading page by page holds one page's content at a time. Every decoding
+// counts toward the whole-file cap.
+func (r *streamReader) stream(o types.Object, max int64, keep bool) []byte {
+	nr := -1
+	if ref, ok := o.(types.IndirectRef); ok {
+		nr = ref.ObjectNumber.Value()
+		if b, ok := r.cache[nr]; ok {
+			return b
+		}
+	}
+	sd, _, err := r.xrt.DereferenceStreamDict(o)
+	if err != nil || sd == nil {
+		return nil
+	}
+	limit := min(max, r.limits.MaxStreamBytes, r.limits.MaxFileBytes-r.total)
+	if limit <= 0 {
+		r.fail(nr, r.limits.MaxFileBytes, true)
+		return nil
+	}
+	b, err := sd.DecodeLengthWithLimit(-1, limit)
+	if errors.Is(err, filter.ErrDecodeLimitExceeded) {
+		r.fail(nr, limit, limit < r.limits.MaxStreamBytes)
+		return nil
+	}
+	if err != nil {
+		return nil
+	}
+	if int64(len(b)) > limit {
+		r.fail(nr, limit, limit < r.limits.MaxStreamBytes)
+		return nil
+	}
+	r.total += int64(len(b))
+	if nr >= 0 && keep {
+		r.cache[nr] = b
+	}
+	return b
+}
+
+func (r *streamReader) fail(nr int, limit int64, whole bool) {
+	if r.err == nil {
+		r.err = &ExpandsError{Object: nr, Limit: limit, WholeFile: whole}
+	}
+}
+
+// ErrTooComplex reports a document whose page content passes the caps on
+// the work of reading its layout (operators, glyphs, forms drawn). The
+// document itself may be fine: only its layout is not read.
+var ErrTooComplex = errors.New("the PDF's page content is too complex to read within the limits")
+
+// errLayoutTooBig reports a document whose content passes one of the caps.
+func errLayoutTooBig(what string, limit int) error {
+	return fmt.Errorf("%w: more than %d %s", ErrTooComplex, limit, what)
+}
