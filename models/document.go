@@ -27,6 +27,10 @@ type Document struct {
 	Pages             PageList  `gorm:"column:pages"`
 	UploadedByTokenID *int64    `gorm:"column:uploaded_by_token_id"`
 	CreatedAt         time.Time `gorm:"column:created_at;autoCreateTime:false"`
+	// Detection is the JSON of what the content proposes as tags
+	// (detect.Detection), written with the row; nil for a document uploaded
+	// before detection existed. Reads leave it out: DocumentDetection reads it.
+	Detection *string `gorm:"column:detection;<-:create;->:false"`
 }
 
 // TableName implements gorm's tabler.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +17,7 @@ import (
 	"gocloud.dev/blob"
 
 	"github.com/markuproom/markuproom/models/pdf"
+	"github.com/markuproom/markuproom/models/pdf/detect"
 )
 
 // StagedUpload is an uploaded file written to a temporary file and checked to
@@ -26,6 +28,8 @@ type StagedUpload struct {
 	sha256   string
 	info     pdf.Info
 	fileName string
+	// detection is what the content proposes as tags, read with info.
+	detection detect.Detection
 }
 
 // Close removes the temporary file.
@@ -47,6 +51,10 @@ func (u *StagedUpload) SHA256() string { return u.sha256 }
 
 // Pages is the page count of the staged PDF.
 func (u *StagedUpload) Pages() int { return len(u.info.Pages) }
+
+// DetectedTags is how many tags the staged PDF proposes (text tags, form
+// fields and suggested fields; GET …/detected-tags lists them).
+func (u *StagedUpload) DetectedTags() int { return len(u.detection.Tags) }
 
 // StageUpload streams r into a temporary file (never holding it whole in
 // memory) while hashing it, refuses it past maxBytes, and checks that it is
@@ -94,11 +102,11 @@ func (s *Store) stageUpload(ctx context.Context, r io.Reader, maxBytes int64, fi
 		}
 		defer release()
 	}
-	info, err := s.pdf.Limits().Inspect(ctx, f)
+	info, found, err := inspectAndDetect(ctx, s.pdf.Limits(), f)
 	if err != nil {
 		return nil, pdfProblem(err)
 	}
-	u.size, u.sha256, u.info = n, hex.EncodeToString(h.Sum(nil)), info
+	u.size, u.sha256, u.info, u.detection = n, hex.EncodeToString(h.Sum(nil)), info, found
 	ok = true
 	return u, nil
 }
@@ -167,6 +175,11 @@ func (s *Store) SaveDocument(ctx context.Context, u *StagedUpload, in NewDocumen
 	if err != nil {
 		return nil, err
 	}
+	detection, err := json.Marshal(u.detection)
+	if err != nil {
+		return nil, err
+	}
+	detectionText := string(detection)
 	d := &Document{
 		ID:                id.String(),
 		OrganizationID:    in.OrganizationID,
@@ -179,6 +192,7 @@ func (s *Store) SaveDocument(ctx context.Context, u *StagedUpload, in NewDocumen
 		Pages:             PageList(u.info.Pages),
 		UploadedByTokenID: in.TokenID,
 		CreatedAt:         s.Now(),
+		Detection:         &detectionText,
 	}
 	if err := s.putObject(ctx, d.ObjectKey, u.file); err != nil {
 		return nil, err

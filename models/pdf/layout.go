@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/pdfcpu/pdfcpu/pkg/filter"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
@@ -132,16 +133,55 @@ func (l Limits) ReadLayout(ctx context.Context, content []byte) (Layout, error) 
 // decoded within l as well, and the interpretation of content streams is
 // capped in operators, glyphs and forms drawn (ErrTooComplex). Only one page
 // is held at a time.
-func (l Limits) EachPageLayout(ctx context.Context, content []byte, fn func(PageLayout) error) (err error) {
+func (l Limits) EachPageLayout(ctx context.Context, content []byte, fn func(PageLayout) error) error {
+	_, err := l.InspectLayout(ctx, bytes.NewReader(content), fn)
+	var le *LayoutError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
+}
+
+// LayoutError is InspectLayout's error when the document passed Inspect's
+// checks but its pages' layout could not be read (Err: ErrTooComplex, a
+// damaged content stream, the context's end, or what fn returned).
+type LayoutError struct{ Err error }
+
+func (e *LayoutError) Error() string { return "read the page layout: " + e.Err.Error() }
+
+// Unwrap gives the layout's error.
+func (e *LayoutError) Unwrap() error { return e.Err }
+
+// InspectLayout is Inspect that goes on, on the same read of r (no second
+// copy of the document), to call fn with each page's layout as
+// EachPageLayout does. When Inspect's checks fail it returns their error and
+// no Info; when only the layout fails it returns the Info and a *LayoutError,
+// so a caller can accept the document without its layout.
+func (l Limits) InspectLayout(ctx context.Context, r io.ReadSeeker, fn func(PageLayout) error) (info Info, err error) {
+	inspected := false
 	defer func() {
 		if p := recover(); p != nil {
 			err = malformed("internal parser failure: %v", p)
+			if inspected {
+				err = &LayoutError{Err: err}
+			} else {
+				info = Info{}
+			}
 		}
 	}()
-	pc, info, err := l.read(ctx, bytes.NewReader(content), MaxPages)
+	pc, info, err := l.read(ctx, r, MaxPages)
 	if err != nil {
-		return err
+		return Info{}, err
 	}
+	inspected = true
+	if err := l.eachPage(ctx, pc, info, fn); err != nil {
+		return info, &LayoutError{Err: err}
+	}
+	return info, nil
+}
+
+// eachPage interprets each page of pc (read and checked by read) and calls fn with it.
+func (l Limits) eachPage(ctx context.Context, pc *model.Context, info Info, fn func(PageLayout) error) error {
 	l = l.withDefaults()
 	rd := &streamReader{xrt: pc.XRefTable, limits: l, cache: map[int][]byte{}}
 	in := &interpreter{

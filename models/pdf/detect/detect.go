@@ -1,7 +1,10 @@
 package detect
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"io"
 	"math"
 
 	"github.com/markuproom/markuproom/models/pdf"
@@ -63,17 +66,31 @@ type Detection struct {
 // pdf.Limits.EachPageLayout: a document that is fine but too complex to
 // read within the caps gives pdf.ErrTooComplex.
 func Detect(ctx context.Context, l pdf.Limits, content []byte) (Detection, error) {
+	_, d, err := InspectAndDetect(ctx, l, bytes.NewReader(content))
+	var le *pdf.LayoutError
+	if errors.As(err, &le) {
+		err = le.Err
+	}
+	return d, err
+}
+
+// InspectAndDetect is pdf.Limits.Inspect and Detect on one read of r (an
+// upload is read once): it returns the document's Info and what it holds.
+// Inspect's errors come back alone; when only the layout cannot be read it
+// returns the Info and a *pdf.LayoutError (a document too complex to read
+// within the caps, pdf.ErrTooComplex, is still a valid document).
+func InspectAndDetect(ctx context.Context, l pdf.Limits, r io.ReadSeeker) (pdf.Info, Detection, error) {
 	d := Detection{Tags: []DetectedTag{}, Problems: []DetectProblem{}}
 	n := 0
-	err := l.EachPageLayout(ctx, content, func(p pdf.PageLayout) error {
+	info, err := l.InspectLayout(ctx, r, func(p pdf.PageLayout) error {
 		n++
 		d.add(n, p)
 		return nil
 	})
 	if err != nil {
-		return Detection{}, err
+		return info, Detection{}, err
 	}
-	return d, nil
+	return info, d, nil
 }
 
 // FromLayout finds the tags of a layout read earlier.

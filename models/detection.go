@@ -1,0 +1,95 @@
+package models
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+
+	"github.com/markuproom/markuproom/models/pdf"
+	"github.com/markuproom/markuproom/models/pdf/detect"
+)
+
+// ProblemLayoutNotRead is the code of a detection problem that names no text
+// tag: the document is valid, but its pages could not be read for tags within
+// the server's limits (or were damaged in a way only the layout sees).
+const ProblemLayoutNotRead = "layout_not_read"
+
+// inspectAndDetect checks an upload as Inspect does and, on the same read,
+// finds what it proposes as tags. A document whose layout cannot be read is
+// still accepted: its detection says so in one problem, on page 0 (the whole
+// document).
+func inspectAndDetect(ctx context.Context, l pdf.Limits, r io.ReadSeeker) (pdf.Info, detect.Detection, error) {
+	info, found, err := detect.InspectAndDetect(ctx, l, r)
+	var le *pdf.LayoutError
+	switch {
+	case err == nil:
+		return info, found, nil
+	case errors.As(err, &le) && ctx.Err() == nil:
+		return info, notRead(le), nil
+	default:
+		return pdf.Info{}, detect.Detection{}, err
+	}
+}
+
+// notRead is the detection of a document whose layout could not be read.
+func notRead(le *pdf.LayoutError) detect.Detection {
+	detail := "The pages could not be read for tags; place the tags by hand."
+	if errors.Is(le, pdf.ErrTooComplex) {
+		detail = "The pages are too complex to read for tags within this server's limits; place the tags by hand."
+	}
+	return detect.Detection{Tags: []detect.DetectedTag{}, Problems: []detect.DetectProblem{{Code: ProblemLayoutNotRead, Detail: detail}}}
+}
+
+// DocumentDetection returns what a document of the organization proposes as
+// tags: its text tags, form fields and suggested fields, and the text tags it
+// could not read. It was stored at upload; for a document uploaded before
+// that, it is computed now (within a PDF slot and the decode caps, like an
+// upload's check) and stored for the next time.
+func (s *Store) DocumentDetection(ctx context.Context, orgID int64, id string) (*detect.Detection, error) {
+	var row struct {
+		Detection *string `gorm:"column:detection"`
+	}
+	res := s.db.WithContext(ctx).Table("documents").Select("detection").Where("id = ? AND organization_id = ?", id, orgID).Limit(1).Find(&row)
+	if res.Error != nil {
+		return nil, mapDBError(res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return nil, ErrNotFound
+	}
+	if row.Detection != nil {
+		var out detect.Detection
+		if err := json.Unmarshal([]byte(*row.Detection), &out); err != nil {
+			return nil, err
+		}
+		return &out, nil
+	}
+	d, err := s.GetDocument(ctx, orgID, id)
+	if err != nil {
+		return nil, err
+	}
+	release, err := s.pdf.Acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	content, err := s.OpenDocumentContent(ctx, d)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = content.Close() }()
+	_, found, err := inspectAndDetect(ctx, s.pdf.Limits(), content)
+	if err != nil {
+		return nil, err
+	}
+	text, err := json.Marshal(found)
+	if err != nil {
+		return nil, err
+	}
+	// Only where no other request stored it first: both computed the same.
+	err = s.db.WithContext(ctx).Table("documents").Where("id = ? AND detection IS NULL", id).Update("detection", string(text)).Error
+	if err != nil {
+		return nil, mapDBError(err)
+	}
+	return &found, nil
+}
