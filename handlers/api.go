@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/models/pdf/detect"
 )
 
 // apiHandler serves the API (/api/v1): SPEC's operations and DESIGN's
@@ -25,6 +26,7 @@ type DocumentStore interface {
 	SaveDocument(ctx context.Context, u *models.StagedUpload, in models.NewDocument) (*models.Document, error)
 	GetDocument(ctx context.Context, orgID int64, id string) (*models.Document, error)
 	OpenDocumentContent(ctx context.Context, d *models.Document) (models.DocumentContent, error)
+	DocumentDetection(ctx context.Context, orgID int64, id string) (*detect.Detection, error)
 }
 
 // TransactionStore creates, replaces and reads e-signature transactions.

@@ -29,6 +29,9 @@ type documentResponse struct {
 	SizeBytes int64         `json:"sizeBytes"`
 	SHA256    string        `json:"sha256"`
 	CreatedAt time.Time     `json:"createdAt"`
+	// DetectedTags is how many tags the PDF itself proposes (the upload's
+	// answer only; GET …/detected-tags lists them).
+	DetectedTags *int `json:"detectedTags,omitempty"`
 }
 
 // pageBoxJSON tells callers where tags may go on one page.
@@ -89,9 +92,23 @@ func (h *apiHandler) uploadDocument(c *gin.Context) error {
 			return err
 		}
 		c.Header("Location", doc.LocationPath())
-		c.JSON(http.StatusCreated, h.documentJSON(doc))
+		out := h.documentJSON(doc)
+		n := staged.DetectedTags()
+		out.DetectedTags = &n
+		c.JSON(http.StatusCreated, out)
 		return nil
 	})
+}
+
+// getDetectedTags lists what the document itself proposes as tags: text
+// tags, form fields and suggested fields, and the text tags it could not read.
+func (h *apiHandler) getDetectedTags(c *gin.Context) error {
+	found, err := h.documents.DocumentDetection(c.Request.Context(), principalFrom(c).Organization.ID, c.Param("id"))
+	if err != nil {
+		return err
+	}
+	c.JSON(http.StatusOK, found)
+	return nil
 }
 
 // stageMultipart streams the "file" part to the store and reads the "title"

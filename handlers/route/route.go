@@ -77,6 +77,7 @@ const (
 	APIUploadAlias     Route = "/api/v1/document/upload"
 	APIDocument        Route = "/api/v1/documents/:id"
 	APIDocumentContent Route = "/api/v1/documents/:id/content"
+	APIDocumentTags    Route = "/api/v1/documents/:id/detected-tags"
 	APITransactions    Route = "/api/v1/transactions"
 	APITransaction     Route = "/api/v1/transactions/:id"
 	APITransactionXFDF Route = "/api/v1/transactions/:id/documents/:documentId/xfdf"

@@ -63,6 +63,27 @@ func (e DateFormat) Valid() bool {
 	}
 }
 
+// Defines values for DetectedTagSource.
+const (
+	FormField DetectedTagSource = "form-field"
+	Label     DetectedTagSource = "label"
+	TextTag   DetectedTagSource = "text-tag"
+)
+
+// Valid indicates whether the value is a known member of the DetectedTagSource enum.
+func (e DetectedTagSource) Valid() bool {
+	switch e {
+	case FormField:
+		return true
+	case Label:
+		return true
+	case TextTag:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DocumentInputSessionType.
 const (
 	DocumentInputSessionTypeEsign DocumentInputSessionType = "esign"
@@ -449,10 +470,54 @@ type Box struct {
 // DateFormat "MMMM do, yyyy" is one value ("November 22nd, 2026"); "MMMM do" is accepted too.
 type DateFormat string
 
+// DetectedTag A tag the document proposes, placed as a `Tag` would be (PDF points, user space, inside the page's crop box).
+type DetectedTag struct {
+	// Confidence 1 for text tags and form fields.
+	Confidence float32 `json:"confidence"`
+
+	// DateFormat "MMMM do, yyyy" is one value ("November 22nd, 2026"); "MMMM do" is accepted too.
+	DateFormat *DateFormat `json:"dateFormat,omitempty"`
+	FontSize   *float32    `json:"fontSize,omitempty"`
+	Height     float32     `json:"height"`
+	Page       int         `json:"page"`
+	Required   bool        `json:"required"`
+
+	// Signer The 1-based position of the participant who signs it; null when unassigned.
+	Signer *int              `json:"signer"`
+	Source DetectedTagSource `json:"source"`
+
+	// Text The text tag as written, the form field's name, or the label.
+	Text  string  `json:"text"`
+	Type  TagType `json:"type"`
+	Width float32 `json:"width"`
+	X     float32 `json:"x"`
+	Y     float32 `json:"y"`
+}
+
+// DetectedTagSource defines model for DetectedTag.Source.
+type DetectedTagSource string
+
+// DetectedTags defines model for DetectedTags.
+type DetectedTags struct {
+	Problems []DetectionProblem `json:"problems"`
+	Tags     []DetectedTag      `json:"tags"`
+}
+
+// DetectionProblem A text tag that could not be read (or, with page 0 and code `layout_not_read`, a document whose pages could not be read for tags).
+type DetectionProblem struct {
+	Code   string `json:"code"`
+	Detail string `json:"detail"`
+	Page   int    `json:"page"`
+	Text   string `json:"text"`
+}
+
 // Document defines model for Document.
 type Document struct {
 	CreatedAt time.Time `json:"createdAt"`
-	FileName  *string   `json:"fileName,omitempty"`
+
+	// DetectedTags In the upload's answer only, how many tags the PDF itself proposes (`GET /api/v1/documents/{id}/detected-tags` lists them).
+	DetectedTags *int    `json:"detectedTags,omitempty"`
+	FileName     *string `json:"fileName,omitempty"`
 
 	// GcsRefId The storage object key.
 	GcsRefId string `json:"gcsRefId"`
@@ -1177,6 +1242,36 @@ type ClientInterface interface {
 	// Corresponds with GET /api/v1/documents/{id}/content (the `GetDocumentContent` operationId).
 	GetDocumentContent(ctx context.Context, id DocumentID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetDetectedTags What an uploaded document proposes as tags
+	//
+	// The tags the PDF itself proposes, found when it was uploaded (for a
+	// document uploaded earlier, on the first request): its **text tags**,
+	// its **form fields** and **suggested fields** (printed labels such as
+	// "Signature" or "Date" next to a blank line or box), each at its box
+	// in PDF points as a `Tag` is placed; and, in `problems`, every text
+	// tag that could not be read (never dropped silently).
+	//
+	// A text tag is text in the document of the form `{{type|signer|options}}`:
+	// `type` is a `TagType` or one of (any case) `signature`, `sign-here`,
+	// `initials`, `initial-here`, `date`, `name` / `full-name`,
+	// `document-id`, `notary-session-id`, `commission-id`,
+	// `commission-expiration`, `disclaimer`, `commission-stamp`,
+	// `notary-seal`, `notary-title`, `notary-county`, `notary-state`, `text`
+	// (free-form text), `note` (text note); `signer` is a 1-based
+	// participant position, or empty for unassigned; `options`, separated
+	// by `|`, are `optional`, a `DateFormat`, `w=` and `h=` (points) and
+	// `font=` (font size). Examples: `{{signature|1}}`,
+	// `{{date|2|MM/DD/YYYY}}`, `{{initials|1|optional}}`,
+	// `{{notary-seal}}`, `{{text|1|w=200|h=18}}`. The tag's box is the
+	// text's box, unless `w`/`h` say otherwise (then its bottom-left corner
+	// is the text's). A form field maps to a type by its kind and name (a
+	// signature field to `SIGNATURETEMPLATE`, text fields named like date,
+	// name, initials or title to that type, others to
+	// `FREEFORMTEXTTAGTEMPLATEANNOTATION`) at its widget's box.
+	//
+	// Corresponds with GET /api/v1/documents/{id}/detected-tags (the `GetDetectedTags` operationId).
+	GetDetectedTags(ctx context.Context, id DocumentID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListMarkupRooms List Markup Rooms, newest first
 	//
 	// Corresponds with GET /api/v1/markup-rooms (the `ListMarkupRooms` operationId).
@@ -1422,6 +1517,46 @@ func (c *Client) GetDocument(ctx context.Context, id DocumentID, reqEditors ...R
 // Corresponds with GET /api/v1/documents/{id}/content (the `GetDocumentContent` operationId).
 func (c *Client) GetDocumentContent(ctx context.Context, id DocumentID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetDocumentContentRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetDetectedTags What an uploaded document proposes as tags
+//
+// The tags the PDF itself proposes, found when it was uploaded (for a
+// document uploaded earlier, on the first request): its **text tags**,
+// its **form fields** and **suggested fields** (printed labels such as
+// "Signature" or "Date" next to a blank line or box), each at its box
+// in PDF points as a `Tag` is placed; and, in `problems`, every text
+// tag that could not be read (never dropped silently).
+//
+// A text tag is text in the document of the form `{{type|signer|options}}`:
+// `type` is a `TagType` or one of (any case) `signature`, `sign-here`,
+// `initials`, `initial-here`, `date`, `name` / `full-name`,
+// `document-id`, `notary-session-id`, `commission-id`,
+// `commission-expiration`, `disclaimer`, `commission-stamp`,
+// `notary-seal`, `notary-title`, `notary-county`, `notary-state`, `text`
+// (free-form text), `note` (text note); `signer` is a 1-based
+// participant position, or empty for unassigned; `options`, separated
+// by `|`, are `optional`, a `DateFormat`, `w=` and `h=` (points) and
+// `font=` (font size). Examples: `{{signature|1}}`,
+// `{{date|2|MM/DD/YYYY}}`, `{{initials|1|optional}}`,
+// `{{notary-seal}}`, `{{text|1|w=200|h=18}}`. The tag's box is the
+// text's box, unless `w`/`h` say otherwise (then its bottom-left corner
+// is the text's). A form field maps to a type by its kind and name (a
+// signature field to `SIGNATURETEMPLATE`, text fields named like date,
+// name, initials or title to that type, others to
+// `FREEFORMTEXTTAGTEMPLATEANNOTATION`) at its widget's box.
+//
+// Corresponds with GET /api/v1/documents/{id}/detected-tags (the `GetDetectedTags` operationId).
+func (c *Client) GetDetectedTags(ctx context.Context, id DocumentID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetDetectedTagsRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -1955,6 +2090,40 @@ func NewGetDocumentContentRequest(server string, id DocumentID) (*http.Request, 
 	}
 
 	operationPath := fmt.Sprintf("/api/v1/documents/%s/content", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetDetectedTagsRequest constructs an http.Request for the GetDetectedTags method
+func NewGetDetectedTagsRequest(server string, id DocumentID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/documents/%s/detected-tags", pathParam0)
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -2663,6 +2832,38 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/v1/documents/{id}/content (the `GetDocumentContent` operationId).
 	GetDocumentContentWithResponse(ctx context.Context, id DocumentID, reqEditors ...RequestEditorFn) (*GetDocumentContentResponse, error)
 
+	// GetDetectedTagsWithResponse What an uploaded document proposes as tags
+	//
+	// The tags the PDF itself proposes, found when it was uploaded (for a
+	// document uploaded earlier, on the first request): its **text tags**,
+	// its **form fields** and **suggested fields** (printed labels such as
+	// "Signature" or "Date" next to a blank line or box), each at its box
+	// in PDF points as a `Tag` is placed; and, in `problems`, every text
+	// tag that could not be read (never dropped silently).
+	//
+	// A text tag is text in the document of the form `{{type|signer|options}}`:
+	// `type` is a `TagType` or one of (any case) `signature`, `sign-here`,
+	// `initials`, `initial-here`, `date`, `name` / `full-name`,
+	// `document-id`, `notary-session-id`, `commission-id`,
+	// `commission-expiration`, `disclaimer`, `commission-stamp`,
+	// `notary-seal`, `notary-title`, `notary-county`, `notary-state`, `text`
+	// (free-form text), `note` (text note); `signer` is a 1-based
+	// participant position, or empty for unassigned; `options`, separated
+	// by `|`, are `optional`, a `DateFormat`, `w=` and `h=` (points) and
+	// `font=` (font size). Examples: `{{signature|1}}`,
+	// `{{date|2|MM/DD/YYYY}}`, `{{initials|1|optional}}`,
+	// `{{notary-seal}}`, `{{text|1|w=200|h=18}}`. The tag's box is the
+	// text's box, unless `w`/`h` say otherwise (then its bottom-left corner
+	// is the text's). A form field maps to a type by its kind and name (a
+	// signature field to `SIGNATURETEMPLATE`, text fields named like date,
+	// name, initials or title to that type, others to
+	// `FREEFORMTEXTTAGTEMPLATEANNOTATION`) at its widget's box.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/documents/{id}/detected-tags (the `GetDetectedTags` operationId).
+	GetDetectedTagsWithResponse(ctx context.Context, id DocumentID, reqEditors ...RequestEditorFn) (*GetDetectedTagsResponse, error)
+
 	// ListMarkupRoomsWithResponse List Markup Rooms, newest first
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -3279,6 +3480,92 @@ func (r GetDocumentContentResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetDocumentContentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetDetectedTagsResponse401Headers the declared response headers of an HTTP 401 response for GetDetectedTags
+type GetDetectedTagsResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// GetDetectedTagsResponse429Headers the declared response headers of an HTTP 429 response for GetDetectedTags
+type GetDetectedTagsResponse429Headers struct {
+	RateLimitLimit     int
+	RateLimitRemaining int
+	RateLimitReset     int
+	RetryAfter         int
+}
+
+type GetDetectedTagsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DetectedTags
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationproblemJSONDefault *Problem
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetDetectedTagsResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetDetectedTagsResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetDetectedTagsResponse) GetJSON200() *DetectedTags {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetDetectedTagsResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetDetectedTagsResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetDetectedTagsResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r GetDetectedTagsResponse) GetApplicationproblemJSONDefault() *Problem {
+	return r.ApplicationproblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r GetDetectedTagsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetDetectedTagsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetDetectedTagsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetDetectedTagsResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -4594,6 +4881,44 @@ func (c *ClientWithResponses) GetDocumentContentWithResponse(ctx context.Context
 	return ParseGetDocumentContentResponse(rsp)
 }
 
+// GetDetectedTagsWithResponse What an uploaded document proposes as tags
+//
+// The tags the PDF itself proposes, found when it was uploaded (for a
+// document uploaded earlier, on the first request): its **text tags**,
+// its **form fields** and **suggested fields** (printed labels such as
+// "Signature" or "Date" next to a blank line or box), each at its box
+// in PDF points as a `Tag` is placed; and, in `problems`, every text
+// tag that could not be read (never dropped silently).
+//
+// A text tag is text in the document of the form `{{type|signer|options}}`:
+// `type` is a `TagType` or one of (any case) `signature`, `sign-here`,
+// `initials`, `initial-here`, `date`, `name` / `full-name`,
+// `document-id`, `notary-session-id`, `commission-id`,
+// `commission-expiration`, `disclaimer`, `commission-stamp`,
+// `notary-seal`, `notary-title`, `notary-county`, `notary-state`, `text`
+// (free-form text), `note` (text note); `signer` is a 1-based
+// participant position, or empty for unassigned; `options`, separated
+// by `|`, are `optional`, a `DateFormat`, `w=` and `h=` (points) and
+// `font=` (font size). Examples: `{{signature|1}}`,
+// `{{date|2|MM/DD/YYYY}}`, `{{initials|1|optional}}`,
+// `{{notary-seal}}`, `{{text|1|w=200|h=18}}`. The tag's box is the
+// text's box, unless `w`/`h` say otherwise (then its bottom-left corner
+// is the text's). A form field maps to a type by its kind and name (a
+// signature field to `SIGNATURETEMPLATE`, text fields named like date,
+// name, initials or title to that type, others to
+// `FREEFORMTEXTTAGTEMPLATEANNOTATION`) at its widget's box.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/documents/{id}/detected-tags (the `GetDetectedTags` operationId).
+func (c *ClientWithResponses) GetDetectedTagsWithResponse(ctx context.Context, id DocumentID, reqEditors ...RequestEditorFn) (*GetDetectedTagsResponse, error) {
+	rsp, err := c.GetDetectedTags(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetDetectedTagsResponse(rsp)
+}
+
 // ListMarkupRoomsWithResponse List Markup Rooms, newest first
 //
 // Returns a wrapper object for the known response body format(s).
@@ -5343,6 +5668,104 @@ func ParseGetDocumentContentResponse(rsp *http.Response) (*GetDocumentContentRes
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetDocumentContentResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetDetectedTagsResponse parses an HTTP response from a GetDetectedTagsWithResponse call
+func ParseGetDetectedTagsResponse(rsp *http.Response) (*GetDetectedTagsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetDetectedTagsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DetectedTags
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers GetDetectedTagsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetDetectedTagsResponse429Headers
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
