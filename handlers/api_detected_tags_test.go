@@ -42,7 +42,7 @@ func TestDetectedTagsOfAnUpload(t *testing.T) {
 		}
 		var got detect.Detection
 		s.do(api(http.MethodGet, "/api/v1/documents/"+up.ID+"/detected-tags", tenant.Token, nil)).status(http.StatusOK).json(&got)
-		if !reflect.DeepEqual(got, want) {
+		if !reflect.DeepEqual(got.Tags, want.Tags) || !reflect.DeepEqual(got.Problems, want.Problems) {
 			t.Fatalf("detected tags:\n got %+v\nwant %+v", got, want)
 		}
 		s.do(api(http.MethodGet, "/api/v1/documents/"+up.ID+"/detected-tags", other.Token, nil)).status(http.StatusNotFound)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/models/modelstest"
 	"github.com/markuproom/markuproom/models/pdf"
+	"github.com/markuproom/markuproom/models/pdf/detect"
 )
 
 // roomDoc reads the room transaction's first document through the API.
@@ -85,6 +87,21 @@ func TestPageEditsMoveTagsWithTheirPages(t *testing.T) {
 		}
 		if n := contentPages(t, tr, original.ID); n != 3 {
 			t.Fatalf("the uploaded original changed: %d pages", n)
+		}
+		// The new version's detected tags were found when it was written (issue 20): stored, and those of its own bytes.
+		var stored *string
+		if err := env.DB.DB.Table("documents").Select("detection").Where("id = ?", d.ID).Row().Scan(&stored); err != nil || stored == nil {
+			t.Fatalf("the new version has no stored detection (%v)", err)
+		}
+		newContent := s.do(api(http.MethodGet, "/api/v1/documents/"+d.ID+"/content", tr.token, nil)).status(http.StatusOK).Body.Bytes()
+		wantFound, err := detect.Detect(context.Background(), pdf.DefaultLimits(), newContent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var found detect.Detection
+		s.do(api(http.MethodGet, "/api/v1/documents/"+d.ID+"/detected-tags", tr.token, nil)).status(http.StatusOK).json(&found)
+		if !reflect.DeepEqual(found.Tags, wantFound.Tags) || !reflect.DeepEqual(found.Problems, wantFound.Problems) {
+			t.Fatalf("detected tags of the new version: %+v, want %+v", found, wantFound)
 		}
 		xfdf := s.do(api(http.MethodGet, "/api/v1/transactions/"+tr.room.TransactionID+"/documents/"+d.ID+"/xfdf", tr.token, nil)).status(http.StatusOK).Body.String()
 		if strings.Count(xfdf, `page="1"`) != 1 || strings.Count(xfdf, `page="0"`) != 1 {
