@@ -417,6 +417,8 @@ test("the demo room printed at start-up: real pages, tags for both demo particip
     await page.mouse.move(b.x + 80, b.y + 50, { steps: 5 });
     await page.mouse.up();
   })()]);
+  // The save's answer is swapped in and selected again (its handles back) a moment after the response.
+  await sig.locator(".tag__handle--e").waitFor();
   const h = await sig.locator(".tag__handle--e").boundingBox();
   await page.mouse.move(h.x + 4, h.y + 4);
   await page.mouse.down();
