@@ -43,6 +43,9 @@ type DocumentInput struct {
 	ReadOnly    *bool
 	Visible     *bool
 	Tags        []TagInput
+	// AnchorTags are expanded into Tags before the request is checked
+	// against its documents (expandAnchors); they are never stored.
+	AnchorTags []AnchorTag
 }
 
 // TagInput is one tag of a DocumentInput.
@@ -193,6 +196,14 @@ func parseDocumentInput(p *Problems, ptr string, raw jsonNode) (DocumentInput, b
 		for i, raw := range items {
 			if t, ok := parseTagInput(p, pointer(tagsPtr, i), raw, codes); ok {
 				d.Tags = append(d.Tags, t)
+			}
+		}
+	}
+	if items, ok := o.array("anchorTags", false, MaxAnchorTags); ok {
+		ptr, codes := o.at("anchorTags"), TagTypeCodes()
+		for i, raw := range items {
+			if a, ok := parseAnchorTag(p, pointer(ptr, i), raw, codes); ok {
+				d.AnchorTags = append(d.AnchorTags, a)
 			}
 		}
 	}

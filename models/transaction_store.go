@@ -46,6 +46,9 @@ func (s *Store) prepareTransaction(ctx context.Context, actor Actor, id string, 
 	if err != nil {
 		return nil, err
 	}
+	if err := s.expandAnchors(ctx, in, docs); err != nil {
+		return nil, err
+	}
 	return s.BuildTransaction(id, actor.OrganizationID, in, docs)
 }
 

@@ -18,6 +18,42 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
+// Defines values for AnchorTagIfMissing.
+const (
+	Error  AnchorTagIfMissing = "error"
+	Ignore AnchorTagIfMissing = "ignore"
+)
+
+// Valid indicates whether the value is a known member of the AnchorTagIfMissing enum.
+func (e AnchorTagIfMissing) Valid() bool {
+	switch e {
+	case Error:
+		return true
+	case Ignore:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AnchorTagOccurrence0.
+const (
+	All   AnchorTagOccurrence0 = "all"
+	First AnchorTagOccurrence0 = "first"
+)
+
+// Valid indicates whether the value is a known member of the AnchorTagOccurrence0 enum.
+func (e AnchorTagOccurrence0) Valid() bool {
+	switch e {
+	case All:
+		return true
+	case First:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DateFormat.
 const (
 	DDMMYY     DateFormat = "DD/MM/YY"
@@ -459,6 +495,46 @@ func (e ListTransactionsParamsStatus) Valid() bool {
 	}
 }
 
+// AnchorTag Places a tag at occurrences of `anchor`: its bottom-left corner is the
+// occurrence's bottom-left corner plus `xOffset`/`yOffset`, in points on
+// the page as it is shown (x to the right, y up). No occurrence with
+// `ifMissing` "error" is a 422 `anchor_not_found` pointing at the anchor;
+// a tag that would leave its page is a 422 `anchor_tag_off_page`.
+type AnchorTag struct {
+	// Anchor Runs of spaces match runs of spaces; an anchor lies on one line.
+	Anchor        string              `json:"anchor"`
+	CaseSensitive *bool               `json:"caseSensitive,omitempty"`
+	Height        *float32            `json:"height,omitempty"`
+	IfMissing     *AnchorTagIfMissing `json:"ifMissing,omitempty"`
+
+	// Occurrence Every occurrence, the first, or the n-th (1-based).
+	Occurrence *AnchorTag_Occurrence `json:"occurrence,omitempty"`
+	SignerId   string                `json:"signerId"`
+	Type       TagType               `json:"type"`
+
+	// WholeWord Only occurrences not inside a longer word.
+	WholeWord *bool `json:"wholeWord,omitempty"`
+
+	// Width The tag's width as shown; the type's default size when left out.
+	Width   *float32 `json:"width,omitempty"`
+	XOffset *float32 `json:"xOffset,omitempty"`
+	YOffset *float32 `json:"yOffset,omitempty"`
+}
+
+// AnchorTagIfMissing defines model for AnchorTag.IfMissing.
+type AnchorTagIfMissing string
+
+// AnchorTagOccurrence0 defines model for AnchorTag.Occurrence.0.
+type AnchorTagOccurrence0 string
+
+// AnchorTagOccurrence1 defines model for AnchorTag.Occurrence.1.
+type AnchorTagOccurrence1 = int
+
+// AnchorTag_Occurrence Every occurrence, the first, or the n-th (1-based).
+type AnchorTag_Occurrence struct {
+	union json.RawMessage
+}
+
 // Box defines model for Box.
 type Box struct {
 	Llx float32 `json:"llx"`
@@ -536,7 +612,13 @@ type Document struct {
 
 // DocumentInput defines model for DocumentInput.
 type DocumentInput struct {
-	Description *string `json:"description,omitempty"`
+	// AnchorTags An extension: tags placed where a string occurs in the document's
+	// text. Each becomes ordinary tags, listed after `tags` (with
+	// `customData` `{"anchor", "anchorOccurrence"}`); anchors are not
+	// stored or echoed, so the stored transaction is the request with
+	// its anchors expanded.
+	AnchorTags  *[]AnchorTag `json:"anchorTags,omitempty"`
+	Description *string      `json:"description,omitempty"`
 
 	// GcsRefId The gcsRefId (or id) of a document this organization uploaded.
 	GcsRefId string `json:"gcsRefId"`
@@ -1061,6 +1143,68 @@ type UpdateTransactionJSONRequestBody = TransactionInput
 
 // CreateWebhookJSONRequestBody defines body for CreateWebhook for application/json ContentType.
 type CreateWebhookJSONRequestBody = WebhookInput
+
+// AsAnchorTagOccurrence0 returns the union data inside the AnchorTag_Occurrence as a AnchorTagOccurrence0
+func (t AnchorTag_Occurrence) AsAnchorTagOccurrence0() (AnchorTagOccurrence0, error) {
+	var body AnchorTagOccurrence0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAnchorTagOccurrence0 overwrites any union data inside the AnchorTag_Occurrence as the provided AnchorTagOccurrence0
+func (t *AnchorTag_Occurrence) FromAnchorTagOccurrence0(v AnchorTagOccurrence0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeAnchorTagOccurrence0 performs a merge with any union data inside the AnchorTag_Occurrence, using the provided AnchorTagOccurrence0
+func (t *AnchorTag_Occurrence) MergeAnchorTagOccurrence0(v AnchorTagOccurrence0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAnchorTagOccurrence1 returns the union data inside the AnchorTag_Occurrence as a AnchorTagOccurrence1
+func (t AnchorTag_Occurrence) AsAnchorTagOccurrence1() (AnchorTagOccurrence1, error) {
+	var body AnchorTagOccurrence1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAnchorTagOccurrence1 overwrites any union data inside the AnchorTag_Occurrence as the provided AnchorTagOccurrence1
+func (t *AnchorTag_Occurrence) FromAnchorTagOccurrence1(v AnchorTagOccurrence1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeAnchorTagOccurrence1 performs a merge with any union data inside the AnchorTag_Occurrence, using the provided AnchorTagOccurrence1
+func (t *AnchorTag_Occurrence) MergeAnchorTagOccurrence1(v AnchorTagOccurrence1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t AnchorTag_Occurrence) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *AnchorTag_Occurrence) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
 
 // AsRoomInputSenderId0 returns the union data inside the RoomInput_SenderId as a RoomInputSenderId0
 func (t RoomInput_SenderId) AsRoomInputSenderId0() (RoomInputSenderId0, error) {

@@ -1,0 +1,209 @@
+package models
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/markuproom/markuproom/models/pdf"
+	"github.com/markuproom/markuproom/models/pdf/detect"
+)
+
+// Limits of anchorTags (an extension of operation A, DESIGN §4).
+const (
+	// MaxAnchorTags is how many anchors one document may list.
+	MaxAnchorTags = 100
+	// MaxAnchorLength bounds an anchor string (finding it costs its length per glyph of text).
+	MaxAnchorLength = 200
+)
+
+// AnchorTag places a tag at occurrences of a string in a document's text
+// (DocuSign-style anchor tabs): the tag's bottom-left corner is the
+// occurrence's bottom-left corner plus the offsets, in points on the page as
+// it is shown (x to the right, y up).
+type AnchorTag struct {
+	Anchor           string
+	Type             string
+	SignerID         string
+	XOffset, YOffset float64
+	// Width and Height are the tag's size as shown; zero means the type's default size.
+	Width, Height float64
+	// Occurrence is 0 for every occurrence, else which one (1-based; "first" is 1).
+	Occurrence    int
+	CaseSensitive bool
+	WholeWord     bool
+	// IgnoreMissing is ifMissing "ignore": no occurrence places no tag
+	// (else the request is refused with anchor_not_found).
+	IgnoreMissing bool
+}
+
+// parseAnchorTag reads one entry of a document's anchorTags.
+func parseAnchorTag(p *Problems, ptr string, raw jsonNode, tagTypeCodes []string) (AnchorTag, bool) {
+	o, ok := readObject(p, ptr, raw)
+	if !ok {
+		return AnchorTag{}, false
+	}
+	var a AnchorTag
+	a.Anchor, _ = o.str("anchor", true, MaxAnchorLength)
+	if o.has("anchor") && strings.TrimSpace(a.Anchor) == "" {
+		p.Add(o.at("anchor"), "empty", "The anchor must hold some text.")
+	}
+	a.Type, _ = o.enum("type", true, tagTypeCodes)
+	a.SignerID, _ = o.str("signerId", true, MaxShortTextLength)
+	a.XOffset, _ = o.number("xOffset", false, -MaxCoordinate, MaxCoordinate)
+	a.YOffset, _ = o.number("yOffset", false, -MaxCoordinate, MaxCoordinate)
+	for _, f := range []struct {
+		name string
+		v    *float64
+	}{{"width", &a.Width}, {"height", &a.Height}} {
+		*f.v, _ = o.number(f.name, false, 0, MaxCoordinate)
+		if o.has(f.name) && *f.v == 0 {
+			p.Add(o.at(f.name), "out_of_range", "The field %q must be greater than 0.", f.name)
+		}
+	}
+	if occ, ok := o.raw("occurrence"); ok {
+		switch {
+		case occ.kind == "string" && decodeJSONString(occ.raw) == "all":
+		case occ.kind == "string" && decodeJSONString(occ.raw) == "first":
+			a.Occurrence = 1
+		case occ.kind == "number":
+			a.Occurrence, _ = o.integer("occurrence", false, 1, 100000)
+		default:
+			p.Add(o.at("occurrence"), "invalid_value", "occurrence is \"all\", \"first\" or a whole number from 1.")
+		}
+	}
+	if b := o.boolean("caseSensitive"); b != nil {
+		a.CaseSensitive = *b
+	}
+	a.WholeWord = true
+	if b := o.boolean("wholeWord"); b != nil {
+		a.WholeWord = *b
+	}
+	if v, ok := o.enum("ifMissing", false, []string{"error", "ignore"}); ok {
+		a.IgnoreMissing = v == "ignore"
+	}
+	o.finish()
+	return a, true
+}
+
+// expandAnchors turns every document's anchorTags into ordinary tags,
+// appended after the tags the request lists, each with customData naming the
+// anchor it came from; the anchors themselves are then dropped (they are not
+// stored). Each document with anchors is read once, within a PDF slot and the
+// decode caps. An anchor with no occurrence (and ifMissing "error"), or whose
+// tag would leave its page, is a 422 naming the anchor.
+func (s *Store) expandAnchors(ctx context.Context, in *TransactionInput, docs map[string]*Document) error {
+	var problems Problems
+	for i := range in.Documents {
+		d := &in.Documents[i]
+		doc := docs[d.GCSRefID]
+		if len(d.AnchorTags) == 0 || doc == nil {
+			d.AnchorTags = nil
+			continue // an unknown document is reported by checkReferences
+		}
+		ptr := pointer(pointer("#/documents", i), "anchorTags")
+		lay, err := s.documentLayout(ctx, doc)
+		if errors.Is(err, pdf.ErrTooComplex) {
+			problems.Add(ptr, "anchor_text_unreadable", "The document's text is too complex to search within this server's limits; place these tags with x and y instead.")
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		for j, a := range d.AnchorTags {
+			tags, code, detail := anchorTags(lay, j, a)
+			if code != "" {
+				problems.Add(pointer(ptr, j), code, "%s", detail)
+				continue
+			}
+			d.Tags = append(d.Tags, tags...)
+		}
+		if len(d.Tags) > MaxTagsPerDocument {
+			problems.Add(ptr, "too_many_tags", "With its anchors expanded the document has %d tags; at most %d are allowed.", len(d.Tags), MaxTagsPerDocument)
+		}
+		d.AnchorTags = nil
+	}
+	return problems.Err(KindUnprocessable, "The transaction cannot be processed; see errors for each problem.")
+}
+
+// documentLayout reads a stored document's text layout.
+func (s *Store) documentLayout(ctx context.Context, doc *Document) (pdf.Layout, error) {
+	release, err := s.pdf.Acquire(ctx)
+	if err != nil {
+		return pdf.Layout{}, err
+	}
+	defer release()
+	rc, err := s.OpenDocumentContent(ctx, doc)
+	if err != nil {
+		return pdf.Layout{}, err
+	}
+	defer func() { _ = rc.Close() }()
+	content, err := io.ReadAll(rc)
+	if err != nil {
+		return pdf.Layout{}, err
+	}
+	return s.pdf.Limits().ReadLayout(ctx, content)
+}
+
+// anchorTags places anchor j's tags in lay, or says why it cannot (a problem code and detail).
+func anchorTags(lay pdf.Layout, j int, a AnchorTag) ([]TagInput, string, string) {
+	matches := detect.FindText(lay, a.Anchor, a.CaseSensitive, a.WholeWord)
+	if a.Occurrence > 0 {
+		if a.Occurrence > len(matches) {
+			matches = nil
+		} else {
+			matches = matches[a.Occurrence-1 : a.Occurrence]
+		}
+	}
+	if len(matches) == 0 {
+		if a.IgnoreMissing {
+			return nil, "", ""
+		}
+		return nil, "anchor_not_found", fmt.Sprintf("The anchor %q does not occur in the document's text%s.", truncateForDetail(a.Anchor), occurrenceNote(a))
+	}
+	dw, dh := detect.TypeSize(a.Type)
+	w, h := orDefault(a.Width, dw), orDefault(a.Height, dh)
+	tags := make([]TagInput, 0, len(matches))
+	for k, m := range matches {
+		page := lay.Pages[m.Page-1].Page
+		x, y := m.Display.LLX+a.XOffset, m.Display.LLY+a.YOffset
+		box := page.FromDisplay(pdf.Box{LLX: x, LLY: y, URX: x + w, URY: y + h})
+		if !page.CropBox.Contains(box.LLX, box.LLY, box.Width(), box.Height()) {
+			return nil, "anchor_tag_off_page", fmt.Sprintf("The tag placed at occurrence %d of the anchor, on page %d, would leave the page; change the offsets or the size.", occurrenceNumber(a, k), m.Page)
+		}
+		cd, _ := json.Marshal(struct {
+			Anchor     string `json:"anchor"`
+			Occurrence int    `json:"anchorOccurrence"`
+		}{a.Anchor, occurrenceNumber(a, k)})
+		tags = append(tags, TagInput{
+			Type: a.Type, X: box.LLX, Y: box.LLY, Width: box.Width(), Height: box.Height(),
+			SignerID: a.SignerID, CustomData: cd, Page: m.Page,
+		})
+	}
+	return tags, "", ""
+}
+
+// occurrenceNumber is the 1-based number of the k-th placed match.
+func occurrenceNumber(a AnchorTag, k int) int {
+	if a.Occurrence > 0 {
+		return a.Occurrence
+	}
+	return k + 1
+}
+
+func occurrenceNote(a AnchorTag) string {
+	if a.Occurrence > 1 {
+		return fmt.Sprintf(" %d times", a.Occurrence)
+	}
+	return ""
+}
+
+func orDefault(v, def float64) float64 {
+	if v == 0 {
+		return def
+	}
+	return v
+}
