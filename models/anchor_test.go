@@ -22,7 +22,7 @@ func anchorBody(t *testing.T, doc *models.Document, anchors ...map[string]any) *
 		"status": "draft", "referenceId": "anchors",
 		"documents": []map[string]any{{
 			"id": doc.ID, "gcsRefId": doc.ObjectKey, "title": "Agreement", "sessionType": "esign", "type": "acknowledgment",
-			"tags": []map[string]any{{"type": "INITIALSTEMPLATE", "x": 10, "y": 10, "width": 40, "height": 20, "signerId": "p1", "customData": map[string]any{}, "page": 1}},
+			"tags":       []map[string]any{{"type": "INITIALSTEMPLATE", "x": 10, "y": 10, "width": 40, "height": 20, "signerId": "p1", "customData": map[string]any{}, "page": 1}},
 			"anchorTags": anchors,
 		}},
 		"participants": []map[string]any{
