@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 
 	"github.com/markuproom/markuproom/models/pdf"
@@ -92,4 +93,47 @@ func (s *Store) DocumentDetection(ctx context.Context, orgID int64, id string) (
 		return nil, mapDBError(err)
 	}
 	return &found, nil
+}
+
+// placedTags are the tags a new room places on d from its own text tags and
+// form fields (suggested fields are only offered): signer n is the n-th
+// participant, unassigned beyond them; customData says where each came from.
+func placedTags(d *Document, participants []ParticipantInput) ([]TagInput, error) {
+	tags := []TagInput{}
+	if d.Detection == nil {
+		return tags, nil
+	}
+	var found detect.Detection
+	if err := json.Unmarshal([]byte(*d.Detection), &found); err != nil {
+		return nil, fmt.Errorf("document %s: read its detection: %w", d.ID, err)
+	}
+	for _, t := range found.Tags {
+		if t.Source == detect.SourceLabel || len(tags) == MaxTagsPerDocument {
+			continue
+		}
+		signer := ""
+		if t.Signer != nil && *t.Signer <= len(participants) {
+			signer = participants[*t.Signer-1].ID
+		}
+		cd, err := json.Marshal(struct {
+			Source string `json:"detectedFrom"`
+			Text   string `json:"detectedText"`
+		}{t.Source, t.Text})
+		if err != nil {
+			return nil, err
+		}
+		tag := TagInput{Type: t.Type, X: t.X, Y: t.Y, Width: t.Width, Height: t.Height, SignerID: signer, CustomData: cd, Page: t.Page}
+		required := t.Required
+		tag.Required = &required
+		if t.DateFormat != "" {
+			df := t.DateFormat
+			tag.DateFormat = &df
+		}
+		if t.FontSize > 0 {
+			fs := t.FontSize
+			tag.FontSize = &fs
+		}
+		tags = append(tags, tag)
+	}
+	return tags, nil
 }

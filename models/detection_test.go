@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"strconv"
 	"testing"
 
 	"github.com/markuproom/markuproom/models"
@@ -91,6 +92,73 @@ func TestAnUploadWhoseLayoutCannotBeReadIsAcceptedWithAProblem(t *testing.T) {
 		}
 		if len(got.Tags) != 0 || len(got.Problems) != 1 || got.Problems[0].Code != models.ProblemLayoutNotRead || got.Problems[0].Page != 0 {
 			t.Fatalf("detection of a too complex PDF: %+v", *got)
+		}
+	})
+}
+
+// A new room places its documents' text tags and form fields (signer n is
+// the room's n-th participant, unassigned beyond them), not the suggested
+// fields; with config.documents.detectTags false it places nothing.
+func TestARoomPlacesTheTagsItsDocumentsCarry(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
+		ctx := context.Background()
+		tenant := env.NewTenant(t, "Acme")
+		p, err := env.Store.AuthenticateAPIToken(ctx, tenant.Token)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc := corpusDoc(t, "text-tags-helvetica")
+		d := env.UploadPDF(t, tenant.Org.ID, doc.PDF, "Tagged")
+		found, err := detect.Detect(ctx, pdf.DefaultLimits(), doc.PDF)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []detect.DetectedTag
+		for _, tag := range found.Tags {
+			if tag.Source != detect.SourceLabel {
+				want = append(want, tag)
+			}
+		}
+		if len(want) == 0 {
+			t.Fatal("the corpus file carries no text tags")
+		}
+		create := func(config string) *models.Transaction {
+			t.Helper()
+			in, err := models.ParseRoomInput([]byte(`{"senderId": "` + strconv.FormatInt(tenant.Sender.ID, 10) + `", "documents": ["` + d.ID + `"],` +
+				` "participants": [{"firstName": "Pat", "lastName": "Buyer", "email": "pat@example.com"}], "config": ` + config + `}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			created, err := env.Store.CreateRoom(ctx, p.Actor(), in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tx, err := env.Store.GetTransaction(ctx, tenant.Org.ID, created.Room.TransactionID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return tx
+		}
+		tx := create(`{}`)
+		tags := tx.Documents[0].Tags
+		if len(tags) != len(want) || tx.TagCount != len(want) {
+			t.Fatalf("%d tags placed, want the %d text tags and form fields", len(tags), len(want))
+		}
+		pat := tx.Participants[0].ParticipantID
+		for i, tag := range tags {
+			w := want[i]
+			if tag.Type != w.Type || tag.Page != w.Page || tag.X != w.X || tag.Y != w.Y || tag.Width != w.Width || tag.Height != w.Height {
+				t.Fatalf("tag %d: %+v, want %+v", i, tag, w)
+			}
+			switch {
+			case w.Signer != nil && *w.Signer == 1 && tag.SignerID != pat:
+				t.Fatalf("tag %d for signer 1 is %q's, want Pat's", i, tag.SignerID)
+			case (w.Signer == nil || *w.Signer > 1) && tag.SignerID != "":
+				t.Fatalf("tag %d for signer %v is assigned to %q", i, w.Signer, tag.SignerID)
+			}
+		}
+		if tx := create(`{"documents": {"detectTags": false}}`); len(tx.Documents[0].Tags) != 0 {
+			t.Fatalf("detectTags false placed %d tags", len(tx.Documents[0].Tags))
 		}
 	})
 }

@@ -28,9 +28,10 @@ type Document struct {
 	UploadedByTokenID *int64    `gorm:"column:uploaded_by_token_id"`
 	CreatedAt         time.Time `gorm:"column:created_at;autoCreateTime:false"`
 	// Detection is the JSON of what the content proposes as tags
-	// (detect.Detection), written with the row; nil for a document uploaded
-	// before detection existed. Reads leave it out: DocumentDetection reads it.
-	Detection *string `gorm:"column:detection;<-:create;->:false"`
+	// (detect.Detection), written with the row (never changed after); nil for
+	// a document uploaded before detection existed (DocumentDetection then
+	// computes it).
+	Detection *string `gorm:"column:detection;<-:create"`
 }
 
 // TableName implements gorm's tabler.

@@ -2,6 +2,7 @@ package models
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"slices"
 	"strconv"
@@ -97,6 +98,24 @@ func (s *Store) CreateRoom(ctx context.Context, actor Actor, in *RoomInput) (*Cr
 	if err != nil {
 		return nil, err
 	}
+	if in.Config.Documents.DetectTags {
+		// A document uploaded before detection existed is read for it now.
+		for _, d := range docs {
+			if d.Detection != nil {
+				continue
+			}
+			found, err := s.DocumentDetection(ctx, actor.OrganizationID, d.ID)
+			if err != nil {
+				return nil, err
+			}
+			text, err := json.Marshal(found)
+			if err != nil {
+				return nil, err
+			}
+			js := string(text)
+			d.Detection = &js
+		}
+	}
 	plan, err := s.PlanRoom(actor, sender, in, docs)
 	if err != nil {
 		return nil, err
@@ -181,7 +200,7 @@ func (s *Store) PlanRoom(actor Actor, sender *User, in *RoomInput, docs map[stri
 	actor.Label += " for " + sender.FullName() + " (Markup Room)"
 	return &RoomPlan{
 		Room: room, Transaction: t, Token: tok.plaintext, Actor: actor,
-		Created: CreatedSummary{Status: t.Status, Documents: t.DocumentCount, Tags: 0, Participants: t.ParticipantCount, Room: room.ID},
+		Created: CreatedSummary{Status: t.Status, Documents: t.DocumentCount, Tags: t.TagCount, Participants: t.ParticipantCount, Room: room.ID},
 	}, nil
 }
 
@@ -192,12 +211,6 @@ func (s *Store) roomTransaction(room *Room, in *RoomInput, docs map[string]*Docu
 		ref = *in.ReferenceID
 	}
 	ti := &TransactionInput{Status: StatusDraft, ReferenceID: ref}
-	byRef := map[string]*Document{}
-	for _, loc := range in.Documents {
-		d := docs[loc]
-		byRef[d.ID] = d
-		ti.Documents = append(ti.Documents, DocumentInput{GCSRefID: d.ID, Title: d.Title, SessionType: "esign", Type: "undetermined", Tags: []TagInput{}})
-	}
 	for _, rp := range in.Participants {
 		id, err := NewParticipantID()
 		if err != nil {
@@ -207,6 +220,19 @@ func (s *Store) roomTransaction(room *Room, in *RoomInput, docs map[string]*Docu
 			ID: id, Email: rp.Email, FirstName: rp.FirstName, LastName: rp.LastName,
 			AuthenticationType: AuthNone, TwoFactorContact: ContactEmail,
 		})
+	}
+	byRef := map[string]*Document{}
+	for _, loc := range in.Documents {
+		d := docs[loc]
+		byRef[d.ID] = d
+		tags := []TagInput{}
+		if room.Config.Documents.DetectTags {
+			var err error
+			if tags, err = placedTags(d, ti.Participants); err != nil {
+				return nil, err
+			}
+		}
+		ti.Documents = append(ti.Documents, DocumentInput{GCSRefID: d.ID, Title: d.Title, SessionType: "esign", Type: "undetermined", Tags: tags})
 	}
 	t, err := s.buildTransaction(room.TransactionID, room.OrganizationID, ti, byRef)
 	if err != nil {

@@ -33,6 +33,9 @@ type DocumentsConfig struct {
 	Rename       bool `json:"rename"`
 	Edit         bool `json:"edit"`
 	AdvancedEdit bool `json:"advancedEdit"`
+	// DetectTags (an extension, DESIGN §6) places the tags the documents'
+	// own text tags and form fields give when the room is created.
+	DetectTags bool `json:"detectTags"`
 }
 
 // ParticipantsConfig groups the participant options.
@@ -47,7 +50,7 @@ func DefaultRoomConfig() RoomConfig {
 	return RoomConfig{
 		IDV:            IDVConfig{KBA: true, CredentialAnalysis: true},
 		Authentication: AuthenticationConfig{PersonalPassword: true, TwoFactor: true},
-		Documents:      DocumentsConfig{Rename: true, Edit: true, AdvancedEdit: true},
+		Documents:      DocumentsConfig{Rename: true, Edit: true, AdvancedEdit: true, DetectTags: true},
 		Participants:   ParticipantsConfig{Add: true, Edit: true, Remove: true},
 	}
 }
@@ -154,7 +157,7 @@ func parseRoomConfig(o *jsonObject) RoomConfig {
 	}{
 		{"idv", map[string]*bool{"kba": &c.IDV.KBA, "credentialAnalysis": &c.IDV.CredentialAnalysis}},
 		{"authentication", map[string]*bool{"personalPassword": &c.Authentication.PersonalPassword, "twoFactor": &c.Authentication.TwoFactor}},
-		{"documents", map[string]*bool{"rename": &c.Documents.Rename, "edit": &c.Documents.Edit, "advancedEdit": &c.Documents.AdvancedEdit}},
+		{"documents", map[string]*bool{"rename": &c.Documents.Rename, "edit": &c.Documents.Edit, "advancedEdit": &c.Documents.AdvancedEdit, "detectTags": &c.Documents.DetectTags}},
 		{"participants", map[string]*bool{"add": &c.Participants.Add, "edit": &c.Participants.Edit, "remove": &c.Participants.Remove}},
 	}
 	for _, g := range groups {

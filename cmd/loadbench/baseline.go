@@ -119,7 +119,7 @@ var errUnauthorized = errors.New("unauthorized")
 // documents reads the organization's documents that refs name, in one query.
 func (b *sameWork) documents(ctx context.Context, orgID int64, refs []string) (map[string]*models.Document, error) {
 	rows, err := b.pool.Query(ctx, `SELECT id, organization_id, object_key, title, file_name, size_bytes, sha256, page_count, pages,
-		uploaded_by_token_id, created_at FROM documents WHERE organization_id = $1 AND (id = ANY($2) OR object_key = ANY($2))`,
+		uploaded_by_token_id, created_at, detection FROM documents WHERE organization_id = $1 AND (id = ANY($2) OR object_key = ANY($2))`,
 		orgID, models.DocumentLookupKeys(refs))
 	if err != nil {
 		return nil, err
@@ -128,7 +128,7 @@ func (b *sameWork) documents(ctx context.Context, orgID int64, refs []string) (m
 		var d models.Document
 		var pages []byte
 		err := row.Scan(&d.ID, &d.OrganizationID, &d.ObjectKey, &d.Title, &d.FileName, &d.SizeBytes, &d.SHA256, &d.PageCount,
-			&pages, &d.UploadedByTokenID, &d.CreatedAt)
+			&pages, &d.UploadedByTokenID, &d.CreatedAt, &d.Detection)
 		if err == nil {
 			err = d.Pages.Scan(pages)
 		}

@@ -786,6 +786,9 @@ type RoomConfig struct {
 		// AdvancedEdit Page deletion, reordering and the thumbnail context menu.
 		AdvancedEdit *bool `json:"advancedEdit,omitempty"`
 
+		// DetectTags An extension: when the room is created, place the tags the documents' own text tags and form fields give (signer n is the room's n-th participant). Default true.
+		DetectTags *bool `json:"detectTags,omitempty"`
+
 		// Edit Tags can be placed; false disables every tag tool.
 		Edit *bool `json:"edit,omitempty"`
 
@@ -819,6 +822,7 @@ type RoomConfigFull struct {
 	} `json:"authentication"`
 	Documents struct {
 		AdvancedEdit bool `json:"advancedEdit"`
+		DetectTags   bool `json:"detectTags"`
 		Edit         bool `json:"edit"`
 		Rename       bool `json:"rename"`
 	} `json:"documents"`
