@@ -174,7 +174,7 @@ func FuzzLayoutContent(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, content []byte) {
-		doc := rawPDF([]string{
+		doc := pdftest.RawPDF([]string{
 			"<< /Type /Catalog /Pages 2 0 R >>",
 			"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
 			"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R /F2 6 0 R >> /XObject << /X 7 0 R >> >> /Contents 4 0 R >>",

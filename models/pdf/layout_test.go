@@ -211,7 +211,7 @@ func TestReadLayoutFormBomb(t *testing.T) {
 	}
 	page := "/X Do"
 	objs = append(objs, fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(page), page))
-	_, err := pdf.ReadLayout(context.Background(), rawPDF(objs))
+	_, err := pdf.ReadLayout(context.Background(), pdftest.RawPDF(objs))
 	if !errors.Is(err, pdf.ErrTooComplex) || !strings.Contains(err.Error(), "form XObjects drawn") {
 		t.Errorf("form bomb: %v, want the cap on forms drawn", err)
 	}
@@ -220,14 +220,7 @@ func TestReadLayoutFormBomb(t *testing.T) {
 // TestReadLayoutSelfDrawingForm: a form that draws itself many times is
 // stopped by the cap on forms drawn, quickly.
 func TestReadLayoutSelfDrawingForm(t *testing.T) {
-	body := strings.Repeat("/X Do ", 5000)
-	doc := rawPDF([]string{
-		"<< /Type /Catalog /Pages 2 0 R >>",
-		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /X 5 0 R >> >> /Contents 4 0 R >>",
-		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(body), body),
-		fmt.Sprintf("<< /Type /XObject /Subtype /Form /BBox [0 0 10 10] /Resources << /XObject << /X 5 0 R >> >> /Length %d >>\nstream\n%s\nendstream", len(body), body),
-	})
+	doc := pdftest.SelfDrawingForm()
 	start := time.Now()
 	_, err := pdf.ReadLayout(context.Background(), doc)
 	if !errors.Is(err, pdf.ErrTooComplex) {
@@ -238,29 +231,11 @@ func TestReadLayoutSelfDrawingForm(t *testing.T) {
 	}
 }
 
-// rawPDF writes objects 1..n with a cross-reference table.
-func rawPDF(objs []string) []byte {
-	var sb strings.Builder
-	sb.WriteString("%PDF-1.7\n")
-	offs := make([]int, len(objs))
-	for i, o := range objs {
-		offs[i] = sb.Len()
-		fmt.Fprintf(&sb, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	x := sb.Len()
-	fmt.Fprintf(&sb, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
-	for _, o := range offs {
-		fmt.Fprintf(&sb, "%010d 00000 n \n", o)
-	}
-	fmt.Fprintf(&sb, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, x)
-	return []byte(sb.String())
-}
-
 // TestReadLayoutType3Widths: a Type3 font's widths are in its own glyph
 // space (FontMatrix), here 1/100 em.
 func TestReadLayoutType3Widths(t *testing.T) {
 	content := "BT /T3 20 Tf 1 0 0 1 100 500 Tm (AA) Tj ET"
-	doc := rawPDF([]string{
+	doc := pdftest.RawPDF([]string{
 		"<< /Type /Catalog /Pages 2 0 R >>",
 		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
 		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /T3 5 0 R >> >> /Contents 4 0 R >>",
@@ -289,7 +264,7 @@ func TestReadLayoutFontSwitching(t *testing.T) {
 		cmap.WriteString("endbfchar\n")
 	}
 	content := "BT 1 0 0 1 72 700 Tm " + strings.Repeat("/F1 10 Tf ", 100_000) + "(A) Tj ET"
-	doc := rawPDF([]string{
+	doc := pdftest.RawPDF([]string{
 		"<< /Type /Catalog /Pages 2 0 R >>",
 		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
 		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 5 0 R >> >> >> /Contents 4 0 R >>",

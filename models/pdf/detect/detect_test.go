@@ -189,7 +189,7 @@ func TestDetectCrowdedPage(t *testing.T) {
 		fmt.Fprintf(&sb, "BT /F1 6 Tf 1 0 0 1 %g %g Tm (Date) Tj ET %g %g m %g %g l S %g %g m %g %g l S\n", x, y, x+20, y, x+60, y, x+40, y-1, x+40, y+1)
 	}
 	content := sb.String()
-	doc := rawDoc([]string{
+	doc := pdftest.RawPDF([]string{
 		"<< /Type /Catalog /Pages 2 0 R >>",
 		"<< /Type /Pages /Kids [3 0 R 6 0 R] /Count 2 >>",
 		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
@@ -212,22 +212,4 @@ func TestDetectCrowdedPage(t *testing.T) {
 		}
 	}
 	t.Logf("%d suggestions in %v", len(d.Tags), time.Since(start))
-}
-
-// rawDoc writes objects 1..n with a cross-reference table.
-func rawDoc(objs []string) []byte {
-	var sb strings.Builder
-	sb.WriteString("%PDF-1.7\n")
-	offs := make([]int, len(objs))
-	for i, o := range objs {
-		offs[i] = sb.Len()
-		fmt.Fprintf(&sb, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	x := sb.Len()
-	fmt.Fprintf(&sb, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
-	for _, o := range offs {
-		fmt.Fprintf(&sb, "%010d 00000 n \n", o)
-	}
-	fmt.Fprintf(&sb, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, x)
-	return []byte(sb.String())
 }

@@ -17,6 +17,12 @@ func SelfDrawingForm() []byte {
 		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(body), body),
 		fmt.Sprintf("<< /Type /XObject /Subtype /Form /BBox [0 0 10 10] /Resources << /XObject << /X 5 0 R >> >> /Length %d >>\nstream\n%s\nendstream", len(body), body),
 	}
+	return RawPDF(objs)
+}
+
+// RawPDF writes objects 1..n (object 1 the catalog) with a cross-reference
+// table: a hand-made PDF for tests of what a reader does with odd content.
+func RawPDF(objs []string) []byte {
 	var sb strings.Builder
 	sb.WriteString("%PDF-1.7\n")
 	offs := make([]int, len(objs))
