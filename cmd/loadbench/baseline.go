@@ -167,23 +167,28 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_, _ = w.Write(out)
 }
 
-// readBody reads a request body under the product's 10 MiB limit.
-func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
-	return io.ReadAll(http.MaxBytesReader(w, r.Body, 10<<20))
+// receive authenticates the request and reads its body under the
+// product's 10 MiB limit; false means it has answered the error.
+func (b *sameWork) receive(w http.ResponseWriter, r *http.Request) (principal, []byte, bool) {
+	p, err := b.authenticate(r)
+	if err != nil {
+		fail(w, err)
+		return principal{}, nil, false
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 10<<20))
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return principal{}, nil, false
+	}
+	return p, body, true
 }
 
 // replaceBaseline is operation A's same-work baseline (PUT /api/v1/transactions/{id}).
 type replaceBaseline struct{ sameWork }
 
 func (h *replaceBaseline) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	p, err := h.authenticate(r)
-	if err != nil {
-		fail(w, err)
-		return
-	}
-	body, err := readBody(w, r)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
+	p, body, ok := h.receive(w, r)
+	if !ok {
 		return
 	}
 	in, err := models.ParseTransactionInput(body)
@@ -272,14 +277,8 @@ DELETE FROM transaction_documents WHERE transaction_id = $1`, t.ID)
 type roomBaseline struct{ sameWork }
 
 func (h *roomBaseline) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	p, err := h.authenticate(r)
-	if err != nil {
-		fail(w, err)
-		return
-	}
-	body, err := readBody(w, r)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
+	p, body, ok := h.receive(w, r)
+	if !ok {
 		return
 	}
 	in, err := models.ParseRoomInput(body)
