@@ -44,55 +44,55 @@ func notRead(le *pdf.LayoutError) detect.Detection {
 
 // DocumentDetection returns what a document of the organization proposes as
 // tags: its text tags, form fields and suggested fields, and the text tags it
-// could not read. It was stored at upload; for a document uploaded before
-// that, it is computed now (within a PDF slot and the decode caps, like an
-// upload's check) and stored for the next time.
+// could not read.
 func (s *Store) DocumentDetection(ctx context.Context, orgID int64, id string) (*detect.Detection, error) {
-	var row struct {
-		Detection *string `gorm:"column:detection"`
-	}
-	res := s.db.WithContext(ctx).Table("documents").Select("detection").Where("id = ? AND organization_id = ?", id, orgID).Limit(1).Find(&row)
-	if res.Error != nil {
-		return nil, mapDBError(res.Error)
-	}
-	if res.RowsAffected == 0 {
-		return nil, ErrNotFound
-	}
-	if row.Detection != nil {
-		var out detect.Detection
-		if err := json.Unmarshal([]byte(*row.Detection), &out); err != nil {
-			return nil, err
-		}
-		return &out, nil
-	}
 	d, err := s.GetDocument(ctx, orgID, id)
 	if err != nil {
 		return nil, err
 	}
+	if err := s.ensureDetection(ctx, d); err != nil {
+		return nil, err
+	}
+	var out detect.Detection
+	if err := json.Unmarshal([]byte(*d.Detection), &out); err != nil {
+		return nil, fmt.Errorf("document %s: read its detection: %w", d.ID, err)
+	}
+	return &out, nil
+}
+
+// ensureDetection fills in d.Detection for a document uploaded before
+// detection existed: it is computed now (in a PDF slot, within the decode
+// caps, like an upload's check) and stored for the next time.
+func (s *Store) ensureDetection(ctx context.Context, d *Document) error {
+	if d.Detection != nil {
+		return nil
+	}
 	release, err := s.pdf.Acquire(ctx)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer release()
 	content, err := s.OpenDocumentContent(ctx, d)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer func() { _ = content.Close() }()
 	_, found, err := inspectAndDetect(ctx, s.pdf.Limits(), content)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	text, err := json.Marshal(found)
+	data, err := json.Marshal(found)
 	if err != nil {
-		return nil, err
+		return err
 	}
+	text := string(data)
 	// Only where no other request stored it first: both computed the same.
-	err = s.db.WithContext(ctx).Table("documents").Where("id = ? AND detection IS NULL", id).Update("detection", string(text)).Error
+	err = s.db.WithContext(ctx).Table("documents").Where("id = ? AND detection IS NULL", d.ID).Update("detection", text).Error
 	if err != nil {
-		return nil, mapDBError(err)
+		return mapDBError(err)
 	}
-	return &found, nil
+	d.Detection = &text
+	return nil
 }
 
 // placedTags are the tags a new room places on d from its own text tags and

@@ -28,9 +28,8 @@ type Document struct {
 	UploadedByTokenID *int64    `gorm:"column:uploaded_by_token_id"`
 	CreatedAt         time.Time `gorm:"column:created_at;autoCreateTime:false"`
 	// Detection is the JSON of what the content proposes as tags
-	// (detect.Detection), written with the row (never changed after); nil for
-	// a document uploaded before detection existed (DocumentDetection then
-	// computes it).
+	// (detect.Detection), written with the row; nil for a document uploaded
+	// before detection existed, until ensureDetection computes it once.
 	Detection *string `gorm:"column:detection;<-:create"`
 }
 

@@ -2,7 +2,6 @@ package models
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"slices"
 	"strconv"
@@ -99,21 +98,10 @@ func (s *Store) CreateRoom(ctx context.Context, actor Actor, in *RoomInput) (*Cr
 		return nil, err
 	}
 	if in.Config.Documents.DetectTags {
-		// A document uploaded before detection existed is read for it now.
 		for _, d := range docs {
-			if d.Detection != nil {
-				continue
-			}
-			found, err := s.DocumentDetection(ctx, actor.OrganizationID, d.ID)
-			if err != nil {
+			if err := s.ensureDetection(ctx, d); err != nil {
 				return nil, err
 			}
-			text, err := json.Marshal(found)
-			if err != nil {
-				return nil, err
-			}
-			js := string(text)
-			d.Detection = &js
 		}
 	}
 	plan, err := s.PlanRoom(actor, sender, in, docs)
