@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/markuproom/markuproom/models/pdf"
@@ -141,11 +140,7 @@ func (s *Store) documentLayout(ctx context.Context, doc *Document) (pdf.Layout, 
 		return pdf.Layout{}, err
 	}
 	defer func() { _ = rc.Close() }()
-	content, err := io.ReadAll(rc)
-	if err != nil {
-		return pdf.Layout{}, err
-	}
-	return s.pdf.Limits().ReadLayout(ctx, content)
+	return s.pdf.Limits().ReadLayoutFrom(ctx, rc)
 }
 
 // anchorTags places anchor j's tags in lay, or says why it cannot (a problem code and detail).

@@ -108,11 +108,17 @@ func ReadLayout(ctx context.Context, content []byte) (Layout, error) {
 // of every page, as EachPageLayout reads them; it fails with ErrTooComplex
 // when the pages together hold more than a million glyphs.
 func (l Limits) ReadLayout(ctx context.Context, content []byte) (Layout, error) {
+	return l.ReadLayoutFrom(ctx, bytes.NewReader(content))
+}
+
+// ReadLayoutFrom is ReadLayout reading r (a stored file need not be copied
+// into memory first).
+func (l Limits) ReadLayoutFrom(ctx context.Context, r io.ReadSeeker) (Layout, error) {
 	var out Layout
 	held := 0
-	err := l.EachPageLayout(ctx, content, func(p PageLayout) error {
-		for _, r := range p.Runs {
-			held += len(r.Glyphs)
+	_, err := l.InspectLayout(ctx, r, func(p PageLayout) error {
+		for _, run := range p.Runs {
+			held += len(run.Glyphs)
 		}
 		if held > maxHeldGlyphs {
 			return errLayoutTooBig("glyphs to hold", maxHeldGlyphs)
@@ -120,6 +126,10 @@ func (l Limits) ReadLayout(ctx context.Context, content []byte) (Layout, error) 
 		out.Pages = append(out.Pages, p)
 		return nil
 	})
+	var le *LayoutError
+	if errors.As(err, &le) {
+		err = le.Err
+	}
 	if err != nil {
 		return Layout{}, err
 	}
