@@ -8,7 +8,8 @@
 // only, dialogs, page edits, flags, the newcomer's path on the demo room at
 // 1024×768, working on many tags (issue 18, item 7: select each way, group
 // drag, align/distribute/same size, draw, snap and Alt, copy to pages, a
-// refused group save), and the budgets printed per engine (BUDGET <engine> …). A
+// refused group save), the tags a PDF's own text tags place when a room is
+// created (issue 20), and the budgets printed per engine (BUDGET <engine> …). A
 // difference a user would see is a product bug: nothing here is skipped per
 // engine. Requests are observed in the page (htmx's events), the same way on
 // every engine, since WebKit has no network events.
@@ -552,6 +553,53 @@ test("a newcomer at 1024×768 on the printed demo room: tags for two people on t
   assert.equal(tx.documents[1].tags[0].page, 2, "Robin's tag followed its page");
   assert.deepEqual(tx.documents.map((d) => d.tags[0].signerId), [pat.id, robin.id]);
   assert.equal((await srv.api("GET", `/api/v1/markup-rooms/${roomID}`)).status, "completed");
+  await assertClean(page);
+  await page.close();
+});
+
+test("the text tags a PDF carries are placed when the room is created, each drawn where the API has it (issue 20)", T, async () => {
+  const pdf = readFileSync(join(repo, "models/pdf/testdata/corpus/text-tags-helvetica.pdf"));
+  const tagged = await srv.upload(pdf, "Tagged");
+  assert.ok(tagged.detectedTags > 0, `${engine}: the upload counts the PDF's own tags`);
+  const r = await srv.room([tagged]);
+  const tx = await srv.transaction(r.transactionId);
+  const tags = tx.documents[0].tags;
+  const [pat, robin] = tx.participants;
+  assert.ok(tags.length > 0 && tags.every((t) => t.customData.detectedFrom === "text-tag"), `${engine}: placed from the text tags`);
+  for (const who of [pat.id, robin.id, ""]) assert.ok(tags.some((t) => t.signerId === who), `${engine}: a tag for ${who || "nobody"}`);
+
+  const page = await openRoom(r.url);
+  // Every placed tag is drawn, with the rectangle the API has, and the field list counts them all.
+  const drawn = await page.waitFor(
+    (n) => {
+      const els = [...document.querySelectorAll(".tag[data-tag-id]")];
+      const total = Number(document.querySelector("[data-field-total]")?.textContent);
+      return els.length === n && total === n && els.map((el) => ({ x: Number(el.dataset.x), y: Number(el.dataset.y), w: Number(el.dataset.w), h: Number(el.dataset.h), page: Number(el.dataset.tagPage) }));
+    },
+    tags.length,
+    { message: `${engine}: ${tags.length} placed tags drawn and listed` },
+  );
+  for (const t of tags) {
+    assert.ok(drawn.some((d) => d.page === t.page && Math.abs(d.x - t.x) < 0.01 && Math.abs(d.y - t.y) < 0.01 && Math.abs(d.w - t.width) < 0.01 && Math.abs(d.h - t.height) < 0.01),
+      `${engine}: ${t.type} at ${t.x},${t.y} on page ${t.page} is drawn`);
+  }
+  // And on screen where pdf.js puts that rectangle (within 1 pt).
+  const first = tags[0];
+  const at = await page.eval(
+    ({ sel, t }) => {
+      const pageEl = document.querySelector(sel);
+      const el = [...pageEl.querySelectorAll(".tag[data-tag-id]")].find((e) => Math.abs(Number(e.dataset.x) - t.x) < 0.01 && Math.abs(Number(e.dataset.y) - t.y) < 0.01);
+      el.scrollIntoView({ block: "center", inline: "nearest" });
+      const a = el.getBoundingClientRect();
+      const b = pageEl.getBoundingClientRect();
+      return { left: a.left - b.left, top: a.top - b.top };
+    },
+    { sel: pageSel(tagged.id, first.page), t: first },
+  );
+  const shown = await screenTopLeft(page, 0, first.page, first);
+  assert.ok(Math.abs(at.left - shown.left) <= shown.scale && Math.abs(at.top - shown.top) <= shown.scale,
+    `${engine}: the first placed tag shows at ${at.left},${at.top}, pdf.js puts it at ${shown.left},${shown.top}`);
+  await page.screenshot("engines-placed-from-text-tags");
   await assertClean(page);
   await page.close();
 });
