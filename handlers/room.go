@@ -53,6 +53,7 @@ type RoomTagStore interface {
 	UpdateRoomTag(ctx context.Context, roomID, tagID string, f models.RoomTagForm) (*models.TagEdit, error)
 	DeleteRoomTag(ctx context.Context, roomID, tagID string) error
 	ApplyRoomTagBatch(ctx context.Context, roomID string, b *models.TagBatch) (*models.TagBatchResult, error)
+	DecideRoomSuggestions(ctx context.Context, roomID string, d *models.SuggestionDecisions) error
 }
 
 // DocumentFiles stages an upload and reads a stored PDF's bytes.

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"encoding/hex"
+	"encoding/json"
 	"strconv"
 	"time"
 
@@ -59,6 +60,11 @@ func roomView(assets *static.Assets, ws *models.RoomWorkspace, now time.Time, fo
 	}, v.Can.EditTags)
 	if v.Can.EditTags {
 		v.Viewer.TagURL = route.RoomTags.Path(r.ID)
+		v.Viewer.SuggestionsURL = route.RoomSuggestions.Path(r.ID)
+		for i := range v.Viewer.Documents {
+			d := &v.Viewer.Documents[i]
+			d.Suggestions = suggestionsJSON(ws.Suggestions[d.Position])
+		}
 	}
 	v.TagGroups = paletteGroups()
 	v.DateFormats = models.DateFormats()[:10]
@@ -121,6 +127,29 @@ func roomView(assets *static.Assets, ws *models.RoomWorkspace, now time.Time, fo
 		v.AddForm = *form
 	}
 	return v
+}
+
+// suggestionsJSON is the data-suggestions of a document: the suggested
+// fields the room offers on it, "" when none.
+func suggestionsJSON(list []models.RoomSuggestion) string {
+	if len(list) == 0 {
+		return ""
+	}
+	out := make([]templates.SuggestionView, len(list))
+	for i, s := range list {
+		out[i] = templates.SuggestionView{
+			Key: s.Key, Page: s.Page, Type: s.Type, Text: s.Text, X: s.X, Y: s.Y, Width: s.Width, Height: s.Height,
+			Required: s.Required, DateFormat: s.DateFormat, FontSize: s.FontSize, Confidence: s.Confidence,
+		}
+		if tt, ok := models.TagTypeByCode(s.Type); ok {
+			out[i].Label = tt.Label
+		}
+	}
+	data, err := json.Marshal(out)
+	if err != nil { // plain numbers and strings: cannot fail
+		return ""
+	}
+	return string(data)
 }
 
 // roomSummary describes the session a completed room created.

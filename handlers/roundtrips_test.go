@@ -84,13 +84,15 @@ func (r *roundTrips) count(fn func()) (int64, []string, time.Duration) {
 // creation 11 → 5; so do a room edit's XFDF, version and history (and a new
 // tag's row): tag 13 → 10, batch 19 → 17. A change that needs more raises
 // its route's budget here, in the same commit, and says why; one that needs
-// fewer lowers it.
+// fewer lowers it. The room page reads the room's dismissed suggested fields
+// when a document has suggestions (issue 20): 8 → 9.
 var roundTripBudget = map[string]int64{
 	"POST /api/v1/documents/upload":           3,
 	"PUT /api/v1/transactions/:id (2×25)":     9,
 	"GET /api/v1/transactions/:id":            6,
 	"POST /api/v1/markup-rooms":               5,
-	"GET /rooms/:id":                          8,
+	"GET /rooms/:id":                          9,
+	"POST /rooms/:id/suggestions":             9,
 	"POST /rooms/:id/tags":                    10,
 	"POST /rooms/:id/tags/batch (20+2+2)":     17,
 	"GET /api/v1/transactions (list)":         3,
@@ -174,6 +176,15 @@ func TestRoundTripsPerRouteStayWithinBudget(t *testing.T) {
 		}
 		tr.batch(obj{"create": copies, "update": update, "delete": arr{dropped[round-1]}}).status(http.StatusOK)
 	})
+
+	suggestions := tr.pageSuggestions(t)
+	if len(suggestions) == 0 {
+		t.Fatal("the room's document offers no suggested field to dismiss")
+	}
+	dismissal := `[{"documentPosition": 0, "page": ` + strconv.Itoa(suggestions[0].Page) + `, "key": "` + suggestions[0].Key + `"}]`
+	tr.decide(`{"dismiss": `+dismissal+`}`, tr.csrf).status(http.StatusNoContent)
+	tr.decide(`{"restore": `+dismissal+`}`, tr.csrf).status(http.StatusNoContent)
+	twice("POST /rooms/:id/suggestions", func() { tr.decide(`{"dismiss": `+dismissal+`}`, tr.csrf).status(http.StatusNoContent) })
 
 	twice("GET /api/v1/transactions (list)", func() {
 		s.do(api(http.MethodGet, "/api/v1/transactions?limit=20", tenant.Token, nil)).status(http.StatusOK)

@@ -173,6 +173,7 @@ func New(d Deps) (http.Handler, error) {
 	handle(rooms, http.MethodPut, route.RoomTag, room.updateRoomTag)
 	handle(rooms, http.MethodDelete, route.RoomTag, room.deleteRoomTag)
 	handle(rooms, http.MethodPost, route.RoomTagBatch, room.applyRoomTagBatch)
+	handle(rooms, http.MethodPost, route.RoomSuggestions, room.decideRoomSuggestions)
 	handle(rooms, http.MethodPost, route.RoomDocuments, room.addRoomDocument)
 	handle(rooms, http.MethodPost, route.RoomDocumentRemove, room.removeRoomDocument)
 	handle(rooms, http.MethodPost, route.RoomPageDelete, room.deleteRoomPage)

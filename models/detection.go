@@ -115,10 +115,7 @@ func placedTags(d *Document, participants []ParticipantInput) ([]TagInput, error
 		if t.Signer != nil && *t.Signer <= len(participants) {
 			signer = participants[*t.Signer-1].ID
 		}
-		cd, err := json.Marshal(struct {
-			Source string `json:"detectedFrom"`
-			Text   string `json:"detectedText"`
-		}{t.Source, t.Text})
+		cd, err := detectedCustomData(t)
 		if err != nil {
 			return nil, err
 		}
@@ -136,4 +133,13 @@ func placedTags(d *Document, participants []ParticipantInput) ([]TagInput, error
 		tags = append(tags, tag)
 	}
 	return tags, nil
+}
+
+// detectedCustomData is the customData of a tag placed from what a document
+// carries: where it came from and the text it was found by.
+func detectedCustomData(t detect.DetectedTag) (RawJSON, error) {
+	return json.Marshal(struct {
+		Source string `json:"detectedFrom"`
+		Text   string `json:"detectedText"`
+	}{t.Source, t.Text})
 }

@@ -23,5 +23,6 @@ func Entities() []any {
 		&OutboxMessage{},
 		&rateLimitRow{},
 		&pastDocument{},
+		&dismissedSuggestion{},
 	}
 }

@@ -16,6 +16,8 @@ type RoomWorkspace struct {
 	Sender      *User
 	// Uploads are the uploaded documents of the transaction, by document id, for page geometry.
 	Uploads map[string]*Document
+	// Suggestions are the suggested fields the room offers, by document position.
+	Suggestions map[int][]RoomSuggestion
 }
 
 // RoomWorkspace loads a room with its transaction and sender.
@@ -40,7 +42,11 @@ func (s *Store) RoomWorkspace(ctx context.Context, roomID string) (*RoomWorkspac
 	if err != nil {
 		return nil, err
 	}
-	return &RoomWorkspace{Room: room, Transaction: t, Sender: sender, Uploads: uploads}, nil
+	suggestions, err := s.roomSuggestions(ctx, room, t, uploads)
+	if err != nil {
+		return nil, err
+	}
+	return &RoomWorkspace{Room: room, Transaction: t, Sender: sender, Uploads: uploads, Suggestions: suggestions}, nil
 }
 
 // RenameRoomDocument changes the title of the document at position.

@@ -67,6 +67,15 @@ func (s *Store) DeleteRoomPage(ctx context.Context, roomID string, docPos, n int
 				kept[i] = deletedTagOf(tg)
 			}
 			e.result.Page = n
+			e.pageOf = func(p int) int {
+				switch {
+				case p == n:
+					return 0
+				case p > n:
+					return p - 1
+				}
+				return p
+			}
 			removed, err := e.exec(ctx, "DELETE FROM transaction_tags WHERE transaction_id = ? AND document_position = ? AND page = ?", n)
 			if err != nil {
 				return err
@@ -101,6 +110,7 @@ func (s *Store) MoveRoomPage(ctx context.Context, roomID string, docPos, from, t
 				From: from, To: to,
 			}
 			e.result.From, e.result.To = from, to
+			e.pageOf = func(p int) int { return movedPage(p, from, to) }
 			return e.moveTags(ctx, from, to)
 		})
 }
@@ -125,8 +135,22 @@ func (e *pageEdit) moveTags(ctx context.Context, from, to int) error {
 		to, e.t.ID, e.docPos).Error)
 }
 
+// movedPage is where page p is after page from moved to page to.
+func movedPage(p, from, to int) int {
+	switch {
+	case p == from:
+		return to
+	case from < to && p > from && p <= to:
+		return p - 1
+	case to < from && p >= to && p < from:
+		return p + 1
+	}
+	return p
+}
+
 // pageEdit is one page edit in progress, inside its database transaction.
-// retag sets summary, the history entry, from docs and what it did.
+// retag sets summary, the history entry, from docs and what it did, and
+// pageOf, where each page of the old version is in the new one (0: gone).
 type pageEdit struct {
 	tx       *Store
 	t        *Transaction
@@ -135,6 +159,7 @@ type pageEdit struct {
 	tagDelta int
 	summary  roomEditSummary
 	result   *PageEdit
+	pageOf   func(int) int
 }
 
 // pageEditDocuments is what every page edit's history entry tells: the
@@ -220,8 +245,11 @@ func (s *Store) editRoomPages(ctx context.Context, roomID string, docPos int, cu
 		if err := retag(ctx, e); err != nil {
 			return err
 		}
-		if e.summary == nil || e.summary.Kind() != kind {
-			return fmt.Errorf("page edit %s: no history entry of its kind", kind)
+		if e.summary == nil || e.summary.Kind() != kind || e.pageOf == nil {
+			return fmt.Errorf("page edit %s: no history entry of its kind or no page map", kind)
+		}
+		if err := tx.carryDismissals(ctx, room.ID, doc.upload.ID, created.ID, e.pageOf); err != nil {
+			return err
 		}
 		if err := tx.db.WithContext(ctx).Where("transaction_id = ?", t.ID).Order("position").Find(&ed.participants).Error; err != nil {
 			return mapDBError(err)

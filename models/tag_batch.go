@@ -29,6 +29,10 @@ type TagBatch struct {
 type TagBatchCreate struct {
 	DocumentPosition int
 	Form             RoomTagForm
+	// Suggestion, when not empty, is the key (SuggestionKey) of the suggested
+	// field of the tag's page this tag accepts: its customData then records
+	// the label it came from, as a placed text tag's does.
+	Suggestion string
 }
 
 // TagBatchUpdate is the new fields of one existing tag (it stays in its document).
@@ -81,7 +85,8 @@ func ParseTagBatch(body []byte) (*TagBatch, error) {
 			continue
 		}
 		pos, _ := e.integer("documentPosition", true, 0, MaxDocuments-1)
-		b.Create = append(b.Create, TagBatchCreate{DocumentPosition: pos, Form: readTagForm(e)})
+		suggestion, _ := e.str("suggestion", false, MaxShortTextLength)
+		b.Create = append(b.Create, TagBatchCreate{DocumentPosition: pos, Form: readTagForm(e), Suggestion: suggestion})
 		e.finish()
 	}
 	for i, node := range updates {
@@ -243,6 +248,9 @@ func (e *tagEditor) applyBatch(ctx context.Context, b *TagBatch) (*TagBatchResul
 		}
 		if err == nil {
 			created[i], err = e.checkForm(doc, c.Form, base)
+		}
+		if err == nil && c.Suggestion != "" {
+			created[i].CustomData, err = acceptedSuggestion(doc.upload, created[i].Page, c.Suggestion, pointer(base, "suggestion"))
 		}
 		if err != nil {
 			if err := collect(err); err != nil {

@@ -14,8 +14,11 @@ type ViewerView struct {
 	IconsURL string
 	// TagURL receives new tags (POST) and, followed by "/<tag id>", changes
 	// (PUT) and removals (DELETE). Empty when not editable.
-	TagURL    string
-	Documents []ViewerDocument
+	TagURL string
+	// SuggestionsURL receives dismissals of suggested fields (POST, JSON).
+	// Empty when not editable.
+	SuggestionsURL string
+	Documents      []ViewerDocument
 }
 
 // ViewerDocument is one document of the viewer.
@@ -26,6 +29,28 @@ type ViewerDocument struct {
 	Title      string
 	ContentURL string
 	Pages      []ViewerPage
+	// Suggestions is the JSON list of the suggested fields the room offers on
+	// this document (SuggestionView), for the editor to draw (data-suggestions);
+	// empty when there are none or the viewer is not editable.
+	Suggestions string
+}
+
+// SuggestionView is one suggested field as the editor reads it from
+// data-suggestions: a printed label's blank where a tag could go.
+type SuggestionView struct {
+	Key        string  `json:"key"`
+	Page       int     `json:"page"`
+	Type       string  `json:"type"`
+	Label      string  `json:"label"`
+	Text       string  `json:"text"`
+	X          float64 `json:"x"`
+	Y          float64 `json:"y"`
+	Width      float64 `json:"width"`
+	Height     float64 `json:"height"`
+	Required   bool    `json:"required"`
+	DateFormat string  `json:"dateFormat,omitempty"`
+	FontSize   float64 `json:"fontSize,omitempty"`
+	Confidence float64 `json:"confidence"`
 }
 
 // ViewerPage is one page: its size as displayed (after /Rotate), in points,

@@ -44,6 +44,7 @@ const (
 	RoomTags              Route = "/rooms/:id/tags"
 	RoomTag               Route = "/rooms/:id/tags/:tagId"
 	RoomTagBatch          Route = "/rooms/:id/tags/batch"
+	RoomSuggestions       Route = "/rooms/:id/suggestions"
 	RoomChecklist         Route = "/rooms/:id/checklist"
 	RoomComplete          Route = "/rooms/:id/complete"
 
