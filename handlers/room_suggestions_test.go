@@ -14,8 +14,8 @@ import (
 	"github.com/markuproom/markuproom/templates"
 )
 
-// suggestionsAttr reads the data-suggestions of a room page's documents.
-var suggestionsAttr = regexp.MustCompile(`data-suggestions="([^"]*)"`)
+// suggestionsAttr reads the data-suggested-fields of a room page's documents.
+var suggestionsAttr = regexp.MustCompile(`data-suggested-fields="([^"]*)"`)
 
 // pageSuggestions returns the suggested fields the room page offers on its first document.
 func (tr *tagRoom) pageSuggestions(t *testing.T) []templates.SuggestionView {
@@ -41,7 +41,7 @@ func (tr *tagRoom) decide(raw, csrf string) *response {
 }
 
 // The room page hands the editor its documents' suggested fields
-// (data-suggestions, with the URL that dismisses them); a dismissal (204) is
+// (data-suggested-fields, with the URL that dismisses them); a dismissal (204) is
 // gone from the next page, a restore brings it back; a request without the
 // room's CSRF token, or naming no suggestion, changes nothing; a room whose
 // tags cannot be edited offers none.
@@ -104,7 +104,7 @@ func TestTheRoomPageOffersSuggestedFields(t *testing.T) {
 		b2 := s.browser()
 		path2 := b2.open(r2.URL)
 		page2 := b2.get(path2).status(http.StatusOK).Body.String()
-		if strings.Contains(page2, "data-suggestions") {
+		if strings.Contains(page2, "data-suggested-fields") {
 			t.Fatal("a room without documents.edit offers suggestions")
 		}
 		tr2 := &tagRoom{s: s, b: b2, token: tenant.Token, room: r2, path: path2, csrf: csrf(t, page2)}

@@ -129,7 +129,7 @@ func roomView(assets *static.Assets, ws *models.RoomWorkspace, now time.Time, fo
 	return v
 }
 
-// suggestionsJSON is the data-suggestions of a document: the suggested
+// suggestionsJSON is the data-suggested-fields of a document: the suggested
 // fields the room offers on it, "" when none.
 func suggestionsJSON(list []models.RoomSuggestion) string {
 	if len(list) == 0 {

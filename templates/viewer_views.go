@@ -30,13 +30,13 @@ type ViewerDocument struct {
 	ContentURL string
 	Pages      []ViewerPage
 	// Suggestions is the JSON list of the suggested fields the room offers on
-	// this document (SuggestionView), for the editor to draw (data-suggestions);
+	// this document (SuggestionView), for the editor to draw (data-suggested-fields);
 	// empty when there are none or the viewer is not editable.
 	Suggestions string
 }
 
 // SuggestionView is one suggested field as the editor reads it from
-// data-suggestions: a printed label's blank where a tag could go.
+// data-suggested-fields: a printed label's blank where a tag could go.
 type SuggestionView struct {
 	Key        string  `json:"key"`
 	Page       int     `json:"page"`

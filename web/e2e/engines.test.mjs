@@ -9,7 +9,7 @@
 // 1024×768, working on many tags (issue 18, item 7: select each way, group
 // drag, align/distribute/same size, draw, snap and Alt, copy to pages, a
 // refused group save), the tags a PDF's own text tags place when a room is
-// created (issue 20), and the budgets printed per engine (BUDGET <engine> …). A
+// created and its suggested fields accepted and dismissed (issue 20), and the budgets printed per engine (BUDGET <engine> …). A
 // difference a user would see is a product bug: nothing here is skipped per
 // engine. Requests are observed in the page (htmx's events), the same way on
 // every engine, since WebKit has no network events.
@@ -600,6 +600,107 @@ test("the text tags a PDF carries are placed when the room is created, each draw
   assert.ok(Math.abs(at.left - shown.left) <= shown.scale && Math.abs(at.top - shown.top) <= shown.scale,
     `${engine}: the first placed tag shows at ${at.left},${at.top}, pdf.js puts it at ${shown.left},${shown.top}`);
   await page.screenshot("engines-placed-from-text-tags");
+  await assertClean(page);
+  await page.close();
+});
+
+test("suggested fields are offered dashed, not placed; accepting one or all is one undo step, a dismissal is kept for the room (issue 20)", T, async () => {
+  const pdf = readFileSync(join(repo, "models/pdf/testdata/corpus/notary-acknowledgment-individual.pdf"));
+  const doc = await srv.upload(pdf, "Acknowledgment");
+  const found = (await srv.api("GET", `/api/v1/documents/${doc.id}/detected-tags`)).tags.filter((t) => t.source === "label");
+  assert.ok(found.length >= 5, `${engine}: the corpus file proposes ${found.length} suggested fields`);
+  const r = await srv.room([doc]);
+  assert.equal((await apiTags(r.transactionId)).length, 0, `${engine}: suggestions are not placed`);
+
+  const page = await openRoom(r.url);
+  const offered = () =>
+    page.eval(() => ({
+      count: Number(document.querySelector("[data-suggestions] [data-suggestion-count]")?.dataset.suggestionCount || 0),
+      title: document.querySelector("[data-suggestions] h3")?.textContent || "",
+      listed: document.querySelectorAll("[data-suggestion-item]").length,
+      drawn: [...document.querySelectorAll(".suggestion[data-placed]:not([hidden])")].map((el) => ({
+        key: el.dataset.suggestionKey, type: el.dataset.suggestionType, x: Number(el.dataset.x), y: Number(el.dataset.y), w: Number(el.dataset.w), h: Number(el.dataset.h),
+        dashed: getComputedStyle(el).borderTopStyle === "dashed", shown: el.getBoundingClientRect().width > 0,
+      })),
+    }));
+  const settled = () => page.waitFor(() => !document.querySelector(".tag--pending") && !window.markupRoomHistory.busy && document.querySelector("[data-save-status]").dataset.kind !== "busy");
+  const expect = async (n, what) => {
+    const o = await page.waitFor((n) => {
+      const c = Number(document.querySelector("[data-suggestions] [data-suggestion-count]")?.dataset.suggestionCount || 0);
+      return c === n && document.querySelectorAll(".suggestion[data-placed]:not([hidden])").length === n;
+    }, n, { message: `${engine}: ${what}: ${n} offered` });
+    return o;
+  };
+  await expect(found.length, "on opening");
+  let o = await offered();
+  assert.equal(o.title, `${found.length} suggested fields`, `${engine}: the field list says how many`);
+  assert.equal(o.listed, found.length, `${engine}: each is listed`);
+  // Each is drawn dashed, where the API's detected-tags has it.
+  for (const t of found) {
+    assert.ok(o.drawn.some((d) => d.type === t.type && d.dashed && d.shown && Math.abs(d.x - t.x) < 0.05 && Math.abs(d.y - t.y) < 0.05 && Math.abs(d.w - t.width) < 0.05 && Math.abs(d.h - t.height) < 0.05),
+      `${engine}: ${t.type} at ${t.x},${t.y} is drawn dashed`);
+  }
+  await page.screenshot("engines-suggested-fields");
+  const batches = async () => (await page.fetches()).filter((f) => f.method === "POST" && /\/tags\/batch$/.test(f.path)).length;
+  const decisions = async () => (await page.fetches()).filter((f) => f.method === "POST" && /\/suggestions$/.test(f.path) && f.status === 204).length;
+
+  // Accept one on the page: a tap shows its buttons, accept adds the tag in one request.
+  const first = o.drawn[0];
+  const onPage = `.suggestion[data-suggestion-key="${first.key}"]`;
+  await page.click(`${onPage} .suggestion__label`);
+  const n0 = await batches();
+  await page.click(`${onPage} [data-suggestion-accept]`);
+  await expect(found.length - 1, "after accepting one");
+  await settled();
+  assert.equal((await batches()) - n0, 1, `${engine}: one request`);
+  let tags = await apiTags(r.transactionId);
+  assert.equal(tags.length, 1, `${engine}: the accepted field is stored`);
+  assert.ok(tags[0].type === first.type && Math.abs(tags[0].x - first.x) < 0.01 && Math.abs(tags[0].y - first.y) < 0.01 && Math.abs(tags[0].width - first.w) < 0.01,
+    `${engine}: at the suggestion's box (${JSON.stringify(tags[0])})`);
+  assert.equal(tags[0].customData.detectedFrom, "label", `${engine}: its customData says where it came from`);
+  const tx = await srv.transaction(r.transactionId);
+  assert.equal(tags[0].signerId, tx.participants[0].id, `${engine}: for the signer picked for new tags`);
+  // One undo step: undo offers it again, redo adds it back.
+  await page.click('[data-action="undo"]');
+  await expect(found.length, "after undo");
+  await settled();
+  assert.equal((await apiTags(r.transactionId)).length, 0, `${engine}: undo removed the accepted field`);
+  await page.click('[data-action="redo"]');
+  await expect(found.length - 1, "after redo");
+  await settled();
+  assert.equal((await apiTags(r.transactionId)).length, 1, `${engine}: redo added it again`);
+
+  // Dismiss one from the list: gone at once, undoable, and still gone after a reload.
+  const d0 = await decisions();
+  await page.click("[data-suggestion-item] [data-suggestion-dismiss]");
+  await expect(found.length - 2, "after a dismissal");
+  await settled();
+  await page.waitFor((n) => window.__e2e.fetches.filter((f) => /\/suggestions$/.test(f.path) && f.status === 204).length === n, d0 + 1, { message: `${engine}: the dismissal stored` });
+  await page.click('[data-action="undo"]');
+  await expect(found.length - 1, "after undoing the dismissal");
+  await settled();
+  await page.click('[data-action="redo"]');
+  await expect(found.length - 2, "after redoing the dismissal");
+  await settled();
+  await page.waitFor((n) => window.__e2e.fetches.filter((f) => /\/suggestions$/.test(f.path) && f.status === 204).length === n, d0 + 3, { message: `${engine}: undo and redo stored` });
+  await page.goto(r.url);
+  await page.waitForSelector(".viewer-page--rendered");
+  await expect(found.length - 2, "after a reload");
+
+  // Accept all: one request, every one stored, the list gone; one undo removes them all.
+  const n1 = await batches();
+  await page.click("[data-suggestion-accept-all]");
+  await page.waitFor(() => document.querySelector("[data-suggestions]").hidden && !document.querySelector(".suggestion[data-placed]:not([hidden])"), null, { message: `${engine}: nothing left to offer` });
+  await settled();
+  assert.equal((await batches()) - n1, 1, `${engine}: accept all is one request`);
+  tags = await apiTags(r.transactionId);
+  assert.equal(tags.length, found.length - 1, `${engine}: every offered field stored, beside the first`);
+  assert.ok(tags.every((t) => t.customData.detectedFrom === "label"), `${engine}: each from its label`);
+  await page.screenshot("engines-suggested-fields-accepted");
+  await page.click('[data-action="undo"]');
+  await expect(found.length - 2, "after undoing accept all");
+  await settled();
+  assert.equal((await apiTags(r.transactionId)).length, 1, `${engine}: one undo removed them all`);
   await assertClean(page);
   await page.close();
 });

@@ -80,3 +80,14 @@ test("sendBatch tells an unreachable server apart from an abort", async (t) => {
   });
   await assert.rejects(sendBatch("/b", "tok", { delete: ["t_a"] }, { signal: ctl.signal }), (e) => e.name === "AbortError");
 });
+
+test("batchBody names the suggested field a create accepts, and only then", () => {
+  const body = JSON.parse(batchBody({
+    create: [
+      { documentPosition: 0, type: "SIGNATURETEMPLATE", signerId: "p1", page: 1, x: 72, y: 90, width: 180, height: 20, required: true, suggestion: "SIGNATURETEMPLATE@72,90,180,20" },
+      { documentPosition: 0, type: "DATETEMPLATE", signerId: "p1", page: 1, x: 300, y: 90, width: 90, height: 20, required: true, dateFormat: "MM/DD/YYYY" },
+    ],
+  }));
+  assert.equal(body.create[0].suggestion, "SIGNATURETEMPLATE@72,90,180,20");
+  assert.equal("suggestion" in body.create[1], false);
+});

@@ -46,12 +46,12 @@ function installHooks(captureConsole) {
   document.addEventListener("securitypolicyviolation", (e) => e2e.problems.push(`csp: ${e.violatedDirective} ${e.blockedURI}`));
   document.addEventListener("keydown", () => (e2e.lastKey = performance.now()), true);
   document.addEventListener("pointerdown", () => (e2e.lastKey = performance.now()), true);
-  // The editor's batch saves go out by fetch, not htmx: those to a /tags route are recorded apart.
+  // The editor's batch saves and suggestion decisions go out by fetch, not htmx: those are recorded apart.
   e2e.fetches = [];
   const fetch0 = window.fetch.bind(window);
   window.fetch = async (input, init = {}) => {
     const url = new URL(typeof input === "string" ? input : input.url, location.href);
-    if (!/\/tags(\/|$)/.test(url.pathname)) return fetch0(input, init);
+    if (!/\/(tags|suggestions)(\/|$)/.test(url.pathname)) return fetch0(input, init);
     const entry = { method: String(init.method || input.method || "GET").toUpperCase(), path: url.pathname, status: 0 };
     e2e.fetches.push(entry);
     const res = await fetch0(input, init);
@@ -549,7 +549,7 @@ function makePage(b) {
         },
         { sel, value },
       ),
-    /** The fetch requests to a /tags route (the editor's batch saves) since the page's last full load: {method, path, status}. */
+    /** The fetch requests to a /tags or /suggestions route (batch saves, dismissals) since the page's last full load: {method, path, status}. */
     fetches: () => b.evaluate(() => window.__e2e?.fetches || []),
     /** The htmx requests the page made (since its last full load). */
     requests: () => b.evaluate(() => window.__e2e?.requests || []),

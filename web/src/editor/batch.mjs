@@ -28,7 +28,8 @@ const NUMBER_FIELDS = ["page", "x", "y", "width", "height"];
  * The JSON body of a batch. changes: {create, update, delete}, each optional.
  * A create is {documentPosition, type, signerId, page, x, y, width, height,
  * required, dateFormat, stateFormat, fontSize} (the fields the editor keeps
- * for a tag, as server.mjs fieldsToForm takes them); an update is the same
+ * for a tag, as server.mjs fieldsToForm takes them), and the key of the
+ * suggested field it accepts, if any (suggestion); an update is the same
  * with id and without documentPosition; a delete is a tag id (or {id}).
  * Numbers go out as JSON numbers, required as a boolean, an empty signerId as
  * "" (unassigned); empty dateFormat, stateFormat and fontSize are left out.
@@ -38,7 +39,11 @@ const NUMBER_FIELDS = ["page", "x", "y", "width", "height"];
 export function batchBody(changes) {
   const c = changes || {};
   const body = {
-    create: (c.create || []).map((t, i) => ({ documentPosition: integer(t.documentPosition, `create[${i}].documentPosition`), ...tagFields(t, `create[${i}]`) })),
+    create: (c.create || []).map((t, i) => ({
+      documentPosition: integer(t.documentPosition, `create[${i}].documentPosition`),
+      ...tagFields(t, `create[${i}]`),
+      ...(t.suggestion ? { suggestion: String(t.suggestion) } : {}),
+    })),
     update: (c.update || []).map((t, i) => ({ id: tagId(t.id, `update[${i}].id`), ...tagFields(t, `update[${i}]`) })),
     delete: (c.delete || []).map((d, i) => tagId(typeof d === "object" && d !== null ? d.id : d, `delete[${i}]`)),
   };

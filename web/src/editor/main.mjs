@@ -22,6 +22,7 @@ import { createProperties } from "./properties.mjs";
 import { createServer, installServerEvents, isUndoRoomChange } from "./server.mjs";
 import { createSession, PAGE_EDIT_EVENT } from "./session.mjs";
 import { createSheets } from "./sheets.mjs";
+import { createSuggestions } from "./suggestions.mjs";
 import { commandFor } from "./shortcuts.mjs";
 import { watchTagLabels } from "./taglabel.mjs";
 import { createThumbnails } from "./thumbs.mjs";
@@ -108,6 +109,7 @@ async function start(prev) {
   createProperties({ root: document.querySelector("[data-tag-props]"), editor, viewer, bus, typeInfo, signal });
   createArrangeToolbar({ root: document.querySelector("[data-arrange-toolbar]"), editor, bus, signal });
   createCopyToPages({ dialog: document.querySelector("[data-copy-pages-dialog]"), editor, viewer, bus, signal });
+  createSuggestions({ viewerRoot: root, listRoot: document.querySelector("[data-suggestions]"), editor, viewer, history, bus, signal });
   watchCounts(root, signal);
   state.sheets = createSheets({ editor, palette, bus, viewer, signal });
   state.sheets?.reopen(prev?.sheet); // the sheet in use stays open when a page edit rebuilds the room

@@ -28,12 +28,12 @@ export class PageView {
     this.task = null;
   }
 
-  /** Sizes the page element for scale (CSS pixels per point) and places its tags. */
+  /** Sizes the page element for scale (CSS pixels per point) and places its tags and suggested fields. */
   layout(scale) {
     this.scale = scale;
     this.el.style.width = `${this.size.width * scale}px`;
     this.el.style.height = `${this.size.height * scale}px`;
-    for (const tag of this.el.querySelectorAll(".tag")) this.placeTag(tag);
+    for (const tag of this.el.querySelectorAll(".tag, .suggestion")) this.placeTag(tag);
   }
 
   /** Positions one tag element from its PDF rectangle (data-x/y/w/h). */
@@ -202,6 +202,9 @@ export class Viewer {
           worker: this.pdfWorker,
           isEvalSupported: false,
           standardFontDataUrl: this.root.dataset.pdfjsFonts,
+          // The PDF's non-embedded standard fonts come from pdf.js's own font data, not the
+          // machine's: every engine draws them alike (WebKit has no "Times-Bold" to find).
+          useSystemFonts: false,
           enableXfa: false,
           withCredentials: true,
         });

@@ -1,0 +1,345 @@
+// Suggested fields: blanks next to printed labels ("Signature", "Date",
+// "Notary Public" …) the server found in the room's documents (issue 20).
+// They are offered, not placed: each is drawn dashed on its page, and the
+// field list starts with "N suggested fields" and accept one / accept all /
+// dismiss. Accepting creates the tags (one batch request, one undo step: the
+// editor's createGroup) for the signer picked for new tags; a tag covering a
+// suggestion hides it, so an undone accept offers it again. Dismissing is
+// stored for the room (POST data-suggestions-url) and is one undo step too.
+// covers, parseSuggestions and suggestionName are pure and node-tested.
+import { TAG_ICONS } from "./taglabel.mjs";
+import { problemMessage, readProblem } from "./problem.mjs";
+
+/** Whether rectangle a ({x, y, width, height}) covers b: their overlap is at least half the smaller one. */
+export function covers(a, b) {
+  const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
+  const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+  if (w <= 0 || h <= 0) return false;
+  return w * h >= 0.5 * Math.min(a.width * a.height, b.width * b.height);
+}
+
+/** The suggestions of one document from its data-suggested-fields JSON (anything unreadable: none). */
+export function parseSuggestions(text, position) {
+  let list;
+  try {
+    list = JSON.parse(text || "[]");
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(list)) return [];
+  return list
+    .filter((s) => s && typeof s.key === "string" && Number.isInteger(s.page) && [s.x, s.y, s.width, s.height].every(Number.isFinite))
+    .map((s) => ({ ...s, doc: position, id: `${position}/${s.page}/${s.key}` }));
+}
+
+/** What a suggestion is called in the list and in its buttons' names: "Signature, page 2". */
+export function suggestionName(s) {
+  return `${s.label || s.type}, page ${s.page}`;
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+const plural = (n) => (n === 1 ? "1 suggested field" : `${n} suggested fields`);
+const ICON = {
+  accept: "M3.5 8.5l3 3 6-7",
+  dismiss: "M4 4l8 8M12 4l-8 8",
+};
+
+/** The buttons whose focus survives a rebuild of the list (dataset names). */
+const FOCUS_HOOKS = ["suggestionAcceptAll", "suggestionDismissAll", "suggestionShow", "suggestionAccept", "suggestionDismiss"];
+
+let live = null; // the suggestions of the editor running now: undo steps act on it
+
+/**
+ * Draws the suggestions of every document under viewerRoot on their pages
+ * and lists them in listRoot ([data-suggestions]); keeps both in step with
+ * the tags. history is the room's undo history, editor the TagEditor.
+ */
+export function createSuggestions({ viewerRoot, listRoot, editor, viewer, history, bus, signal }) {
+  const url = viewerRoot.dataset.suggestionsUrl;
+  if (!url || !listRoot) return null;
+  const csrf = document.querySelector('meta[name="csrf-token"]')?.content || "";
+  const all = new Map(); // id → suggestion
+  const els = new Map(); // id → element on its page
+  const dismissed = new Set();
+  for (const doc of viewerRoot.querySelectorAll(".viewer-doc[data-suggested-fields]")) {
+    for (const s of parseSuggestions(doc.dataset.suggestedFields, Number(doc.dataset.docPosition))) all.set(s.id, s);
+  }
+
+  const h = (tag, className, text) => {
+    const el = document.createElement(tag);
+    if (className) el.className = className;
+    if (text != null) el.textContent = text;
+    return el;
+  };
+  const icon = (name, className) => {
+    const svg = document.createElementNS(SVG, "svg");
+    svg.setAttribute("class", className);
+    svg.setAttribute("viewBox", "0 0 16 16");
+    svg.setAttribute("aria-hidden", "true");
+    svg.setAttribute("focusable", "false");
+    const path = document.createElementNS(SVG, "path");
+    path.setAttribute("d", ICON[name]);
+    svg.append(path);
+    return svg;
+  };
+  const typeIcon = (type) => {
+    const href = viewerRoot.dataset.tagIcons;
+    if (!href || !TAG_ICONS[type]) return null;
+    const svg = document.createElementNS(SVG, "svg");
+    svg.setAttribute("class", "field-item__icon");
+    svg.setAttribute("aria-hidden", "true");
+    svg.setAttribute("focusable", "false");
+    const use = document.createElementNS(SVG, "use");
+    use.setAttribute("href", `${href}#${TAG_ICONS[type]}`);
+    svg.append(use);
+    return svg;
+  };
+  const pageEl = (s) => viewerRoot.querySelector(`.viewer-doc[data-doc-position="${s.doc}"] .viewer-page[data-page="${s.page}"]`);
+
+  /** The element of s on its page (made on first use), placed at the page's zoom. */
+  const draw = (s) => {
+    let el = els.get(s.id);
+    const page = pageEl(s);
+    if (!page) return null;
+    if (!el) {
+      el = h("div", "suggestion");
+      Object.assign(el.dataset, { suggestionKey: s.key, suggestionId: s.id, suggestionType: s.type, x: s.x, y: s.y, w: s.width, h: s.height });
+      el.setAttribute("aria-hidden", "true"); // the list says it all to assistive technology
+      el.title = `Suggested: ${s.label || s.type} (found next to “${s.text}”)`;
+      const label = h("span", "suggestion__label", s.label || s.type);
+      const actions = h("span", "suggestion__actions");
+      for (const [name, title] of [["accept", "Add this field"], ["dismiss", "Dismiss this suggestion"]]) {
+        const b = h("button", `suggestion__btn suggestion__btn--${name}`);
+        b.type = "button";
+        b.tabIndex = -1;
+        b.title = title;
+        b.dataset[name === "accept" ? "suggestionAccept" : "suggestionDismiss"] = "";
+        b.append(icon(name, "suggestion__icon"));
+        actions.append(b);
+      }
+      el.append(label, actions);
+      els.set(s.id, el);
+    }
+    let layer = page.querySelector(".viewer-page__suggestions");
+    if (!layer) {
+      layer = h("div", "viewer-page__suggestions");
+      page.querySelector(".viewer-page__tags")?.after(layer);
+    }
+    if (el.parentNode !== layer) layer.append(el);
+    const view = viewer.pageOf(page);
+    if (view?.scale) view.placeTag(el);
+    return el;
+  };
+
+  /** The suggestions offered now: not dismissed, not covered by a tag on their page. */
+  const offered = () => {
+    const out = [];
+    const tagsOf = new Map();
+    for (const s of all.values()) {
+      if (dismissed.has(s.id)) continue;
+      const page = pageEl(s);
+      if (!page) continue;
+      if (!tagsOf.has(page)) {
+        tagsOf.set(page, [...page.querySelectorAll(".tag")].map((t) => ({ x: Number(t.dataset.x), y: Number(t.dataset.y), width: Number(t.dataset.w), height: Number(t.dataset.h) })));
+      }
+      if (!tagsOf.get(page).some((r) => covers(r, s))) out.push(s);
+    }
+    return out.sort((a, b) => a.doc - b.doc || a.page - b.page || b.y - a.y || a.x - b.x);
+  };
+
+  const render = () => {
+    const list = offered();
+    const shown = new Set(list.map((s) => s.id));
+    for (const s of all.values()) {
+      const el = shown.has(s.id) ? draw(s) : els.get(s.id);
+      if (el) el.hidden = !shown.has(s.id);
+    }
+    listRoot.hidden = list.length === 0;
+    if (!list.length) {
+      listRoot.replaceChildren();
+      return;
+    }
+    const head = h("div", "suggestions__head");
+    const title = h("h3", "suggestions__title", plural(list.length));
+    title.dataset.suggestionCount = String(list.length);
+    const buttons = h("div", "suggestions__all");
+    const acceptAll = h("button", "btn btn--primary btn--small", list.length === 1 ? "Accept" : "Accept all");
+    acceptAll.type = "button";
+    acceptAll.dataset.suggestionAcceptAll = "";
+    const dismissAll = h("button", "btn btn--secondary btn--small", list.length === 1 ? "Dismiss" : "Dismiss all");
+    dismissAll.type = "button";
+    dismissAll.dataset.suggestionDismissAll = "";
+    buttons.append(acceptAll, dismissAll);
+    head.append(title, buttons);
+    const hint = h("p", "suggestions__hint", "Found next to printed labels; dashed on the pages. Accepted fields go to the signer chosen for new tags.");
+    const ul = h("ul", "suggestions__list");
+    for (const s of list) {
+      const li = h("li", "suggestion-item");
+      li.dataset.suggestionItem = s.id;
+      const show = h("button", "field-item suggestion-item__show");
+      show.type = "button";
+      show.dataset.suggestionShow = "";
+      const ti = typeIcon(s.type);
+      if (ti) show.append(ti);
+      show.append(h("span", "suggestion-item__name", s.label || s.type), h("span", "suggestion-item__where", `p. ${s.page}`));
+      show.title = `Show it on page ${s.page} (found next to “${s.text}”)`;
+      const accept = h("button", "btn btn--ghost btn--icon suggestion-item__btn");
+      accept.type = "button";
+      accept.dataset.suggestionAccept = "";
+      accept.setAttribute("aria-label", `Accept: ${suggestionName(s)}`);
+      accept.title = "Accept";
+      accept.append(icon("accept", "suggestion__icon"));
+      const dismiss = h("button", "btn btn--ghost btn--icon suggestion-item__btn");
+      dismiss.type = "button";
+      dismiss.dataset.suggestionDismiss = "";
+      dismiss.setAttribute("aria-label", `Dismiss: ${suggestionName(s)}`);
+      dismiss.title = "Dismiss";
+      dismiss.append(icon("dismiss", "suggestion__icon"));
+      li.append(show, accept, dismiss);
+      ul.append(li);
+    }
+    // Keep the focus where it was (the same button of the same row, else of the row now in its place).
+    const focused = listRoot.contains(document.activeElement) ? document.activeElement : null;
+    const hook = focused && FOCUS_HOOKS.find((k) => k in focused.dataset);
+    const rows = [...listRoot.querySelectorAll("[data-suggestion-item]")].map((li) => li.dataset.suggestionItem);
+    const row = focused?.closest("[data-suggestion-item]")?.dataset.suggestionItem;
+    listRoot.replaceChildren(head, hint, ul);
+    if (hook) {
+      const at = row ? ul.querySelector(`[data-suggestion-item="${CSS.escape(row)}"]`) || ul.children[Math.min(rows.indexOf(row), ul.children.length - 1)] : listRoot;
+      const again = at?.querySelector(`[data-${hook.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}]`);
+      (again || acceptAll).focus({ preventScroll: true });
+    }
+  };
+
+  let frame = 0;
+  const queue = () => {
+    frame ||= requestAnimationFrame(() => {
+      frame = 0;
+      render();
+    });
+  };
+
+  const post = async (body) => {
+    const res = await fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf, Accept: "application/problem+json" },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(problemMessage(await readProblem(res)) || `The server answered ${res.status}.`);
+  };
+  const refs = (items) => items.map((s) => ({ documentPosition: s.doc, page: s.page, key: s.key }));
+  const fail = (err) => bus.emit("error", { message: err.message || String(err) });
+
+  const self = {
+    /** Creates a tag at each suggestion: one request, one undo step. */
+    async accept(items) {
+      const list = [];
+      for (const s of items) {
+        const page = viewer.pageOf(pageEl(s));
+        if (!page) continue;
+        const fields = editor.newFields(page, s.type, { x: s.x, y: s.y, width: s.width, height: s.height });
+        fields.required = s.required !== false;
+        if (s.dateFormat) fields.dateFormat = s.dateFormat;
+        if (s.fontSize) fields.fontSize = s.fontSize;
+        fields.suggestion = s.key;
+        list.push({ page, fields });
+      }
+      if (!list.length) return;
+      await editor.createGroup(list, list.length === 1 ? "accept suggested field" : `accept ${list.length} suggested fields`);
+      bus.emit("status", { message: list.length === 1 ? "Added the suggested field." : `Added ${list.length} suggested fields.` });
+    },
+    /** Stops offering items (stored for the room): one undo step. */
+    async dismiss(items) {
+      if (!items.length) return;
+      await self.setDismissed(items, true);
+      history.push({
+        label: items.length === 1 ? "dismiss suggested field" : `dismiss ${items.length} suggested fields`,
+        undo: () => live.setDismissed(items, false),
+        redo: () => live.setDismissed(items, true),
+      });
+      bus.emit("status", { message: items.length === 1 ? "Dismissed the suggested field." : `Dismissed ${items.length} suggested fields.` });
+    },
+    /** Dismisses items, or offers them again: shown at once, put back when the server refuses. */
+    async setDismissed(items, on) {
+      for (const s of items) {
+        all.set(s.id, s); // a restore after the room was rebuilt: the page no longer listed it
+        if (on) dismissed.add(s.id);
+        else dismissed.delete(s.id);
+      }
+      render();
+      try {
+        await post({ [on ? "dismiss" : "restore"]: refs(items) });
+      } catch (err) {
+        for (const s of items) {
+          if (on) dismissed.delete(s.id);
+          else dismissed.add(s.id);
+        }
+        render();
+        throw err;
+      }
+    },
+    render,
+  };
+  live = self;
+
+  const itemOf = (target) => {
+    const id = target.closest("[data-suggestion-item]")?.dataset.suggestionItem || target.closest(".suggestion")?.dataset.suggestionId;
+    return all.get(id);
+  };
+  const act = (target) => {
+    if (target.closest("[data-suggestion-accept-all]")) return self.accept(offered());
+    if (target.closest("[data-suggestion-dismiss-all]")) return self.dismiss(offered());
+    const s = itemOf(target);
+    if (!s) return null;
+    if (target.closest("[data-suggestion-accept]")) return self.accept([s]);
+    if (target.closest("[data-suggestion-dismiss]")) return self.dismiss([s]);
+    if (target.closest("[data-suggestion-show]")) {
+      // After the click has closed a sheet this list may sit in (the pages are inert while it is open).
+      setTimeout(() => {
+        const el = els.get(s.id);
+        if (!el) return;
+        el.scrollIntoView({ block: "center", inline: "nearest" });
+        el.classList.remove("suggestion--flash");
+        void el.offsetWidth; // restart the animation
+        el.classList.add("suggestion--flash");
+      });
+    }
+    return null;
+  };
+  const onClick = (e) => {
+    const done = act(e.target);
+    done?.catch?.(fail);
+  };
+  listRoot.addEventListener("click", onClick, { signal });
+  // On the pages: a press on a suggestion is not a press on the page (the editor would start a
+  // selection rectangle); a click shows its buttons (touch has no hover), a click elsewhere hides them.
+  const close = (except) => {
+    for (const el of viewerRoot.querySelectorAll(".suggestion--open")) if (el !== except) el.classList.remove("suggestion--open");
+  };
+  viewerRoot.addEventListener("pointerdown", (e) => {
+    if (e.target.closest?.(".suggestion")) e.stopPropagation();
+  }, { capture: true, signal });
+  document.addEventListener("click", (e) => {
+    const el = e.target.closest?.(".suggestion");
+    close(el);
+    if (!el) return;
+    if (e.target.closest(".suggestion__btn")) onClick(e);
+    else el.classList.toggle("suggestion--open");
+  }, { signal });
+  document.addEventListener("keydown", (e) => e.key === "Escape" && close(null), { signal });
+
+  const observer = new MutationObserver((records) => {
+    const relevant = records.some((r) =>
+      r.type === "attributes" ? r.target.classList?.contains("tag") : [...r.addedNodes, ...r.removedNodes].some((n) => n instanceof Element && (n.classList.contains("tag") || n.querySelector?.(".tag"))),
+    );
+    if (relevant) queue();
+  });
+  observer.observe(viewerRoot, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-x", "data-y", "data-w", "data-h", "data-tag-page"] });
+  signal?.addEventListener("abort", () => {
+    observer.disconnect();
+    cancelAnimationFrame(frame);
+  });
+  render();
+  return self;
+}
