@@ -150,7 +150,7 @@ func (s *Store) DecideRoomSuggestions(ctx context.Context, roomID string, d *Sug
 			if doc == nil {
 				continue
 			}
-			found, err := suggestionsOf(doc.upload)
+			found, err := doc.suggested()
 			if err != nil {
 				return err
 			}
@@ -201,8 +201,8 @@ func holdsSuggestion(found []detect.DetectedTag, r SuggestionRef) bool {
 // acceptedSuggestion returns the customData of a tag that accepts the
 // suggested field key on page of d: the label it came from, as
 // placedTags records a text tag's. A key the page does not hold is a 422 at ptr.
-func acceptedSuggestion(d *Document, page int, key, ptr string) (RawJSON, error) {
-	found, err := suggestionsOf(d)
+func acceptedSuggestion(d *roomDocument, page int, key, ptr string) (RawJSON, error) {
+	found, err := d.suggested()
 	if err != nil {
 		return nil, err
 	}
@@ -212,6 +212,19 @@ func acceptedSuggestion(d *Document, page int, key, ptr string) (RawJSON, error)
 		}
 	}
 	return nil, Unprocessable(ptr, "unknown_suggestion", fmt.Sprintf("Page %d of this document has no suggested field %q.", page, truncateForDetail(key)))
+}
+
+// suggested returns the suggested fields of the document's upload, read
+// from its detection once per edit (a batch may accept many).
+func (d *roomDocument) suggested() ([]detect.DetectedTag, error) {
+	if d.suggestions == nil {
+		found, err := suggestionsOf(d.upload)
+		if err != nil {
+			return nil, err
+		}
+		d.suggestions = append([]detect.DetectedTag{}, found...) // not nil: read
+	}
+	return d.suggestions, nil
 }
 
 // suggestionsOf returns the suggested fields of a document's detection (none

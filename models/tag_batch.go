@@ -250,7 +250,7 @@ func (e *tagEditor) applyBatch(ctx context.Context, b *TagBatch) (*TagBatchResul
 			created[i], err = e.checkForm(doc, c.Form, base)
 		}
 		if err == nil && c.Suggestion != "" {
-			created[i].CustomData, err = acceptedSuggestion(doc.upload, created[i].Page, c.Suggestion, pointer(base, "suggestion"))
+			created[i].CustomData, err = acceptedSuggestion(doc, created[i].Page, c.Suggestion, pointer(base, "suggestion"))
 		}
 		if err != nil {
 			if err := collect(err); err != nil {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/markuproom/markuproom/models/pdf/detect"
 	"github.com/markuproom/markuproom/models/xfdf"
 )
 
@@ -163,6 +164,8 @@ func (s *Store) editRoomTag(ctx context.Context, roomID string, fn func(*tagEdit
 type roomDocument struct {
 	row    TransactionDocument
 	upload *Document
+	// suggestions caches the upload's suggested fields (suggested).
+	suggestions []detect.DetectedTag
 }
 
 func (e *tagEditor) document(ctx context.Context, pos int) (*roomDocument, error) {

@@ -1,7 +1,7 @@
 // Accessibility gate (issue "Markup Room editor III", item 7): axe-core,
 // pinned in package.json, run in Chromium finds no serious or critical
 // violation on the room — plain, with each dialog and the page context menu
-// open, read-only (documents.edit off) and completed — and on every page of
+// open, with suggested fields offered, read-only (documents.edit off) and completed — and on every page of
 // the admin console. No rule is disabled.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -94,6 +94,15 @@ test("the room: plain, each dialog and the context menu open, read-only and comp
   await page.locator(".viewer-page--rendered").first().waitFor();
   found.push(...(await audit(page, "completed room")));
   await ctx.close();
+
+  // Suggested fields (issue 20): the list above the field list, and one opened on its page.
+  const labels = await srv.upload(readFileSync(new URL("../../models/pdf/testdata/corpus/notary-acknowledgment-individual.pdf", import.meta.url)), "Acknowledgment");
+  const withSuggestions = await openRoom((await srv.room([labels])).url);
+  await withSuggestions.page.locator("[data-suggestion-item]").first().waitFor();
+  await withSuggestions.page.locator(".suggestion .suggestion__label").first().click();
+  await withSuggestions.page.locator(".suggestion--open").waitFor();
+  found.push(...(await audit(withSuggestions.page, "suggested fields")));
+  await withSuggestions.ctx.close();
 
   const ro = await srv.room([doc], { documents: { edit: false } });
   const readOnly = await openRoom(ro.url);

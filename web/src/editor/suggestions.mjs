@@ -120,12 +120,9 @@ export function createSuggestions({ viewerRoot, listRoot, editor, viewer, histor
       el.append(label, actions);
       els.set(s.id, el);
     }
-    let layer = page.querySelector(".viewer-page__suggestions");
-    if (!layer) {
-      layer = h("div", "viewer-page__suggestions");
-      page.querySelector(".viewer-page__tags")?.after(layer);
-    }
-    if (el.parentNode !== layer) layer.append(el);
+    // First in the page's tag layer: every tag paints above it and takes the pointer where they overlap.
+    const layer = page.querySelector(".viewer-page__tags");
+    if (layer && el.parentNode !== layer) layer.prepend(el);
     const view = viewer.pageOf(page);
     if (view?.scale) view.placeTag(el);
     return el;
