@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"io"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
@@ -21,14 +20,7 @@ const maxSuggestionDecisionBytes = 1 << 20
 // into the body) and changes nothing. Accepting a suggestion is a tag batch
 // whose create entry names it (models.TagBatchCreate.Suggestion).
 func (h *roomHandler) decideRoomSuggestions(c *gin.Context) error {
-	roomID, err := h.roomPostWithin(c, maxSuggestionDecisionBytes)
-	if err != nil {
-		return err
-	}
-	if err := requireJSON(c); err != nil {
-		return err
-	}
-	body, err := io.ReadAll(c.Request.Body)
+	roomID, body, err := h.roomJSONPost(c, maxSuggestionDecisionBytes)
 	if err != nil {
 		return err
 	}

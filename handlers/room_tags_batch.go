@@ -23,14 +23,7 @@ const maxTagBatchBytes = 2 << 20
 // A refusal is a problem (400/404/422, errors pointing into the body, e.g.
 // "#/update/2/id") and changes nothing.
 func (h *roomHandler) applyRoomTagBatch(c *gin.Context) error {
-	roomID, err := h.roomPostWithin(c, maxTagBatchBytes)
-	if err != nil {
-		return err
-	}
-	if err := requireJSON(c); err != nil {
-		return err
-	}
-	body, err := io.ReadAll(c.Request.Body)
+	roomID, body, err := h.roomJSONPost(c, maxTagBatchBytes)
 	if err != nil {
 		return err
 	}
@@ -50,4 +43,22 @@ func (h *roomHandler) applyRoomTagBatch(c *gin.Context) error {
 	}
 	c.Data(http.StatusOK, "text/html; charset=utf-8", buf.Bytes())
 	return nil
+}
+
+// roomJSONPost reads a room POST the editor sends by fetch with a JSON body
+// of at most limit bytes: the room (with roomPostWithin's checks), then the
+// body.
+func (h *roomHandler) roomJSONPost(c *gin.Context, limit int64) (string, []byte, error) {
+	roomID, err := h.roomPostWithin(c, limit)
+	if err != nil {
+		return "", nil, err
+	}
+	if err := requireJSON(c); err != nil {
+		return "", nil, err
+	}
+	body, err := io.ReadAll(c.Request.Body)
+	if err != nil {
+		return "", nil, err
+	}
+	return roomID, body, nil
 }

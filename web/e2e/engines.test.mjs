@@ -605,8 +605,8 @@ test("the text tags a PDF carries are placed when the room is created, each draw
 });
 
 test("suggested fields are offered dashed, not placed; accepting one or all is one undo step, a dismissal is kept for the room (issue 20)", T, async () => {
-  const pdf = readFileSync(join(repo, "models/pdf/testdata/corpus/notary-acknowledgment-individual.pdf"));
-  const doc = await srv.upload(pdf, "Acknowledgment");
+  const pdf = readFileSync(join(repo, "models/pdf/testdata/corpus/loan-borrowers.pdf"));
+  const doc = await srv.upload(pdf, "Loan");
   const found = (await srv.api("GET", `/api/v1/documents/${doc.id}/detected-tags`)).tags.filter((t) => t.source === "label");
   assert.ok(found.length >= 5, `${engine}: the corpus file proposes ${found.length} suggested fields`);
   const r = await srv.room([doc]);

@@ -71,6 +71,13 @@ export function createSuggestions({ viewerRoot, listRoot, editor, viewer, histor
     if (text != null) el.textContent = text;
     return el;
   };
+  /** A button (type "button") carrying the data-* hook named by its dataset key. */
+  const button = (className, hook, text) => {
+    const b = h("button", className, text);
+    b.type = "button";
+    b.dataset[hook] = "";
+    return b;
+  };
   const icon = (name, className) => {
     const svg = document.createElementNS(SVG, "svg");
     svg.setAttribute("class", className);
@@ -108,12 +115,10 @@ export function createSuggestions({ viewerRoot, listRoot, editor, viewer, histor
       el.title = `Suggested: ${s.label || s.type} (found next to “${s.text}”)`;
       const label = h("span", "suggestion__label", s.label || s.type);
       const actions = h("span", "suggestion__actions");
-      for (const [name, title] of [["accept", "Add this field"], ["dismiss", "Dismiss this suggestion"]]) {
-        const b = h("button", `suggestion__btn suggestion__btn--${name}`);
-        b.type = "button";
+      for (const [name, hook, title] of [["accept", "suggestionAccept", "Add this field"], ["dismiss", "suggestionDismiss", "Dismiss this suggestion"]]) {
+        const b = button(`suggestion__btn suggestion__btn--${name}`, hook);
         b.tabIndex = -1;
         b.title = title;
-        b.dataset[name === "accept" ? "suggestionAccept" : "suggestionDismiss"] = "";
         b.append(icon(name, "suggestion__icon"));
         actions.append(b);
       }
@@ -160,12 +165,8 @@ export function createSuggestions({ viewerRoot, listRoot, editor, viewer, histor
     const title = h("h3", "suggestions__title", plural(list.length));
     title.dataset.suggestionCount = String(list.length);
     const buttons = h("div", "suggestions__all");
-    const acceptAll = h("button", "btn btn--primary btn--small", list.length === 1 ? "Accept" : "Accept all");
-    acceptAll.type = "button";
-    acceptAll.dataset.suggestionAcceptAll = "";
-    const dismissAll = h("button", "btn btn--secondary btn--small", list.length === 1 ? "Dismiss" : "Dismiss all");
-    dismissAll.type = "button";
-    dismissAll.dataset.suggestionDismissAll = "";
+    const acceptAll = button("btn btn--primary btn--small", "suggestionAcceptAll", list.length === 1 ? "Accept" : "Accept all");
+    const dismissAll = button("btn btn--secondary btn--small", "suggestionDismissAll", list.length === 1 ? "Dismiss" : "Dismiss all");
     buttons.append(acceptAll, dismissAll);
     head.append(title, buttons);
     const hint = h("p", "suggestions__hint", "Found next to printed labels; dashed on the pages. Accepted fields go to the signer chosen for new tags.");
@@ -173,26 +174,19 @@ export function createSuggestions({ viewerRoot, listRoot, editor, viewer, histor
     for (const s of list) {
       const li = h("li", "suggestion-item");
       li.dataset.suggestionItem = s.id;
-      const show = h("button", "field-item suggestion-item__show");
-      show.type = "button";
-      show.dataset.suggestionShow = "";
+      const show = button("field-item suggestion-item__show", "suggestionShow");
       const ti = typeIcon(s.type);
       if (ti) show.append(ti);
       show.append(h("span", "suggestion-item__name", s.label || s.type), h("span", "suggestion-item__where", `p. ${s.page}`));
       show.title = `Show it on page ${s.page} (found next to “${s.text}”)`;
-      const accept = h("button", "btn btn--ghost btn--icon suggestion-item__btn");
-      accept.type = "button";
-      accept.dataset.suggestionAccept = "";
-      accept.setAttribute("aria-label", `Accept: ${suggestionName(s)}`);
-      accept.title = "Accept";
-      accept.append(icon("accept", "suggestion__icon"));
-      const dismiss = h("button", "btn btn--ghost btn--icon suggestion-item__btn");
-      dismiss.type = "button";
-      dismiss.dataset.suggestionDismiss = "";
-      dismiss.setAttribute("aria-label", `Dismiss: ${suggestionName(s)}`);
-      dismiss.title = "Dismiss";
-      dismiss.append(icon("dismiss", "suggestion__icon"));
-      li.append(show, accept, dismiss);
+      li.append(show);
+      for (const [name, hook, verb] of [["accept", "suggestionAccept", "Accept"], ["dismiss", "suggestionDismiss", "Dismiss"]]) {
+        const b = button("btn btn--ghost btn--icon suggestion-item__btn", hook);
+        b.setAttribute("aria-label", `${verb}: ${suggestionName(s)}`);
+        b.title = verb;
+        b.append(icon(name, "suggestion__icon"));
+        li.append(b);
+      }
       ul.append(li);
     }
     // Keep the focus where it was (the same button of the same row, else of the row now in its place).

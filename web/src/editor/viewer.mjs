@@ -202,9 +202,6 @@ export class Viewer {
           worker: this.pdfWorker,
           isEvalSupported: false,
           standardFontDataUrl: this.root.dataset.pdfjsFonts,
-          // The PDF's non-embedded standard fonts come from pdf.js's own font data, not the
-          // machine's: every engine draws them alike (WebKit has no "Times-Bold" to find).
-          useSystemFonts: false,
           enableXfa: false,
           withCredentials: true,
         });
