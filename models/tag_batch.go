@@ -55,7 +55,8 @@ type TagBatchResult struct {
 //
 // A tag's fields are the one-tag routes' (RoomTagForm) with JSON types:
 // numbers for page, x, y, width, height and fontSize, a boolean for
-// required, strings for the rest. Syntax, types and unknown fields are 400;
+// required, strings for the rest; a create may also name the suggested
+// field it accepts ("suggestion": its SuggestionKey). Syntax, types and unknown fields are 400;
 // an empty batch (empty_batch), more than MaxTagBatchChanges entries
 // (too_many_changes) and a tag id named twice (duplicate_tag) are 422.
 // Every problem points into the body ("#/create/3/x").
