@@ -37,7 +37,7 @@ type LabelRule struct {
 }
 
 // who lists the parties whose name often qualifies a signature label.
-const who = `(buyer|seller|borrower|co-borrower|lender|tenant|landlord|lessee|lessor|employee|employer|client|customer|contractor|party|witness|signer|grantor|grantee|affiant|principal|owner|applicant|guarantor|purchaser|vendor|member|manager|patient|parent|guardian|spouse|agent|attorney|trustee|authorized (signatory|representative)|officer)`
+const who = `(buyer|seller|borrower|co-borrower|lender|tenant|landlord|lessee|lessor|employee|employer|client|customer|contractor|party|witness|signer|grantor|grantee|affiant|principal|owner|applicant|guarantor|purchaser|vendor|member|manager|patient|parent|guardian|spouse|agent|attorney|trustee|(authorized|legal) (signatory|representative)|officer)`
 
 // labelRules is compiled once; LabelRules hands out copies.
 var labelRules = compileLabelRules()
@@ -57,8 +57,9 @@ func compileLabelRules() []LabelRule {
 		{r(`\(?(notary )?seal\)?|\((official )?notary seal\)|\[seal\]|l\.s\.|\(l\.s\.\)`), TypeSeal, 0.7, BlankNone},
 		{r(`county of|county`), TypeNotaryCounty, 0.85, BlankLine},
 		{r(`state of|state`), TypeNotaryState, 0.85, BlankLine},
-		{r(`date|dated|date signed|signing date|signature date|date of signature|` + who + `('s)? date`), TypeDate, 0.9, BlankLine},
-		{r(`signature|signed|sign|sign here|please sign here|signed by|([a-z-]+ ){0,3}[a-z-]+('s)? signature|signature of ` + who), TypeSignature, 0.9, BlankLine},
+		{r(`date|dated|date signed|signing date|signature date|date of signature|date ?(/|and|&) ?time|` + who + `('s)? date`), TypeDate, 0.9, BlankLine},
+		{r(`signature|signed|sign|sign here|please sign here|signed by|([a-z-]+ ){0,3}[a-z-]+('s)? signature|signature of (the )?` + who + `(( or| and|/) ` + who + `)?`), TypeSignature, 0.9, BlankLine},
+		{r(`witness|witnessed by|` + who + ` witness`), TypeSignature, 0.8, BlankLine},
 		{r(`initials?|initial here|[a-z-]+('s)? initials?`), TypeInitials, 0.9, BlankLine},
 		{r(`print(ed)? name|name \(print(ed)?\)|full name|name|print|printed name of signer|typed or printed name|` + who + `('s)? (printed |full )?name|name of ` + who), TypeFullName, 0.85, BlankLine},
 	}
