@@ -617,6 +617,7 @@ test("suggested fields are offered dashed, not placed; accepting one or all is o
     page.eval(() => ({
       count: Number(document.querySelector("[data-suggestions] [data-suggestion-count]")?.dataset.suggestionCount || 0),
       title: document.querySelector("[data-suggestions] h3")?.textContent || "",
+      hint: document.querySelector("[data-suggestions] .suggestions__hint")?.textContent || "",
       listed: document.querySelectorAll("[data-suggestion-item]").length,
       drawn: [...document.querySelectorAll(".suggestion[data-placed]:not([hidden])")].map((el) => ({
         key: el.dataset.suggestionKey, type: el.dataset.suggestionType, x: Number(el.dataset.x), y: Number(el.dataset.y), w: Number(el.dataset.w), h: Number(el.dataset.h),
@@ -635,6 +636,7 @@ test("suggested fields are offered dashed, not placed; accepting one or all is o
   let o = await offered();
   assert.equal(o.title, `${found.length} suggested fields`, `${engine}: the field list says how many`);
   assert.equal(o.listed, found.length, `${engine}: each is listed`);
+  assert.match(o.hint, /go to Pat Buyer/, `${engine}: the list says who accepted fields go to`);
   // Each is drawn dashed, where the API's detected-tags has it.
   for (const t of found) {
     assert.ok(o.drawn.some((d) => d.type === t.type && d.dashed && d.shown && Math.abs(d.x - t.x) < 0.05 && Math.abs(d.y - t.y) < 0.05 && Math.abs(d.w - t.width) < 0.05 && Math.abs(d.h - t.height) < 0.05),

@@ -101,6 +101,12 @@ export function createSuggestions({ viewerRoot, listRoot, editor, viewer, histor
     svg.append(use);
     return svg;
   };
+  /** Says who accepted fields go to: the participant picked for new tags. */
+  const whoGets = () => {
+    const picked = document.querySelector('[data-signer-picker] input[name="new-tag-signer"]:checked');
+    const name = picked?.closest("[data-participant-id]")?.querySelector(".room-participant__name")?.textContent.trim();
+    return name ? `Accepted fields go to ${name} (picked for new tags).` : "Accepted fields stay unassigned until a signer is picked for them.";
+  };
   const pageEl = (s) => viewerRoot.querySelector(`.viewer-doc[data-doc-position="${s.doc}"] .viewer-page[data-page="${s.page}"]`);
 
   /** The element of s on its page (made on first use), placed at the page's zoom. */
@@ -169,7 +175,7 @@ export function createSuggestions({ viewerRoot, listRoot, editor, viewer, histor
     const dismissAll = button("btn btn--secondary btn--small", "suggestionDismissAll", list.length === 1 ? "Dismiss" : "Dismiss all");
     buttons.append(acceptAll, dismissAll);
     head.append(title, buttons);
-    const hint = h("p", "suggestions__hint", "Found next to printed labels; dashed on the pages. Accepted fields go to the signer chosen for new tags.");
+    const hint = h("p", "suggestions__hint", `Found next to printed labels; dashed on the pages. ${whoGets()}`);
     const ul = h("ul", "suggestions__list");
     for (const s of list) {
       const li = h("li", "suggestion-item");
@@ -303,6 +309,7 @@ export function createSuggestions({ viewerRoot, listRoot, editor, viewer, histor
     done?.catch?.(fail);
   };
   listRoot.addEventListener("click", onClick, { signal });
+  document.querySelector("[data-signer-picker]")?.addEventListener("change", queue, { signal }); // the hint names the signer
   // On the pages: a press on a suggestion is not a press on the page (the editor would start a
   // selection rectangle); a click shows its buttons (touch has no hover), a click elsewhere hides them.
   const close = (except) => {
