@@ -61,6 +61,7 @@ export function createSuggestions({ viewerRoot, listRoot, editor, viewer, histor
   const all = new Map(); // id → suggestion
   const els = new Map(); // id → element on its page
   const dismissed = new Set();
+  const accepting = new Set(); // ids whose tags are being saved
   for (const doc of viewerRoot.querySelectorAll(".viewer-doc[data-suggested-fields]")) {
     for (const s of parseSuggestions(doc.dataset.suggestedFields, Number(doc.dataset.docPosition))) all.set(s.id, s);
   }
@@ -144,7 +145,7 @@ export function createSuggestions({ viewerRoot, listRoot, editor, viewer, histor
     const out = [];
     const tagsOf = new Map();
     for (const s of all.values()) {
-      if (dismissed.has(s.id)) continue;
+      if (dismissed.has(s.id) || accepting.has(s.id)) continue;
       const page = pageEl(s);
       if (!page) continue;
       if (!tagsOf.has(page)) {
@@ -231,6 +232,7 @@ export function createSuggestions({ viewerRoot, listRoot, editor, viewer, histor
   const self = {
     /** Creates a tag at each suggestion: one request, one undo step. */
     async accept(items) {
+      items = items.filter((s) => !accepting.has(s.id)); // a second click while the first is saved
       const list = [];
       for (const s of items) {
         const page = viewer.pageOf(pageEl(s));
@@ -243,7 +245,14 @@ export function createSuggestions({ viewerRoot, listRoot, editor, viewer, histor
         list.push({ page, fields });
       }
       if (!list.length) return;
-      await editor.createGroup(list, list.length === 1 ? "accept suggested field" : `accept ${list.length} suggested fields`);
+      for (const s of items) accepting.add(s.id);
+      render(); // gone from the list at once; back if the server refuses
+      try {
+        await editor.createGroup(list, list.length === 1 ? "accept suggested field" : `accept ${list.length} suggested fields`);
+      } finally {
+        for (const s of items) accepting.delete(s.id);
+        queue();
+      }
       bus.emit("status", { message: list.length === 1 ? "Added the suggested field." : `Added ${list.length} suggested fields.` });
     },
     /** Stops offering items (stored for the room): one undo step. */
