@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"reflect"
-	"strconv"
 	"testing"
 
 	"github.com/markuproom/markuproom/models"
@@ -103,10 +102,6 @@ func TestARoomPlacesTheTagsItsDocumentsCarry(t *testing.T) {
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		tenant := env.NewTenant(t, "Acme")
-		p, err := env.Store.AuthenticateAPIToken(ctx, tenant.Token)
-		if err != nil {
-			t.Fatal(err)
-		}
 		doc := corpusDoc(t, "text-tags-helvetica")
 		d := env.UploadPDF(t, tenant.Org.ID, doc.PDF, "Tagged")
 		found, err := detect.Detect(ctx, pdf.DefaultLimits(), doc.PDF)
@@ -124,16 +119,8 @@ func TestARoomPlacesTheTagsItsDocumentsCarry(t *testing.T) {
 		}
 		create := func(config string) *models.Transaction {
 			t.Helper()
-			in, err := models.ParseRoomInput([]byte(`{"senderId": "` + strconv.FormatInt(tenant.Sender.ID, 10) + `", "documents": ["` + d.ID + `"],` +
-				` "participants": [{"firstName": "Pat", "lastName": "Buyer", "email": "pat@example.com"}], "config": ` + config + `}`))
-			if err != nil {
-				t.Fatal(err)
-			}
-			created, err := env.Store.CreateRoom(ctx, p.Actor(), in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tx, err := env.Store.GetTransaction(ctx, tenant.Org.ID, created.Room.TransactionID)
+			room := createRoomOn(t, env, tenant, d.ID, config)
+			tx, err := env.Store.GetTransaction(ctx, tenant.Org.ID, room.TransactionID)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -15,14 +15,21 @@ import (
 // name and returns it.
 func suggestionRoom(t *testing.T, env *modelstest.Env, name, config string) (*models.Room, *modelstest.Tenant) {
 	t.Helper()
-	ctx := context.Background()
 	tenant := env.NewTenant(t, "Acme")
+	d := env.UploadPDF(t, tenant.Org.ID, corpusDoc(t, name).PDF, name)
+	return createRoomOn(t, env, tenant, d.ID, config), tenant
+}
+
+// createRoomOn creates a room of the tenant on document docID, with one
+// participant (Pat Buyer) and the given config JSON.
+func createRoomOn(t *testing.T, env *modelstest.Env, tenant *modelstest.Tenant, docID, config string) *models.Room {
+	t.Helper()
+	ctx := context.Background()
 	p, err := env.Store.AuthenticateAPIToken(ctx, tenant.Token)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := env.UploadPDF(t, tenant.Org.ID, corpusDoc(t, name).PDF, name)
-	in, err := models.ParseRoomInput([]byte(`{"senderId": "` + strconv.FormatInt(tenant.Sender.ID, 10) + `", "documents": ["` + d.ID + `"],` +
+	in, err := models.ParseRoomInput([]byte(`{"senderId": "` + strconv.FormatInt(tenant.Sender.ID, 10) + `", "documents": ["` + docID + `"],` +
 		` "participants": [{"firstName": "Pat", "lastName": "Buyer", "email": "pat@example.com"}], "config": ` + config + `}`))
 	if err != nil {
 		t.Fatal(err)
@@ -31,7 +38,7 @@ func suggestionRoom(t *testing.T, env *modelstest.Env, name, config string) (*mo
 	if err != nil {
 		t.Fatal(err)
 	}
-	return created.Room, tenant
+	return created.Room
 }
 
 // offered returns the suggested fields the room offers on its first document.
