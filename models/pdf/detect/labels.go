@@ -27,7 +27,9 @@ const (
 // Pattern sits next to a blank.
 type LabelRule struct {
 	// Pattern must match the whole label: lower case, spaces collapsed,
-	// without a trailing colon or period.
+	// without a trailing colon or period. A pattern ending in a colon
+	// matches only a label written with one ("by:"), for words too common
+	// to be labels without it.
 	Pattern *regexp.Regexp
 	Type    string
 	// Confidence is the confidence of a label found beside the best kind of
@@ -60,6 +62,7 @@ func compileLabelRules() []LabelRule {
 		{r(`date|dated|date signed|signing date|signature date|date of signature|date ?(/|and|&) ?time|` + who + `('s)? date`), TypeDate, 0.9, BlankLine},
 		{r(`signature|signed|sign|sign here|please sign here|signed by|([a-z-]+ ){0,3}[a-z-]+('s)? signature|signature of (the )?` + who + `(( or| and|/) ` + who + `)?`), TypeSignature, 0.9, BlankLine},
 		{r(`witness|witnessed by|` + who + ` witness`), TypeSignature, 0.8, BlankLine},
+		{r(`by:`), TypeSignature, 0.8, BlankLine}, // a company's signature block; "by ____, who is …" is a name in a sentence
 		{r(`initials?|initial here|[a-z-]+('s)? initials?`), TypeInitials, 0.9, BlankLine},
 		{r(`print(ed)? name|name \(print(ed)?\)|full name|name|print|printed name of signer|typed or printed name|` + who + `('s)? (printed |full )?name|name of ` + who), TypeFullName, 0.85, BlankLine},
 	}
@@ -149,12 +152,8 @@ func suggestions(page int, p pdf.PageLayout, runs []pdf.TextRun, taken []Detecte
 			lead := len(text) - len(strings.TrimLeft(text, " "))
 			from += lead
 			to = from + len(trimmed)
-			norm := normalizeLabel(trimmed)
-			for _, rule := range rules {
-				if rule.Pattern.MatchString(norm) {
-					labels = append(labels, label{text: trimmed, box: spanBox(r, idx[from], idx[to]), rule: rule, bold: strings.Contains(r.Font, "Bold")})
-					return
-				}
+			if rule, ok := matchRule(rules, trimmed); ok {
+				labels = append(labels, label{text: trimmed, box: spanBox(r, idx[from], idx[to]), rule: rule, bold: strings.Contains(r.Font, "Bold")})
 			}
 		}
 		for _, m := range underscores.FindAllStringIndex(r.Text, -1) {
@@ -222,6 +221,22 @@ func crossed(h pdf.Box, verticals []pdf.Box) bool {
 		}
 	}
 	return false
+}
+
+// matchRule returns the first rule whose pattern matches the label text as
+// written: normalized (normalizeLabel), or, when it ends in a colon, with it.
+func matchRule(rules []LabelRule, text string) (LabelRule, bool) {
+	norm := normalizeLabel(text)
+	colon := ""
+	if strings.HasSuffix(strings.TrimSpace(text), ":") {
+		colon = norm + ":"
+	}
+	for _, rule := range rules {
+		if rule.Pattern.MatchString(norm) || (colon != "" && rule.Pattern.MatchString(colon)) {
+			return rule, true
+		}
+	}
+	return LabelRule{}, false
 }
 
 // normalizeLabel lower-cases a label, collapses its spaces and drops a

@@ -91,13 +91,8 @@ func TestNormalizeLabel(t *testing.T) {
 func TestLabelRulesMatch(t *testing.T) {
 	rules := LabelRules()
 	typeOf := func(label string) string {
-		n := normalizeLabel(label)
-		for _, r := range rules {
-			if r.Pattern.MatchString(n) {
-				return r.Type
-			}
-		}
-		return ""
+		r, _ := matchRule(rules, label)
+		return r.Type
 	}
 	for label, want := range map[string]string{
 		"Signature":                    TypeSignature,
@@ -119,10 +114,15 @@ func TestLabelRulesMatch(t *testing.T) {
 		"County of":                    TypeNotaryCounty,
 		"STATE OF":                     TypeNotaryState,
 		"(Seal)":                       TypeSeal,
-		"This Agreement is signed by the parties": "",
-		"Page 2 Signature":                        "",
-		"by":                                      "",
-		"Title":                                   "",
+		"By:":                          TypeSignature,
+		"Witness:":                     TypeSignature,
+		"Date/Time:":                   TypeDate,
+		"Date and time":                TypeDate,
+		"Signature of Patient or Legal Representative": TypeSignature,
+		"This Agreement is signed by the parties":      "",
+		"Page 2 Signature":                             "",
+		"by":                                           "",
+		"Title":                                        "",
 	} {
 		if got := typeOf(label); got != want {
 			t.Errorf("%q → %q, want %q", label, got, want)
