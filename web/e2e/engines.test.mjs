@@ -618,6 +618,7 @@ test("suggested fields are offered dashed, not placed; accepting one or all is o
       count: Number(document.querySelector("[data-suggestions] [data-suggestion-count]")?.dataset.suggestionCount || 0),
       title: document.querySelector("[data-suggestions] h3")?.textContent || "",
       hint: document.querySelector("[data-suggestions] .suggestions__hint")?.textContent || "",
+      badge: document.querySelector("[data-suggestion-badge]:not([hidden])")?.textContent || "",
       listed: document.querySelectorAll("[data-suggestion-item]").length,
       drawn: [...document.querySelectorAll(".suggestion[data-placed]:not([hidden])")].map((el) => ({
         key: el.dataset.suggestionKey, type: el.dataset.suggestionType, x: Number(el.dataset.x), y: Number(el.dataset.y), w: Number(el.dataset.w), h: Number(el.dataset.h),
@@ -637,6 +638,7 @@ test("suggested fields are offered dashed, not placed; accepting one or all is o
   assert.equal(o.title, `${found.length} suggested fields`, `${engine}: the field list says how many`);
   assert.equal(o.listed, found.length, `${engine}: each is listed`);
   assert.match(o.hint, /go to Pat Buyer/, `${engine}: the list says who accepted fields go to`);
+  assert.equal(o.badge, `${found.length}, ${found.length} suggested fields`, `${engine}: the Fields sheet's button (narrow screens) counts them`);
   // Each is drawn dashed, where the API's detected-tags has it.
   for (const t of found) {
     assert.ok(o.drawn.some((d) => d.type === t.type && d.dashed && d.shown && Math.abs(d.x - t.x) < 0.05 && Math.abs(d.y - t.y) < 0.05 && Math.abs(d.w - t.width) < 0.05 && Math.abs(d.h - t.height) < 0.05),
@@ -698,6 +700,7 @@ test("suggested fields are offered dashed, not placed; accepting one or all is o
   tags = await apiTags(r.transactionId);
   assert.equal(tags.length, found.length - 1, `${engine}: every offered field stored, beside the first`);
   assert.ok(tags.every((t) => t.customData.detectedFrom === "label"), `${engine}: each from its label`);
+  assert.equal((await offered()).badge, "", `${engine}: no count left on the Fields button`);
   await page.screenshot("engines-suggested-fields-accepted");
   await page.click('[data-action="undo"]');
   await expect(found.length - 2, "after undoing accept all");

@@ -164,6 +164,13 @@ export function createSuggestions({ viewerRoot, listRoot, editor, viewer, histor
       if (el) el.hidden = !shown.has(s.id);
     }
     listRoot.hidden = list.length === 0;
+    const badge = document.querySelector("[data-suggestion-badge]"); // on the Fields sheet's button (narrow screens)
+    if (badge) {
+      badge.hidden = list.length === 0;
+      const n = h("span", "", String(list.length));
+      n.setAttribute("aria-hidden", "true");
+      badge.replaceChildren(n, h("span", "visually-hidden", `, ${plural(list.length)}`));
+    }
     if (!list.length) {
       listRoot.replaceChildren();
       return;
