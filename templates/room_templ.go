@@ -467,7 +467,7 @@ func roomDock(v RoomView) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		if v.Can.EditTags {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 35, "<span class=\"room-dock__badge\" data-suggestion-badge hidden></span>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 35, "<span class=\"room-dock__badge\" data-suggestion-badge aria-hidden=\"true\" hidden></span>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

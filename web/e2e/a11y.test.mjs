@@ -95,12 +95,12 @@ test("the room: plain, each dialog and the context menu open, read-only and comp
   found.push(...(await audit(page, "completed room")));
   await ctx.close();
 
-  // Suggested fields (issue 20): the list above the field list, and one opened on its page.
+  // Suggested fields (issue 20): the list above the field list, and one's buttons shown on its page.
   const labels = await srv.upload(readFileSync(new URL("../../models/pdf/testdata/corpus/notary-acknowledgment-individual.pdf", import.meta.url)), "Acknowledgment");
   const withSuggestions = await openRoom((await srv.room([labels])).url);
   await withSuggestions.page.locator("[data-suggestion-item]").first().waitFor();
-  await withSuggestions.page.locator(".suggestion .suggestion__label").first().click();
-  await withSuggestions.page.locator(".suggestion--open").waitFor();
+  await withSuggestions.page.locator(".suggestion .suggestion__label").first().hover();
+  await withSuggestions.page.locator(".suggestion [data-suggestion-accept]").first().waitFor({ state: "visible" });
   found.push(...(await audit(withSuggestions.page, "suggested fields")));
   await withSuggestions.ctx.close();
 

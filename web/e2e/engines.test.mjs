@@ -619,6 +619,7 @@ test("suggested fields are offered dashed, not placed; accepting one or all is o
       title: document.querySelector("[data-suggestions] h3")?.textContent || "",
       hint: document.querySelector("[data-suggestions] .suggestions__hint")?.textContent || "",
       badge: document.querySelector("[data-suggestion-badge]:not([hidden])")?.textContent || "",
+      badgeTitle: document.querySelector("[data-suggestion-badge]")?.parentElement.title || "",
       listed: document.querySelectorAll("[data-suggestion-item]").length,
       drawn: [...document.querySelectorAll(".suggestion[data-placed]:not([hidden])")].map((el) => ({
         key: el.dataset.suggestionKey, type: el.dataset.suggestionType, x: Number(el.dataset.x), y: Number(el.dataset.y), w: Number(el.dataset.w), h: Number(el.dataset.h),
@@ -638,7 +639,8 @@ test("suggested fields are offered dashed, not placed; accepting one or all is o
   assert.equal(o.title, `${found.length} suggested fields`, `${engine}: the field list says how many`);
   assert.equal(o.listed, found.length, `${engine}: each is listed`);
   assert.match(o.hint, /go to Pat Buyer/, `${engine}: the list says who accepted fields go to`);
-  assert.equal(o.badge, `${found.length}, ${found.length} suggested fields`, `${engine}: the Fields sheet's button (narrow screens) counts them`);
+  assert.equal(o.badge, String(found.length), `${engine}: the Fields sheet's button (narrow screens) counts them`);
+  assert.equal(o.badgeTitle, `${found.length} suggested fields`, `${engine}: and says so in its description`);
   // Each is drawn dashed, where the API's detected-tags has it.
   for (const t of found) {
     assert.ok(o.drawn.some((d) => d.type === t.type && d.dashed && d.shown && Math.abs(d.x - t.x) < 0.05 && Math.abs(d.y - t.y) < 0.05 && Math.abs(d.w - t.width) < 0.05 && Math.abs(d.h - t.height) < 0.05),
@@ -648,7 +650,7 @@ test("suggested fields are offered dashed, not placed; accepting one or all is o
   const batches = async () => (await page.fetches()).filter((f) => f.method === "POST" && /\/tags\/batch$/.test(f.path)).length;
   const decisions = async () => (await page.fetches()).filter((f) => f.method === "POST" && /\/suggestions$/.test(f.path) && f.status === 204).length;
 
-  // Accept one on the page: a tap shows its buttons, accept adds the tag in one request.
+  // Accept one on the page: hovering shows its buttons, accept adds the tag in one request.
   const first = o.drawn[0];
   const onPage = `.suggestion[data-suggestion-key="${first.key}"]`;
   await page.click(`${onPage} .suggestion__label`);

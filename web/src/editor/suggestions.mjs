@@ -164,12 +164,12 @@ export function createSuggestions({ viewerRoot, listRoot, editor, viewer, histor
       if (el) el.hidden = !shown.has(s.id);
     }
     listRoot.hidden = list.length === 0;
-    const badge = document.querySelector("[data-suggestion-badge]"); // on the Fields sheet's button (narrow screens)
+    // The count on the Fields sheet's button (narrow screens); the button keeps its name, "Fields".
+    const badge = document.querySelector("[data-suggestion-badge]");
     if (badge) {
       badge.hidden = list.length === 0;
-      const n = h("span", "", String(list.length));
-      n.setAttribute("aria-hidden", "true");
-      badge.replaceChildren(n, h("span", "visually-hidden", `, ${plural(list.length)}`));
+      badge.textContent = String(list.length);
+      badge.parentElement.title = list.length ? plural(list.length) : "";
     }
     if (!list.length) {
       listRoot.replaceChildren();
@@ -326,13 +326,14 @@ export function createSuggestions({ viewerRoot, listRoot, editor, viewer, histor
   };
   listRoot.addEventListener("click", onClick, { signal });
   document.querySelector("[data-signer-picker]")?.addEventListener("change", queue, { signal }); // the hint names the signer
-  // On the pages: a press on a suggestion is not a press on the page (the editor would start a
-  // selection rectangle); a click shows its buttons (touch has no hover), a click elsewhere hides them.
+  // On the pages: a press on a suggestion's box is a press on the page for the editor (it clears
+  // the selection or starts a selection rectangle), one on its buttons is not. Hovering shows the
+  // buttons; a tap shows them too (touch has no hover), a click elsewhere hides them.
   const close = (except) => {
     for (const el of viewerRoot.querySelectorAll(".suggestion--open")) if (el !== except) el.classList.remove("suggestion--open");
   };
   viewerRoot.addEventListener("pointerdown", (e) => {
-    if (e.target.closest?.(".suggestion")) e.stopPropagation();
+    if (e.target.closest?.(".suggestion__btn")) e.stopPropagation();
   }, { capture: true, signal });
   document.addEventListener("click", (e) => {
     const el = e.target.closest?.(".suggestion");
