@@ -618,8 +618,8 @@ test("suggested fields are offered dashed, not placed; accepting one or all is o
       count: Number(document.querySelector("[data-suggestions] [data-suggestion-count]")?.dataset.suggestionCount || 0),
       title: document.querySelector("[data-suggestions] h3")?.textContent || "",
       hint: document.querySelector("[data-suggestions] .suggestions__hint")?.textContent || "",
-      badge: document.querySelector("[data-suggestion-badge]:not([hidden])")?.textContent || "",
-      badgeTitle: document.querySelector("[data-suggestion-badge]")?.parentElement.title || "",
+      badge: document.querySelector('[data-room-dock] [data-sheet-open="fields"]')?.dataset.suggestionsWaiting || "",
+      badgeTitle: document.querySelector('[data-room-dock] [data-sheet-open="fields"]')?.title || "",
       listed: document.querySelectorAll("[data-suggestion-item]").length,
       drawn: [...document.querySelectorAll(".suggestion[data-placed]:not([hidden])")].map((el) => ({
         key: el.dataset.suggestionKey, type: el.dataset.suggestionType, x: Number(el.dataset.x), y: Number(el.dataset.y), w: Number(el.dataset.w), h: Number(el.dataset.h),

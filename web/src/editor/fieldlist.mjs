@@ -3,7 +3,7 @@
 // scrolls the pages to it and selects it. It follows the tags as they are
 // placed, moved, reassigned and removed (the same DOM changes counts.mjs
 // follows). groupFields is pure and node-tested.
-import { TAG_ICONS } from "./taglabel.mjs";
+import { typeIcon } from "./taglabel.mjs";
 
 /**
  * Groups tags ({id, signerId, doc, page, type, label}) for the list: the
@@ -40,7 +40,6 @@ export function groupFields(tags, people, docs) {
     });
 }
 
-const SVG = "http://www.w3.org/2000/svg";
 const plural = (n) => (n === 1 ? "1 tag" : `${n} tags`);
 
 /** Builds the field list in root ([data-field-list]) from the tags under viewerRoot and keeps it current. */
@@ -113,16 +112,8 @@ export function createFieldList(root, viewerRoot, { iconsURL = viewerRoot.datase
             b.type = "button";
             b.dataset.fieldTag = t.id;
             if (t.selected) b.setAttribute("aria-current", "true");
-            if (iconsURL && TAG_ICONS[t.type]) {
-              const svg = document.createElementNS(SVG, "svg");
-              svg.setAttribute("class", "field-item__icon");
-              svg.setAttribute("aria-hidden", "true");
-              svg.setAttribute("focusable", "false");
-              const use = document.createElementNS(SVG, "use");
-              use.setAttribute("href", `${iconsURL}#${TAG_ICONS[t.type]}`);
-              svg.append(use);
-              b.append(svg);
-            }
+            const icon = typeIcon(iconsURL, t.type, "field-item__icon");
+            if (icon) b.append(icon);
             b.append(h("span", "", t.label));
             if (t.required) {
               const req = h("span", "field-item__req", "*");

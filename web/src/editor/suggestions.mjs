@@ -7,7 +7,7 @@
 // suggestion hides it, so an undone accept offers it again. Dismissing is
 // stored for the room (POST data-suggestions-url) and is one undo step too.
 // covers, parseSuggestions and suggestionName are pure and node-tested.
-import { TAG_ICONS } from "./taglabel.mjs";
+import { typeIcon } from "./taglabel.mjs";
 import { problemMessage, readProblem } from "./problem.mjs";
 
 /** Whether rectangle a ({x, y, width, height}) covers b: their overlap is at least half the smaller one. */
@@ -90,18 +90,6 @@ export function createSuggestions({ viewerRoot, listRoot, editor, viewer, histor
     svg.append(path);
     return svg;
   };
-  const typeIcon = (type) => {
-    const href = viewerRoot.dataset.tagIcons;
-    if (!href || !TAG_ICONS[type]) return null;
-    const svg = document.createElementNS(SVG, "svg");
-    svg.setAttribute("class", "field-item__icon");
-    svg.setAttribute("aria-hidden", "true");
-    svg.setAttribute("focusable", "false");
-    const use = document.createElementNS(SVG, "use");
-    use.setAttribute("href", `${href}#${TAG_ICONS[type]}`);
-    svg.append(use);
-    return svg;
-  };
   /** Says who accepted fields go to: the participant picked for new tags. */
   const whoGets = () => {
     const picked = document.querySelector('[data-signer-picker] input[name="new-tag-signer"]:checked');
@@ -164,12 +152,12 @@ export function createSuggestions({ viewerRoot, listRoot, editor, viewer, histor
       if (el) el.hidden = !shown.has(s.id);
     }
     listRoot.hidden = list.length === 0;
-    // The count on the Fields sheet's button (narrow screens); the button keeps its name, "Fields".
-    const badge = document.querySelector("[data-suggestion-badge]");
-    if (badge) {
-      badge.hidden = list.length === 0;
-      badge.textContent = String(list.length);
-      badge.parentElement.title = list.length ? plural(list.length) : "";
+    // The count on the Fields sheet's button (narrow screens, drawn by CSS); its name stays "Fields".
+    const fields = document.querySelector('[data-room-dock] [data-sheet-open="fields"]');
+    if (fields) {
+      if (list.length) fields.dataset.suggestionsWaiting = String(list.length);
+      else delete fields.dataset.suggestionsWaiting;
+      fields.title = list.length ? plural(list.length) : "";
     }
     if (!list.length) {
       listRoot.replaceChildren();
@@ -189,7 +177,7 @@ export function createSuggestions({ viewerRoot, listRoot, editor, viewer, histor
       const li = h("li", "suggestion-item");
       li.dataset.suggestionItem = s.id;
       const show = button("field-item suggestion-item__show", "suggestionShow");
-      const ti = typeIcon(s.type);
+      const ti = typeIcon(viewerRoot.dataset.tagIcons, s.type, "field-item__icon");
       if (ti) show.append(ti);
       show.append(h("span", "suggestion-item__name", s.label || s.type), h("span", "suggestion-item__where", `p. ${s.page}`));
       show.title = `Show it on page ${s.page} (found next to “${s.text}”)`;

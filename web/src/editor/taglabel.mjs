@@ -8,6 +8,8 @@
 // are added, swapped, resized, zoomed or changed.
 import { formatDate } from "./dates.mjs";
 
+const SVG = "http://www.w3.org/2000/svg";
+
 /** The <symbol> id in static/img/tags.svg of each tag type (handlers/room_palette.go says the same). */
 export const TAG_ICONS = {
   SIGNATURETEMPLATE: "signature",
@@ -29,6 +31,19 @@ export const TAG_ICONS = {
   NOTARYCOUNTYTEMPLATE: "county",
   NOTARYSTATETEMPLATE: "state",
 };
+
+/** The icon of a tag type (an <svg> using its symbol in the sprite at iconsURL), hidden from assistive technology; null when there is none. */
+export function typeIcon(iconsURL, type, className) {
+  if (!iconsURL || !TAG_ICONS[type]) return null;
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("class", className);
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  const use = document.createElementNS(SVG, "use");
+  use.setAttribute("href", `${iconsURL}#${TAG_ICONS[type]}`);
+  svg.append(use);
+  return svg;
+}
 
 const DATE_TYPES = new Set(["DATETEMPLATE", "COMMISSIONEXPIRATIONTEMPLATE"]);
 export const DEFAULT_DATE_FORMAT = "MM/DD/YYYY";
@@ -58,7 +73,6 @@ export function tagText({ type, label, dateFormat = "", today = new Date() }) {
   return label;
 }
 
-const SVG = "http://www.w3.org/2000/svg";
 
 /**
  * Decorates every tag under root and keeps doing so as tags come and change.
@@ -91,16 +105,7 @@ export function watchTagLabels(root, { iconsURL = root.dataset.tagIcons || "", t
     const words = tagText({ type, label: tag.dataset.typeLabel, dateFormat: tag.dataset.dateFormat || "" });
     if (text.textContent !== words) text.textContent = words;
     let icon = tag.querySelector(".tag__icon");
-    if (!icon && iconsURL && TAG_ICONS[type]) {
-      icon = document.createElementNS(SVG, "svg");
-      icon.setAttribute("class", "tag__icon");
-      icon.setAttribute("aria-hidden", "true");
-      icon.setAttribute("focusable", "false");
-      const use = document.createElementNS(SVG, "use");
-      use.setAttribute("href", `${iconsURL}#${TAG_ICONS[type]}`);
-      icon.append(use);
-      tag.prepend(icon);
-    }
+    if (!icon && (icon = typeIcon(iconsURL, type, "tag__icon"))) tag.prepend(icon);
     const required = "required" in tag.dataset;
     let req = tag.querySelector(".tag__req");
     if (required && !req) {
