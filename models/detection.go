@@ -53,6 +53,16 @@ func (s *Store) DocumentDetection(ctx context.Context, orgID int64, id string) (
 	if err := s.ensureDetection(ctx, d); err != nil {
 		return nil, err
 	}
+	return d.storedDetection()
+}
+
+// storedDetection reads what d proposes as tags from its row (the one
+// reader of documents.detection); nil when it was never computed
+// (ensureDetection computes it).
+func (d *Document) storedDetection() (*detect.Detection, error) {
+	if d.Detection == nil {
+		return nil, nil
+	}
 	var out detect.Detection
 	if err := json.Unmarshal([]byte(*d.Detection), &out); err != nil {
 		return nil, fmt.Errorf("document %s: read its detection: %w", d.ID, err)
@@ -100,12 +110,9 @@ func (s *Store) ensureDetection(ctx context.Context, d *Document) error {
 // participant, unassigned beyond them; customData says where each came from.
 func placedTags(d *Document, participants []ParticipantInput) ([]TagInput, error) {
 	tags := []TagInput{}
-	if d.Detection == nil {
-		return tags, nil
-	}
-	var found detect.Detection
-	if err := json.Unmarshal([]byte(*d.Detection), &found); err != nil {
-		return nil, fmt.Errorf("document %s: read its detection: %w", d.ID, err)
+	found, err := d.storedDetection()
+	if err != nil || found == nil {
+		return tags, err
 	}
 	for _, t := range found.Tags {
 		if t.Source == detect.SourceLabel || len(tags) == MaxTagsPerDocument {

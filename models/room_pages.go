@@ -67,15 +67,7 @@ func (s *Store) DeleteRoomPage(ctx context.Context, roomID string, docPos, n int
 				kept[i] = deletedTagOf(tg)
 			}
 			e.result.Page = n
-			e.pageOf = func(p int) int {
-				switch {
-				case p == n:
-					return 0
-				case p > n:
-					return p - 1
-				}
-				return p
-			}
+			e.pageOf = func(p int) int { return deletedPage(p, n) }
 			removed, err := e.exec(ctx, "DELETE FROM transaction_tags WHERE transaction_id = ? AND document_position = ? AND page = ?", n)
 			if err != nil {
 				return err
@@ -133,6 +125,17 @@ func (e *pageEdit) moveTags(ctx context.Context, from, to int) error {
 	}
 	return mapDBError(e.tx.db.WithContext(ctx).Exec("UPDATE transaction_tags SET page = ? WHERE transaction_id = ? AND document_position = ? AND page = 0",
 		to, e.t.ID, e.docPos).Error)
+}
+
+// deletedPage is where page p is after page n was deleted (0: it was page n).
+func deletedPage(p, n int) int {
+	switch {
+	case p == n:
+		return 0
+	case p > n:
+		return p - 1
+	}
+	return p
 }
 
 // movedPage is where page p is after page from moved to page to.

@@ -2,7 +2,6 @@ package models
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -154,7 +153,7 @@ func (s *Store) DecideRoomSuggestions(ctx context.Context, roomID string, d *Sug
 			if err != nil {
 				return err
 			}
-			if !holdsSuggestion(found, r) {
+			if _, ok := findSuggestion(found, r.Page, r.Key); !ok {
 				missing.Add(pointer("#/dismiss", i), "unknown_suggestion", "Page %d of document %d has no suggested field %q.", r.Page, r.DocumentPosition+1, truncateForDetail(r.Key))
 				continue
 			}
@@ -188,14 +187,14 @@ func (s *Store) DecideRoomSuggestions(ctx context.Context, roomID string, d *Sug
 	})
 }
 
-// holdsSuggestion tells whether found holds the suggestion r names.
-func holdsSuggestion(found []detect.DetectedTag, r SuggestionRef) bool {
+// findSuggestion returns the suggested field of found on page whose key is key.
+func findSuggestion(found []detect.DetectedTag, page int, key string) (detect.DetectedTag, bool) {
 	for _, t := range found {
-		if t.Page == r.Page && SuggestionKey(t) == r.Key {
-			return true
+		if t.Page == page && SuggestionKey(t) == key {
+			return t, true
 		}
 	}
-	return false
+	return detect.DetectedTag{}, false
 }
 
 // acceptedSuggestion returns the customData of a tag that accepts the
@@ -206,10 +205,8 @@ func acceptedSuggestion(d *roomDocument, page int, key, ptr string) (RawJSON, er
 	if err != nil {
 		return nil, err
 	}
-	for _, t := range found {
-		if t.Page == page && SuggestionKey(t) == key {
-			return detectedCustomData(t)
-		}
+	if t, ok := findSuggestion(found, page, key); ok {
+		return detectedCustomData(t)
 	}
 	return nil, Unprocessable(ptr, "unknown_suggestion", fmt.Sprintf("Page %d of this document has no suggested field %q.", page, truncateForDetail(key)))
 }
@@ -230,12 +227,9 @@ func (d *roomDocument) suggested() ([]detect.DetectedTag, error) {
 // suggestionsOf returns the suggested fields of a document's detection (none
 // when it has not been computed).
 func suggestionsOf(d *Document) ([]detect.DetectedTag, error) {
-	if d.Detection == nil {
-		return nil, nil
-	}
-	var found detect.Detection
-	if err := json.Unmarshal([]byte(*d.Detection), &found); err != nil {
-		return nil, fmt.Errorf("document %s: read its detection: %w", d.ID, err)
+	found, err := d.storedDetection()
+	if err != nil || found == nil {
+		return nil, err
 	}
 	var out []detect.DetectedTag
 	for _, t := range found.Tags {
@@ -248,10 +242,11 @@ func suggestionsOf(d *Document) ([]detect.DetectedTag, error) {
 
 // roomSuggestions returns, by document position, the suggested fields a room
 // offers: those of its documents' detections that were not dismissed; none
-// when its config.documents.detectTags is false. The dismissals are read only
-// when a document has suggestions.
+// when nobody could accept them (the room is not open, or its
+// config.documents.edit or detectTags is false), without reading anything.
+// The dismissals are read only when a document has suggestions.
 func (s *Store) roomSuggestions(ctx context.Context, room *Room, t *Transaction, uploads map[string]*Document) (map[int][]RoomSuggestion, error) {
-	if !room.Config.Documents.DetectTags {
+	if !room.Config.Documents.DetectTags || !room.Config.Allows(ActionEditTags) || room.Status(s.Now()) != RoomOpen {
 		return nil, nil
 	}
 	found := map[int][]detect.DetectedTag{}

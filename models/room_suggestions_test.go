@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/models/modelstest"
@@ -109,9 +110,16 @@ func TestARoomOffersSuggestedFieldsUntilDismissed(t *testing.T) {
 			t.Fatalf("after restoring one: %d offered", len(got))
 		}
 
-		off, _ := suggestionRoom(t, env, "agreement-lines-below", `{"documents": {"detectTags": false}}`)
-		if n := len(offered(t, env, off.ID)); n != 0 {
-			t.Fatalf("detectTags false: %d suggestions offered", n)
+		for _, config := range []string{`{"documents": {"detectTags": false}}`, `{"documents": {"edit": false}}`} {
+			off, _ := suggestionRoom(t, env, "agreement-lines-below", config)
+			if n := len(offered(t, env, off.ID)); n != 0 {
+				t.Fatalf("%s: %d suggestions offered", config, n)
+			}
+		}
+		// Nor does a room that is no longer open.
+		env.Clock.Advance(48 * time.Hour) // past the room's link: expired
+		if n := len(offered(t, env, room.ID)); n != 0 {
+			t.Fatalf("an expired room offers %d suggestions", n)
 		}
 	})
 }
