@@ -3,6 +3,7 @@
 // scrolls the pages to it and selects it. It follows the tags as they are
 // placed, moved, reassigned and removed (the same DOM changes counts.mjs
 // follows). groupFields is pure and node-tested.
+import { el as h } from "./dom.mjs";
 import { typeIcon } from "./taglabel.mjs";
 
 /**
@@ -72,12 +73,6 @@ export function createFieldList(root, viewerRoot, { iconsURL = viewerRoot.datase
     return { tags, groups: groupFields(tags, people, docs) };
   };
 
-  const h = (tag, className, text) => {
-    const el = document.createElement(tag);
-    if (className) el.className = className;
-    if (text != null) el.textContent = text;
-    return el;
-  };
   const count = (n) => h("span", "field-list__count", String(n));
 
   const render = () => {

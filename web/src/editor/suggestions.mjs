@@ -7,8 +7,10 @@
 // suggestion hides it, so an undone accept offers it again. Dismissing is
 // stored for the room (POST data-suggestions-url) and is one undo step too.
 // covers, parseSuggestions and suggestionName are pure and node-tested.
-import { typeIcon } from "./taglabel.mjs";
+import { el as h } from "./dom.mjs";
 import { problemMessage, readProblem } from "./problem.mjs";
+import { typeIcon } from "./taglabel.mjs";
+import { tagRect } from "./viewer.mjs";
 
 /** Whether rectangle a ({x, y, width, height}) covers b: their overlap is at least half the smaller one. */
 export function covers(a, b) {
@@ -66,12 +68,6 @@ export function createSuggestions({ viewerRoot, listRoot, editor, viewer, histor
     for (const s of parseSuggestions(doc.dataset.suggestedFields, Number(doc.dataset.docPosition))) all.set(s.id, s);
   }
 
-  const h = (tag, className, text) => {
-    const el = document.createElement(tag);
-    if (className) el.className = className;
-    if (text != null) el.textContent = text;
-    return el;
-  };
   /** A button (type "button") carrying the data-* hook named by its dataset key. */
   const button = (className, hook, text) => {
     const b = h("button", className, text);
@@ -137,7 +133,7 @@ export function createSuggestions({ viewerRoot, listRoot, editor, viewer, histor
       const page = pageEl(s);
       if (!page) continue;
       if (!tagsOf.has(page)) {
-        tagsOf.set(page, [...page.querySelectorAll(".tag")].map((t) => ({ x: Number(t.dataset.x), y: Number(t.dataset.y), width: Number(t.dataset.w), height: Number(t.dataset.h) })));
+        tagsOf.set(page, [...page.querySelectorAll(".tag")].map(tagRect));
       }
       if (!tagsOf.get(page).some((r) => covers(r, s))) out.push(s);
     }
