@@ -66,6 +66,10 @@ func TestCreateRoomAppliesDefaultsAndMergesConfig(t *testing.T) {
 				}
 			}
 		}
+		// The extension of DESIGN §6 is returned with the other defaults.
+		if on, ok := r.Config.Documents["detectTags"]; !ok || !on {
+			t.Fatalf("config.documents.detectTags = %v (present %v), want true by default", on, ok)
+		}
 		if !strings.HasPrefix(r.URL, testBaseURL+"/markup-room/") || len(strings.TrimPrefix(r.URL, testBaseURL+"/markup-room/")) < 64 {
 			t.Fatalf("url = %q", r.URL)
 		}
