@@ -129,18 +129,12 @@ func (s *Store) expandAnchors(ctx context.Context, in *TransactionInput, docs ma
 }
 
 // documentLayout reads a stored document's text layout.
-func (s *Store) documentLayout(ctx context.Context, doc *Document) (pdf.Layout, error) {
-	release, err := s.pdf.Acquire(ctx)
-	if err != nil {
-		return pdf.Layout{}, err
-	}
-	defer release()
-	rc, err := s.OpenDocumentContent(ctx, doc)
-	if err != nil {
-		return pdf.Layout{}, err
-	}
-	defer func() { _ = rc.Close() }()
-	return s.pdf.Limits().ReadLayoutFrom(ctx, rc)
+func (s *Store) documentLayout(ctx context.Context, doc *Document) (lay pdf.Layout, err error) {
+	err = s.readStoredPDF(ctx, doc, func(content DocumentContent) error {
+		lay, err = s.pdf.Limits().ReadLayoutFrom(ctx, content)
+		return err
+	})
+	return lay, err
 }
 
 // anchorTags places anchor j's tags in lay, or says why it cannot (a problem code and detail).

@@ -77,17 +77,11 @@ func (s *Store) ensureDetection(ctx context.Context, d *Document) error {
 	if d.Detection != nil {
 		return nil
 	}
-	release, err := s.pdf.Acquire(ctx)
-	if err != nil {
+	var found detect.Detection
+	err := s.readStoredPDF(ctx, d, func(content DocumentContent) (err error) {
+		_, found, err = inspectAndDetect(ctx, s.pdf.Limits(), content)
 		return err
-	}
-	defer release()
-	content, err := s.OpenDocumentContent(ctx, d)
-	if err != nil {
-		return err
-	}
-	defer func() { _ = content.Close() }()
-	_, found, err := inspectAndDetect(ctx, s.pdf.Limits(), content)
+	})
 	if err != nil {
 		return err
 	}
@@ -103,6 +97,23 @@ func (s *Store) ensureDetection(ctx context.Context, d *Document) error {
 	}
 	d.Detection = &text
 	return nil
+}
+
+// readStoredPDF runs fn on a stored document's content, in a PDF slot (the
+// PDF work's concurrency bound) taken before it is opened; fn reads within
+// s.pdf.Limits().
+func (s *Store) readStoredPDF(ctx context.Context, d *Document, fn func(DocumentContent) error) error {
+	release, err := s.pdf.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
+	content, err := s.OpenDocumentContent(ctx, d)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = content.Close() }()
+	return fn(content)
 }
 
 // placedTags are the tags a new room places on d from its own text tags and
