@@ -126,11 +126,7 @@ func (l Limits) ReadLayoutFrom(ctx context.Context, r io.ReadSeeker) (Layout, er
 		out.Pages = append(out.Pages, p)
 		return nil
 	})
-	var le *LayoutError
-	if errors.As(err, &le) {
-		err = le.Err
-	}
-	if err != nil {
+	if err := LayoutCause(err); err != nil {
 		return Layout{}, err
 	}
 	return out, nil
@@ -145,11 +141,7 @@ func (l Limits) ReadLayoutFrom(ctx context.Context, r io.ReadSeeker) (Layout, er
 // is held at a time.
 func (l Limits) EachPageLayout(ctx context.Context, content []byte, fn func(PageLayout) error) error {
 	_, err := l.InspectLayout(ctx, bytes.NewReader(content), fn)
-	var le *LayoutError
-	if errors.As(err, &le) {
-		return le.Err
-	}
-	return err
+	return LayoutCause(err)
 }
 
 // LayoutError is InspectLayout's error when the document passed Inspect's
@@ -161,6 +153,17 @@ func (e *LayoutError) Error() string { return "read the page layout: " + e.Err.E
 
 // Unwrap gives the layout's error.
 func (e *LayoutError) Unwrap() error { return e.Err }
+
+// LayoutCause returns the error a *LayoutError wraps, and any other error
+// as it is: for callers that read the layout alone, whose errors are the
+// layout's.
+func LayoutCause(err error) error {
+	var le *LayoutError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
+}
 
 // InspectLayout is Inspect that goes on, on the same read of r (no second
 // copy of the document), to call fn with each page's layout as

@@ -3,7 +3,6 @@ package detect
 import (
 	"bytes"
 	"context"
-	"errors"
 	"io"
 	"math"
 
@@ -67,11 +66,7 @@ type Detection struct {
 // read within the caps gives pdf.ErrTooComplex.
 func Detect(ctx context.Context, l pdf.Limits, content []byte) (Detection, error) {
 	_, d, err := InspectAndDetect(ctx, l, bytes.NewReader(content))
-	var le *pdf.LayoutError
-	if errors.As(err, &le) {
-		err = le.Err
-	}
-	return d, err
+	return d, pdf.LayoutCause(err)
 }
 
 // InspectAndDetect is pdf.Limits.Inspect and Detect on one read of r (an
