@@ -15,6 +15,19 @@ const maxOperands = 64
 // arrays included (a TJ array needs one level).
 const maxArrayItems = 1 << 16
 
+// maxArrayDepth caps the nesting of arrays kept (a TJ array needs one
+// level); deeper arrays are stepped over without recursion.
+const maxArrayDepth = 8
+
+// maxStringBytes caps the bytes kept of one string operand (literal or
+// hexadecimal): the rest is read past, not kept. A shown string is a line
+// of text, a CMap string a few bytes.
+const maxStringBytes = 64 << 10
+
+// maxNameBytes caps the bytes kept of a name or an operator word (PDF's own
+// implementation limit for names is 127 bytes).
+const maxNameBytes = 256
+
 // operand is one operand of a content stream operator.
 type operand struct {
 	kind  operandKind
@@ -66,7 +79,7 @@ func (l *contentLexer) next(stack []operand) (op string, operands []operand, ok 
 			operands = l.push(operands, operand{kind: opString, str: l.hex()})
 		case c == '[':
 			l.pos++
-			operands = l.push(operands, operand{kind: opArray, items: l.array(0)})
+			operands = l.push(operands, operand{kind: opArray, items: l.array()})
 		case c == ']' || c == '>' || c == ')' || c == '{' || c == '}':
 			l.pos++ // stray delimiter
 		case c == '+' || c == '-' || c == '.' || (c >= '0' && c <= '9'):
@@ -133,7 +146,8 @@ func (l *contentLexer) word() string {
 	if l.pos == start {
 		l.pos++ // never stall on an unexpected byte
 	}
-	return string(l.b[start:l.pos])
+	// A word longer than any operator is kept cut short: it names nothing.
+	return string(l.b[start:min(l.pos, start+maxNameBytes)])
 }
 
 // name reads a name after its slash, resolving #xx escapes.
@@ -143,7 +157,7 @@ func (l *contentLexer) name() []byte {
 	for l.pos < len(l.b) && !isWhite(l.b[l.pos]) && !isDelim(l.b[l.pos]) {
 		l.pos++
 	}
-	raw := l.b[start:l.pos]
+	raw := l.b[start:min(l.pos, start+maxNameBytes)]
 	if bytes.IndexByte(raw, '#') < 0 {
 		return raw
 	}
@@ -261,7 +275,9 @@ func (l *contentLexer) literal() []byte {
 				}
 			}
 		}
-		out = append(out, c)
+		if len(out) < maxStringBytes {
+			out = append(out, c)
+		}
 	}
 	return out
 }
@@ -283,32 +299,74 @@ func (l *contentLexer) hex() []byte {
 			continue
 		}
 		if half {
-			out = append(out, hi<<4|v)
+			if len(out) < maxStringBytes {
+				out = append(out, hi<<4|v)
+			}
 		} else {
 			hi = v
 		}
 		half = !half
 	}
-	if half {
+	if half && len(out) < maxStringBytes {
 		out = append(out, hi<<4)
 	}
 	return out
 }
 
-// array reads array elements up to the closing bracket.
-func (l *contentLexer) array(depth int) []operand {
-	var items []operand
+// array reads array elements up to the closing bracket (the opening one
+// already read), iteratively: nested arrays are kept down to maxArrayDepth
+// levels, the outermost included; deeper ones stand as one opOther element
+// and are stepped over with a counter, so four million "[" cost neither
+// stack nor memory.
+func (l *contentLexer) array() []operand {
+	var open [maxArrayDepth][]operand
+	depth := 0   // index in open of the innermost array kept
+	skipped := 0 // arrays open below the kept ones
+	// add appends o to the innermost array kept, within maxArrayItems.
+	add := func(o operand) {
+		if l.items < maxArrayItems {
+			l.items++
+			open[depth] = append(open[depth], o)
+		}
+	}
+	// closeKept ends the innermost array kept, adding it to its parent.
+	closeKept := func() {
+		items := open[depth]
+		open[depth] = nil
+		depth--
+		add(operand{kind: opArray, items: items})
+	}
 	for {
 		l.skipSpace()
 		if l.pos >= len(l.b) {
-			return items
+			break
 		}
 		c := l.b[l.pos]
 		var o operand
 		switch {
 		case c == ']':
 			l.pos++
-			return items
+			switch {
+			case skipped > 0:
+				skipped--
+			case depth == 0:
+				return open[0]
+			default:
+				closeKept()
+			}
+			continue
+		case c == '[':
+			l.pos++
+			switch {
+			case skipped > 0:
+				skipped++
+			case depth+1 >= maxArrayDepth:
+				add(operand{kind: opOther})
+				skipped = 1
+			default:
+				depth++
+			}
+			continue
 		case c == '/':
 			o = operand{kind: opName, str: l.name()}
 		case c == '(':
@@ -318,30 +376,28 @@ func (l *contentLexer) array(depth int) []operand {
 			o = operand{kind: opOther}
 		case c == '<':
 			o = operand{kind: opString, str: l.hex()}
-		case c == '[':
-			l.pos++
-			if depth > 8 {
-				l.array(depth + 1)
-				o = operand{kind: opOther}
-			} else {
-				o = operand{kind: opArray, items: l.array(depth + 1)}
-			}
 		case c == '+' || c == '-' || c == '.' || (c >= '0' && c <= '9'):
 			o = operand{kind: opNumber, num: l.number()}
 		default:
-			// An operator inside an array is malformed: end the array here
-			// and let the caller see the operator.
 			if isDelim(c) {
 				l.pos++
 				continue
 			}
-			return items
+			// An operator inside an array is malformed: end every open
+			// array here and let the caller see the operator.
+			for depth > 0 {
+				closeKept()
+			}
+			return open[0]
 		}
-		if l.items < maxArrayItems {
-			l.items++
-			items = append(items, o)
+		if skipped == 0 {
+			add(o)
 		}
 	}
+	for depth > 0 {
+		closeKept()
+	}
+	return open[0]
 }
 
 // skipDict steps over a dictionary, nested ones and strings included.

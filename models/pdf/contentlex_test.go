@@ -1,7 +1,10 @@
 package pdf
 
 import (
+	"bytes"
 	"reflect"
+	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -105,5 +108,77 @@ func TestContentLexerArrayBudget(t *testing.T) {
 	count(args[0].items)
 	if kept > maxArrayItems {
 		t.Errorf("kept %d array elements, cap %d", kept, maxArrayItems)
+	}
+}
+
+// TestContentLexerDeepNesting: millions of "[" neither recurse nor allocate
+// per level (they once overflowed the goroutine stack, a fatal error no
+// recover catches); arrays deeper than maxArrayDepth stand as one element,
+// and the lexer goes on after them.
+func TestContentLexerDeepNesting(t *testing.T) {
+	const n = 4_000_000
+	open := bytes.Repeat([]byte("["), n)
+	closed := append(append(bytes.Repeat([]byte("["), n), bytes.Repeat([]byte("]"), n)...), " TJ (x) Tj"...)
+	for name, src := range map[string][]byte{"unclosed": open, "closed": closed} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		lx := &contentLexer{b: src}
+		op, args, ok := lx.next(nil)
+		runtime.ReadMemStats(&after)
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<10 {
+			t.Errorf("%s: %d bytes allocated for %d brackets", name, alloc, n)
+		}
+		if name == "unclosed" {
+			if ok {
+				t.Errorf("unclosed: got operator %q", op)
+			}
+			continue
+		}
+		if !ok || op != "TJ" || len(args) != 1 {
+			t.Fatalf("closed: %q %d operands", op, len(args))
+		}
+		depth, a := 1, args[0]
+		for len(a.items) == 1 && a.items[0].kind == opArray {
+			depth, a = depth+1, a.items[0]
+		}
+		if depth != maxArrayDepth || len(a.items) != 1 || a.items[0].kind != opOther {
+			t.Errorf("closed: %d levels kept ending in %+v, want %d and one skipped array", depth, a.items, maxArrayDepth)
+		}
+		if op, args, ok := lx.next(nil); !ok || op != "Tj" || string(args[0].str) != "x" {
+			t.Errorf("after the arrays: %q %+v", op, args)
+		}
+	}
+}
+
+// TestContentLexerNestedShapes: arrays close level by level, and an
+// operator inside open arrays ends them all.
+func TestContentLexerNestedShapes(t *testing.T) {
+	lx := &contentLexer{b: []byte("[1 [2 [3] 4] 5] TJ [(a) [(b) Tj")}
+	_, args, _ := lx.next(nil)
+	got := args[0]
+	if len(got.items) != 3 || got.items[1].kind != opArray || len(got.items[1].items) != 3 || got.items[1].items[1].items[0].num != 3 || got.items[2].num != 5 {
+		t.Errorf("nested: %+v", got)
+	}
+	op, args, _ := lx.next(nil)
+	if op != "Tj" || len(args) != 1 || len(args[0].items) != 2 || len(args[0].items[1].items) != 1 {
+		t.Errorf("operator inside arrays: %q %+v", op, args)
+	}
+}
+
+// TestContentLexerLengths: strings, names and words are read to their end
+// but kept only up to their caps.
+func TestContentLexerLengths(t *testing.T) {
+	const n = 1 << 20
+	src := "(" + strings.Repeat("a", n) + ") <" + strings.Repeat("41", n) + "> /" + strings.Repeat("N", n) + " " + strings.Repeat("w", n) + " 7 Tj"
+	lx := &contentLexer{b: []byte(src)}
+	op, args, ok := lx.next(nil)
+	if !ok || len(op) != maxNameBytes {
+		t.Fatalf("a %d-byte word read as %d bytes (ok %v)", n, len(op), ok)
+	}
+	if len(args) != 3 || len(args[0].str) != maxStringBytes || len(args[1].str) != maxStringBytes || len(args[2].str) != maxNameBytes {
+		t.Fatalf("kept %d operands", len(args))
+	}
+	if op, args, ok := lx.next(nil); !ok || op != "Tj" || args[0].num != 7 {
+		t.Errorf("after the long tokens: %q %+v", op, args)
 	}
 }
