@@ -5,8 +5,8 @@ package pdf
 // glyph and every straight line, and draws nothing.
 
 import (
-	"context"
 	"math"
+	"unicode/utf8"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
@@ -53,12 +53,13 @@ type glyph struct {
 // interpreter reads the pages of one document, sharing fonts and decoded
 // streams between them and the operator and glyph budgets across them.
 type interpreter struct {
-	ctx    context.Context
+	work   *budget
 	xrt    *model.XRefTable
 	read   *streamReader
 	fonts  *fontCache
 	ops    int
-	glyphs int
+	glyphs int // runes placed (a glyph counts each rune of its text)
+	shown  int // character codes shown, placed or not (size 0, no text)
 	forms  int
 	err    error
 
@@ -74,6 +75,8 @@ type interpreter struct {
 	vrules  []Box
 	rects   []Box
 	codes   []code
+	// pageRunes counts the runes of the page's glyphs (maxPageGlyphs).
+	pageRunes int
 }
 
 // page interprets the content of page d (geometry p) with resources res.
@@ -81,6 +84,7 @@ func (in *interpreter) page(d types.Dict, res types.Dict, p Page) (PageLayout, e
 	in.gs = gstate{ctm: identity, th: 1, lw: 1, font: fallbackFont()}
 	// The glyph buffer is reused from page to page: groupRuns copies what it keeps.
 	in.stack, in.path, in.points, in.out, in.rules, in.vrules, in.rects = in.stack[:0], nil, 0, in.out[:0], nil, nil, nil
+	in.pageRunes = 0
 	var content []byte
 	if o, ok := d.Find("Contents"); ok {
 		o, _ = in.xrt.Dereference(o)
@@ -104,8 +108,12 @@ func (in *interpreter) page(d types.Dict, res types.Dict, p Page) (PageLayout, e
 	if in.err != nil {
 		return PageLayout{}, in.err
 	}
+	runs, err := groupRuns(in.out, p.CropBox, in.work)
+	if err != nil {
+		return PageLayout{}, err
+	}
 	return PageLayout{
-		Page: p, Runs: groupRuns(in.out, p.CropBox),
+		Page: p, Runs: runs,
 		Rules: clipShapes(in.rules, p.CropBox), VerticalRules: clipShapes(in.vrules, p.CropBox), Rects: clipShapes(in.rects, p.CropBox),
 	}, nil
 }
@@ -115,6 +123,11 @@ func (in *interpreter) run(content []byte, res types.Dict, depth int) {
 	lx := &contentLexer{b: content}
 	var stack []operand
 	base := len(in.stack)
+	// Every run counts its bytes, a form drawn again included.
+	if err := in.work.lex(len(content)); err != nil {
+		in.err = err
+		return
+	}
 	for in.err == nil {
 		op, args, ok := lx.next(stack)
 		if !ok {
@@ -129,11 +142,9 @@ func (in *interpreter) run(content []byte, res types.Dict, depth int) {
 			in.err = errLayoutTooBig("operators", maxLayoutOps)
 			return
 		}
-		if in.ops%4096 == 0 {
-			if err := in.ctx.Err(); err != nil {
-				in.err = err
-				return
-			}
+		if err := in.work.tick(); err != nil {
+			in.err = err
+			return
 		}
 		in.do(op, args, res, depth)
 	}
@@ -317,20 +328,36 @@ func (in *interpreter) addPoint(p point) {
 	in.path[n-1] = append(in.path[n-1], p)
 }
 
-// show places the glyphs of one string.
+// show places the glyphs of one string. Every code shown counts against
+// maxLayoutCodes, whatever its size (text at size 0 is work too); every rune
+// placed counts against the glyph caps of the page and of the document (one
+// code may stand for many runes, and each rune gets a box).
 func (in *interpreter) show(s []byte) {
 	gs := &in.gs
 	f := gs.font
 	in.codes = f.decode(s, in.codes)
-	for _, c := range in.codes {
+	in.shown += len(in.codes)
+	if in.shown > maxLayoutCodes {
+		in.err = errLayoutTooBig("character codes shown", maxLayoutCodes)
+		return
+	}
+	for i, c := range in.codes {
+		if i%clockEvery == clockEvery-1 {
+			if err := in.work.check(false); err != nil {
+				in.err = err
+				return
+			}
+		}
 		m := matrix{gs.size * gs.th, 0, 0, gs.size, 0, gs.rise}.mul(in.tm).mul(gs.ctm)
 		if c.text != "" && gs.size != 0 {
-			in.glyphs++
+			n := utf8.RuneCountInString(c.text)
+			in.glyphs += n
 			if in.glyphs > maxLayoutGlyphs {
 				in.err = errLayoutTooBig("glyphs", maxLayoutGlyphs)
 				return
 			}
-			if len(in.out) >= maxPageGlyphs {
+			in.pageRunes += n
+			if in.pageRunes > maxPageGlyphs {
 				in.err = errLayoutTooBig("glyphs on one page", maxPageGlyphs)
 				return
 			}

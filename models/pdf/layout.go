@@ -19,11 +19,15 @@ const (
 	// document, form XObjects counted each time they are drawn and each
 	// element of a TJ array counted as one more (about a second of work).
 	maxLayoutOps = 4_000_000
-	// maxLayoutGlyphs caps the glyphs placed per document.
+	// maxLayoutGlyphs caps the glyphs placed per document, counted in runes
+	// (a code whose ToUnicode text is several runes gets a box per rune).
 	maxLayoutGlyphs = 5_000_000
-	// maxPageGlyphs caps the glyphs of one page (what is held at once while
-	// pages are read one by one).
+	// maxPageGlyphs caps the glyphs of one page, in runes (what is held at
+	// once while pages are read one by one).
 	maxPageGlyphs = 200_000
+	// maxLayoutCodes caps the character codes shown per document, placed or
+	// not: text at font size 0, or codes without text, are work as well.
+	maxLayoutCodes = 10_000_000
 	// maxHeldGlyphs caps the glyphs ReadLayout keeps for a whole document.
 	maxHeldGlyphs = 1_000_000
 	// maxFormDepth caps the nesting of form XObjects.
@@ -196,14 +200,20 @@ func (l Limits) InspectLayout(ctx context.Context, r io.ReadSeeker, fn func(Page
 // eachPage interprets each page of pc (read and checked by read) and calls fn with it.
 func (l Limits) eachPage(ctx context.Context, pc *model.Context, info Info, fn func(PageLayout) error) error {
 	l = l.withDefaults()
+	work := newBudget(ctx, l.MaxLayoutTime)
 	rd := &streamReader{xrt: pc.XRefTable, limits: l, cache: map[int][]byte{}}
 	in := &interpreter{
-		ctx:   ctx,
-		xrt:   pc.XRefTable,
-		read:  rd,
-		fonts: &fontCache{xrt: pc.XRefTable, read: rd, fonts: map[int]*textFont{}, direct: map[fontKey]*textFont{}, cmaps: map[int]map[uint32]string{}},
+		work: work,
+		xrt:  pc.XRefTable,
+		read: rd,
+		fonts: &fontCache{xrt: pc.XRefTable, read: rd, work: work,
+			fonts: map[int]*textFont{}, direct: map[fontKey]*textFont{}, cmaps: map[int]map[uint32]string{}},
 	}
 	for i, p := range info.Pages {
+		// Between pages, and so after fn's work on the last one.
+		if err := work.check(true); err != nil {
+			return err
+		}
 		d, _, inh, err := pc.PageDict(i+1, false)
 		if err != nil || d == nil {
 			return malformed("page %d: %v", i+1, err)

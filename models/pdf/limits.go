@@ -3,6 +3,7 @@ package pdf
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Default caps on the bytes a PDF may expand to when its streams are decoded.
@@ -28,6 +29,10 @@ type Limits struct {
 	MaxStreamBytes int64
 	// MaxFileBytes is the largest decoded size of all streams of the file together.
 	MaxFileBytes int64
+	// MaxLayoutTime is the wall-clock time reading one document's layout
+	// may take (DefaultMaxLayoutTime when zero); past it the layout fails
+	// with ErrTooComplex.
+	MaxLayoutTime time.Duration
 }
 
 // DefaultLimits returns the default caps.
@@ -42,6 +47,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxFileBytes <= 0 {
 		l.MaxFileBytes = DefaultMaxDecodedFileBytes
+	}
+	if l.MaxLayoutTime <= 0 {
+		l.MaxLayoutTime = DefaultMaxLayoutTime
 	}
 	return l
 }

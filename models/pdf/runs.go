@@ -16,8 +16,10 @@ const (
 )
 
 // groupRuns joins glyphs, in the order they were drawn, into runs, keeping
-// only glyphs whose centre lies inside the visible box crop.
-func groupRuns(gs []glyph, crop Box) []TextRun {
+// only glyphs whose centre lies inside the visible box crop. It stops with
+// the budget's error when work runs out (the glyphs are already capped in
+// runes, so this is the clock and the context).
+func groupRuns(gs []glyph, crop Box, work *budget) ([]TextRun, error) {
 	var runs []TextRun
 	var cur *TextRun
 	var prev glyph
@@ -34,6 +36,9 @@ func groupRuns(gs []glyph, crop Box) []TextRun {
 		sb.Reset()
 	}
 	for _, g := range gs {
+		if err := work.tick(); err != nil {
+			return nil, err
+		}
 		b := quadBox(g.quad)
 		cx, cy := (b.LLX+b.URX)/2, (b.LLY+b.URY)/2
 		if !crop.Contains(cx, cy, 0, 0) {
@@ -60,7 +65,7 @@ func groupRuns(gs []glyph, crop Box) []TextRun {
 		prev = g
 	}
 	flush()
-	return runs
+	return runs, nil
 }
 
 // follows reports whether glyph g continues the run that ends with prev,

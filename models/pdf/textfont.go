@@ -9,14 +9,38 @@ import (
 	"reflect"
 	"strings"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/pdfcpu/pdfcpu/pkg/font"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 )
 
-// maxCMapBytes caps the decoded size of a ToUnicode CMap read for a font.
-const maxCMapBytes = 1 << 20
+// Caps on what the fonts of one document may hold (docs/decisions.md,
+// "Bounds on reading a PDF's content").
+const (
+	// maxCMapBytes caps the decoded size of a ToUnicode CMap read for a font.
+	maxCMapBytes = 1 << 20
+	// maxToUnicodeRunes caps the text one code of a ToUnicode CMap stands
+	// for: a ligature is two or three runes, nothing real comes near 255.
+	// A longer destination reads as U+FFFD (one unreadable character)
+	// rather than as a cut text that was never written.
+	maxToUnicodeRunes = 255
+	// maxCMapRunes caps the runes of all the texts one CMap maps codes to
+	// (65,536 codes of a few runes each fit): past it, the CMap's further
+	// entries are not read and their codes read as U+FFFD.
+	maxCMapRunes = 1 << 20
+	// maxDocCMapRunes caps the same across the CMaps of one document.
+	maxDocCMapRunes = 4 << 20
+	// maxFontEntries caps the entries written into the width and ToUnicode
+	// tables of one document's fonts, overwrites included (a bfrange of all
+	// 65,536 codes repeated, or thousands of small fonts each claiming every
+	// code): past it, fonts get no more entries.
+	maxFontEntries = 2 << 20
+	// maxFonts caps the fonts read per document; past it, a font read as
+	// the fallback font.
+	maxFonts = 10_000
+)
 
 // textFont is a font of a page's resources, ready to decode strings.
 type textFont struct {
@@ -108,6 +132,20 @@ type fontCache struct {
 	direct   map[fontKey]*textFont // font dictionaries written inside resources
 	cmaps    map[int]map[uint32]string
 	fallback *textFont
+	work     *budget
+	loaded   int // fonts read (maxFonts)
+	entries  int // table entries written (maxFontEntries)
+	runes    int // runes of ToUnicode texts kept (maxDocCMapRunes)
+}
+
+// entry counts one table entry written: false once maxFontEntries is
+// passed or the work budget runs out.
+func (fc *fontCache) entry() bool {
+	if fc.entries >= maxFontEntries {
+		return false
+	}
+	fc.entries++
+	return fc.work.tick() == nil
 }
 
 // fontKey names a font dictionary that is not an object of its own: the
@@ -141,9 +179,10 @@ func (fc *fontCache) font(res types.Dict, name string) *textFont {
 		return f
 	}
 	d, err := fc.xrt.DereferenceDict(o)
-	if err != nil || d == nil {
+	if err != nil || d == nil || fc.loaded >= maxFonts {
 		return fc.fallback
 	}
+	fc.loaded++
 	f := fc.load(d)
 	if nr >= 0 {
 		fc.fonts[nr] = f
@@ -237,7 +276,7 @@ func (fc *fontCache) simpleWidths(d types.Dict) map[uint32]float64 {
 		if i > 255 {
 			break
 		}
-		if w, err := fc.xrt.DereferenceNumber(o); err == nil {
+		if w, err := fc.xrt.DereferenceNumber(o); err == nil && fc.entry() {
 			out[uint32(first)+uint32(i)] = w
 		}
 	}
@@ -266,6 +305,9 @@ func (fc *fontCache) cidWidths(cid types.Dict) map[uint32]float64 {
 		if arr, err := fc.xrt.DereferenceArray(w[i+1]); err == nil && arr != nil {
 			for k, o := range arr {
 				if v, ok := num(o); ok && int(first)+k <= 0xffff {
+					if !fc.entry() {
+						return out
+					}
 					out[uint32(first)+uint32(k)] = v
 				}
 			}
@@ -281,6 +323,9 @@ func (fc *fontCache) cidWidths(cid types.Dict) map[uint32]float64 {
 			return out
 		}
 		for c := uint32(first); c <= uint32(last) && len(out) < 1<<16; c++ {
+			if !fc.entry() {
+				return out
+			}
 			out[c] = v
 		}
 		i += 3
@@ -370,52 +415,105 @@ func (fc *fontCache) toUnicode(o types.Object) map[uint32]string {
 	return m
 }
 
-// parseToUnicode reads the bfchar and bfrange sections of a CMap stream.
+// parseToUnicode reads the bfchar and bfrange sections of a CMap stream,
+// within maxToUnicodeRunes per code, maxCMapRunes per CMap, and the
+// document's maxDocCMapRunes, maxFontEntries and work budget.
 func (fc *fontCache) parseToUnicode(o types.Object) map[uint32]string {
 	b := fc.read.stream(o, maxCMapBytes, true)
 	if b == nil {
 		return nil
 	}
-	out := map[uint32]string{}
+	return fc.parseCMap(b)
+}
+
+// parseCMap reads the bfchar and bfrange sections of the decoded CMap b.
+func (fc *fontCache) parseCMap(b []byte) map[uint32]string {
+	if fc.work.lex(len(b)) != nil {
+		return nil
+	}
+	cm := &cmapReader{fc: fc, out: map[uint32]string{}}
 	lx := &contentLexer{b: b, max: 512}
 	var stack []operand
-	for len(out) < 1<<16 {
+	for len(cm.out) < 1<<16 && !cm.full {
 		op, args, ok := lx.next(stack)
-		if !ok {
+		if !ok || fc.work.tick() != nil {
 			break
 		}
 		stack = args
 		switch op {
 		case "endbfchar":
-			for i := 0; i+1 < len(args); i += 2 {
+			for i := 0; i+1 < len(args) && !cm.full; i += 2 {
 				if args[i].kind == opString && args[i+1].kind == opString {
-					out[codeValue(args[i].str)] = utf16Text(args[i+1].str)
+					cm.set(codeValue(args[i].str), args[i+1].str, 0)
 				}
 			}
 		case "endbfrange":
-			for i := 0; i+2 < len(args); i += 3 {
+			for i := 0; i+2 < len(args) && !cm.full; i += 3 {
 				lo, hi, dst := args[i], args[i+1], args[i+2]
 				if lo.kind != opString || hi.kind != opString {
 					continue
 				}
 				a, z := codeValue(lo.str), codeValue(hi.str)
-				if z < a || z-a > 0xffff {
+				if z < a || z-a > 0xffff || (dst.kind != opString && dst.kind != opArray) {
 					continue
 				}
-				for c := a; c <= z && len(out) < 1<<16; c++ {
+				// Counted by offset: a range ending at the largest code
+				// must not wrap around.
+				n := z - a
+				if dst.kind == opArray {
+					n = min(n, uint32(len(dst.items)))
+				}
+				for k := uint32(0); k <= n && len(cm.out) < 1<<16 && !cm.full; k++ {
 					switch dst.kind {
 					case opString:
-						out[c] = offsetText(dst.str, c-a)
+						cm.set(a+k, dst.str, k)
 					case opArray:
-						if k := int(c - a); k < len(dst.items) && dst.items[k].kind == opString {
-							out[c] = utf16Text(dst.items[k].str)
+						if int(k) < len(dst.items) && dst.items[k].kind == opString {
+							cm.set(a+k, dst.items[k].str, 0)
 						}
 					}
 				}
 			}
 		}
 	}
-	return out
+	return cm.out
+}
+
+// cmapReader fills one ToUnicode table within the caps.
+type cmapReader struct {
+	fc    *fontCache
+	out   map[uint32]string
+	runes int  // runes kept by this CMap (maxCMapRunes)
+	full  bool // a cap was reached: nothing more is read
+}
+
+// set maps code c to the UTF-16BE text dst, its last unit increased by k
+// (a bfrange's offset); a text longer than maxToUnicodeRunes maps to U+FFFD.
+func (cm *cmapReader) set(c uint32, dst []byte, k uint32) {
+	if !cm.fc.entry() {
+		cm.full = true
+		return
+	}
+	text := "\uFFFD"
+	// Four bytes are at most one rune: a longer string is never decoded.
+	if len(dst) <= 4*maxToUnicodeRunes {
+		if k == 0 {
+			text = utf16Text(dst)
+		} else {
+			text = offsetText(dst, k)
+		}
+		if utf8.RuneCountInString(text) > maxToUnicodeRunes {
+			text = "\uFFFD"
+		}
+	}
+	n := utf8.RuneCountInString(text)
+	if cm.runes+n > maxCMapRunes || cm.fc.runes+n > maxDocCMapRunes {
+		cm.full = true
+		return
+	}
+	cm.runes += n
+	cm.fc.runes += n
+	cm.out[c] = text
 }
 
 // codeValue reads a big-endian character code.
@@ -437,8 +535,9 @@ func utf16Text(b []byte) string {
 }
 
 // offsetText returns the UTF-16BE text b with its last unit increased by k.
+// It copies b: callers keep b within 4*maxToUnicodeRunes bytes.
 func offsetText(b []byte, k uint32) string {
-	if len(b) < 2 {
+	if len(b) < 2 || len(b) > 4*maxToUnicodeRunes {
 		return "\uFFFD"
 	}
 	c := append([]byte(nil), b...)

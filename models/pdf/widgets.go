@@ -12,6 +12,14 @@ const (
 	maxWidgetsPerPage = 5000
 	// maxFieldDepth caps the /Parent chain followed from a widget.
 	maxFieldDepth = 32
+	// MaxFieldNameRunes caps a field's partial name (/T) and its fully
+	// qualified name, in runes: longer ones are cut (a name is a label for
+	// a person, and every detected tag carries it).
+	MaxFieldNameRunes = 255
+	// maxFieldNameRaw caps the bytes of a /T string that are decoded: 255
+	// runes take at most 4 UTF-16 bytes each, each written as at most a
+	// 4-byte escape.
+	maxFieldNameRaw = 16 * MaxFieldNameRunes
 )
 
 // Field flags (ISO 32000-1, tables 221, 226, 228).
@@ -70,8 +78,8 @@ func field(xrt *model.XRefTable, a types.Dict) (Widget, bool) {
 	d := a
 	for depth := 0; d != nil && depth < maxFieldDepth; depth++ {
 		if o, err := xrt.Dereference(d["T"]); err == nil && o != nil {
-			if s, err := types.StringOrHexLiteral(o); err == nil && s != nil {
-				names = append(names, *s)
+			if s, ok := partialName(o); ok {
+				names = append(names, s)
 			}
 		}
 		if ft == "" {
@@ -113,10 +121,54 @@ func field(xrt *model.XRefTable, a types.Dict) (Widget, bool) {
 	for i, j := 0, len(names)-1; i < j; i, j = i+1, j-1 {
 		names[i], names[j] = names[j], names[i]
 	}
-	w.Name = strings.Join(names, ".")
+	w.Name = CutRunes(strings.Join(names, "."), MaxFieldNameRunes)
 	w.Required = flags&flagRequired != 0
 	w.ReadOnly = flags&flagReadOnly != 0
 	return w, true
+}
+
+// partialName decodes a field's /T, within maxFieldNameRaw bytes of it and
+// MaxFieldNameRunes runes.
+func partialName(o types.Object) (string, bool) {
+	switch v := o.(type) {
+	case types.StringLiteral:
+		raw := string(v)
+		if len(raw) <= maxFieldNameRaw {
+			s, err := types.StringLiteralToString(v)
+			return CutRunes(s, MaxFieldNameRunes), err == nil
+		}
+		// Cut short, the string may end inside an escape or a UTF-16 unit:
+		// take the longest of the few nearby cuts that decodes.
+		for cut := maxFieldNameRaw; cut > maxFieldNameRaw-8; cut-- {
+			if s, err := types.StringLiteralToString(types.StringLiteral(raw[:cut])); err == nil {
+				return CutRunes(s, MaxFieldNameRunes), true
+			}
+		}
+		return "", false
+	case types.HexLiteral:
+		raw := string(v)
+		if len(raw) > maxFieldNameRaw {
+			raw = raw[:maxFieldNameRaw] // a multiple of 4 hex digits: whole UTF-16 units
+		}
+		s, err := types.HexLiteralToString(types.HexLiteral(raw))
+		return CutRunes(s, MaxFieldNameRunes), err == nil
+	}
+	return "", false
+}
+
+// CutRunes returns s cut to its first n runes.
+func CutRunes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := 0
+	for k := range s {
+		if i == n {
+			return s[:k]
+		}
+		i++
+	}
+	return s
 }
 
 // rectOf reads a rectangle array.
