@@ -3,6 +3,7 @@ package detect
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"math"
 
@@ -52,12 +53,42 @@ type DetectProblem struct {
 	Detail string `json:"detail"`
 }
 
+// Caps on what one document's detection keeps (docs/decisions.md, "Bounds
+// on reading a PDF's content"): a real page has a handful of tags, a real
+// document a few hundred at most. Past a cap the rest is dropped and one
+// problem (ProblemTooManyTags, ProblemTooManyProblems) says how much.
+const (
+	// MaxTagsPerPage caps the tags kept per page (text tags first, then
+	// form fields, then suggestions).
+	MaxTagsPerPage = 500
+	// MaxTagsPerDocument caps the tags kept per document.
+	MaxTagsPerDocument = 5000
+	// MaxProblemsPerPage caps the problems kept per page.
+	MaxProblemsPerPage = 100
+	// MaxProblemsPerDocument caps the problems kept per document.
+	MaxProblemsPerDocument = 1000
+	// MaxTextRunes caps a detected tag's or problem's text (the tag as
+	// written, the form field's name, the label), in runes: longer ones are
+	// cut. MaxDetailRunes caps a problem's detail, which quotes the text.
+	MaxTextRunes   = 255
+	MaxDetailRunes = 1000
+)
+
+// Problem codes that name no one tag: what the caps dropped.
+const (
+	ProblemTooManyTags     = "too_many_tags"
+	ProblemTooManyProblems = "too_many_problems"
+)
+
 // Detection is everything Detect finds in one document.
 type Detection struct {
 	Tags     []DetectedTag   `json:"tags"`
 	Problems []DetectProblem `json:"problems"`
 	// work counts the comparisons suggestions made (see maxSuggestWork).
 	work int
+	// What the caps dropped, and from which page on.
+	droppedTags, droppedProblems         int
+	firstDroppedTag, firstDroppedProblem int
 }
 
 // Detect reads the document's layout within l, one page at a time, and
@@ -77,36 +108,102 @@ func Detect(ctx context.Context, l pdf.Limits, content []byte) (Detection, error
 func InspectAndDetect(ctx context.Context, l pdf.Limits, r io.ReadSeeker) (pdf.Info, Detection, error) {
 	d := Detection{Tags: []DetectedTag{}, Problems: []DetectProblem{}}
 	n := 0
+	clock := newClock(ctx)
 	info, err := l.InspectLayout(ctx, r, func(p pdf.PageLayout) error {
 		n++
-		d.add(n, p)
-		return nil
+		return d.add(n, p, clock)
 	})
 	if err != nil {
 		return info, Detection{}, err
 	}
+	d.finish()
 	return info, d, nil
 }
 
 // FromLayout finds the tags of a layout read earlier.
 func FromLayout(lay pdf.Layout) Detection {
 	d := Detection{Tags: []DetectedTag{}, Problems: []DetectProblem{}}
+	clock := newClock(context.Background())
 	for i, p := range lay.Pages {
-		d.add(i+1, p)
+		_ = d.add(i+1, p, clock) // a background context never ends
 	}
+	d.finish()
 	return d
 }
 
-// add finds the tags of page n.
-func (d *Detection) add(n int, p pdf.PageLayout) {
+// add finds the tags of page n, within the caps; it stops with the
+// context's error.
+func (d *Detection) add(n int, p pdf.PageLayout, clock *clock) error {
 	runs := displayRuns(p)
-	tags, problems := textTags(n, p, runs)
+	tags, problems, err := textTags(n, p, runs, clock)
+	if err != nil {
+		return err
+	}
 	fields := formFields(n, p)
-	d.Tags = append(d.Tags, tags...)
-	d.Tags = append(d.Tags, fields...)
-	d.Problems = append(d.Problems, problems...)
+	page := 0
+	page = d.keepTags(n, page, tags)
+	page = d.keepTags(n, page, fields)
+	d.keepProblems(n, problems)
+	if page >= MaxTagsPerPage || len(d.Tags) >= MaxTagsPerDocument {
+		return nil // no room left for suggestions: none are looked for
+	}
 	taken := append(append([]DetectedTag(nil), tags...), fields...)
-	d.Tags = append(d.Tags, suggestions(n, p, runs, taken, labelRules, &d.work)...)
+	suggested, err := suggestions(n, p, runs, taken, labelRules, &d.work, clock)
+	if err != nil {
+		return err
+	}
+	d.keepTags(n, page, suggested)
+	return nil
+}
+
+// keepTags adds tags of page n, of which page are kept already, within
+// MaxTagsPerPage and MaxTagsPerDocument, their texts cut to MaxTextRunes;
+// it returns the page's new count and counts what it drops.
+func (d *Detection) keepTags(n, page int, tags []DetectedTag) int {
+	for _, t := range tags {
+		if page >= MaxTagsPerPage || len(d.Tags) >= MaxTagsPerDocument {
+			if d.droppedTags == 0 {
+				d.firstDroppedTag = n
+			}
+			d.droppedTags++
+			continue
+		}
+		t.Text = pdf.CutRunes(t.Text, MaxTextRunes)
+		d.Tags = append(d.Tags, t)
+		page++
+	}
+	return page
+}
+
+// keepProblems adds problems of page n within MaxProblemsPerPage and
+// MaxProblemsPerDocument, their texts cut, and counts what it drops.
+func (d *Detection) keepProblems(n int, problems []DetectProblem) {
+	for i, p := range problems {
+		if i >= MaxProblemsPerPage || len(d.Problems) >= MaxProblemsPerDocument {
+			if d.droppedProblems == 0 {
+				d.firstDroppedProblem = n
+			}
+			d.droppedProblems++
+			continue
+		}
+		p.Text = pdf.CutRunes(p.Text, MaxTextRunes)
+		p.Detail = pdf.CutRunes(p.Detail, MaxDetailRunes)
+		d.Problems = append(d.Problems, p)
+	}
+}
+
+// finish adds one problem for each cap that dropped something.
+func (d *Detection) finish() {
+	if d.droppedTags > 0 {
+		d.Problems = append(d.Problems, DetectProblem{Page: d.firstDroppedTag, Code: ProblemTooManyTags,
+			Detail: fmt.Sprintf("%d more tags were found from page %d on and dropped: at most %d tags a page and %d a document are kept.",
+				d.droppedTags, d.firstDroppedTag, MaxTagsPerPage, MaxTagsPerDocument)})
+	}
+	if d.droppedProblems > 0 {
+		d.Problems = append(d.Problems, DetectProblem{Page: d.firstDroppedProblem, Code: ProblemTooManyProblems,
+			Detail: fmt.Sprintf("%d more unreadable tags were found from page %d on and not listed: at most %d a page and %d a document are listed.",
+				d.droppedProblems, d.firstDroppedProblem, MaxProblemsPerPage, MaxProblemsPerDocument)})
+	}
 }
 
 // place returns a tag of type t whose box is b (display space) on page p,

@@ -120,7 +120,7 @@ var underscores = regexp.MustCompile(`_{3,}`)
 // suggestions proposes fields at blanks next to labels on one page (runs
 // are its runs in display space), leaving out those that overlap the tags
 // already found (taken).
-func suggestions(page int, p pdf.PageLayout, runs []pdf.TextRun, taken []DetectedTag, rules []LabelRule, work *int) []DetectedTag {
+func suggestions(page int, p pdf.PageLayout, runs []pdf.TextRun, taken []DetectedTag, rules []LabelRule, work *int, clock *clock) ([]DetectedTag, error) {
 	// Which rules are horizontal depends on the page's rotation.
 	var across, upright []pdf.Box
 	for _, b := range append(append([]pdf.Box(nil), p.Rules...), p.VerticalRules...) {
@@ -141,6 +141,9 @@ func suggestions(page int, p pdf.PageLayout, runs []pdf.TextRun, taken []Detecte
 	}
 	var labels []label
 	for _, r := range runs {
+		if err := clock.tick(); err != nil {
+			return nil, err
+		}
 		idx := runeIndex(r.Text)
 		start := 0
 		piece := func(from, to int) {
@@ -165,9 +168,12 @@ func suggestions(page int, p pdf.PageLayout, runs []pdf.TextRun, taken []Detecte
 	}
 	var props []proposal
 	for _, l := range labels {
+		if err := clock.tick(); err != nil {
+			return nil, err
+		}
 		*work += len(blanks)
 		if *work > maxSuggestWork {
-			return nil
+			return nil, nil
 		}
 		if pr, ok := propose(l, blanks, upright, work); ok {
 			props = append(props, pr)
@@ -185,10 +191,13 @@ func suggestions(page int, p pdf.PageLayout, runs []pdf.TextRun, taken []Detecte
 				continue
 			}
 		}
+		if err := clock.tick(); err != nil {
+			return nil, err
+		}
 		clash := false
 		*work += len(takenBoxes)
 		if *work > maxSuggestWork {
-			return out
+			return out, nil
 		}
 		for _, tb := range takenBoxes {
 			if overlap(tb, pr.box) > 0.3 || (pr.blank >= 0 && overlap(tb, blanks[pr.blank].box) > 0.3) {
@@ -206,7 +215,7 @@ func suggestions(page int, p pdf.PageLayout, runs []pdf.TextRun, taken []Detecte
 		t.Source, t.Text, t.Confidence, t.Required = SourceLabel, pr.label.text, math.Round(pr.confidence*100)/100, true
 		out = append(out, t)
 	}
-	return out
+	return out, nil
 }
 
 // crossed reports whether a vertical rule crosses or meets the horizontal

@@ -136,26 +136,33 @@ func dateFormat(s string) (string, bool) {
 }
 
 // textTags finds the text tags of one page and the malformed ones (runs
-// are its runs in display space).
-func textTags(page int, p pdf.PageLayout, runs []pdf.TextRun) ([]DetectedTag, []DetectProblem) {
+// are its runs in display space); it stops with the context's error.
+func textTags(page int, p pdf.PageLayout, runs []pdf.TextRun, clock *clock) ([]DetectedTag, []DetectProblem, error) {
 	var tags []DetectedTag
 	var problems []DetectProblem
+	seen := drawn{}
 	for _, r := range runs {
+		if err := clock.tick(); err != nil {
+			return nil, nil, err
+		}
 		if !strings.Contains(r.Text, "{{") && !strings.Contains(r.Text, "}}") {
 			continue
 		}
 		idx := runeIndex(r.Text)
 		end := 0
 		for _, m := range tagPattern.FindAllStringSubmatchIndex(r.Text, -1) {
+			if err := clock.tick(); err != nil {
+				return nil, nil, err
+			}
 			// Anything opened before this tag and never closed is a problem.
 			if i := strings.Index(r.Text[end:m[0]], "{{"); i >= 0 {
 				problems = append(problems, unclosed(page, r.Text[end+i:m[0]]))
 			}
 			end = m[1]
-			text := r.Text[m[0]:m[1]]
+			text := pdf.CutRunes(r.Text[m[0]:m[1]], MaxTextRunes)
 			t, code, detail := parseTextTag(r.Text[m[2]:m[3]])
 			if code != "" {
-				problems = append(problems, DetectProblem{Page: page, Text: text, Code: code, Detail: detail})
+				problems = append(problems, DetectProblem{Page: page, Text: text, Code: code, Detail: pdf.CutRunes(detail, MaxDetailRunes)})
 				continue
 			}
 			b := spanBox(r, idx[m[0]], idx[m[1]])
@@ -172,7 +179,7 @@ func textTags(page int, p pdf.PageLayout, runs []pdf.TextRun) ([]DetectedTag, []
 			tag := place(p.Page, t.typ, page, b)
 			tag.Signer, tag.Source, tag.Text, tag.Confidence = t.signer, SourceTextTag, text, 1
 			tag.Required, tag.DateFormat, tag.FontSize = t.required, t.dateFormat, t.fontSize
-			if !drawnTwice(tags, tag) {
+			if seen.add(tag) {
 				tags = append(tags, tag)
 			}
 		}
@@ -180,18 +187,41 @@ func textTags(page int, p pdf.PageLayout, runs []pdf.TextRun) ([]DetectedTag, []
 			problems = append(problems, unclosed(page, r.Text[end+i:]))
 		}
 	}
-	return tags, problems
+	return tags, problems, nil
 }
 
-// drawnTwice reports whether tags already holds t, drawn again at (almost)
-// the same place, as producers do to fake bold type.
-func drawnTwice(tags []DetectedTag, t DetectedTag) bool {
-	for _, o := range tags {
-		if o.Text == t.Text && math.Abs(o.X-t.X) < 1 && math.Abs(o.Y-t.Y) < 1 && math.Abs(o.Width-t.Width) < 1 && math.Abs(o.Height-t.Height) < 1 {
-			return true
+// drawn holds the text tags of a page by text and by the unit cell of their
+// box, so that a tag drawn twice at (almost) the same place, as producers do
+// to fake bold type, is found in constant time: two boxes less than a point
+// apart in x, y, width and height lie in the same or neighbouring cells.
+type drawn map[drawnKey][4]float64
+
+type drawnKey struct {
+	text       string
+	x, y, w, h int64
+}
+
+// add records t and reports whether it is new: false when a tag of the same
+// text lies less than a point away in x, y, width and height.
+func (d drawn) add(t DetectedTag) bool {
+	v := [4]float64{t.X, t.Y, t.Width, t.Height}
+	var cell [4]int64
+	for i, f := range v {
+		cell[i] = int64(math.Floor(f))
+	}
+	for near := range 81 {
+		k := drawnKey{text: t.Text}
+		step := near // in base 3, one digit per dimension: -1, 0 or +1
+		for i, o := range [4]*int64{&k.x, &k.y, &k.w, &k.h} {
+			*o = cell[i] + int64(step%3) - 1
+			step /= 3
+		}
+		if u, ok := d[k]; ok && math.Abs(u[0]-v[0]) < 1 && math.Abs(u[1]-v[1]) < 1 && math.Abs(u[2]-v[2]) < 1 && math.Abs(u[3]-v[3]) < 1 {
+			return false
 		}
 	}
-	return false
+	d[drawnKey{t.Text, cell[0], cell[1], cell[2], cell[3]}] = v
+	return true
 }
 
 // unclosed reports "{{" without its "}}" on the same line.

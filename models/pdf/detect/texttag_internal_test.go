@@ -1,6 +1,8 @@
 package detect
 
 import (
+	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -127,5 +129,34 @@ func TestLabelRulesMatch(t *testing.T) {
 		if got := typeOf(label); got != want {
 			t.Errorf("%q → %q, want %q", label, got, want)
 		}
+	}
+}
+
+// TestDrawnMatchesPairwise: the de-duplication by cells finds the same
+// duplicates as comparing every pair (the way it once did, in quadratic
+// time: 98 s for one 22 KB PDF).
+func TestDrawnMatchesPairwise(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var kept []DetectedTag
+	seen := drawn{}
+	for range 5000 {
+		tag := DetectedTag{Text: []string{"{{a}}", "{{b}}"}[rng.IntN(2)],
+			X: float64(rng.IntN(400)) / 10, Y: float64(rng.IntN(400)) / 10, Width: 10 + float64(rng.IntN(30))/10, Height: 5 + float64(rng.IntN(30))/10}
+		dup := false
+		for _, o := range kept {
+			if o.Text == tag.Text && math.Abs(o.X-tag.X) < 1 && math.Abs(o.Y-tag.Y) < 1 && math.Abs(o.Width-tag.Width) < 1 && math.Abs(o.Height-tag.Height) < 1 {
+				dup = true
+				break
+			}
+		}
+		if seen.add(tag) == dup {
+			t.Fatalf("%+v: duplicate %v by pairs, new %v by cells", tag, dup, !dup)
+		}
+		if !dup {
+			kept = append(kept, tag)
+		}
+	}
+	if len(kept) < 100 || len(kept) > 4900 {
+		t.Errorf("%d kept: the test does not test much", len(kept))
 	}
 }

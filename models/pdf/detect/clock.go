@@ -1,0 +1,41 @@
+package detect
+
+import (
+	"context"
+	"time"
+)
+
+// clock checks, from detection's long loops, whether the request is still
+// wanted: the clock is read every clockEvery steps and the context once
+// checkEvery has passed (the pdf package's interpreter does the same).
+type clock struct {
+	ctx  context.Context
+	now  func() time.Time // time.Now; tests move the clock themselves
+	last time.Time
+	n    int
+}
+
+const (
+	clockEvery = 64
+	checkEvery = 10 * time.Millisecond
+)
+
+func newClock(ctx context.Context) *clock {
+	c := &clock{ctx: ctx, now: time.Now}
+	c.last = c.now()
+	return c
+}
+
+// tick counts one step; it returns the context's error once it is done.
+func (c *clock) tick() error {
+	c.n++
+	if c.n < clockEvery {
+		return nil
+	}
+	c.n = 0
+	if now := c.now(); now.Sub(c.last) >= checkEvery {
+		c.last = now
+		return c.ctx.Err()
+	}
+	return nil
+}
