@@ -154,10 +154,22 @@ func placedTags(d *Document, participants []ParticipantInput) ([]TagInput, error
 }
 
 // detectedCustomData is the customData of a tag placed from what a document
-// carries: where it came from and the text it was found by.
+// carries: where it came from and the text it was found by. Both are cut to
+// detect.MaxTextRunes (a detection stored before that cap may hold longer
+// ones), so the object stays far below MaxCustomDataBytes, the API's own
+// limit; should it still pass it, the text is left out rather than the
+// room refused.
 func detectedCustomData(t detect.DetectedTag) (RawJSON, error) {
-	return json.Marshal(struct {
+	type data struct {
 		Source string `json:"detectedFrom"`
 		Text   string `json:"detectedText"`
-	}{t.Source, t.Text})
+	}
+	b, err := json.Marshal(data{pdf.CutRunes(t.Source, detect.MaxTextRunes), pdf.CutRunes(t.Text, detect.MaxTextRunes)})
+	if err != nil {
+		return nil, err
+	}
+	if len(b) <= MaxCustomDataBytes {
+		return b, nil
+	}
+	return json.Marshal(data{Source: pdf.CutRunes(t.Source, 64)})
 }
