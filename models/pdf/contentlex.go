@@ -433,7 +433,7 @@ func (l *contentLexer) skipInlineImage() {
 		l.pos = len(l.b)
 		return
 	}
-	l.pos += i + 3
+	l.pos = min(l.pos+i+3, len(l.b)) // "ID" and the one white-space byte after it
 	for l.pos < len(l.b) {
 		j := bytes.Index(l.b[l.pos:], []byte("EI"))
 		if j < 0 {
