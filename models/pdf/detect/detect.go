@@ -135,15 +135,19 @@ func FromLayout(lay pdf.Layout) Detection {
 // context's error.
 func (d *Detection) add(n int, p pdf.PageLayout, clock *clock) error {
 	runs := displayRuns(p)
-	tags, problems, err := textTags(n, p, runs, clock)
+	found, err := textTags(n, p, runs, clock,
+		max(0, min(MaxTagsPerPage, MaxTagsPerDocument-len(d.Tags))),
+		max(0, min(MaxProblemsPerPage, MaxProblemsPerDocument-len(d.Problems))))
 	if err != nil {
 		return err
 	}
+	tags := found.tags
+	d.drop(n, found.droppedTags, found.droppedProblems)
 	fields := formFields(n, p)
 	page := 0
 	page = d.keepTags(n, page, tags)
 	page = d.keepTags(n, page, fields)
-	d.keepProblems(n, problems)
+	d.keepProblems(n, found.problems)
 	if page >= MaxTagsPerPage || len(d.Tags) >= MaxTagsPerDocument {
 		return nil // no room left for suggestions: none are looked for
 	}
@@ -156,16 +160,25 @@ func (d *Detection) add(n int, p pdf.PageLayout, clock *clock) error {
 	return nil
 }
 
+// drop counts tags and problems of page n dropped by the caps.
+func (d *Detection) drop(n, tags, problems int) {
+	if tags > 0 && d.droppedTags == 0 {
+		d.firstDroppedTag = n
+	}
+	if problems > 0 && d.droppedProblems == 0 {
+		d.firstDroppedProblem = n
+	}
+	d.droppedTags += tags
+	d.droppedProblems += problems
+}
+
 // keepTags adds tags of page n, of which page are kept already, within
 // MaxTagsPerPage and MaxTagsPerDocument, their texts cut to MaxTextRunes;
 // it returns the page's new count and counts what it drops.
 func (d *Detection) keepTags(n, page int, tags []DetectedTag) int {
 	for _, t := range tags {
 		if page >= MaxTagsPerPage || len(d.Tags) >= MaxTagsPerDocument {
-			if d.droppedTags == 0 {
-				d.firstDroppedTag = n
-			}
-			d.droppedTags++
+			d.drop(n, 1, 0)
 			continue
 		}
 		t.Text = pdf.CutRunes(t.Text, MaxTextRunes)
@@ -180,10 +193,7 @@ func (d *Detection) keepTags(n, page int, tags []DetectedTag) int {
 func (d *Detection) keepProblems(n int, problems []DetectProblem) {
 	for i, p := range problems {
 		if i >= MaxProblemsPerPage || len(d.Problems) >= MaxProblemsPerDocument {
-			if d.droppedProblems == 0 {
-				d.firstDroppedProblem = n
-			}
-			d.droppedProblems++
+			d.drop(n, 0, 1)
 			continue
 		}
 		p.Text = pdf.CutRunes(p.Text, MaxTextRunes)

@@ -135,15 +135,45 @@ func dateFormat(s string) (string, bool) {
 	return "", false
 }
 
+// pageFinds is what one page yields of text tags and problems, within the
+// room the caps leave it; what does not fit is only counted (and not
+// compared with what was kept: the count may hold a tag drawn twice).
+type pageFinds struct {
+	tags                         []DetectedTag
+	problems                     []DetectProblem
+	tagRoom, problemRoom         int
+	droppedTags, droppedProblems int
+	seen                         drawn
+}
+
+// tag keeps t unless the page is full or t is drawn twice.
+func (f *pageFinds) tag(t DetectedTag) {
+	if len(f.tags) >= f.tagRoom {
+		f.droppedTags++
+		return
+	}
+	if f.seen.add(t) {
+		f.tags = append(f.tags, t)
+	}
+}
+
+// problem keeps p unless the page is full.
+func (f *pageFinds) problem(p DetectProblem) {
+	if len(f.problems) >= f.problemRoom {
+		f.droppedProblems++
+		return
+	}
+	f.problems = append(f.problems, p)
+}
+
 // textTags finds the text tags of one page and the malformed ones (runs
-// are its runs in display space); it stops with the context's error.
-func textTags(page int, p pdf.PageLayout, runs []pdf.TextRun, clock *clock) ([]DetectedTag, []DetectProblem, error) {
-	var tags []DetectedTag
-	var problems []DetectProblem
-	seen := drawn{}
+// are its runs in display space), keeping at most tagRoom tags and
+// problemRoom problems; it stops with the context's error.
+func textTags(page int, p pdf.PageLayout, runs []pdf.TextRun, clock *clock, tagRoom, problemRoom int) (*pageFinds, error) {
+	f := &pageFinds{tagRoom: tagRoom, problemRoom: problemRoom, seen: drawn{}}
 	for _, r := range runs {
 		if err := clock.tick(); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		if !strings.Contains(r.Text, "{{") && !strings.Contains(r.Text, "}}") {
 			continue
@@ -152,17 +182,21 @@ func textTags(page int, p pdf.PageLayout, runs []pdf.TextRun, clock *clock) ([]D
 		end := 0
 		for _, m := range tagPattern.FindAllStringSubmatchIndex(r.Text, -1) {
 			if err := clock.tick(); err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 			// Anything opened before this tag and never closed is a problem.
 			if i := strings.Index(r.Text[end:m[0]], "{{"); i >= 0 {
-				problems = append(problems, unclosed(page, r.Text[end+i:m[0]]))
+				f.problem(unclosed(page, r.Text[end+i:m[0]]))
 			}
 			end = m[1]
 			text := pdf.CutRunes(r.Text[m[0]:m[1]], MaxTextRunes)
 			t, code, detail := parseTextTag(r.Text[m[2]:m[3]])
 			if code != "" {
-				problems = append(problems, DetectProblem{Page: page, Text: text, Code: code, Detail: pdf.CutRunes(detail, MaxDetailRunes)})
+				f.problem(DetectProblem{Page: page, Text: text, Code: code, Detail: pdf.CutRunes(detail, MaxDetailRunes)})
+				continue
+			}
+			if len(f.tags) >= tagRoom {
+				f.droppedTags++ // not placed, not compared
 				continue
 			}
 			b := spanBox(r, idx[m[0]], idx[m[1]])
@@ -179,15 +213,13 @@ func textTags(page int, p pdf.PageLayout, runs []pdf.TextRun, clock *clock) ([]D
 			tag := place(p.Page, t.typ, page, b)
 			tag.Signer, tag.Source, tag.Text, tag.Confidence = t.signer, SourceTextTag, text, 1
 			tag.Required, tag.DateFormat, tag.FontSize = t.required, t.dateFormat, t.fontSize
-			if seen.add(tag) {
-				tags = append(tags, tag)
-			}
+			f.tag(tag)
 		}
 		if i := strings.Index(r.Text[end:], "{{"); i >= 0 {
-			problems = append(problems, unclosed(page, r.Text[end+i:]))
+			f.problem(unclosed(page, r.Text[end+i:]))
 		}
 	}
-	return tags, problems, nil
+	return f, nil
 }
 
 // drawn holds the text tags of a page by text and by the unit cell of their
