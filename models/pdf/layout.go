@@ -223,7 +223,9 @@ func (l Limits) eachPage(ctx context.Context, pc *model.Context, info Info, fn f
 		if err != nil {
 			return err
 		}
-		pl.Widgets = widgets(pc.XRefTable, d, p.CropBox)
+		if pl.Widgets, err = widgets(pc.XRefTable, d, p.CropBox, work); err != nil {
+			return err
+		}
 		if err := fn(pl); err != nil {
 			return err
 		}

@@ -32,16 +32,20 @@ const (
 )
 
 // widgets lists the visible form field widgets of page d whose /Rect
-// overlaps the page's visible box crop.
-func widgets(xrt *model.XRefTable, d types.Dict, crop Box) []Widget {
+// overlaps the page's visible box crop; it stops with the work budget's
+// error (each widget may follow a /Parent chain of long names).
+func widgets(xrt *model.XRefTable, d types.Dict, crop Box, work *budget) ([]Widget, error) {
 	annots, err := xrt.DereferenceArray(d["Annots"])
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	var out []Widget
 	for i, o := range annots {
 		if i >= maxWidgetsPerPage {
 			break
+		}
+		if err := work.tick(); err != nil {
+			return nil, err
 		}
 		a, err := xrt.DereferenceDict(o)
 		if err != nil || a == nil {
@@ -60,23 +64,26 @@ func widgets(xrt *model.XRefTable, d types.Dict, crop Box) []Widget {
 		if _, ok := box.intersect(crop); !ok {
 			continue
 		}
-		w, ok := field(xrt, a)
+		w, ok := field(xrt, a, work)
 		if !ok {
 			continue
 		}
 		w.Box = box
 		out = append(out, w)
 	}
-	return out
+	return out, work.err
 }
 
 // field reads the field a widget belongs to: its type and flags (inherited
 // along /Parent) and its fully qualified name.
-func field(xrt *model.XRefTable, a types.Dict) (Widget, bool) {
+func field(xrt *model.XRefTable, a types.Dict, work *budget) (Widget, bool) {
 	var names []string
 	ft, flags, haveFlags := "", 0, false
 	d := a
 	for depth := 0; d != nil && depth < maxFieldDepth; depth++ {
+		if work.tick() != nil {
+			return Widget{}, false // widgets returns the budget's error
+		}
 		if o, err := xrt.Dereference(d["T"]); err == nil && o != nil {
 			if s, ok := partialName(o); ok {
 				names = append(names, s)
