@@ -170,6 +170,12 @@ func FuzzLayoutContent(f *testing.F) {
 		"q 2 0 0 2 10 10 cm 0 0 m 100 0 l S 10 10 50 2 re f Q /X Do /X Do",
 		"BI /W 1 /H 1 ID \x00 EI BT /F1 0 Tf (a) Tj ET BT /Nope 9 Tf (b) Tj ET",
 		"[[[[[[[[[[ (((( <<<< ",
+		// The hostile shapes of docs/decisions.md, "Bounds on reading a
+		// PDF's content": deep arrays, long strings, text at size 0 in a
+		// form drawn again and again.
+		strings.Repeat("[", 50_000) + " TJ",
+		"BT /F1 12 Tf (" + strings.Repeat("{{x}}", 10_000) + ") Tj ET",
+		"BT /F1 0 Tf " + strings.Repeat("(xxxxxxxxxxxxxxxx) Tj ", 200) + "ET /X Do /X Do /X Do",
 	} {
 		f.Add([]byte(seed))
 	}
