@@ -48,6 +48,7 @@ type textFont struct {
 	twoByte bool               // Type0: two-byte codes (Identity-H and similar)
 	toUni   map[uint32]string  // from the ToUnicode CMap
 	enc     *[256]rune         // simple fonts: code to Unicode when toUni lacks it
+	encText *[256]string       // enc's texts, made as they are first needed
 	widths  map[uint32]float64 // glyph space (1/1000 em)
 	missing float64            // width of codes absent from widths
 	core    string             // standard 14 font name, when the font is one
@@ -92,7 +93,14 @@ func (f *textFont) text(c uint32) string {
 	}
 	if f.enc != nil && c < 256 {
 		if r := f.enc[c]; r != 0 {
-			return string(r)
+			// Each code's text is made once per font, not once per glyph.
+			if f.encText == nil {
+				f.encText = new([256]string)
+			}
+			if f.encText[c] == "" {
+				f.encText[c] = string(r)
+			}
+			return f.encText[c]
 		}
 	}
 	return "\uFFFD"
