@@ -141,7 +141,8 @@ func (l Limits) ReadLayoutFrom(ctx context.Context, r io.ReadSeeker) (Layout, er
 // inspected within l (the structural checks and the decode pre-scan), so it
 // fails with the errors Inspect returns; every stream read afterwards is
 // decoded within l as well, and the interpretation of content streams is
-// capped in operators, glyphs and forms drawn (ErrTooComplex). Only one page
+// capped in operators, glyphs (runes), codes shown, forms drawn, bytes
+// lexed and wall-clock time, l.MaxLayoutTime (ErrTooComplex). Only one page
 // is held at a time.
 func (l Limits) EachPageLayout(ctx context.Context, content []byte, fn func(PageLayout) error) error {
 	_, err := l.InspectLayout(ctx, bytes.NewReader(content), fn)
@@ -301,8 +302,9 @@ func (r *streamReader) fail(nr int, limit int64, whole bool) {
 }
 
 // ErrTooComplex reports a document whose page content passes the caps on
-// the work of reading its layout (operators, glyphs, forms drawn). The
-// document itself may be fine: only its layout is not read.
+// the work of reading its layout (operators, glyphs, codes shown, forms
+// drawn, bytes lexed, time). The document itself may be fine: only its
+// layout is not read.
 var ErrTooComplex = errors.New("the PDF's page content is too complex to read within the limits")
 
 // errLayoutTooBig reports a document whose content passes one of the caps.
