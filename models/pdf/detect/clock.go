@@ -13,6 +13,7 @@ type clock struct {
 	now  func() time.Time // time.Now; tests move the clock themselves
 	last time.Time
 	n    int
+	err  error // the context's error once seen, kept
 }
 
 const (
@@ -28,6 +29,9 @@ func newClock(ctx context.Context) *clock {
 
 // tick counts one step; it returns the context's error once it is done.
 func (c *clock) tick() error {
+	if c.err != nil {
+		return c.err
+	}
 	c.n++
 	if c.n < clockEvery {
 		return nil
@@ -35,7 +39,8 @@ func (c *clock) tick() error {
 	c.n = 0
 	if now := c.now(); now.Sub(c.last) >= checkEvery {
 		c.last = now
-		return c.ctx.Err()
+		c.err = c.ctx.Err()
+		return c.err
 	}
 	return nil
 }
