@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 )
 
 // fakeClock is a clock that moves step at each reading.
@@ -84,5 +86,32 @@ func TestCMapWorkBounded(t *testing.T) {
 	}
 	if fc.entries != maxFontEntries {
 		t.Errorf("%d entries written, cap %d", fc.entries, maxFontEntries)
+	}
+}
+
+// TestSharedFontArraysBounded: thousands of fonts may share one long /W or
+// /Differences array; every element read counts against maxFontEntries,
+// whether or not it makes an entry.
+func TestSharedFontArraysBounded(t *testing.T) {
+	const n = 1 << 20
+	w := make(types.Array, 0, n)
+	diffs := make(types.Array, 0, n)
+	for range n / 2 {
+		w = append(w, types.Integer(0), types.Array{}) // steps that map nothing
+		diffs = append(diffs, types.Integer(300), types.Name("A"))
+	}
+	fc := &fontCache{work: newBudget(context.Background(), time.Hour)}
+	for range 5 { // 2^19 steps each
+		fc.cidWidths(types.Dict{"W": w})
+	}
+	if fc.entries != maxFontEntries {
+		t.Errorf("/W: %d steps counted, want the cap %d", fc.entries, maxFontEntries)
+	}
+	fc = &fontCache{work: newBudget(context.Background(), time.Hour)}
+	for range 3 {
+		fc.encoding(types.Dict{"Encoding": types.Dict{"Differences": diffs}}, "X")
+	}
+	if fc.entries != maxFontEntries {
+		t.Errorf("/Differences: %d elements counted, want the cap %d", fc.entries, maxFontEntries)
 	}
 }

@@ -93,6 +93,9 @@ func (in *interpreter) page(d types.Dict, res types.Dict, p Page) (PageLayout, e
 			content = in.read.stream(d["Contents"], math.MaxInt64, false)
 		case types.Array:
 			for _, s := range c {
+				if err := in.work.tick(); err != nil {
+					return PageLayout{}, err
+				}
 				content = append(content, in.read.stream(s, math.MaxInt64, false)...)
 				content = append(content, '\n')
 			}

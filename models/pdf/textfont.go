@@ -35,7 +35,8 @@ const (
 	// maxFontEntries caps the entries written into the width and ToUnicode
 	// tables of one document's fonts, overwrites included (a bfrange of all
 	// 65,536 codes repeated, or thousands of small fonts each claiming every
-	// code): past it, fonts get no more entries.
+	// code), and the /W and /Differences elements read: past it, fonts get
+	// no more entries.
 	maxFontEntries = 2 << 20
 	// maxFonts caps the fonts read per document; past it, a font read as
 	// the fallback font.
@@ -303,6 +304,10 @@ func (fc *fontCache) cidWidths(cid types.Dict) map[uint32]float64 {
 		return v, err == nil
 	}
 	for i := 0; i < len(w) && len(out) < 1<<16; {
+		// Many fonts may share one long /W: each step counts, entry or not.
+		if !fc.entry() {
+			return out
+		}
 		first, ok := num(w[i])
 		if !ok || first < 0 || first > 0xffff {
 			return out
@@ -365,6 +370,10 @@ func (fc *fontCache) encoding(d types.Dict, name string) *[256]rune {
 		}
 		c := -1
 		for _, it := range diffs {
+			// Many fonts may share one long /Differences: each element read counts.
+			if !fc.entry() {
+				break
+			}
 			switch v := it.(type) {
 			case types.Integer:
 				c = v.Value()
