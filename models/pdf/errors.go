@@ -15,7 +15,9 @@ var (
 	ErrLastPage = errors.New("the last page of a document cannot be deleted")
 	// ErrNotPDF reports input that does not start with a PDF header (HTML, images, text, empty files).
 	ErrNotPDF = errors.New("not a PDF file")
-	// ErrEncrypted reports a PDF that uses any kind of encryption, even one that opens without a password.
+	// ErrEncrypted reports an encrypted PDF: Inspect refuses every encryption
+	// (Mend decrypts the ones that open without a password); Mend returns it
+	// for an encryption it cannot open.
 	ErrEncrypted = errors.New("the PDF is encrypted")
 	// ErrMalformed reports a truncated or damaged PDF; returned errors wrap it with the detail.
 	ErrMalformed = errors.New("the PDF is damaged")
@@ -27,3 +29,7 @@ var (
 func malformed(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrMalformed, fmt.Sprintf(format, args...))
 }
+
+// ErrPasswordRequired reports an encrypted PDF that does not open with an
+// empty user password: a person must type a password to open it.
+var ErrPasswordRequired = errors.New("the PDF needs a password to open")

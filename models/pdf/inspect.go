@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/validate"
 )
 
@@ -127,6 +129,7 @@ func readPages(ctx context.Context, r io.ReadSeeker, maxPages int, l Limits) (*m
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
+	defaultFormDA(xrt)
 	if err := validate.XRefTable(pc); err != nil {
 		return nil, nil, classify(ctx, err)
 	}
@@ -144,6 +147,35 @@ func readPages(ctx context.Context, r io.ReadSeeker, maxPages int, l Limits) (*m
 		return nil, nil, malformed("the page tree announces %d pages but holds %d", count, len(pages))
 	}
 	return pc, pages, nil
+}
+
+// defaultDA is the default appearance a form without one is read with, the
+// one Acrobat assumes (Helvetica, auto size, black).
+const defaultDA = "/Helv 0 Tf 0 g"
+
+// defaultFormDA gives an AcroForm without a usable /DA the default one, in
+// the model in memory only (the stored file stays the uploader's). pdfcpu's
+// validation otherwise requires a /DA on every text field, which poppler,
+// pdf.js and Acrobat do not (jsPDF's forms have none); see docs/decisions.md.
+func defaultFormDA(xrt *model.XRefTable) {
+	root, err := xrt.Catalog()
+	if err != nil || root == nil {
+		return
+	}
+	o, ok := root.Find("AcroForm")
+	if !ok {
+		return
+	}
+	form, err := xrt.DereferenceDict(o)
+	if err != nil || form == nil {
+		return
+	}
+	if da, ok := form.Find("DA"); ok {
+		if s, err := xrt.DereferenceStringOrHexLiteral(da, model.V10, nil); err == nil && strings.TrimSpace(s) != "" {
+			return
+		}
+	}
+	form["DA"] = types.StringLiteral(defaultDA)
 }
 
 // announcedPages returns the /Count of the page tree root, or -1.

@@ -1,0 +1,638 @@
+package pdf
+
+// The repair pass, for files whose cross-reference data fails the
+// structural checks. Viewers (qpdf, MuPDF, pdf.js, poppler) open such files
+// by scanning them for "N G obj … endobj"; so does this pass, bounded in
+// bytes, objects and time. It first tries the repairs that restore the file
+// exactly (a missing %%EOF, line feeds turned into CR LF), then rebuilds:
+// it writes every object found (the newest definition of each number) into
+// a clean file with a fresh cross-reference section.
+//
+// A file cut short must not become a shorter document: the pass refuses a
+// file whose last object is incomplete, and one whose objects refer to an
+// object the file does not hold.
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+)
+
+const (
+	// maxRepairBytes is the largest file the repair pass reads (it holds
+	// the file and its repaired copy in memory).
+	maxRepairBytes = 64 << 20
+	// maxRepairObjects caps the objects the scan collects.
+	maxRepairObjects = 500_000
+	// maxRepairTime caps the wall time of one repair pass.
+	maxRepairTime = 10 * time.Second
+	// maxRepairDict caps the dictionary of a stream object the scan parses.
+	maxRepairDict = 1 << 20
+	// maxRepairTrailer caps a trailer dictionary the scan parses.
+	maxRepairTrailer = 64 << 10
+)
+
+// repair returns a repaired copy of the file in src and the repairs made,
+// or an error wrapping ErrMalformed when the file cannot be repaired.
+func (l Limits) repair(ctx context.Context, src *source, base int64) ([]byte, []string, error) {
+	if src.size > maxRepairBytes {
+		return nil, nil, malformed("the file is damaged and larger than the %s the repair pass reads", MiB(maxRepairBytes))
+	}
+	data, err := src.readAt(0, int(src.size))
+	if err != nil {
+		return nil, nil, fmt.Errorf("read for repair: %w", err)
+	}
+	structureOK := func(b []byte) bool {
+		s := &source{r: bytes.NewReader(b), size: int64(len(b))}
+		_, err := checkStructure(ctx, s, base, l)
+		return err == nil
+	}
+	// Exact repairs first: the file as written.
+	if !bytes.Contains(data[max(0, len(data)-eofWindow):], []byte("%%EOF")) {
+		fixed := append(slices.Clip(data), "\n%%EOF\n"...)
+		if structureOK(fixed) {
+			return fixed, []string{RepairEOFAdded}, nil
+		}
+	}
+	if bytes.Contains(data, []byte("\r\n")) {
+		fixed := bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+		if structureOK(fixed) {
+			return fixed, []string{RepairLineEndings}, nil
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	rb := &rebuilder{ctx: ctx, data: data, base: int(base), limits: l.withDefaults(), deadline: time.Now().Add(maxRepairTime)}
+	out, err := rb.run()
+	if err != nil {
+		return nil, nil, err
+	}
+	repairs := []string{RepairXRefRebuilt}
+	if rb.lengthsFixed {
+		repairs = append(repairs, RepairStreamLength)
+	}
+	return out, repairs, nil
+}
+
+// foundObject is one object definition the scan found.
+type foundObject struct {
+	num, gen int
+	at       int // offset of the object header
+	// body is the object's value (for a stream, its dictionary) as written.
+	body []byte
+	// data is a stream's data; nil for other objects.
+	data     []byte
+	isStream bool
+	// dict is the parsed stream dictionary, re-serialised when its /Length is fixed.
+	dict types.Dict
+	// fixLength says the stream's /Length must be rewritten to len(data).
+	fixLength bool
+	// lengthRef says the stream's /Length is an indirect reference.
+	lengthRef bool
+	// inStream is the object stream holding a compressed object (0: none) and its index there.
+	inStream, index int
+}
+
+// rebuilder scans a damaged file for its objects and writes a clean copy.
+type rebuilder struct {
+	ctx      context.Context
+	data     []byte
+	base     int
+	limits   Limits
+	deadline time.Time
+	budget   *decodeBudget
+	// objs maps an object number to its newest definition.
+	objs         map[int]*foundObject
+	trailer      types.Dict // the newest trailer or cross-reference stream dictionary with /Root
+	catalog      int        // the newest /Type /Catalog object, a fallback for /Root
+	lengthsFixed bool
+	steps        int
+}
+
+// tick checks the context and the time budget every few steps.
+func (rb *rebuilder) tick() error {
+	rb.steps++
+	if rb.steps%256 != 0 {
+		return nil
+	}
+	if err := rb.ctx.Err(); err != nil {
+		return err
+	}
+	if time.Now().After(rb.deadline) {
+		return malformed("the repair pass took longer than %v", maxRepairTime)
+	}
+	return nil
+}
+
+// run scans, checks and writes.
+func (rb *rebuilder) run() ([]byte, error) {
+	rb.objs = map[int]*foundObject{}
+	rb.budget = &decodeBudget{ctx: rb.ctx, limits: rb.limits}
+	if err := rb.scan(); err != nil {
+		return nil, err
+	}
+	if rb.trailer == nil && rb.catalog == 0 {
+		return nil, malformed("no trailer and no catalog found by the repair pass")
+	}
+	if err := rb.checkReferences(); err != nil {
+		return nil, err
+	}
+	rb.judgeLengths()
+	return rb.write(), nil
+}
+
+// scan walks the file from the header to the end, collecting objects and
+// trailers in file order.
+func (rb *rebuilder) scan() error {
+	d := rb.data
+	pos := rb.base
+	trailerAt := -2 // the next trailer keyword at or after pos; -1: none
+	for {
+		if err := rb.tick(); err != nil {
+			return err
+		}
+		if trailerAt != -1 && trailerAt < pos {
+			if trailerAt = bytes.Index(d[pos:], []byte("trailer")); trailerAt >= 0 {
+				trailerAt += pos
+			}
+		}
+		k := bytes.Index(d[pos:], []byte("obj"))
+		if trailerAt >= 0 && (k < 0 || trailerAt < pos+k) {
+			pos = trailerAt + len("trailer")
+			rb.readTrailer(pos)
+			continue
+		}
+		if k < 0 {
+			return nil
+		}
+		kw := pos + k
+		pos = kw + len("obj")
+		hdr, num, gen, ok := headerBefore(d, kw, rb.base)
+		if !ok || (pos < len(d) && !isWhite(d[pos]) && !isDelim(d[pos])) {
+			continue
+		}
+		next, err := rb.readObject(hdr, pos, num, gen)
+		if err != nil {
+			return err
+		}
+		pos = next
+	}
+}
+
+// headerBefore parses "N G " backwards from the obj keyword at kw and returns
+// where the header starts.
+func headerBefore(d []byte, kw, base int) (start, num, gen int, ok bool) {
+	i := kw
+	digits := func() (int, bool) {
+		end := i
+		for i > base && isWhite(d[i-1]) {
+			i--
+		}
+		if i == end && end == kw {
+			return 0, false // "obj" glued to the number
+		}
+		j := i
+		for i > base && d[i-1] >= '0' && d[i-1] <= '9' && j-i < 10 {
+			i--
+		}
+		v, err := parseUint(d[i:j], 10)
+		return int(v), err == nil
+	}
+	g, ok1 := digits()
+	if !ok1 || i == kw {
+		return 0, 0, 0, false
+	}
+	if i == base || !isWhite(d[i-1]) {
+		return 0, 0, 0, false
+	}
+	n, ok2 := digits()
+	if !ok2 || (i > base && !isWhite(d[i-1]) && !isDelim(d[i-1])) {
+		return 0, 0, 0, false
+	}
+	if n <= 0 || n >= maxObjects || g > 65535 {
+		return 0, 0, 0, false
+	}
+	return i, n, g, true
+}
+
+// readTrailer parses the dictionary after a trailer keyword; a damaged
+// one is passed over (another trailer, or the catalog, may do).
+func (rb *rebuilder) readTrailer(at int) {
+	d, end, err := rb.parseAt(at, maxRepairTrailer)
+	// pdfcpu's parser forgives a dictionary cut before its ">>".
+	if err != nil || !bytes.HasSuffix(bytes.TrimRight(rb.data[at:end], "\x00\t\n\f\r "), []byte(">>")) {
+		return
+	}
+	if dict, ok := d.(types.Dict); ok {
+		if _, ok := dict["Root"].(types.IndirectRef); ok {
+			rb.trailer = dict
+		}
+	}
+}
+
+// parseAt parses one object at d[at:], reading at most limit bytes, and
+// returns it with the offset after it.
+func (rb *rebuilder) parseAt(at, limit int) (types.Object, int, error) {
+	end := min(len(rb.data), at+limit)
+	s := string(rb.data[at:end])
+	left := s
+	o, err := model.ParseObjectContext(rb.ctx, &left, 0, 64)
+	if err != nil {
+		return nil, 0, err
+	}
+	return o, at + len(s) - len(left), nil
+}
+
+// readObject reads the object whose header spans [hdr, after) and returns
+// where the scan goes on.
+func (rb *rebuilder) readObject(hdr, after, num, gen int) (int, error) {
+	d := rb.data
+	endobj := bytes.Index(d[after:], []byte("endobj"))
+	region := d[after:]
+	if endobj >= 0 {
+		region = d[after : after+endobj]
+	}
+	st := streamKeyword(region)
+	if st < 0 {
+		if endobj < 0 {
+			return 0, malformed("object %d %d at offset %d is incomplete: the file ends inside it (truncated?)", num, gen, hdr-rb.base)
+		}
+		body := bytes.TrimSpace(region)
+		o, _, err := rb.parseAt(after, endobj)
+		if err != nil || len(body) == 0 {
+			return 0, malformed("object %d %d at offset %d is unreadable: %v", num, gen, hdr-rb.base, err)
+		}
+		if dict, ok := o.(types.Dict); ok {
+			if _, ok := dict.Find("Linearized"); ok {
+				// Hints for a layout the rebuilt file no longer has.
+				return after + endobj + len("endobj"), nil
+			}
+			if t := dict.Type(); t != nil && *t == "Catalog" {
+				rb.catalog = num
+			}
+		}
+		if err := rb.add(&foundObject{num: num, gen: gen, at: hdr, body: body}); err != nil {
+			return 0, err
+		}
+		return after + endobj + len("endobj"), nil
+	}
+	// A stream: the dictionary, the data up to endstream, then endobj.
+	if st > maxRepairDict {
+		return 0, malformed("object %d %d: stream dictionary longer than %s", num, gen, MiB(maxRepairDict))
+	}
+	o, _, err := rb.parseAt(after, st)
+	dict, ok := o.(types.Dict)
+	if err != nil || !ok {
+		return 0, malformed("object %d %d at offset %d: unreadable stream dictionary", num, gen, hdr-rb.base)
+	}
+	start := after + st + len("stream")
+	if bytes.HasPrefix(d[start:], []byte("\r\n")) {
+		start += 2
+	} else if start < len(d) && (d[start] == '\n' || d[start] == '\r') {
+		start++
+	}
+	f := &foundObject{num: num, gen: gen, at: hdr, body: bytes.TrimSpace(d[after : after+st]), dict: dict, isStream: true}
+	end := -1
+	if n, ok := dict["Length"].(types.Integer); ok && n.Value() >= 0 && start+n.Value() <= len(d) {
+		rest := bytes.TrimLeft(d[start+n.Value():], "\x00\t\n\f\r ")
+		if bytes.HasPrefix(rest, []byte("endstream")) {
+			end = start + n.Value() // the given /Length holds
+		}
+	}
+	if end < 0 {
+		es := bytes.Index(d[start:], []byte("endstream"))
+		if es < 0 {
+			return 0, malformed("object %d %d at offset %d: stream without endstream (truncated?)", num, gen, hdr-rb.base)
+		}
+		end = start + es
+		if end > start && d[end-1] == '\n' {
+			end--
+		}
+		if end > start && d[end-1] == '\r' {
+			end--
+		}
+		// A direct /Length is wrong; an indirect one is judged after the
+		// scan (its object often follows the stream).
+		f.fixLength = true
+		_, f.lengthRef = dict["Length"].(types.IndirectRef)
+	}
+	f.data = d[start:end]
+	es := end + bytes.Index(d[end:], []byte("endstream"))
+	eo := bytes.Index(d[es:], []byte("endobj"))
+	if eo < 0 {
+		return 0, malformed("object %d %d at offset %d is incomplete: the file ends inside it (truncated?)", num, gen, hdr-rb.base)
+	}
+	next := es + eo + len("endobj")
+	if t := dict.Type(); t != nil {
+		switch *t {
+		case "XRef":
+			if _, ok := dict["Root"].(types.IndirectRef); ok {
+				rb.trailer = dict
+			}
+			return next, nil // stale: a fresh section replaces it
+		case "ObjStm":
+			if err := rb.add(f); err != nil {
+				return 0, err
+			}
+			return next, rb.readObjStm(f)
+		}
+	}
+	return next, rb.add(f)
+}
+
+// judgeLengths decides, once every object is known, which streams need a
+// new /Length: those whose indirect /Length differs from their data.
+func (rb *rebuilder) judgeLengths() {
+	for _, f := range rb.objs {
+		if f.fixLength && f.lengthRef {
+			ref := f.dict["Length"].(types.IndirectRef)
+			if o := rb.objs[ref.ObjectNumber.Value()]; o != nil && string(o.body) == strconv.Itoa(len(f.data)) {
+				f.fixLength = false
+			}
+		}
+		if f.fixLength {
+			rb.lengthsFixed = true
+		}
+	}
+}
+
+// streamKeyword returns the offset of the stream keyword in region (not the
+// end of an endstream), or -1.
+func streamKeyword(region []byte) int {
+	from := 0
+	for {
+		i := bytes.Index(region[from:], []byte("stream"))
+		if i < 0 {
+			return -1
+		}
+		i += from
+		after := i + len("stream")
+		if (i == 0 || isWhite(region[i-1]) || region[i-1] == '>') && (after == len(region) || region[after] == '\r' || region[after] == '\n') {
+			return i
+		}
+		from = after
+	}
+}
+
+// add records an object definition; a later one of the same number wins.
+func (rb *rebuilder) add(f *foundObject) error {
+	if _, ok := rb.objs[f.num]; !ok && len(rb.objs) >= maxRepairObjects {
+		return malformed("more than %d objects found by the repair pass", maxRepairObjects)
+	}
+	rb.objs[f.num] = f
+	return nil
+}
+
+// readObjStm lists the objects compressed in an object stream, decoding it
+// within the decode caps.
+func (rb *rebuilder) readObjStm(f *foundObject) error {
+	filters, err := filtersOf(f.dict)
+	if err != nil {
+		return malformed("object stream %d: %v", f.num, err)
+	}
+	w := &xrefWalker{ctx: rb.ctx, limits: rb.limits}
+	if err := rb.budget.count(f.num, bytes.NewReader(f.data), filters); err != nil {
+		return err
+	}
+	data, err := w.decodeStream(f.num, f.dict, f.data)
+	if err != nil {
+		if rb.ctx.Err() != nil {
+			return rb.ctx.Err()
+		}
+		return malformed("object stream %d: %v", f.num, err)
+	}
+	n, first := f.dict.IntEntry("N"), f.dict.IntEntry("First")
+	if n == nil || first == nil || *n < 0 || *n > maxRepairObjects || *first < 0 || *first > len(data) {
+		return malformed("object stream %d: bad /N or /First", f.num)
+	}
+	head := data[:*first]
+	all := string(data)
+	for i := 0; i < *n; i++ {
+		if err := rb.tick(); err != nil {
+			return err
+		}
+		var nums [2]int64
+		for j := range nums {
+			head = bytes.TrimLeft(head, "\x00\t\n\f\r ")
+			k := 0
+			for k < len(head) && head[k] >= '0' && head[k] <= '9' {
+				k++
+			}
+			v, err := parseUint(head[:k], 10)
+			if err != nil {
+				return malformed("object stream %d: bad header", f.num)
+			}
+			nums[j], head = v, head[k:]
+		}
+		num := int(nums[0])
+		if num <= 0 || num >= maxObjects {
+			return malformed("object stream %d: bad object number", f.num)
+		}
+		at := *first + int(nums[1])
+		if at > len(data) {
+			return malformed("object stream %d: object %d outside the stream", f.num, num)
+		}
+		s := all[at:]
+		left := s
+		o, err := model.ParseObjectContext(rb.ctx, &left, 0, 64)
+		if err != nil {
+			return malformed("object stream %d: object %d unreadable", f.num, num)
+		}
+		c := &foundObject{num: num, at: f.at, inStream: f.num, index: i, body: []byte(s[:len(s)-len(left)])}
+		if dict, ok := o.(types.Dict); ok {
+			if t := dict.Type(); t != nil && *t == "Catalog" {
+				rb.catalog = num
+			}
+		}
+		if err := rb.add(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkReferences refuses a file whose objects refer to objects it does not
+// hold: what a file cut short at an object boundary looks like.
+func (rb *rebuilder) checkReferences() error {
+	var missing []int
+	var walk func(o types.Object, depth int)
+	walk = func(o types.Object, depth int) {
+		if depth > 64 || len(missing) > 0 {
+			return
+		}
+		switch v := o.(type) {
+		case types.IndirectRef:
+			if rb.objs[v.ObjectNumber.Value()] == nil {
+				missing = append(missing, v.ObjectNumber.Value())
+			}
+		case types.Dict:
+			for _, e := range v {
+				walk(e, depth+1)
+			}
+		case types.Array:
+			for _, e := range v {
+				walk(e, depth+1)
+			}
+		}
+	}
+	if rb.trailer != nil {
+		walk(rb.trailer["Root"], 0)
+		walk(rb.trailer["Info"], 0)
+		walk(rb.trailer["Encrypt"], 0)
+	}
+	nums := slices.Sorted(mapKeys(rb.objs))
+	for _, num := range nums {
+		if err := rb.tick(); err != nil {
+			return err
+		}
+		f := rb.objs[num]
+		o := types.Object(f.dict)
+		if !f.isStream {
+			s := string(f.body)
+			var err error
+			if o, err = model.ParseObjectContext(rb.ctx, &s, 0, 64); err != nil {
+				return malformed("object %d is unreadable", num)
+			}
+		}
+		walk(o, 0)
+		if len(missing) > 0 {
+			return malformed("object %d refers to object %d, which the file does not hold (truncated?)", num, missing[0])
+		}
+	}
+	if len(missing) > 0 {
+		return malformed("the trailer refers to object %d, which the file does not hold (truncated?)", missing[0])
+	}
+	return nil
+}
+
+func mapKeys(m map[int]*foundObject) func(func(int) bool) {
+	return func(yield func(int) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// write emits the header, every object found that is stored at a file
+// offset, and a fresh cross-reference section: a table, or a stream when
+// some objects sit in object streams.
+func (rb *rebuilder) write() []byte {
+	var out bytes.Buffer
+	out.Grow(len(rb.data) + len(rb.data)/16 + 1024)
+	header := rb.data[rb.base:]
+	if i := bytes.IndexAny(header, "\r\n"); i > 0 && i < 32 {
+		header = header[:i]
+	} else {
+		header = []byte("%PDF-1.7")
+	}
+	out.Write(header)
+	out.WriteString("\n%\xe2\xe3\xcf\xd3\n")
+	nums := slices.Sorted(mapKeys(rb.objs))
+	maxNum := 0
+	if len(nums) > 0 {
+		maxNum = nums[len(nums)-1]
+	}
+	offsets := make(map[int]int, len(nums))
+	compressed := false
+	for _, num := range nums {
+		f := rb.objs[num]
+		if f.inStream != 0 {
+			compressed = true
+			continue
+		}
+		offsets[num] = out.Len()
+		fmt.Fprintf(&out, "%d %d obj\n", f.num, f.gen)
+		switch {
+		case f.isStream && f.fixLength:
+			f.dict["Length"] = types.Integer(len(f.data))
+			out.WriteString(f.dict.PDFString())
+		default:
+			out.Write(f.body)
+		}
+		if f.isStream {
+			out.WriteString("\nstream\n")
+			out.Write(f.data)
+			out.WriteString("\nendstream")
+		}
+		out.WriteString("\nendobj\n")
+	}
+	trailer := types.Dict{}
+	for _, k := range []string{"Root", "Info", "ID", "Encrypt"} {
+		if rb.trailer != nil {
+			if v, ok := rb.trailer[k]; ok {
+				trailer[k] = v
+			}
+		}
+	}
+	if _, ok := trailer["Root"]; !ok {
+		trailer["Root"] = *types.NewIndirectRef(rb.catalog, rb.objs[rb.catalog].gen)
+	}
+	xrefAt := out.Len()
+	if !compressed {
+		trailer["Size"] = types.Integer(maxNum + 1)
+		fmt.Fprintf(&out, "xref\n0 %d\n0000000000 65535 f \n", maxNum+1)
+		for n := 1; n <= maxNum; n++ {
+			if off, ok := offsets[n]; ok {
+				fmt.Fprintf(&out, "%010d %05d n \n", off, rb.objs[n].gen)
+			} else {
+				out.WriteString("0000000000 00000 f \n")
+			}
+		}
+		out.WriteString("trailer\n")
+		out.WriteString(trailer.PDFString())
+	} else {
+		// A cross-reference stream, unfiltered: rows of 1 + 8 + 2 bytes.
+		self := maxNum + 1
+		offsets[self] = xrefAt
+		rows := make([]byte, 0, (self+1)*11)
+		for n := 0; n <= self; n++ {
+			var row [11]byte
+			f := rb.objs[n]
+			switch {
+			case n == self:
+				row[0] = 1
+				putBE(row[1:9], uint64(xrefAt))
+			case f == nil:
+				putBE(row[9:11], 0)
+				if n == 0 {
+					putBE(row[9:11], 65535)
+				}
+			case f.inStream != 0:
+				row[0] = 2
+				putBE(row[1:9], uint64(f.inStream))
+				putBE(row[9:11], uint64(f.index))
+			default:
+				row[0] = 1
+				putBE(row[1:9], uint64(offsets[n]))
+				putBE(row[9:11], uint64(f.gen))
+			}
+			rows = append(rows, row[:]...)
+		}
+		trailer["Type"] = types.Name("XRef")
+		trailer["Size"] = types.Integer(self + 1)
+		trailer["W"] = types.Array{types.Integer(1), types.Integer(8), types.Integer(2)}
+		trailer["Length"] = types.Integer(len(rows))
+		fmt.Fprintf(&out, "%d 0 obj\n%s\nstream\n", self, trailer.PDFString())
+		out.Write(rows)
+		out.WriteString("\nendstream\nendobj\n")
+	}
+	fmt.Fprintf(&out, "\nstartxref\n%d\n%%%%EOF\n", xrefAt)
+	return out.Bytes()
+}
+
+// putBE writes v big-endian into b.
+func putBE(b []byte, v uint64) {
+	for i := len(b) - 1; i >= 0; i-- {
+		b[i] = byte(v)
+		v >>= 8
+	}
+}
