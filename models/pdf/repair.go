@@ -16,6 +16,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"time"
@@ -98,6 +99,8 @@ type foundObject struct {
 	lengthRef bool
 	// inStream is the object stream holding a compressed object (0: none) and its index there.
 	inStream, index int
+	// container is that object stream.
+	container *foundObject
 }
 
 // rebuilder scans a damaged file for its objects and writes a clean copy.
@@ -137,6 +140,14 @@ func (rb *rebuilder) run() ([]byte, error) {
 	rb.budget = &decodeBudget{ctx: rb.ctx, limits: rb.limits}
 	if err := rb.scan(); err != nil {
 		return nil, err
+	}
+	for num, f := range rb.objs {
+		if f.container != nil && rb.objs[f.inStream] != f.container {
+			delete(rb.objs, num) // its object stream was replaced by a later object
+		}
+	}
+	if rb.objs[rb.catalog] == nil {
+		rb.catalog = 0
 	}
 	if rb.trailer == nil && rb.catalog == 0 {
 		return nil, malformed("no trailer and no catalog found by the repair pass")
@@ -445,7 +456,10 @@ func (rb *rebuilder) readObjStm(f *foundObject) error {
 		if err != nil {
 			return malformed("object stream %d: object %d unreadable", f.num, num)
 		}
-		c := &foundObject{num: num, at: f.at, inStream: f.num, index: i, body: []byte(s[:len(s)-len(left)])}
+		if num == f.num {
+			continue // an object stream cannot hold itself
+		}
+		c := &foundObject{num: num, at: f.at, inStream: f.num, index: i, container: f, body: []byte(s[:len(s)-len(left)])}
 		if dict, ok := o.(types.Dict); ok {
 			if t := dict.Type(); t != nil && *t == "Catalog" {
 				rb.catalog = num
@@ -487,7 +501,7 @@ func (rb *rebuilder) checkReferences() error {
 		walk(rb.trailer["Info"], 0)
 		walk(rb.trailer["Encrypt"], 0)
 	}
-	nums := slices.Sorted(mapKeys(rb.objs))
+	nums := slices.Sorted(maps.Keys(rb.objs))
 	for _, num := range nums {
 		if err := rb.tick(); err != nil {
 			return err
@@ -510,129 +524,4 @@ func (rb *rebuilder) checkReferences() error {
 		return malformed("the trailer refers to object %d, which the file does not hold (truncated?)", missing[0])
 	}
 	return nil
-}
-
-func mapKeys(m map[int]*foundObject) func(func(int) bool) {
-	return func(yield func(int) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
-}
-
-// write emits the header, every object found that is stored at a file
-// offset, and a fresh cross-reference section: a table, or a stream when
-// some objects sit in object streams.
-func (rb *rebuilder) write() []byte {
-	var out bytes.Buffer
-	out.Grow(len(rb.data) + len(rb.data)/16 + 1024)
-	header := rb.data[rb.base:]
-	if i := bytes.IndexAny(header, "\r\n"); i > 0 && i < 32 {
-		header = header[:i]
-	} else {
-		header = []byte("%PDF-1.7")
-	}
-	out.Write(header)
-	out.WriteString("\n%\xe2\xe3\xcf\xd3\n")
-	nums := slices.Sorted(mapKeys(rb.objs))
-	maxNum := 0
-	if len(nums) > 0 {
-		maxNum = nums[len(nums)-1]
-	}
-	offsets := make(map[int]int, len(nums))
-	compressed := false
-	for _, num := range nums {
-		f := rb.objs[num]
-		if f.inStream != 0 {
-			compressed = true
-			continue
-		}
-		offsets[num] = out.Len()
-		fmt.Fprintf(&out, "%d %d obj\n", f.num, f.gen)
-		switch {
-		case f.isStream && f.fixLength:
-			f.dict["Length"] = types.Integer(len(f.data))
-			out.WriteString(f.dict.PDFString())
-		default:
-			out.Write(f.body)
-		}
-		if f.isStream {
-			out.WriteString("\nstream\n")
-			out.Write(f.data)
-			out.WriteString("\nendstream")
-		}
-		out.WriteString("\nendobj\n")
-	}
-	trailer := types.Dict{}
-	for _, k := range []string{"Root", "Info", "ID", "Encrypt"} {
-		if rb.trailer != nil {
-			if v, ok := rb.trailer[k]; ok {
-				trailer[k] = v
-			}
-		}
-	}
-	if _, ok := trailer["Root"]; !ok {
-		trailer["Root"] = *types.NewIndirectRef(rb.catalog, rb.objs[rb.catalog].gen)
-	}
-	xrefAt := out.Len()
-	if !compressed {
-		trailer["Size"] = types.Integer(maxNum + 1)
-		fmt.Fprintf(&out, "xref\n0 %d\n0000000000 65535 f \n", maxNum+1)
-		for n := 1; n <= maxNum; n++ {
-			if off, ok := offsets[n]; ok {
-				fmt.Fprintf(&out, "%010d %05d n \n", off, rb.objs[n].gen)
-			} else {
-				out.WriteString("0000000000 00000 f \n")
-			}
-		}
-		out.WriteString("trailer\n")
-		out.WriteString(trailer.PDFString())
-	} else {
-		// A cross-reference stream, unfiltered: rows of 1 + 8 + 2 bytes.
-		self := maxNum + 1
-		offsets[self] = xrefAt
-		rows := make([]byte, 0, (self+1)*11)
-		for n := 0; n <= self; n++ {
-			var row [11]byte
-			f := rb.objs[n]
-			switch {
-			case n == self:
-				row[0] = 1
-				putBE(row[1:9], uint64(xrefAt))
-			case f == nil:
-				putBE(row[9:11], 0)
-				if n == 0 {
-					putBE(row[9:11], 65535)
-				}
-			case f.inStream != 0:
-				row[0] = 2
-				putBE(row[1:9], uint64(f.inStream))
-				putBE(row[9:11], uint64(f.index))
-			default:
-				row[0] = 1
-				putBE(row[1:9], uint64(offsets[n]))
-				putBE(row[9:11], uint64(f.gen))
-			}
-			rows = append(rows, row[:]...)
-		}
-		trailer["Type"] = types.Name("XRef")
-		trailer["Size"] = types.Integer(self + 1)
-		trailer["W"] = types.Array{types.Integer(1), types.Integer(8), types.Integer(2)}
-		trailer["Length"] = types.Integer(len(rows))
-		fmt.Fprintf(&out, "%d 0 obj\n%s\nstream\n", self, trailer.PDFString())
-		out.Write(rows)
-		out.WriteString("\nendstream\nendobj\n")
-	}
-	fmt.Fprintf(&out, "\nstartxref\n%d\n%%%%EOF\n", xrefAt)
-	return out.Bytes()
-}
-
-// putBE writes v big-endian into b.
-func putBE(b []byte, v uint64) {
-	for i := len(b) - 1; i >= 0; i-- {
-		b[i] = byte(v)
-		v >>= 8
-	}
 }

@@ -1,0 +1,145 @@
+package pdf
+
+// The repair pass's output: a clean copy of the objects it found with a
+// fresh cross-reference section (see repair.go).
+
+import (
+	"bytes"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+)
+
+// write emits the header, every object found that is stored at a file
+// offset, and a fresh cross-reference section: a table, or a stream when
+// some objects sit in object streams.
+func (rb *rebuilder) write() []byte {
+	var out bytes.Buffer
+	out.Grow(len(rb.data) + len(rb.data)/16 + 1024)
+	header := rb.data[rb.base:]
+	if i := bytes.IndexAny(header, "\r\n"); i > 0 && i < 32 {
+		header = header[:i]
+	} else {
+		header = []byte("%PDF-1.7")
+	}
+	out.Write(header)
+	out.WriteString("\n%\xe2\xe3\xcf\xd3\n")
+	nums := slices.Sorted(maps.Keys(rb.objs))
+	maxNum := 0
+	if len(nums) > 0 {
+		maxNum = nums[len(nums)-1]
+	}
+	offsets := make(map[int]int, len(nums))
+	compressed := false
+	for _, num := range nums {
+		f := rb.objs[num]
+		if f.inStream != 0 {
+			compressed = true
+			continue
+		}
+		offsets[num] = out.Len()
+		fmt.Fprintf(&out, "%d %d obj\n", f.num, f.gen)
+		switch {
+		case f.isStream && f.fixLength:
+			f.dict["Length"] = types.Integer(len(f.data))
+			out.WriteString(f.dict.PDFString())
+		default:
+			out.Write(f.body)
+		}
+		if f.isStream {
+			out.WriteString("\nstream\n")
+			out.Write(f.data)
+			out.WriteString("\nendstream")
+		}
+		out.WriteString("\nendobj\n")
+	}
+	trailer := types.Dict{}
+	for _, k := range []string{"Root", "Info", "ID", "Encrypt"} {
+		if rb.trailer != nil {
+			if v, ok := rb.trailer[k]; ok {
+				trailer[k] = v
+			}
+		}
+	}
+	if _, ok := trailer["Root"]; !ok {
+		trailer["Root"] = *types.NewIndirectRef(rb.catalog, rb.objs[rb.catalog].gen)
+	}
+	xrefAt := out.Len()
+	if !compressed {
+		// A table with one subsection per run of object numbers in use,
+		// so that a few high numbers do not make a huge table.
+		trailer["Size"] = types.Integer(maxNum + 1)
+		out.WriteString("xref\n0 1\n0000000000 65535 f \n")
+		for _, run := range runs(nums) {
+			fmt.Fprintf(&out, "%d %d\n", run[0], len(run))
+			for _, n := range run {
+				fmt.Fprintf(&out, "%010d %05d n \n", offsets[n], rb.objs[n].gen)
+			}
+		}
+		out.WriteString("trailer\n")
+		out.WriteString(trailer.PDFString())
+	} else {
+		// A cross-reference stream, unfiltered: rows of 1 + 8 + 2 bytes,
+		// indexed by runs of object numbers as the table above.
+		self := maxNum + 1
+		rows := make([]byte, 0, (len(nums)+2)*11)
+		index := types.Array{}
+		row := func(typ byte, f2, f3 uint64) {
+			var r [11]byte
+			r[0] = typ
+			putBE(r[1:9], f2)
+			putBE(r[9:11], f3)
+			rows = append(rows, r[:]...)
+		}
+		for _, run := range runs(append([]int{0}, append(nums, self)...)) {
+			index = append(index, types.Integer(run[0]), types.Integer(len(run)))
+			for _, n := range run {
+				f := rb.objs[n]
+				switch {
+				case n == 0:
+					row(0, 0, 65535)
+				case n == self:
+					row(1, uint64(xrefAt), 0)
+				case f.inStream != 0:
+					row(2, uint64(f.inStream), uint64(f.index))
+				default:
+					row(1, uint64(offsets[n]), uint64(f.gen))
+				}
+			}
+		}
+		trailer["Type"] = types.Name("XRef")
+		trailer["Size"] = types.Integer(self + 1)
+		trailer["Index"] = index
+		trailer["W"] = types.Array{types.Integer(1), types.Integer(8), types.Integer(2)}
+		trailer["Length"] = types.Integer(len(rows))
+		fmt.Fprintf(&out, "%d 0 obj\n%s\nstream\n", self, trailer.PDFString())
+		out.Write(rows)
+		out.WriteString("\nendstream\nendobj\n")
+	}
+	fmt.Fprintf(&out, "\nstartxref\n%d\n%%%%EOF\n", xrefAt)
+	return out.Bytes()
+}
+
+// putBE writes v big-endian into b.
+func putBE(b []byte, v uint64) {
+	for i := len(b) - 1; i >= 0; i-- {
+		b[i] = byte(v)
+		v >>= 8
+	}
+}
+
+// runs splits ascending numbers into runs of consecutive ones.
+func runs(nums []int) [][]int {
+	var out [][]int
+	for i := 0; i < len(nums); {
+		j := i + 1
+		for j < len(nums) && nums[j] == nums[j-1]+1 {
+			j++
+		}
+		out = append(out, nums[i:j])
+		i = j
+	}
+	return out
+}
