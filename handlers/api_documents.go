@@ -32,6 +32,12 @@ type documentResponse struct {
 	// DetectedTags is how many tags the PDF itself proposes (the upload's
 	// answer only; GET …/detected-tags lists them).
 	DetectedTags *int `json:"detectedTags,omitempty"`
+	// Decrypted says the upload opened without a password and its
+	// decrypted copy was stored (the upload's answer only, always there).
+	Decrypted *bool `json:"decrypted,omitempty"`
+	// Repairs lists what was repaired in the upload's structure (the
+	// upload's answer only, always there; [] when nothing).
+	Repairs *[]string `json:"repairs,omitempty"`
 }
 
 // pageBoxJSON tells callers where tags may go on one page.
@@ -84,7 +90,9 @@ func (h *apiHandler) uploadDocument(c *gin.Context) error {
 		return err
 	}
 	defer staged.Close()
-	return h.withIdempotency(c, []byte(staged.SHA256()+"\n"+title), func() error {
+	// The bytes received identify the request: a decrypted or repaired
+	// copy is written anew (with a new date and file ID) on each try.
+	return h.withIdempotency(c, []byte(staged.ReceivedSHA256()+"\n"+title), func() error {
 		doc, err := h.documents.SaveDocument(c.Request.Context(), staged, models.NewDocument{
 			OrganizationID: p.Organization.ID, TokenID: &p.Token.ID, Title: title,
 		})
@@ -93,8 +101,8 @@ func (h *apiHandler) uploadDocument(c *gin.Context) error {
 		}
 		c.Header("Location", doc.LocationPath())
 		out := h.documentJSON(doc)
-		n := staged.DetectedTags()
-		out.DetectedTags = &n
+		n, decrypted, repairs := staged.DetectedTags(), staged.Decrypted(), staged.Repairs()
+		out.DetectedTags, out.Decrypted, out.Repairs = &n, &decrypted, &repairs
 		c.JSON(http.StatusCreated, out)
 		return nil
 	})

@@ -95,7 +95,7 @@ func TestUploadRefusals(t *testing.T) {
 		}{
 			{"not a PDF", pdftest.NotPDF(), http.StatusUnprocessableEntity, "not_pdf"},
 			{"truncated", pdftest.Truncated(t), http.StatusUnprocessableEntity, "damaged_pdf"},
-			{"encrypted", pdftest.Encrypted(t), http.StatusUnprocessableEntity, "encrypted_pdf"},
+			{"needs a password", pdftest.EncryptedWithPassword(t), http.StatusUnprocessableEntity, "password_required"},
 			{"empty", []byte{}, http.StatusUnprocessableEntity, "empty_file"},
 			{"over the limit", append([]byte("%PDF-1.7\n"), bytes.Repeat([]byte("x"), 70<<10)...), http.StatusRequestEntityTooLarge, "file_too_large"},
 		}
@@ -123,6 +123,62 @@ func TestUploadRefusals(t *testing.T) {
 			p := s.do(uploadReq(tenant.Token, "f.pdf", pdftest.ThreePages(t), strings.Repeat("t", 300))).problem(http.StatusBadRequest)
 			hasError(t, p, "#/title", "too_long")
 		})
+	})
+}
+
+// The upload's answer says whether the stored file was decrypted and what
+// was repaired; size and hash are the stored file's, and a retry with the
+// same Idempotency-Key gets the same answer although a decrypted copy is
+// written anew each time.
+func TestUploadAnswerSaysDecryptedAndRepairs(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
+		s := newServer(t, env)
+		tenant := env.NewTenant(t, "Acme")
+		shifted := func(b []byte) []byte { // offsets after the first object wrong
+			i := bytes.Index(b, []byte("endobj")) + len("endobj")
+			return append(append(bytes.Clone(b[:i]), "\n% not in the table\n"...), b[i:]...)
+		}
+		type answer struct {
+			uploadedDoc
+			Decrypted *bool     `json:"decrypted"`
+			Repairs   *[]string `json:"repairs"`
+		}
+		for _, tc := range []struct {
+			name      string
+			content   []byte
+			decrypted bool
+			repairs   []string
+		}{
+			{"ordinary", pdftest.ThreePages(t), false, []string{}},
+			{"empty user password", pdftest.Encrypted(t), true, []string{}},
+			{"offsets shifted", shifted(pdftest.ThreePages(t)), false, []string{"xref_rebuilt"}},
+			{"offsets shifted, empty user password", shifted(pdftest.Encrypted(t)), true, []string{"xref_rebuilt"}},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				req := uploadReq(tenant.Token, "in.pdf", tc.content, "")
+				req.Header.Set("Idempotency-Key", "mend-"+strings.ReplaceAll(tc.name, " ", "-"))
+				var a answer
+				s.do(req).status(http.StatusCreated).json(&a)
+				if a.Decrypted == nil || *a.Decrypted != tc.decrypted || a.Repairs == nil || strings.Join(*a.Repairs, ",") != strings.Join(tc.repairs, ",") {
+					t.Fatalf("answer: decrypted %v, repairs %v; want %t, %v", a.Decrypted, a.Repairs, tc.decrypted, tc.repairs)
+				}
+				content := s.do(api(http.MethodGet, "/api/v1/documents/"+a.ID+"/content", tenant.Token, nil)).status(http.StatusOK).Body.Bytes()
+				sum := sha256.Sum256(content)
+				if a.SHA256 != hex.EncodeToString(sum[:]) || a.SizeBytes != int64(len(content)) {
+					t.Errorf("answer says %d bytes %s; stored %d bytes", a.SizeBytes, a.SHA256, len(content))
+				}
+				if changed := tc.decrypted || len(tc.repairs) > 0; changed == bytes.Equal(content, tc.content) {
+					t.Errorf("stored bytes equal to the upload: %t", !changed)
+				}
+				retry := uploadReq(tenant.Token, "in.pdf", tc.content, "")
+				retry.Header.Set("Idempotency-Key", "mend-"+strings.ReplaceAll(tc.name, " ", "-"))
+				var again answer
+				s.do(retry).status(http.StatusCreated).json(&again)
+				if again.ID != a.ID || again.SHA256 != a.SHA256 {
+					t.Errorf("the retry stored %s (%s), the first try %s (%s)", again.ID, again.SHA256, a.ID, a.SHA256)
+				}
+			})
+		}
 	})
 }
 

@@ -3,16 +3,19 @@ package handlers
 import (
 	"mime"
 	"net/http"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/models/pdf"
 )
 
 // addRoomDocument uploads a PDF into the room: POST /rooms/:id/documents,
 // multipart/form-data with parts "csrf" (unless the X-CSRF-Token header is
 // sent), "file" and an optional "title". Same checks and limits as the API's
-// upload (413 too large, 415 not multipart, 422 not a valid PDF).
+// upload (413 too large, 415 not multipart, 422 not a valid PDF). An htmx
+// request gets the room with a note when the file was decrypted or repaired.
 func (h *roomHandler) addRoomDocument(c *gin.Context) error {
 	id, err := h.boundRoomID(c)
 	if err != nil {
@@ -38,7 +41,47 @@ func (h *roomHandler) addRoomDocument(c *gin.Context) error {
 	if _, err := h.documents.AddRoomDocument(c.Request.Context(), id, staged, title); err != nil {
 		return err
 	}
-	return h.afterRoomChange(c, id)
+	note := uploadNote(staged.Decrypted(), staged.Repairs())
+	if note == "" || c.GetHeader("HX-Request") != "true" {
+		return h.afterRoomChange(c, id)
+	}
+	// The room as afterRoomChange renders it, with the note.
+	c.Header("Vary", "HX-Request")
+	ws, err := h.rooms.RoomWorkspace(c.Request.Context(), id)
+	if err != nil {
+		return err
+	}
+	v := roomView(h.assets, ws, h.clock.Now(), nil)
+	v.UploadNote = note
+	h.renderRoomView(c, http.StatusOK, v)
+	return nil
+}
+
+// repairNotes says in words what each repair of the upload pass did.
+var repairNotes = map[string]string{
+	pdf.RepairXRefRebuilt:  "cross-reference table rebuilt",
+	pdf.RepairStreamLength: "stream lengths corrected",
+	pdf.RepairLineEndings:  "line endings restored",
+	pdf.RepairEOFAdded:     "end-of-file marker added",
+}
+
+// uploadNote is the room's note after an upload that was decrypted or
+// repaired (see the upload answer's decrypted and repairs); "" otherwise.
+func uploadNote(decrypted bool, repairs []string) string {
+	var parts []string
+	if decrypted {
+		parts = append(parts, "Opened without a password and stored unprotected.")
+	}
+	var done []string
+	for _, r := range repairs {
+		if n, ok := repairNotes[r]; ok {
+			done = append(done, n)
+		}
+	}
+	if len(done) > 0 {
+		parts = append(parts, "Repaired: "+strings.Join(done, ", ")+".")
+	}
+	return strings.Join(parts, " ")
 }
 
 // removeRoomDocument removes a document and its tags from the room:

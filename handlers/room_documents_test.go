@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/markuproom/markuproom/models/modelstest"
@@ -134,5 +135,39 @@ func TestADisabledUserIsNoSender(t *testing.T) {
 		if p.Detail == "" {
 			t.Fatal("no reason given")
 		}
+	})
+}
+
+// After an htmx upload of a file that was decrypted or repaired, the room's
+// documents panel says so; an ordinary upload gets no note.
+func TestRoomUploadNotesDecryptionAndRepairs(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
+		s := newServer(t, env)
+		tenant := env.NewTenant(t, "Acme")
+		tr := openTagRoom(t, s, tenant, nil)
+		shifted := func(b []byte) []byte {
+			i := bytes.Index(b, []byte("endobj")) + len("endobj")
+			return append(append(bytes.Clone(b[:i]), "\n% not in the table\n"...), b[i:]...)
+		}
+		for _, tc := range []struct {
+			name    string
+			content []byte
+			note    string
+		}{
+			{"ordinary", pdftest.ThreePages(t), ""},
+			{"empty user password", pdftest.Encrypted(t), "Opened without a password and stored unprotected."},
+			{"offsets shifted", shifted(pdftest.ThreePages(t)), "Repaired: cross-reference table rebuilt."},
+			{"both", shifted(pdftest.Encrypted(t)), "Opened without a password and stored unprotected. Repaired: cross-reference table rebuilt."},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				body := tr.upload(tr.csrf, "in.pdf", tc.content, true).status(http.StatusOK).Body.String()
+				has := strings.Contains(body, "data-upload-note")
+				if tc.note == "" && has || tc.note != "" && (!has || !strings.Contains(body, tc.note)) {
+					t.Errorf("note %q: data-upload-note %t in the room", tc.note, has)
+				}
+			})
+		}
+		// Without htmx the browser is sent back to the room (no note to carry).
+		tr.upload(tr.csrf, "in.pdf", pdftest.Encrypted(t), false).status(http.StatusSeeOther)
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -30,6 +31,12 @@ type StagedUpload struct {
 	fileName string
 	// detection is what the content proposes as tags, read with info.
 	detection detect.Detection
+	// receivedSHA256 is the hex SHA-256 of the bytes received.
+	receivedSHA256 string
+	// decrypted and repairs say how the staged file differs from the
+	// bytes received (pdf.Limits.Mend).
+	decrypted bool
+	repairs   []string
 }
 
 // Close removes the temporary file.
@@ -46,8 +53,27 @@ func (u *StagedUpload) Close() error {
 	return err
 }
 
-// SHA256 is the hex SHA-256 of the staged file.
+// SHA256 is the hex SHA-256 of the staged file, the one stored.
 func (u *StagedUpload) SHA256() string { return u.sha256 }
+
+// ReceivedSHA256 is the hex SHA-256 of the bytes received; it differs from
+// SHA256 when the upload was decrypted or repaired. A retried upload sends
+// the same bytes, so it is what identifies a request.
+func (u *StagedUpload) ReceivedSHA256() string { return u.receivedSHA256 }
+
+// Decrypted reports that the upload was encrypted with an empty user
+// password (it opens without one) and the staged file is its decrypted copy.
+func (u *StagedUpload) Decrypted() bool { return u.decrypted }
+
+// Repairs lists what was repaired in the upload's structure, as pdf.Repair*
+// codes (xref_rebuilt, stream_length_fixed, line_endings_restored,
+// eof_added); empty, never nil, when nothing was.
+func (u *StagedUpload) Repairs() []string {
+	if u.repairs == nil {
+		return []string{}
+	}
+	return slices.Clone(u.repairs)
+}
 
 // Pages is the page count of the staged PDF.
 func (u *StagedUpload) Pages() int { return len(u.info.Pages) }
@@ -58,10 +84,14 @@ func (u *StagedUpload) DetectedTags() int { return len(u.detection.Tags) }
 
 // StageUpload streams r into a temporary file (never holding it whole in
 // memory) while hashing it, refuses it past maxBytes, and checks that it is
-// a PDF that is neither encrypted nor damaged. fileName is the client's name
-// for the file, kept for display and as the default title. The PDF check
-// takes one of the Store's PDF slots (ErrPDFBusy when none comes free) and
-// keeps within its decode caps.
+// a PDF that viewers open. A file the check refuses for its structure or its
+// encryption goes through the repair pass and decryption (pdf.Limits.Mend):
+// when they give a file, it replaces the staged one and is checked in turn
+// (Decrypted and Repairs say what was done), so that every file stored
+// passes the same check. fileName is the client's name for the file, kept
+// for display and as the default title. The PDF work takes one of the
+// Store's PDF slots (ErrPDFBusy when none comes free) and keeps within its
+// decode caps.
 func (s *Store) StageUpload(ctx context.Context, r io.Reader, maxBytes int64, fileName string) (*StagedUpload, error) {
 	return s.stageUpload(ctx, r, maxBytes, fileName, false)
 }
@@ -102,13 +132,51 @@ func (s *Store) stageUpload(ctx context.Context, r io.Reader, maxBytes int64, fi
 		}
 		defer release()
 	}
+	u.size, u.sha256 = n, hex.EncodeToString(h.Sum(nil))
+	u.receivedSHA256 = u.sha256
 	info, found, err := inspectAndDetect(ctx, s.pdf.Limits(), f)
+	if errors.Is(err, pdf.ErrMalformed) || errors.Is(err, pdf.ErrEncrypted) {
+		// Only a refused file pays for the repair pass: an ordinary
+		// upload is read once.
+		info, found, err = s.mendUpload(ctx, u, err)
+	}
 	if err != nil {
 		return nil, pdfProblem(err)
 	}
-	u.size, u.sha256, u.info, u.detection = n, hex.EncodeToString(h.Sum(nil)), info, found
+	u.info, u.detection = info, found
 	ok = true
 	return u, nil
+}
+
+// mendUpload runs the repair pass and decryption on a staged file that
+// inspection refused with cause. When they give a file, it replaces the
+// staged one and is inspected; otherwise cause (or why the file cannot be
+// mended) is returned.
+func (s *Store) mendUpload(ctx context.Context, u *StagedUpload, cause error) (pdf.Info, detect.Detection, error) {
+	m, err := s.pdf.Limits().Mend(ctx, u.file)
+	if err != nil {
+		return pdf.Info{}, detect.Detection{}, err
+	}
+	if m.Content == nil {
+		return pdf.Info{}, detect.Detection{}, cause
+	}
+	f, err := os.CreateTemp(s.tempDir, "markuproom-upload-*.pdf")
+	if err != nil {
+		return pdf.Info{}, detect.Detection{}, fmt.Errorf("create temp file: %w", err)
+	}
+	old := u.file
+	u.file = f // Close removes it from here on
+	_ = old.Close()
+	if err := os.Remove(old.Name()); err != nil && !errors.Is(err, os.ErrNotExist) {
+		s.log.WarnContext(ctx, "remove replaced upload", "error", err)
+	}
+	if _, err := f.Write(m.Content); err != nil {
+		return pdf.Info{}, detect.Detection{}, fmt.Errorf("write mended upload: %w", err)
+	}
+	sum := sha256.Sum256(m.Content)
+	u.size, u.sha256 = int64(len(m.Content)), hex.EncodeToString(sum[:])
+	u.decrypted, u.repairs = m.Decrypted, m.Repairs
+	return inspectAndDetect(ctx, s.pdf.Limits(), f)
 }
 
 func tooLargeError(maxBytes int64) error {
@@ -121,8 +189,12 @@ func pdfProblem(err error) error {
 	switch {
 	case errors.Is(err, pdf.ErrNotPDF):
 		return Unprocessable("#/file", "not_pdf", "The file is not a PDF document.")
+	case errors.Is(err, pdf.ErrPasswordRequired):
+		return Unprocessable("#/file", "password_required",
+			"The PDF asks for a password to open. Remove the password (for example open it and print it to PDF) and upload that copy.")
 	case errors.Is(err, pdf.ErrEncrypted):
-		return Unprocessable("#/file", "encrypted_pdf", "The PDF is encrypted or password-protected; upload an unprotected copy.")
+		return Unprocessable("#/file", "encrypted_pdf",
+			"The PDF is encrypted in a way this server cannot open. Remove the protection (for example open it and print it to PDF) and upload that copy.")
 	case errors.Is(err, pdf.ErrTooManyPages):
 		return Unprocessable("#/file", "too_many_pages", fmt.Sprintf("The PDF has more than %d pages.", pdf.MaxPages))
 	case errors.Is(err, pdf.ErrExpandsTooMuch):

@@ -46,6 +46,8 @@ type RoomView struct {
 	UploadURL string
 	// MaxUploadBytes is the largest PDF accepted (shown, and checked before sending).
 	MaxUploadBytes int64
+	// UploadNote, after an upload that was decrypted or repaired, says so (UploadNote).
+	UploadNote string
 	// ChecklistURL serves the "Create e-signature session" checklist; CompleteURL creates it.
 	ChecklistURL string
 	CompleteURL  string

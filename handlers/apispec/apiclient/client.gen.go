@@ -120,6 +120,30 @@ func (e DetectedTagSource) Valid() bool {
 	}
 }
 
+// Defines values for DocumentRepairs.
+const (
+	EofAdded            DocumentRepairs = "eof_added"
+	LineEndingsRestored DocumentRepairs = "line_endings_restored"
+	StreamLengthFixed   DocumentRepairs = "stream_length_fixed"
+	XrefRebuilt         DocumentRepairs = "xref_rebuilt"
+)
+
+// Valid indicates whether the value is a known member of the DocumentRepairs enum.
+func (e DocumentRepairs) Valid() bool {
+	switch e {
+	case EofAdded:
+		return true
+	case LineEndingsRestored:
+		return true
+	case StreamLengthFixed:
+		return true
+	case XrefRebuilt:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DocumentInputSessionType.
 const (
 	DocumentInputSessionTypeEsign DocumentInputSessionType = "esign"
@@ -591,6 +615,11 @@ type DetectionProblem struct {
 type Document struct {
 	CreatedAt time.Time `json:"createdAt"`
 
+	// Decrypted In the upload's answer only (always there): true when the upload was
+	// encrypted with an empty user password and its decrypted copy was
+	// stored, false otherwise.
+	Decrypted *bool `json:"decrypted,omitempty"`
+
 	// DetectedTags In the upload's answer only, how many tags the PDF itself proposes (`GET /api/v1/documents/{id}/detected-tags` lists them).
 	DetectedTags *int    `json:"detectedTags,omitempty"`
 	FileName     *string `json:"fileName,omitempty"`
@@ -605,10 +634,24 @@ type Document struct {
 	// PageBoxes Page geometry in PDF points; tags must lie inside a page's crop box.
 	PageBoxes *[]PageBox `json:"pageBoxes,omitempty"`
 	Pages     int        `json:"pages"`
-	Sha256    string     `json:"sha256"`
-	SizeBytes int        `json:"sizeBytes"`
-	Title     string     `json:"title"`
+
+	// Repairs In the upload's answer only (always there; empty when nothing was
+	// repaired): what the repair pass did to the upload's structure before
+	// storing it. `xref_rebuilt`: the cross-reference data was rebuilt by
+	// scanning the file for its objects (wrong offsets, a wrong
+	// `startxref`, a missing table). `stream_length_fixed`: a stream's
+	// `/Length` did not match its data and was corrected. `line_endings_restored`:
+	// every line feed had become CR LF in a transfer; the original bytes
+	// were restored. `eof_added`: the `%%EOF` marker was missing after a
+	// complete file.
+	Repairs   *[]DocumentRepairs `json:"repairs,omitempty"`
+	Sha256    string             `json:"sha256"`
+	SizeBytes int                `json:"sizeBytes"`
+	Title     string             `json:"title"`
 }
+
+// DocumentRepairs defines model for Document.Repairs.
+type DocumentRepairs string
 
 // DocumentInput defines model for DocumentInput.
 type DocumentInput struct {
@@ -1359,16 +1402,23 @@ type ClientInterface interface {
 	//
 	// Send the PDF as `multipart/form-data` with a `file` part (and an
 	// optional `title` part), or as a raw `application/pdf` body with an
-	// optional `?title=`. The file is checked to be a readable PDF that is
-	// neither encrypted nor damaged; its page count and page boxes are
-	// recorded.
+	// optional `?title=`. The file is checked to be a PDF that viewers
+	// open; its page count and page boxes are recorded. A PDF encrypted
+	// with an empty user password (it opens without asking) is decrypted
+	// and the decrypted copy is stored (`decrypted: true`); a PDF whose
+	// cross-reference data is damaged in a way viewers repair is repaired
+	// and the repaired copy is stored (`repairs` lists what was done).
+	// `sizeBytes` and `sha256` are the stored file's. A PDF that needs a
+	// password to open is refused with 422 and the code
+	// `password_required`; a file cut short with `damaged_pdf`.
 	//
 	// PDF work is bounded. A PDF whose streams decode to more than
 	// `MARKUPROOM_PDF_MAX_DECODED_STREAM_BYTES` (default 32 MiB) in one
 	// stream, or `MARKUPROOM_PDF_MAX_DECODED_FILE_BYTES` (default 96 MiB)
 	// in all, is refused with 422 and the error code
-	// `pdf_expands_too_much` (other 422 codes: `not_pdf`, `encrypted_pdf`,
-	// `damaged_pdf`, `too_many_pages`, `empty_file`). Only
+	// `pdf_expands_too_much` (other 422 codes: `not_pdf`,
+	// `password_required`, `encrypted_pdf` (an encryption this server
+	// cannot open), `damaged_pdf`, `too_many_pages`, `empty_file`). Only
 	// `MARKUPROOM_PDF_CONCURRENCY` PDFs (default 2) are read at once; when no
 	// slot comes free within a few seconds the answer is 503 with the code
 	// `pdf_busy` and `Retry-After`.
@@ -1614,16 +1664,23 @@ func (c *Client) UploadDocumentAliasWithBody(ctx context.Context, params *Upload
 //
 // Send the PDF as `multipart/form-data` with a `file` part (and an
 // optional `title` part), or as a raw `application/pdf` body with an
-// optional `?title=`. The file is checked to be a readable PDF that is
-// neither encrypted nor damaged; its page count and page boxes are
-// recorded.
+// optional `?title=`. The file is checked to be a PDF that viewers
+// open; its page count and page boxes are recorded. A PDF encrypted
+// with an empty user password (it opens without asking) is decrypted
+// and the decrypted copy is stored (`decrypted: true`); a PDF whose
+// cross-reference data is damaged in a way viewers repair is repaired
+// and the repaired copy is stored (`repairs` lists what was done).
+// `sizeBytes` and `sha256` are the stored file's. A PDF that needs a
+// password to open is refused with 422 and the code
+// `password_required`; a file cut short with `damaged_pdf`.
 //
 // PDF work is bounded. A PDF whose streams decode to more than
 // `MARKUPROOM_PDF_MAX_DECODED_STREAM_BYTES` (default 32 MiB) in one
 // stream, or `MARKUPROOM_PDF_MAX_DECODED_FILE_BYTES` (default 96 MiB)
 // in all, is refused with 422 and the error code
-// `pdf_expands_too_much` (other 422 codes: `not_pdf`, `encrypted_pdf`,
-// `damaged_pdf`, `too_many_pages`, `empty_file`). Only
+// `pdf_expands_too_much` (other 422 codes: `not_pdf`,
+// `password_required`, `encrypted_pdf` (an encryption this server
+// cannot open), `damaged_pdf`, `too_many_pages`, `empty_file`). Only
 // `MARKUPROOM_PDF_CONCURRENCY` PDFs (default 2) are read at once; when no
 // slot comes free within a few seconds the answer is 503 with the code
 // `pdf_busy` and `Retry-After`.
@@ -2945,16 +3002,23 @@ type ClientWithResponsesInterface interface {
 	//
 	// Send the PDF as `multipart/form-data` with a `file` part (and an
 	// optional `title` part), or as a raw `application/pdf` body with an
-	// optional `?title=`. The file is checked to be a readable PDF that is
-	// neither encrypted nor damaged; its page count and page boxes are
-	// recorded.
+	// optional `?title=`. The file is checked to be a PDF that viewers
+	// open; its page count and page boxes are recorded. A PDF encrypted
+	// with an empty user password (it opens without asking) is decrypted
+	// and the decrypted copy is stored (`decrypted: true`); a PDF whose
+	// cross-reference data is damaged in a way viewers repair is repaired
+	// and the repaired copy is stored (`repairs` lists what was done).
+	// `sizeBytes` and `sha256` are the stored file's. A PDF that needs a
+	// password to open is refused with 422 and the code
+	// `password_required`; a file cut short with `damaged_pdf`.
 	//
 	// PDF work is bounded. A PDF whose streams decode to more than
 	// `MARKUPROOM_PDF_MAX_DECODED_STREAM_BYTES` (default 32 MiB) in one
 	// stream, or `MARKUPROOM_PDF_MAX_DECODED_FILE_BYTES` (default 96 MiB)
 	// in all, is refused with 422 and the error code
-	// `pdf_expands_too_much` (other 422 codes: `not_pdf`, `encrypted_pdf`,
-	// `damaged_pdf`, `too_many_pages`, `empty_file`). Only
+	// `pdf_expands_too_much` (other 422 codes: `not_pdf`,
+	// `password_required`, `encrypted_pdf` (an encryption this server
+	// cannot open), `damaged_pdf`, `too_many_pages`, `empty_file`). Only
 	// `MARKUPROOM_PDF_CONCURRENCY` PDFs (default 2) are read at once; when no
 	// slot comes free within a few seconds the answer is 503 with the code
 	// `pdf_busy` and `Retry-After`.
@@ -4976,16 +5040,23 @@ func (c *ClientWithResponses) UploadDocumentAliasWithBodyWithResponse(ctx contex
 //
 // Send the PDF as `multipart/form-data` with a `file` part (and an
 // optional `title` part), or as a raw `application/pdf` body with an
-// optional `?title=`. The file is checked to be a readable PDF that is
-// neither encrypted nor damaged; its page count and page boxes are
-// recorded.
+// optional `?title=`. The file is checked to be a PDF that viewers
+// open; its page count and page boxes are recorded. A PDF encrypted
+// with an empty user password (it opens without asking) is decrypted
+// and the decrypted copy is stored (`decrypted: true`); a PDF whose
+// cross-reference data is damaged in a way viewers repair is repaired
+// and the repaired copy is stored (`repairs` lists what was done).
+// `sizeBytes` and `sha256` are the stored file's. A PDF that needs a
+// password to open is refused with 422 and the code
+// `password_required`; a file cut short with `damaged_pdf`.
 //
 // PDF work is bounded. A PDF whose streams decode to more than
 // `MARKUPROOM_PDF_MAX_DECODED_STREAM_BYTES` (default 32 MiB) in one
 // stream, or `MARKUPROOM_PDF_MAX_DECODED_FILE_BYTES` (default 96 MiB)
 // in all, is refused with 422 and the error code
-// `pdf_expands_too_much` (other 422 codes: `not_pdf`, `encrypted_pdf`,
-// `damaged_pdf`, `too_many_pages`, `empty_file`). Only
+// `pdf_expands_too_much` (other 422 codes: `not_pdf`,
+// `password_required`, `encrypted_pdf` (an encryption this server
+// cannot open), `damaged_pdf`, `too_many_pages`, `empty_file`). Only
 // `MARKUPROOM_PDF_CONCURRENCY` PDFs (default 2) are read at once; when no
 // slot comes free within a few seconds the answer is 503 with the code
 // `pdf_busy` and `Retry-After`.
