@@ -14,6 +14,7 @@ import (
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 
 	"github.com/markuproom/markuproom/models/pdf"
+	"github.com/markuproom/markuproom/models/pdf/detect"
 	"github.com/markuproom/markuproom/models/pdf/pdftest"
 )
 
@@ -321,5 +322,22 @@ func TestInspectFormWithoutDA(t *testing.T) {
 	objs[0] = "<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [4 0 R 5 0 R] /DA () >> >>"
 	if _, err := inspectBytes(pdftest.RawPDF(objs)); err != nil {
 		t.Errorf("Inspect(form with an empty /DA) = %v", err)
+	}
+}
+
+// TestMendDecryptKeepsEveryObject: the decrypted copy holds every object of
+// the file, a form field's parents too (pdfcpu's own writer drops them), so
+// the field keeps its full name.
+func TestMendDecryptKeepsEveryObject(t *testing.T) {
+	m, info, err := mend(t, readTestdata(t, "qpdf-aes128-form.pdf"))
+	if err != nil || !m.Decrypted || len(info.Pages) != 1 {
+		t.Fatalf("Mend: decrypted %t, %d pages, %v", m.Decrypted, len(info.Pages), err)
+	}
+	found, err := detect.Detect(context.Background(), pdf.DefaultLimits(), m.Content)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(found.Tags) != 1 || found.Tags[0].Text != "client.name" {
+		t.Errorf("the decrypted form proposes %+v, want its field client.name", found.Tags)
 	}
 }

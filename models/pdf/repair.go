@@ -105,9 +105,11 @@ type foundObject struct {
 
 // rebuilder scans a damaged file for its objects and writes a clean copy.
 type rebuilder struct {
-	ctx      context.Context
-	data     []byte
-	base     int
+	ctx  context.Context
+	data []byte
+	base int
+	// header is the %PDF-n.n line to write; nil: the one of data.
+	header   []byte
 	limits   Limits
 	deadline time.Time
 	budget   *decodeBudget

@@ -18,11 +18,14 @@ import (
 func (rb *rebuilder) write() []byte {
 	var out bytes.Buffer
 	out.Grow(len(rb.data) + len(rb.data)/16 + 1024)
-	header := rb.data[rb.base:]
-	if i := bytes.IndexAny(header, "\r\n"); i > 0 && i < 32 {
-		header = header[:i]
-	} else {
-		header = []byte("%PDF-1.7")
+	header := rb.header
+	if header == nil {
+		header = rb.data[rb.base:]
+		if i := bytes.IndexAny(header, "\r\n"); i > 0 && i < 32 {
+			header = header[:i]
+		} else {
+			header = []byte("%PDF-1.7")
+		}
 	}
 	out.Write(header)
 	out.WriteString("\n%\xe2\xe3\xcf\xd3\n")
