@@ -125,6 +125,8 @@ func TestStageUploadRefusals(t *testing.T) {
 			{"cut at 75%", "damaged_pdf", pdftest.Truncated(t)},
 			{"cut at 40%", "damaged_pdf", three[:len(three)*40/100]},
 			{"HTML", "not_pdf", []byte("<!doctype html><html><body>Not found</body></html>")},
+			// The repair pass and decryption keep the decode caps.
+			{"bomb with offsets shifted", "pdf_expands_too_much", shiftedOffsets(t, pdftest.Expanding{Pages: 2, Content: []int64{pdf.DefaultMaxDecodedStreamBytes + 1<<20}}.Build(t))},
 		} {
 			t.Run(tt.name, func(t *testing.T) {
 				staged, err := env.Store.StageUpload(ctx, bytes.NewReader(tt.data), int64(len(tt.data)), "x.pdf")
