@@ -18,7 +18,7 @@ import (
 
 // shiftedOffsets inserts a line before the second object of b without
 // updating its cross-reference table: every later offset is wrong.
-func shiftedOffsets(t *testing.T, b []byte) []byte {
+func shiftedOffsets(t testing.TB, b []byte) []byte {
 	t.Helper()
 	i := bytes.Index(b, []byte("endobj"))
 	if i < 0 {
