@@ -30,7 +30,7 @@ const (
 	// the file and its repaired copy in memory).
 	maxRepairBytes = 64 << 20
 	// maxRepairObjects caps the objects the scan collects.
-	maxRepairObjects = 500_000
+	maxRepairObjects = 250_000
 	// maxRepairTime caps the wall time of one repair pass.
 	maxRepairTime = 10 * time.Second
 	// maxRepairDict caps the dictionary of a stream object the scan parses.
