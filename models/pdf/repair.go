@@ -85,7 +85,6 @@ func (l Limits) repair(ctx context.Context, src *source, base int64) ([]byte, []
 // foundObject is one object definition the scan found.
 type foundObject struct {
 	num, gen int
-	at       int // offset of the object header
 	// body is the object's value (for a stream, its dictionary) as written.
 	body []byte
 	// data is a stream's data; nil for other objects.
@@ -291,7 +290,7 @@ func (rb *rebuilder) readObject(hdr, after, num, gen int) (int, error) {
 				rb.catalog = num
 			}
 		}
-		if err := rb.add(&foundObject{num: num, gen: gen, at: hdr, body: body}); err != nil {
+		if err := rb.add(&foundObject{num: num, gen: gen, body: body}); err != nil {
 			return 0, err
 		}
 		return after + endobj + len("endobj"), nil
@@ -311,7 +310,7 @@ func (rb *rebuilder) readObject(hdr, after, num, gen int) (int, error) {
 	} else if start < len(d) && (d[start] == '\n' || d[start] == '\r') {
 		start++
 	}
-	f := &foundObject{num: num, gen: gen, at: hdr, body: bytes.TrimSpace(d[after : after+st]), dict: dict, isStream: true}
+	f := &foundObject{num: num, gen: gen, body: bytes.TrimSpace(d[after : after+st]), dict: dict, isStream: true}
 	end := -1
 	if n, ok := dict["Length"].(types.Integer); ok && n.Value() >= 0 && start+n.Value() <= len(d) {
 		rest := bytes.TrimLeft(d[start+n.Value():], "\x00\t\n\f\r ")
@@ -461,7 +460,7 @@ func (rb *rebuilder) readObjStm(f *foundObject) error {
 		if num == f.num {
 			continue // an object stream cannot hold itself
 		}
-		c := &foundObject{num: num, at: f.at, inStream: f.num, index: i, container: f, body: []byte(s[:len(s)-len(left)])}
+		c := &foundObject{num: num, inStream: f.num, index: i, container: f, body: []byte(s[:len(s)-len(left)])}
 		if dict, ok := o.(types.Dict); ok {
 			if t := dict.Type(); t != nil && *t == "Catalog" {
 				rb.catalog = num
