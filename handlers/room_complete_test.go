@@ -141,6 +141,8 @@ func TestCreatingTheSessionNeedsACompleteRoom(t *testing.T) {
 		}
 		complete().status(http.StatusConflict)
 		tr.send(http.MethodPost, tr.path+"/tags", tagForm(ids[0])).status(http.StatusConflict)
+		// An upload is refused before its file is read: not "not_pdf" but 409.
+		tr.upload(tr.csrf, "notes.txt", []byte("just some text, not a PDF"), true).status(http.StatusConflict)
 		tr.b.get(tr.path + "/checklist").status(http.StatusConflict)
 		form := url.Values{"csrf": {tr.csrf}, "firstName": {"Casey"}, "lastName": {"Late"}, "email": {"casey@example.com"}}
 		tr.b.post(tr.path+"/participants", form).status(http.StatusConflict)

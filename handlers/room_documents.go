@@ -13,9 +13,11 @@ import (
 
 // addRoomDocument uploads a PDF into the room: POST /rooms/:id/documents,
 // multipart/form-data with parts "csrf" (unless the X-CSRF-Token header is
-// sent), "file" and an optional "title". Same checks and limits as the API's
-// upload (413 too large, 415 not multipart, 422 not a valid PDF). An htmx
-// request gets the room with a note when the file was decrypted or repaired.
+// sent), "file" and an optional "title". The room is checked before the file
+// is read (completed 409, expired 410, not allowed 403). Same checks and
+// limits as the API's upload (413 too large, 415 not multipart, 422 not a
+// valid PDF). An htmx request gets the room with a note when the file was
+// decrypted or repaired.
 func (h *roomHandler) addRoomDocument(c *gin.Context) error {
 	id, err := h.boundRoomID(c)
 	if err != nil {
@@ -25,6 +27,10 @@ func (h *roomHandler) addRoomDocument(c *gin.Context) error {
 	if err != nil || mediaType != "multipart/form-data" {
 		return &models.ValidationError{Kind: models.KindUnsupportedMedia, Detail: "Send the PDF as multipart/form-data with a part named \"file\".",
 			Errors: []models.FieldError{{Pointer: "header:Content-Type", Code: "unsupported_media_type", Detail: "Use a multipart/form-data upload."}}}
+	}
+	// The room first: no PDF is read for an upload the room would refuse.
+	if err := h.documents.CheckRoomUpload(c.Request.Context(), id); err != nil {
+		return err
 	}
 	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, h.cfg.MaxUploadBytes+1<<20)
 	checkToken := func(csrf string) error {

@@ -57,16 +57,27 @@ func TestRestoreUndoesAPageDeleteWithItsTags(t *testing.T) {
 		if edit.Kind != models.EventPageDeleted || edit.Page != 2 || edit.FromDocumentID != original.ID || edit.ToDocumentID != after.ID {
 			t.Fatalf("the delete tells %+v (document %s → %s)", edit, original.ID, after.ID)
 		}
-		// The history event keeps the deleted tags whole, ids included.
+		// The deleted tags are kept whole, ids included, in deleted_page_tags;
+		// the history event names their row.
 		events, _ := history(t, env, tenant.Org.ID, tr.room.TransactionID)
 		var sum struct {
-			Tags []map[string]any `json:"tags"`
+			Tags     []map[string]any `json:"tags"`
+			TagsKept string           `json:"tagsKept"`
 		}
 		if err := json.Unmarshal(events[len(events)-1].Summary, &sum); err != nil {
 			t.Fatal(err)
 		}
-		if len(sum.Tags) != 2 || sum.Tags[0]["tagId"] != gone1 || sum.Tags[1]["tagId"] != gone2 || sum.Tags[0]["dateFormat"] != "DD/MM/YYYY" {
-			t.Fatalf("the page_deleted event keeps %v", sum.Tags)
+		var keptJSON string
+		if err := env.DB.DB.Raw("SELECT tags FROM deleted_page_tags WHERE transaction_id = ? AND document_id = ? AND page = 2 AND digest = ?",
+			tr.room.TransactionID, original.ID, sum.TagsKept).Scan(&keptJSON).Error; err != nil {
+			t.Fatal(err)
+		}
+		var kept []map[string]any
+		if err := json.Unmarshal([]byte(keptJSON), &kept); err != nil {
+			t.Fatalf("kept tags %q: %v", keptJSON, err)
+		}
+		if sum.Tags != nil || len(kept) != 2 || kept[0]["tagId"] != gone1 || kept[1]["tagId"] != gone2 || kept[0]["dateFormat"] != "DD/MM/YYYY" {
+			t.Fatalf("the page_deleted event keeps %v inline and %v in deleted_page_tags", sum.Tags, kept)
 		}
 		_, v1 := tagsByID(t, env, tenant.Org.ID, tr.room.TransactionID)
 

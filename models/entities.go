@@ -24,5 +24,6 @@ func Entities() []any {
 		&rateLimitRow{},
 		&pastDocument{},
 		&dismissedSuggestion{},
+		&deletedPageTags{},
 	}
 }

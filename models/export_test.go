@@ -34,3 +34,8 @@ func WriteBatchAtomically(ctx context.Context, s *Store, writes ...[]any) error 
 	}
 	return s.writeBatchAtomically(ctx, &b)
 }
+
+// SetPDFStepHook makes every page edit of s call fn in the middle of its PDF
+// work (after the rewrite, before the new version is read), so a test can
+// hold an edit there.
+func SetPDFStepHook(s *Store, fn func(ctx context.Context)) { s.pdfStepHook = fn }

@@ -149,8 +149,11 @@ type DocumentRemovedSummary struct {
 // Kind implements HistorySummary.
 func (DocumentRemovedSummary) Kind() string { return EventDocumentRemoved }
 
-// PageDeletedSummary records a page deleted in the Markup Room. Tags keeps
-// the page's tags whole, so that an undo brings them back as they were.
+// PageDeletedSummary records a page deleted in the Markup Room. The page's
+// tags are kept whole, so that an undo brings them back as they were: in the
+// table deleted_page_tags, once per document version, page and content,
+// named by TagsKept (Tags is then null). Rows written before that table (no
+// TagsKept) carry them in Tags; a page without tags keeps Tags empty ([]).
 type PageDeletedSummary struct {
 	Document       int          `json:"document"`
 	DocumentTitle  string       `json:"documentTitle"`
@@ -158,6 +161,7 @@ type PageDeletedSummary struct {
 	Page           int          `json:"page"`
 	Pages          int          `json:"pages"`
 	Tags           []DeletedTag `json:"tags"`
+	TagsKept       string       `json:"tagsKept,omitempty"`
 	TagsRemoved    int          `json:"tagsRemoved"`
 	ToDocumentID   string       `json:"toDocumentId"`
 	RoomVersion

@@ -15,22 +15,52 @@ const (
 	EventDocumentRemoved = "document_removed"
 )
 
+// CheckRoomUpload tells whether a document may be uploaded into a room now:
+// the room open (expired 410, completed 409), staff allowed to add documents
+// (they may when the room started without any, otherwise only with
+// documents.edit; 403) and room for one more document. The room's upload
+// route calls it before it reads the file, so that no PDF work is done for
+// an upload that would be refused; AddRoomDocument checks again.
+func (s *Store) CheckRoomUpload(ctx context.Context, roomID string) error {
+	room, err := s.checkRoom(ctx, roomID, "")
+	if err != nil {
+		return err
+	}
+	var count int
+	if err := s.db.WithContext(ctx).Model(&Transaction{}).Where("id = ? AND organization_id = ?", room.TransactionID, room.OrganizationID).
+		Select("document_count").Scan(&count).Error; err != nil {
+		return mapDBError(err)
+	}
+	return checkRoomUpload(room, count)
+}
+
+// checkRoomUpload is CheckRoomUpload's rule on a room and its transaction's document count.
+func checkRoomUpload(room *Room, documents int) error {
+	if !room.CanAddDocuments() {
+		return &ForbiddenError{Action: ActionEditTags}
+	}
+	if documents >= MaxDocuments {
+		return Unprocessable("#/file", "too_many_documents", "A transaction holds at most 100 documents.")
+	}
+	return nil
+}
+
 // AddRoomDocument stores a staged upload and appends it to the room's
-// transaction as its last document, in one database transaction. Staff may
-// add documents when the room started without any, otherwise only with
-// documents.edit. The stored PDF is removed again if the change fails.
+// transaction as its last document. The upload is stored (PDF and document
+// row) before the database transaction, which checks the room
+// (CheckRoomUpload's rules) and writes the transaction's rows; the stored
+// document is removed again if the change fails.
 func (s *Store) AddRoomDocument(ctx context.Context, roomID string, u *StagedUpload, title string) (*Document, error) {
-	var doc *Document
-	err := s.editRoomDocuments(ctx, roomID, func(tx *Store, room *Room, t *Transaction) error {
-		if !room.CanAddDocuments() {
-			return &ForbiddenError{Action: ActionEditTags}
-		}
-		if t.DocumentCount >= MaxDocuments {
-			return Unprocessable("#/file", "too_many_documents", "A transaction holds at most 100 documents.")
-		}
-		var err error
-		doc, err = tx.SaveDocument(ctx, u, NewDocument{OrganizationID: room.OrganizationID, Title: title})
-		if err != nil {
+	room, err := s.checkRoom(ctx, roomID, "")
+	if err != nil {
+		return nil, err
+	}
+	doc, err := s.SaveDocument(ctx, u, NewDocument{OrganizationID: room.OrganizationID, Title: title})
+	if err != nil {
+		return nil, err
+	}
+	err = s.editRoomDocuments(ctx, roomID, func(tx *Store, room *Room, t *Transaction) error {
+		if err := checkRoomUpload(room, t.DocumentCount); err != nil {
 			return err
 		}
 		empty, err := xfdf.Merge(nil, nil)
@@ -49,13 +79,11 @@ func (s *Store) AddRoomDocument(ctx context.Context, roomID string, u *StagedUpl
 			Document: row.Position, DocumentTitle: doc.Title, Pages: doc.PageCount, DocumentID: doc.ID,
 		})
 	})
-	if err != nil && doc != nil {
-		if delErr := s.bucket.Delete(context.WithoutCancel(ctx), doc.ObjectKey); delErr != nil {
-			s.log.WarnContext(ctx, "remove the PDF of a failed room upload", "key", doc.ObjectKey, "error", delErr)
-		}
+	if err != nil {
+		s.discardDocument(ctx, doc)
 		return nil, err
 	}
-	return doc, err
+	return doc, nil
 }
 
 // RemoveRoomDocument removes the document at position pos and its tags from

@@ -99,26 +99,38 @@ func (s *Store) editRoom(ctx context.Context, roomID string, action RoomAction, 
 // 409), its configuration asked for action (none when empty; 403), and its
 // transaction row read and locked, so changes of one room take turns.
 func (s *Store) lockRoom(ctx context.Context, roomID string, action RoomAction) (*Room, *Transaction, error) {
-	room, err := s.RoomByID(ctx, roomID)
+	room, err := s.checkRoom(ctx, roomID, action)
 	if err != nil {
 		return nil, nil, err
-	}
-	switch room.Status(s.Now()) {
-	case RoomExpired:
-		return nil, nil, ErrRoomExpired
-	case RoomCompleted:
-		return nil, nil, ErrRoomCompleted
-	}
-	if action != "" {
-		if err := room.Config.Require(action); err != nil {
-			return nil, nil, err
-		}
 	}
 	t, err := s.lockTransaction(ctx, room.OrganizationID, room.TransactionID)
 	if err != nil {
 		return nil, nil, err
 	}
 	return room, t, nil
+}
+
+// checkRoom reads a room and checks that it is open (expired 410, completed
+// 409) and that its configuration allows action (none when empty; 403). A
+// change that must read a PDF calls it with a plain read before that work,
+// and again, through lockRoom, inside its database transaction.
+func (s *Store) checkRoom(ctx context.Context, roomID string, action RoomAction) (*Room, error) {
+	room, err := s.RoomByID(ctx, roomID)
+	if err != nil {
+		return nil, err
+	}
+	switch room.Status(s.Now()) {
+	case RoomExpired:
+		return nil, ErrRoomExpired
+	case RoomCompleted:
+		return nil, ErrRoomCompleted
+	}
+	if action != "" {
+		if err := room.Config.Require(action); err != nil {
+			return nil, err
+		}
+	}
+	return room, nil
 }
 
 // inputFromTransaction turns a stored transaction back into a request, so an

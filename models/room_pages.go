@@ -39,9 +39,9 @@ func errDocumentChanged(title string) error {
 // DeleteRoomPage removes page n (1-based) of the document at docPos of a
 // room's transaction: a new version of the PDF is stored (the upload stays),
 // the document points at it, the tags of that page go and those of later
-// pages move up with their pages — in one database transaction. The history
-// event keeps the deleted tags whole (ids included) so that an undo
-// (RestoreRoomDocument) brings them back as they were. A non-empty current
+// pages move up with their pages (see editRoomPages). The deleted tags are
+// kept whole (ids included; keepTags) so that an undo (RestoreRoomDocument)
+// brings them back as they were. A non-empty current
 // is the document id the caller believes current (a redo): another one is
 // refused.
 func (s *Store) DeleteRoomPage(ctx context.Context, roomID string, docPos, n int, current string) (*PageEdit, error) {
@@ -66,6 +66,14 @@ func (s *Store) DeleteRoomPage(ctx context.Context, roomID string, docPos, n int
 			for i, tg := range gone {
 				kept[i] = deletedTagOf(tg)
 			}
+			var digest string
+			if len(kept) > 0 {
+				var err error
+				if digest, err = e.tx.keepTags(ctx, e.t.ID, e.docs.from, n, kept); err != nil {
+					return err
+				}
+				kept = nil
+			}
 			e.result.Page = n
 			e.pageOf = func(p int) int { return deletedPage(p, n) }
 			removed, err := e.exec(ctx, "DELETE FROM transaction_tags WHERE transaction_id = ? AND document_position = ? AND page = ?", n)
@@ -75,7 +83,7 @@ func (s *Store) DeleteRoomPage(ctx context.Context, roomID string, docPos, n int
 			e.tagDelta = -int(removed)
 			e.summary = &PageDeletedSummary{
 				Document: e.docPos, DocumentTitle: e.docs.title, Pages: e.docs.pages, FromDocumentID: e.docs.from, ToDocumentID: e.docs.to,
-				Tags: kept, Page: n, TagsRemoved: int(removed),
+				Tags: kept, TagsKept: digest, Page: n, TagsRemoved: int(removed),
 			}
 			_, err = e.exec(ctx, "UPDATE transaction_tags SET page = page - 1 WHERE transaction_id = ? AND document_position = ? AND page > ?", n)
 			return err
@@ -180,22 +188,36 @@ func (e *pageEdit) exec(ctx context.Context, sql string, args ...any) (int64, er
 	return res.RowsAffected, mapDBError(res.Error)
 }
 
-// editRoomPages runs one page edit of a room document: checks (state,
-// documents.advancedEdit), the transaction row locked, the PDF rewritten
-// into a new stored document, the document row pointed at it, the tags moved
-// by retag, the XFDF regenerated, the version bumped and the history
-// recorded — all or nothing. A new PDF left behind by a failure is removed.
-// The edit holds one PDF slot throughout, taken before the database
-// transaction so that no row stays locked while it waits for one.
+// editRoomPages runs one page edit of a room document in three steps, so
+// that no PDF work happens inside a database write transaction (SQLite's
+// lock is database-wide; see docs/decisions.md, "Page edits outside the
+// write lock"):
+//
+//  1. a plain read checks the room (state, documents.advancedEdit), the
+//     document at docPos and current, before any PDF work;
+//  2. in a PDF slot and outside any transaction, the PDF is read, rewritten,
+//     checked and read again like an upload, and stored as a new document;
+//  3. one database transaction locks the transaction row, checks the room
+//     again and that the document at docPos is still the version rewritten
+//     (else errDocumentChanged), and writes rows only: the document row
+//     pointed at the new version, the tags moved by retag, the XFDF
+//     regenerated, the version bumped and the history recorded.
+//
+// The new document (row and PDF) is removed again when step 3 fails.
 func (s *Store) editRoomPages(ctx context.Context, roomID string, docPos int, current, kind string,
 	rewrite func(ctx context.Context, content []byte, pages int) ([]byte, pdf.Info, error),
 	retag func(ctx context.Context, e *pageEdit) error) (*PageEdit, error) {
-	release, err := s.pdf.Acquire(ctx)
+	room, before, err := s.checkedRoomDocument(ctx, roomID, docPos, ActionAdvancedEdit)
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	var created *Document
+	if current != "" && current != before.upload.ID {
+		return nil, errDocumentChanged(before.row.Title)
+	}
+	created, err := s.rewriteDocument(ctx, room.OrganizationID, before.upload, rewrite)
+	if err != nil {
+		return nil, err
+	}
 	var result *PageEdit
 	err = s.inTx(ctx, func(tx *Store) error {
 		room, t, err := tx.lockRoom(ctx, roomID, ActionAdvancedEdit)
@@ -207,32 +229,8 @@ func (s *Store) editRoomPages(ctx context.Context, roomID string, docPos int, cu
 		if err != nil {
 			return err
 		}
-		if current != "" && current != doc.upload.ID {
+		if doc.upload.ID != before.upload.ID {
 			return errDocumentChanged(doc.row.Title)
-		}
-		content, err := tx.readDocument(ctx, doc.upload)
-		if err != nil {
-			return err
-		}
-		out, _, err := rewrite(ctx, content, doc.upload.PageCount)
-		if err != nil {
-			var ve *ValidationError
-			if errors.Is(err, ErrNotFound) || errors.As(err, &ve) {
-				return err
-			}
-			if errors.Is(err, pdf.ErrExpandsTooMuch) {
-				return expandsProblem("#/document", err)
-			}
-			return fmt.Errorf("edit the pages of document %s: %w", doc.upload.ID, err)
-		}
-		staged, err := tx.stageUpload(ctx, bytes.NewReader(out), int64(len(out)), doc.upload.FileName, true)
-		if err != nil {
-			return err
-		}
-		defer staged.Close()
-		created, err = tx.SaveDocument(ctx, staged, NewDocument{OrganizationID: room.OrganizationID, Title: doc.upload.Title})
-		if err != nil {
-			return err
 		}
 		if err := tx.rememberPastDocument(ctx, t.ID, doc.upload.ID); err != nil {
 			return err
@@ -260,15 +258,80 @@ func (s *Store) editRoomPages(ctx context.Context, roomID string, docPos int, cu
 		result = e.result
 		return ed.finish(ctx, docPos, e.tagDelta, e.summary)
 	})
-	if err != nil && created != nil {
-		if delErr := s.bucket.Delete(context.WithoutCancel(ctx), created.ObjectKey); delErr != nil {
-			s.log.WarnContext(ctx, "remove the PDF of a failed page edit", "key", created.ObjectKey, "error", delErr)
-		}
-	}
 	if err != nil {
+		s.discardDocument(ctx, created)
 		return nil, err
 	}
 	return result, nil
+}
+
+// checkedRoomDocument is the plain read that precedes a room's PDF work: the
+// room checked for action (checkRoom) and the document at docPos of its
+// transaction with its upload. Nothing is locked: the write that follows
+// checks again inside its transaction.
+func (s *Store) checkedRoomDocument(ctx context.Context, roomID string, docPos int, action RoomAction) (*Room, *roomDocument, error) {
+	room, err := s.checkRoom(ctx, roomID, action)
+	if err != nil {
+		return nil, nil, err
+	}
+	ed := &tagEditor{tx: s, room: room, t: &Transaction{ID: room.TransactionID, OrganizationID: room.OrganizationID}}
+	doc, err := ed.document(ctx, docPos)
+	if err != nil {
+		return nil, nil, err
+	}
+	return room, doc, nil
+}
+
+// rewriteDocument is a page edit's PDF work, in one PDF slot and outside any
+// database transaction: the stored PDF of from read, rewritten, checked and
+// read again as an upload is (detection included), and saved as a new
+// document of the organization.
+func (s *Store) rewriteDocument(ctx context.Context, orgID int64, from *Document,
+	rewrite func(ctx context.Context, content []byte, pages int) ([]byte, pdf.Info, error)) (*Document, error) {
+	release, err := s.pdf.Acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	staged, err := func() (*StagedUpload, error) {
+		defer release()
+		content, err := s.readDocument(ctx, from)
+		if err != nil {
+			return nil, err
+		}
+		out, _, err := rewrite(ctx, content, from.PageCount)
+		if err != nil {
+			var ve *ValidationError
+			if errors.Is(err, ErrNotFound) || errors.As(err, &ve) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+				return nil, err
+			}
+			if errors.Is(err, pdf.ErrExpandsTooMuch) {
+				return nil, expandsProblem("#/document", err)
+			}
+			return nil, fmt.Errorf("edit the pages of document %s: %w", from.ID, err)
+		}
+		if s.pdfStepHook != nil {
+			s.pdfStepHook(ctx)
+		}
+		return s.stageUpload(ctx, bytes.NewReader(out), int64(len(out)), from.FileName, true)
+	}()
+	if err != nil {
+		return nil, err
+	}
+	defer staged.Close()
+	return s.SaveDocument(ctx, staged, NewDocument{OrganizationID: orgID, Title: from.Title})
+}
+
+// discardDocument removes a document a failed room change saved and never
+// referenced: its row and its PDF. Failures are logged, not returned (the
+// caller reports the change's own error).
+func (s *Store) discardDocument(ctx context.Context, d *Document) {
+	ctx = context.WithoutCancel(ctx)
+	if err := s.db.WithContext(ctx).Where("id = ?", d.ID).Delete(&Document{}).Error; err != nil {
+		s.log.WarnContext(ctx, "remove the row of a document a failed room change saved", "document", d.ID, "error", err)
+	}
+	if err := s.bucket.Delete(ctx, d.ObjectKey); err != nil {
+		s.log.WarnContext(ctx, "remove the PDF of a failed room change", "key", d.ObjectKey, "error", err)
+	}
 }
 
 // readDocument reads a stored PDF whole (page edits work in memory; the

@@ -2,9 +2,14 @@ package models
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
+
+	"gorm.io/gorm/clause"
 )
 
 // DeletedTag is a tag as a page deletion's history event keeps it, whole,
@@ -26,6 +31,63 @@ type DeletedTag struct {
 	FontSize    *float64        `json:"fontSize,omitempty"`
 }
 
+// deletedPageTags is the tags of a deleted page kept for its undo (table
+// deleted_page_tags): once per transaction, document version, page and
+// content, so that deleting the same page of the same version again with the
+// same tags (delete, undo, delete, …) stores nothing new. The page_deleted
+// event names its row by Digest (PageDeletedSummary.TagsKept).
+type deletedPageTags struct {
+	TransactionID string    `gorm:"column:transaction_id;primaryKey"`
+	DocumentID    string    `gorm:"column:document_id;primaryKey"`
+	Page          int       `gorm:"column:page;primaryKey"`
+	Digest        string    `gorm:"column:digest;primaryKey"`
+	Tags          string    `gorm:"column:tags"`
+	CreatedAt     time.Time `gorm:"column:created_at"`
+}
+
+// TableName implements gorm's Tabler.
+func (deletedPageTags) TableName() string { return "deleted_page_tags" }
+
+// keepTags stores the tags of page of document version documentID that a
+// page deletion removes (unless the same tags are kept already) and returns
+// their digest, for the event's TagsKept.
+func (s *Store) keepTags(ctx context.Context, txID, documentID string, page int, tags []DeletedTag) (string, error) {
+	b, err := json.Marshal(tags)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	digest := hex.EncodeToString(sum[:])
+	row := deletedPageTags{TransactionID: txID, DocumentID: documentID, Page: page, Digest: digest, Tags: string(b), CreatedAt: s.Now()}
+	if err := s.db.WithContext(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&row).Error; err != nil {
+		return "", mapDBError(err)
+	}
+	return digest, nil
+}
+
+// keptTags reads the tags a page deletion removed: from deleted_page_tags
+// when the event names a row (TagsKept), else from the event itself (rows
+// written before that table, which carry the tags inline).
+func (s *Store) keptTags(ctx context.Context, txID string, sum *PageDeletedSummary) ([]DeletedTag, error) {
+	if sum.TagsKept == "" {
+		return sum.Tags, nil
+	}
+	var rows []deletedPageTags
+	err := s.db.WithContext(ctx).Where("transaction_id = ? AND document_id = ? AND page = ? AND digest = ?",
+		txID, sum.FromDocumentID, sum.Page, sum.TagsKept).Limit(1).Find(&rows).Error
+	if err != nil {
+		return nil, mapDBError(err)
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("restore a deleted page: its kept tags %s are missing", sum.TagsKept)
+	}
+	var tags []DeletedTag
+	if err := json.Unmarshal([]byte(rows[0].Tags), &tags); err != nil {
+		return nil, fmt.Errorf("restore a deleted page: its kept tags %s: %w", sum.TagsKept, err)
+	}
+	return tags, nil
+}
+
 func deletedTagOf(t Tag) DeletedTag {
 	return DeletedTag{
 		TagID: t.TagID, Position: t.Position, Type: t.Type, Page: t.Page, X: t.X, Y: t.Y, Width: t.Width, Height: t.Height,
@@ -38,15 +100,53 @@ func deletedTagOf(t Tag) DeletedTag {
 // into the document now at docPos of a room's transaction
 // (documents.advancedEdit): the document points at version again and the
 // tags go back — a moved page's tags to their old page, a deleted page's
-// tags (kept whole in the deletion's history event) back with their ids. current
-// is the document id the caller believes is at docPos: when the document
-// changed since (another id), or version was not turned into it by one page
-// edit, the undo is refused (422, "document_changed") and nothing changes. A
-// version that this room's transaction never held is ErrNotFound. All in one
-// database transaction; the history records a page_restored event.
+// tags (kept whole, see keptTags) back with their ids. current is the
+// document id the caller believes is at docPos: when the document changed
+// since (another id), or version was not turned into it by one page edit,
+// the undo is refused (422, "document_changed") and nothing changes. A
+// version that this room's transaction never held is ErrNotFound. The
+// history and the kept tags are read and decoded before the database
+// transaction; inside it the room is checked again, the document must still
+// be current, and only rows are written; the history records a
+// page_restored event.
 func (s *Store) RestoreRoomDocument(ctx context.Context, roomID string, docPos int, version, current string) (*PageEdit, error) {
+	room, doc, err := s.checkedRoomDocument(ctx, roomID, docPos, ActionAdvancedEdit)
+	if err != nil {
+		return nil, err
+	}
+	var held int64
+	if err := s.db.WithContext(ctx).Model(&pastDocument{}).Where("transaction_id = ? AND document_id = ?", room.TransactionID, version).Count(&held).Error; err != nil {
+		return nil, mapDBError(err)
+	}
+	if held == 0 {
+		return nil, ErrNotFound
+	}
+	if current != doc.upload.ID {
+		return nil, errDocumentChanged(doc.row.Title)
+	}
+	undone, err := s.pageEditBetween(ctx, room.TransactionID, version, current)
+	if err != nil {
+		return nil, err
+	}
+	if undone == nil {
+		return nil, errDocumentChanged(doc.row.Title)
+	}
+	uploads, err := s.FindDocumentsByRef(ctx, room.OrganizationID, []string{version})
+	if err != nil {
+		return nil, err
+	}
+	back := uploads[version]
+	if back == nil {
+		return nil, ErrNotFound
+	}
+	var kept []DeletedTag
+	if sum, ok := undone.(PageDeletedSummary); ok {
+		if kept, err = s.keptTags(ctx, room.TransactionID, &sum); err != nil {
+			return nil, err
+		}
+	}
 	var result *PageEdit
-	err := s.inTx(ctx, func(tx *Store) error {
+	err = s.inTx(ctx, func(tx *Store) error {
 		room, t, err := tx.lockRoom(ctx, roomID, ActionAdvancedEdit)
 		if err != nil {
 			return err
@@ -56,31 +156,8 @@ func (s *Store) RestoreRoomDocument(ctx context.Context, roomID string, docPos i
 		if err != nil {
 			return err
 		}
-		db := tx.db.WithContext(ctx)
-		var held int64
-		if err := db.Model(&pastDocument{}).Where("transaction_id = ? AND document_id = ?", t.ID, version).Count(&held).Error; err != nil {
-			return mapDBError(err)
-		}
-		if held == 0 {
-			return ErrNotFound
-		}
 		if current != doc.upload.ID {
 			return errDocumentChanged(doc.row.Title)
-		}
-		undone, err := tx.pageEditBetween(ctx, t.ID, version, current)
-		if err != nil {
-			return err
-		}
-		if undone == nil {
-			return errDocumentChanged(doc.row.Title)
-		}
-		uploads, err := tx.FindDocumentsByRef(ctx, t.OrganizationID, []string{version})
-		if err != nil {
-			return err
-		}
-		back := uploads[version]
-		if back == nil {
-			return ErrNotFound
 		}
 		e := &pageEdit{tx: tx, t: t, docPos: docPos}
 		result = &PageEdit{Kind: EventPageRestored, Position: docPos, FromDocumentID: current, ToDocumentID: version}
@@ -96,16 +173,17 @@ func (s *Store) RestoreRoomDocument(ctx context.Context, roomID string, docPos i
 			result.From, result.To = sum.To, sum.From
 			summary.From, summary.To = &sum.To, &sum.From
 		case PageDeletedSummary:
-			if err := tx.restoreTags(ctx, e, &sum); err != nil {
+			if err := tx.restoreTags(ctx, e, sum.Page, kept); err != nil {
 				return err
 			}
-			restored := len(sum.Tags)
+			restored := len(kept)
 			result.Page = sum.Page
 			summary.Page, summary.TagsRestored = &sum.Page, &restored
 		}
 		if err := tx.rememberPastDocument(ctx, t.ID, current); err != nil {
 			return err
 		}
+		db := tx.db.WithContext(ctx)
 		err = db.Model(&TransactionDocument{}).Where("transaction_id = ? AND position = ?", t.ID, docPos).
 			Updates(map[string]any{"document_id": back.ID, "gcs_ref_id": back.ObjectKey, "pages": back.PageCount}).Error
 		if err != nil {
@@ -127,7 +205,10 @@ func (s *Store) RestoreRoomDocument(ctx context.Context, roomID string, docPos i
 // transaction's history; nil when there is none.
 func (s *Store) pageEditBetween(ctx context.Context, txID, from, to string) (HistorySummary, error) {
 	var events []TransactionEvent
+	// Only the events that name to are read and decoded (ids are stored
+	// document ids: no LIKE wildcard in them).
 	err := s.db.WithContext(ctx).Where("transaction_id = ? AND kind IN ?", txID, []string{EventPageDeleted, EventPageMoved}).
+		Where("summary LIKE ?", `%"toDocumentId":"`+to+`"%`).
 		Order("created_at DESC").Order("id DESC").Find(&events).Error
 	if err != nil {
 		return nil, mapDBError(err)
@@ -151,15 +232,15 @@ func (s *Store) pageEditBetween(ctx context.Context, txID, from, to string) (His
 	return nil, nil
 }
 
-// restoreTags undoes a page deletion's tags: the tags of the pages from the
-// deleted one on move down one page, and the deleted tags come back with
-// their ids (at their old position in the document when it is free, else
-// after the last; a signer removed since leaves the tag unassigned).
-func (s *Store) restoreTags(ctx context.Context, e *pageEdit, sum *PageDeletedSummary) error {
-	if _, err := e.exec(ctx, "UPDATE transaction_tags SET page = page + 1 WHERE transaction_id = ? AND document_position = ? AND page >= ?", sum.Page); err != nil {
+// restoreTags undoes the deletion of page: the tags of the pages from the
+// deleted one on move down one page, and the deleted tags (kept) come back
+// with their ids (at their old position in the document when it is free,
+// else after the last; a signer removed since leaves the tag unassigned).
+func (s *Store) restoreTags(ctx context.Context, e *pageEdit, page int, kept []DeletedTag) error {
+	if _, err := e.exec(ctx, "UPDATE transaction_tags SET page = page + 1 WHERE transaction_id = ? AND document_position = ? AND page >= ?", page); err != nil {
 		return err
 	}
-	if len(sum.Tags) == 0 {
+	if len(kept) == 0 {
 		return nil
 	}
 	db := s.db.WithContext(ctx)
@@ -167,10 +248,10 @@ func (s *Store) restoreTags(ctx context.Context, e *pageEdit, sum *PageDeletedSu
 	if err := db.Select("position", "tag_id").Where("transaction_id = ? AND document_position = ?", e.t.ID, e.docPos).Find(&existing).Error; err != nil {
 		return mapDBError(err)
 	}
-	if len(existing)+len(sum.Tags) > MaxTagsPerDocument {
+	if len(existing)+len(kept) > MaxTagsPerDocument {
 		return Unprocessable("#", "too_many_tags", fmt.Sprintf(
 			"Undoing this would bring back %d tags, and a document holds at most %d: it has %d now. Remove some first.",
-			len(sum.Tags), MaxTagsPerDocument, len(existing)))
+			len(kept), MaxTagsPerDocument, len(existing)))
 	}
 	taken := make(map[int]bool, len(existing))
 	next := 0
@@ -186,8 +267,8 @@ func (s *Store) restoreTags(ctx context.Context, e *pageEdit, sum *PageDeletedSu
 	for _, id := range ids {
 		signers[id] = true
 	}
-	rows := make([]Tag, 0, len(sum.Tags))
-	for _, d := range sum.Tags {
+	rows := make([]Tag, 0, len(kept))
+	for _, d := range kept {
 		var dup int64
 		if err := db.Model(&Tag{}).Where("transaction_id = ? AND tag_id = ?", e.t.ID, d.TagID).Count(&dup).Error; err != nil {
 			return mapDBError(err)
@@ -206,7 +287,7 @@ func (s *Store) restoreTags(ctx context.Context, e *pageEdit, sum *PageDeletedSu
 			signer = ""
 		}
 		rows = append(rows, Tag{
-			TransactionID: e.t.ID, DocumentPosition: e.docPos, Position: pos, TagID: d.TagID, Type: d.Type, Page: sum.Page,
+			TransactionID: e.t.ID, DocumentPosition: e.docPos, Position: pos, TagID: d.TagID, Type: d.Type, Page: page,
 			X: d.X, Y: d.Y, Width: d.Width, Height: d.Height, SignerID: signer, CustomData: RawJSON(d.CustomData),
 			Required: d.Required, StateFormat: d.StateFormat, DateFormat: d.DateFormat, FontSize: d.FontSize,
 		})

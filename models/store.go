@@ -65,6 +65,9 @@ type Store struct {
 	// sleep and verifyPassword: see StoreOptions.
 	sleep          func(ctx context.Context, d time.Duration) error
 	verifyPassword func(hash, password string) bool
+	// pdfStepHook, when set (tests only, SetPDFStepHook), runs inside a page
+	// edit's PDF work, after the rewrite and before the new version is read.
+	pdfStepHook func(ctx context.Context)
 }
 
 // NewStore builds a Store on an open database and bucket.
