@@ -1,6 +1,8 @@
 package handlers
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -112,13 +114,80 @@ func webhookReplaySecrets(store WebhookStore) replaySecrets {
 }
 
 // rotateWebhookSecret gives an endpoint a new signing secret, shown in this answer
-// only; for WebhookRotationOverlap the old one keeps signing beside it.
+// only; for WebhookRotationOverlap the old one keeps signing beside it. Under
+// an Idempotency-Key a retry rotates nothing: it replays the first answer,
+// the same new secret (rotationReplaySecrets). The request has no body: the
+// endpoint's id is the fingerprint.
 func (h *apiHandler) rotateWebhookSecret(c *gin.Context) error {
-	w, err := h.webhooks.RotateWebhookSecret(c.Request.Context(), principalFrom(c).Organization.ID, c.Param("id"))
-	if err != nil {
-		return err
+	id := c.Param("id")
+	return h.withIdempotencyReplay(c, []byte("webhook "+id), rotationReplaySecrets(h.webhooks), func() error {
+		w, err := h.webhooks.RotateWebhookSecret(c.Request.Context(), principalFrom(c).Organization.ID, id)
+		if err != nil {
+			return err
+		}
+		c.Header("Cache-Control", "no-store")
+		c.JSON(http.StatusOK, gin.H{"id": w.ID, "secret": w.Secret, "previousSecretExpiresAt": w.PreviousSecretExpiresAt})
+		return nil
+	})
+}
+
+// rotationReplaySecrets keeps a rotation's new secret out of the stored
+// response, as webhookReplaySecrets does for a registration: the stored body
+// holds the secret's SHA-256 instead, and a replay fills in the endpoint's
+// secret that has that digest — the current one, or the previous one while
+// it still signs. Once the endpoint is deleted, or rotated again so that the
+// secret no longer signs, a replay is a 410 that shows no secret.
+func rotationReplaySecrets(store WebhookStore) replaySecrets {
+	const digestKey = "secretSha256"
+	digest := func(secret string) string {
+		sum := sha256.Sum256([]byte(secret))
+		return hex.EncodeToString(sum[:])
 	}
-	c.Header("Cache-Control", "no-store")
-	c.JSON(http.StatusOK, gin.H{"id": w.ID, "secret": w.Secret, "previousSecretExpiresAt": w.PreviousSecretExpiresAt})
-	return nil
+	return replaySecrets{
+		strip: func(status int, body []byte) []byte {
+			if status != http.StatusOK {
+				return body
+			}
+			var m map[string]json.RawMessage
+			var secret string
+			if json.Unmarshal(body, &m) != nil || json.Unmarshal(m["secret"], &secret) != nil {
+				return []byte("{}")
+			}
+			delete(m, "secret")
+			m[digestKey], _ = json.Marshal(digest(secret))
+			out, _ := json.Marshal(m)
+			return out
+		},
+		fill: func(c *gin.Context, status int, body []byte) ([]byte, error) {
+			if status != http.StatusOK {
+				return body, nil
+			}
+			var m map[string]json.RawMessage
+			var id, want string
+			if json.Unmarshal(body, &m) != nil || json.Unmarshal(m["id"], &id) != nil || json.Unmarshal(m[digestKey], &want) != nil {
+				return nil, errors.New("the stored response of this Idempotency-Key is not a secret rotation")
+			}
+			gone := errStatus(http.StatusGone, "The secret this Idempotency-Key's rotation made no longer signs (the endpoint was deleted or rotated again since); it is not shown again. Rotate anew with a new key.")
+			w, err := store.GetWebhook(c.Request.Context(), principalFrom(c).Organization.ID, id)
+			if errors.Is(err, models.ErrNotFound) {
+				return nil, gone
+			}
+			if err != nil {
+				return nil, err
+			}
+			var secret string
+			switch want {
+			case digest(w.Secret):
+				secret = w.Secret
+			case digest(w.PreviousSecret):
+				secret = w.PreviousSecret
+			}
+			if secret == "" {
+				return nil, gone
+			}
+			delete(m, digestKey)
+			m["secret"], _ = json.Marshal(secret)
+			return json.Marshal(m)
+		},
+	}
 }

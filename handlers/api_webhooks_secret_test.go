@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"testing"
@@ -54,6 +55,62 @@ func TestWebhookSecretReplaysAndRotation(t *testing.T) {
 		res, _ = register()
 		if res.Code != http.StatusGone || strings.Contains(res.Body.String(), "whsec_") || res.Header().Get("Cache-Control") != "no-store" {
 			t.Fatalf("replay after delete: %d %s", res.Code, res.Body)
+		}
+	})
+}
+
+// rotate-secret under an Idempotency-Key: a retry rotates nothing and
+// answers the first rotation's secret again while it still signs; the same
+// key on another endpoint is a 422; once that secret no longer signs, 410.
+func TestRotateSecretHonoursIdempotencyKey(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
+		s := newServer(t, env)
+		a := env.NewTenant(t, "Acme")
+		hook := func(url string) (id, secret string) {
+			var out struct{ ID, Secret string }
+			s.do(jsonReq(http.MethodPost, "/api/v1/webhooks", a.Token, map[string]any{"url": url, "events": []string{"transaction.updated"}})).
+				status(http.StatusCreated).json(&out)
+			return out.ID, out.Secret
+		}
+		id, original := hook("https://hooks.acme.example/a")
+		other, _ := hook("https://hooks.acme.example/b")
+		rotate := func(id, key string) *response {
+			req := api(http.MethodPost, "/api/v1/webhooks/"+id+"/rotate-secret", a.Token, nil)
+			req.Header.Set("Idempotency-Key", key)
+			return s.do(req)
+		}
+		secretOf := func(res *response) string {
+			var out struct{ ID, Secret string }
+			res.status(http.StatusOK).json(&out)
+			if res.Header().Get("Cache-Control") != "no-store" {
+				t.Fatalf("a rotation's answer is cacheable: %v", res.Header())
+			}
+			return out.Secret
+		}
+		first := secretOf(rotate(id, "rot-1"))
+		res := rotate(id, "rot-1")
+		if got := secretOf(res); got != first || res.Header().Get("Idempotent-Replayed") != "true" {
+			t.Fatalf("a retried rotation answered %q (replayed %q), want the first answer's %q", got, res.Header().Get("Idempotent-Replayed"), first)
+		}
+		w, err := env.Store.GetWebhook(context.Background(), a.Org.ID, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w.Secret != first || w.PreviousSecret != original {
+			t.Fatal("a retried rotation rotated again: the original secret no longer signs beside the new one")
+		}
+		hasError(t, rotate(other, "rot-1").problem(http.StatusUnprocessableEntity), "header:Idempotency-Key", "idempotency_key_reused")
+
+		// Rotated again under another key: the first rotation's secret still
+		// signs (as the previous one) and is replayed; after a third, it is gone.
+		second := secretOf(rotate(id, "rot-2"))
+		if second == first || secretOf(rotate(id, "rot-1")) != first {
+			t.Fatal("a replay after another rotation does not show the first rotation's secret")
+		}
+		secretOf(rotate(id, "rot-3"))
+		res = rotate(id, "rot-1")
+		if res.Code != http.StatusGone || strings.Contains(res.Body.String(), "whsec_") {
+			t.Fatalf("a replay whose secret no longer signs: %d %s", res.Code, res.Body)
 		}
 	})
 }

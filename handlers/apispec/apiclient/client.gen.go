@@ -1173,6 +1173,12 @@ type CreateWebhookParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// RotateWebhookSecretParams defines parameters for RotateWebhookSecret.
+type RotateWebhookSecretParams struct {
+	// IdempotencyKey A retry with the same key and body returns the first response, with `Cache-Control: no-store` (stored responses are sealed with the server's key); with another body, 422. Keys are kept 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // UploadDocumentAliasMultipartRequestBody defines body for UploadDocumentAlias for multipart/form-data ContentType.
 type UploadDocumentAliasMultipartRequestBody UploadDocumentAliasMultipartBody
 
@@ -1635,10 +1641,15 @@ type ClientInterface interface {
 	// (Standard Webhooks): one by the new secret and one by the secret it
 	// replaced, so a receiver can switch at its own pace; then only the new
 	// one signs. A second rotation within those 24 hours drops the oldest
-	// secret (two sign at most). Another organization's id is a 404.
+	// secret (two sign at most). Another organization's id is a 404. A
+	// retry with the same `Idempotency-Key` rotates nothing: it answers the
+	// first rotation's secret again (the stored response never holds it),
+	// with `Cache-Control: no-store`; once that secret no longer signs (the
+	// endpoint was deleted or rotated again since), a replay answers 410 and
+	// shows no secret.
 	//
 	// Corresponds with POST /api/v1/webhooks/{id}/rotate-secret (the `RotateWebhookSecret` operationId).
-	RotateWebhookSecret(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+	RotateWebhookSecret(ctx context.Context, id string, params *RotateWebhookSecretParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
 // UploadDocumentAliasWithBody Upload a PDF (alias of /api/v1/documents/upload)
@@ -2087,11 +2098,16 @@ func (c *Client) DeleteWebhook(ctx context.Context, id string, reqEditors ...Req
 // (Standard Webhooks): one by the new secret and one by the secret it
 // replaced, so a receiver can switch at its own pace; then only the new
 // one signs. A second rotation within those 24 hours drops the oldest
-// secret (two sign at most). Another organization's id is a 404.
+// secret (two sign at most). Another organization's id is a 404. A
+// retry with the same `Idempotency-Key` rotates nothing: it answers the
+// first rotation's secret again (the stored response never holds it),
+// with `Cache-Control: no-store`; once that secret no longer signs (the
+// endpoint was deleted or rotated again since), a replay answers 410 and
+// shows no secret.
 //
 // Corresponds with POST /api/v1/webhooks/{id}/rotate-secret (the `RotateWebhookSecret` operationId).
-func (c *Client) RotateWebhookSecret(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewRotateWebhookSecretRequest(c.Server, id)
+func (c *Client) RotateWebhookSecret(ctx context.Context, id string, params *RotateWebhookSecretParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRotateWebhookSecretRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -2912,7 +2928,7 @@ func NewDeleteWebhookRequest(server string, id string) (*http.Request, error) {
 }
 
 // NewRotateWebhookSecretRequest constructs an http.Request for the RotateWebhookSecret method
-func NewRotateWebhookSecretRequest(server string, id string) (*http.Request, error) {
+func NewRotateWebhookSecretRequest(server string, id string, params *RotateWebhookSecretParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -2940,6 +2956,21 @@ func NewRotateWebhookSecretRequest(server string, id string) (*http.Request, err
 	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -3255,12 +3286,17 @@ type ClientWithResponsesInterface interface {
 	// (Standard Webhooks): one by the new secret and one by the secret it
 	// replaced, so a receiver can switch at its own pace; then only the new
 	// one signs. A second rotation within those 24 hours drops the oldest
-	// secret (two sign at most). Another organization's id is a 404.
+	// secret (two sign at most). Another organization's id is a 404. A
+	// retry with the same `Idempotency-Key` rotates nothing: it answers the
+	// first rotation's secret again (the stored response never holds it),
+	// with `Cache-Control: no-store`; once that secret no longer signs (the
+	// endpoint was deleted or rotated again since), a replay answers 410 and
+	// shows no secret.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/v1/webhooks/{id}/rotate-secret (the `RotateWebhookSecret` operationId).
-	RotateWebhookSecretWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*RotateWebhookSecretResponse, error)
+	RotateWebhookSecretWithResponse(ctx context.Context, id string, params *RotateWebhookSecretParams, reqEditors ...RequestEditorFn) (*RotateWebhookSecretResponse, error)
 }
 
 // UploadDocumentAliasResponse201Headers the declared response headers of an HTTP 201 response for UploadDocumentAlias
@@ -4949,6 +4985,12 @@ type RotateWebhookSecretResponse struct {
 	ApplicationproblemJSON401 *Unauthorized
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Problem
+	// ApplicationproblemJSON410 the response for an HTTP 410 `application/problem+json` response
+	ApplicationproblemJSON410 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
@@ -4980,6 +5022,21 @@ func (r RotateWebhookSecretResponse) GetApplicationproblemJSON401() *Unauthorize
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r RotateWebhookSecretResponse) GetApplicationproblemJSON404() *Problem {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r RotateWebhookSecretResponse) GetApplicationproblemJSON409() *Problem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON410 returns the response for an HTTP 410 `application/problem+json` response
+func (r RotateWebhookSecretResponse) GetApplicationproblemJSON410() *Problem {
+	return r.ApplicationproblemJSON410
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r RotateWebhookSecretResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -5407,13 +5464,18 @@ func (c *ClientWithResponses) DeleteWebhookWithResponse(ctx context.Context, id 
 // (Standard Webhooks): one by the new secret and one by the secret it
 // replaced, so a receiver can switch at its own pace; then only the new
 // one signs. A second rotation within those 24 hours drops the oldest
-// secret (two sign at most). Another organization's id is a 404.
+// secret (two sign at most). Another organization's id is a 404. A
+// retry with the same `Idempotency-Key` rotates nothing: it answers the
+// first rotation's secret again (the stored response never holds it),
+// with `Cache-Control: no-store`; once that secret no longer signs (the
+// endpoint was deleted or rotated again since), a replay answers 410 and
+// shows no secret.
 //
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/v1/webhooks/{id}/rotate-secret (the `RotateWebhookSecret` operationId).
-func (c *ClientWithResponses) RotateWebhookSecretWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*RotateWebhookSecretResponse, error) {
-	rsp, err := c.RotateWebhookSecret(ctx, id, reqEditors...)
+func (c *ClientWithResponses) RotateWebhookSecretWithResponse(ctx context.Context, id string, params *RotateWebhookSecretParams, reqEditors ...RequestEditorFn) (*RotateWebhookSecretResponse, error) {
+	rsp, err := c.RotateWebhookSecret(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -7336,6 +7398,27 @@ func ParseRotateWebhookSecretResponse(rsp *http.Response) (*RotateWebhookSecretR
 			return nil, err
 		}
 		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 410:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON410 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests
