@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -94,8 +95,9 @@ func (h *apiHandler) withIdempotencyReplay(c *gin.Context, fingerprint []byte, s
 	}
 	c.Writer = rec.ResponseWriter
 	status := rec.Status()
-	if status >= 500 || status == http.StatusConflict || status == http.StatusTooManyRequests {
-		if err := h.idempotency.ReleaseIdempotencyKey(ctx, org, scope, key); err != nil {
+	if status >= 500 || status == http.StatusConflict || status == http.StatusTooManyRequests || status == statusClientClosedRequest {
+		// Not ctx: a request its client closed (499) releases its key too.
+		if err := h.idempotency.ReleaseIdempotencyKey(context.WithoutCancel(ctx), org, scope, key); err != nil {
 			loggerFrom(c).WarnContext(ctx, "release idempotency key", "error", err)
 		}
 		return nil
@@ -111,7 +113,8 @@ func (h *apiHandler) withIdempotencyReplay(c *gin.Context, fingerprint []byte, s
 	if secrets.strip != nil {
 		body = secrets.strip(status, body)
 	}
-	if err := h.idempotency.CompleteIdempotencyKey(ctx, org, scope, key, status, rec.Header().Get("Content-Type"), hb, body); err != nil {
+	// Not ctx: the answer is stored even when its client has gone since.
+	if err := h.idempotency.CompleteIdempotencyKey(context.WithoutCancel(ctx), org, scope, key, status, rec.Header().Get("Content-Type"), hb, body); err != nil {
 		loggerFrom(c).ErrorContext(ctx, "store idempotent response", "error", err)
 	}
 	return nil

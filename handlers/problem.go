@@ -142,9 +142,38 @@ func (e *statusError) Error() string { return e.detail }
 // errStatus builds a statusError.
 func errStatus(status int, detail string) error { return &statusError{status: status, detail: detail} }
 
+// statusClientClosedRequest is the status logged (access log, metrics) for a
+// request its client abandoned before the answer was ready (nginx's 499,
+// "client closed request"): the client's doing, not a server failure.
+const statusClientClosedRequest = 499
+
+// clientClosed tells whether err ends a request that its client closed: the
+// request's context was cancelled and err would otherwise be a server
+// failure (a 5xx: the work it cut short failed with the cancellation, or
+// with whatever the database or PDF reader made of it). A 4xx decided
+// before the client left keeps its status.
+func clientClosed(c *gin.Context, err error) bool {
+	if !errors.Is(c.Request.Context().Err(), context.Canceled) {
+		return false
+	}
+	return errors.Is(err, context.Canceled) || problemFromError(err).Status >= http.StatusInternalServerError
+}
+
+// writeClientClosed ends a request its client closed: status 499 for the
+// access log and the metrics, no body (nobody reads it), logged at info.
+func writeClientClosed(c *gin.Context, err error) {
+	loggerFrom(c).InfoContext(c.Request.Context(), "client closed the request before the answer", "error", err.Error(), "status", statusClientClosedRequest)
+	if !c.Writer.Written() {
+		c.Status(statusClientClosedRequest)
+		c.Writer.WriteHeaderNow()
+	}
+	c.Abort()
+}
+
 // statusLogLevel is the level a response's status is logged at: info below
-// 500, error for a server failure, except a 503 (no PDF slot free), which is
-// load shed on purpose and tells the caller when to come back: a warning.
+// 500 (a 499, the client closed the request, included), error for a server
+// failure, except a 503 (no PDF slot free), which is load shed on purpose
+// and tells the caller when to come back: a warning.
 func statusLogLevel(status int) slog.Level {
 	switch {
 	case status == http.StatusServiceUnavailable:

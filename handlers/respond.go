@@ -15,6 +15,10 @@ import (
 // respondError is the one place an error becomes a response: a problem
 // details body for API callers, a friendly HTML page for browsers.
 func respondError(c *gin.Context, err error) {
+	if clientClosed(c, err) {
+		writeClientClosed(c, err)
+		return
+	}
 	if wantsHTML(c) {
 		writeErrorPage(c, err)
 		return
