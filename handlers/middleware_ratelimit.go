@@ -146,8 +146,10 @@ func refuse(c *gin.Context, d models.RateDecision, scope rateScope, upload bool)
 }
 
 // take takes a token from each bucket; on refusal it answers 429 and
-// returns false. A failing database lets the request through (it will meet
-// the failure again in its own queries) and logs a warning.
+// returns false. While the rate table cannot answer, the store's buckets of
+// this process decide (TakeRateTokens), so the limits still hold; an error
+// left (the request's context ended, an invalid bucket) lets the request
+// through with a warning: it meets the same end in its own work.
 func (l *rateLimiter) take(c *gin.Context, scope rateScope, buckets ...models.RateBucket) bool {
 	d, err := l.store.TakeRateTokens(c.Request.Context(), buckets...)
 	if err != nil {

@@ -309,3 +309,21 @@ func TestOpenAPIDocumentsTooManyRequestsEverywhere(t *testing.T) {
 		}
 	}
 }
+
+// A store whose rate table errors still limits: requests past the burst
+// are refused with 429 (the process's own buckets stand in).
+func TestRateLimitsHoldWhenTheRateTableFails(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
+		s := newServer(t, env, withRateLimits(handlers.RateLimits{API: models.RateLimit{PerSecond: 2, Burst: 3}}))
+		acme := env.NewTenant(t, "Acme")
+		if err := env.DB.DB.Exec("DROP TABLE rate_limits").Error; err != nil {
+			t.Fatal(err)
+		}
+		list := func() *response { return s.do(api(http.MethodGet, "/api/v1/transactions", acme.Token, nil)) }
+		rateHeaders(t, list().status(http.StatusOK), "3", "2", "1")
+		list().status(http.StatusOK)
+		list().status(http.StatusOK)
+		limited(t, list(), "1", "3", "2")
+		limited(t, s.do(uploadReq(acme.Token, "a.pdf", pdftest.ThreePages(t), "")), "1", "3", "2")
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -65,6 +66,11 @@ func (rateLimitRow) TableName() string { return "rate_limits" }
 // the bucket with the fewest tokens left when all allowed. A bucket that
 // allowed keeps its token taken even if another refused.
 //
+// When the statement fails (SQLite locked past its busy timeout, the
+// database unreachable), buckets of this process with the same policies
+// decide instead (localRateBuckets): the limits then hold per instance
+// rather than not at all. Only invalid buckets and the end of ctx are errors.
+//
 // A refusal is also remembered in this process until the refused bucket
 // gains a token again: during that time TakeRateTokens refuses the bucket
 // without asking the database. Since only time adds tokens, the database
@@ -91,7 +97,13 @@ func (s *Store) TakeRateTokens(ctx context.Context, buckets ...RateBucket) (Rate
 	var rows []rateLimitRow
 	err := s.db.WithContext(ctx).Raw(s.takeRateSQL(strings.Join(values, ", ")), args...).Scan(&rows).Error
 	if err != nil {
-		return RateDecision{}, fmt.Errorf("take rate tokens: %w", mapDBError(err))
+		if ctx.Err() != nil {
+			return RateDecision{}, fmt.Errorf("take rate tokens: %w", ctx.Err())
+		}
+		// The table cannot answer (locked, unreachable): this process's own
+		// buckets stand in, so the limits still hold per instance.
+		s.log.WarnContext(ctx, "rate limits taken in this process: the rate_limits table did not answer", "error", mapDBError(err))
+		return s.localRates.take(buckets, now), nil
 	}
 	byKey := make(map[string]rateLimitRow, len(rows))
 	for _, r := range rows {
@@ -242,4 +254,76 @@ func (r *rateRefusals) record(key string, d RateDecision, now time.Time) {
 		}
 	}
 	r.m[key] = rateRefusal{at: now, until: now.Add(d.RetryAfter), d: d}
+}
+
+// maxLocalRateBuckets bounds the buckets one process keeps while the
+// rate_limits table cannot answer.
+const maxLocalRateBuckets = 10000
+
+// localRateBuckets are token buckets in this process's memory, with the
+// same policies and arithmetic as the rate_limits table: they stand in for
+// it while it cannot answer (TakeRateTokens).
+type localRateBuckets struct {
+	mu sync.Mutex
+	m  map[string]localRateBucket
+}
+
+type localRateBucket struct {
+	tokens, rate, burst float64
+	updated             time.Time
+}
+
+func newLocalRateBuckets() *localRateBuckets {
+	return &localRateBuckets{m: map[string]localRateBucket{}}
+}
+
+// take refills every bucket to now, takes a token from each that has one
+// (a bucket that allowed keeps its token taken even if another refused, as
+// in the table) and returns the decision TakeRateTokens reports.
+func (l *localRateBuckets) take(buckets []RateBucket, now time.Time) RateDecision {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.m)+len(buckets) > maxLocalRateBuckets {
+		l.evictFull(now)
+	}
+	var out RateDecision
+	for i, b := range buckets {
+		burst := float64(b.Limit.Burst)
+		tokens := burst
+		if cur, ok := l.m[b.Key]; ok {
+			tokens = min(burst, cur.tokens+max(0, now.Sub(cur.updated).Seconds())*b.Limit.PerSecond)
+		}
+		allowed := tokens >= 1
+		if allowed {
+			tokens--
+		}
+		l.m[b.Key] = localRateBucket{tokens: tokens, rate: b.Limit.PerSecond, burst: burst, updated: now}
+		d := rateDecision(b, tokens, allowed)
+		if i == 0 || moreRestrictive(d, out) {
+			out = d
+		}
+	}
+	return out
+}
+
+// evictFull forgets the buckets that have refilled (a missing bucket is a
+// full one, so no decision changes); when that is not enough, the oldest
+// half goes, which can only grant a burst again, never refuse wrongly.
+func (l *localRateBuckets) evictFull(now time.Time) {
+	for k, b := range l.m {
+		if b.tokens+max(0, now.Sub(b.updated).Seconds())*b.rate >= b.burst {
+			delete(l.m, k)
+		}
+	}
+	if len(l.m) < maxLocalRateBuckets/2 {
+		return
+	}
+	keys := make([]string, 0, len(l.m))
+	for k := range l.m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return l.m[keys[i]].updated.Before(l.m[keys[j]].updated) })
+	for _, k := range keys[:len(keys)/2] {
+		delete(l.m, k)
+	}
 }

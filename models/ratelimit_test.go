@@ -166,3 +166,30 @@ func TestTakeRateTokensRefusesBadBuckets(t *testing.T) {
 		}
 	}
 }
+
+// While the rate_limits table cannot answer, buckets of the process stand
+// in with the same policies: the burst passes, the next request is refused
+// until a token is back.
+func TestRateLimitsHoldWhenTheTableCannotAnswer(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
+		if err := env.DB.DB.Exec("DROP TABLE rate_limits").Error; err != nil {
+			t.Fatal(err)
+		}
+		b := models.RateBucket{Key: "api:1", Limit: models.RateLimit{PerSecond: 2, Burst: 3}}
+		up := models.RateBucket{Key: "upload:api:1", Limit: models.RateLimit{PerSecond: 1, Burst: 5}}
+		for i := 2; i >= 0; i-- {
+			if d := take(t, env.Store, b, up); !d.Allowed || d.Key != "api:1" || d.Remaining != i {
+				t.Fatalf("within the burst: %+v", d)
+			}
+		}
+		wantDecision(t, "over the burst", take(t, env.Store, b, up), models.RateDecision{
+			Key: "api:1", Limit: 3, RetryAfter: 500 * time.Millisecond, Reset: 1500 * time.Millisecond})
+		env.Clock.Advance(500 * time.Millisecond)
+		if d := take(t, env.Store, b); !d.Allowed {
+			t.Fatalf("a token later: %+v", d)
+		}
+		if d := take(t, env.Store, b); d.Allowed {
+			t.Fatalf("right after: %+v", d)
+		}
+	})
+}

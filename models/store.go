@@ -60,8 +60,10 @@ type Store struct {
 	log            *slog.Logger
 	// refusals remembers recent rate-limit refusals of this process.
 	refusals *rateRefusals
-	pdf      *PDFWork
-	keys     Keyring
+	// localRates stand in for the rate_limits table while it cannot answer.
+	localRates *localRateBuckets
+	pdf        *PDFWork
+	keys       Keyring
 	// sleep and verifyPassword: see StoreOptions.
 	sleep          func(ctx context.Context, d time.Duration) error
 	verifyPassword func(hash, password string) bool
@@ -83,9 +85,10 @@ func NewStore(d *Database, bucket *blob.Bucket, opts StoreOptions) *Store {
 		idempotencyTTL: opts.IdempotencyTTL,
 		log:            opts.Logger,
 
-		refusals: newRateRefusals(),
-		pdf:      opts.PDF,
-		keys:     opts.Keyring,
+		refusals:   newRateRefusals(),
+		localRates: newLocalRateBuckets(),
+		pdf:        opts.PDF,
+		keys:       opts.Keyring,
 
 		sleep:          opts.Sleep,
 		verifyPassword: opts.VerifyPassword,
