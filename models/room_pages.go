@@ -225,14 +225,14 @@ func (s *Store) editRoomPages(ctx context.Context, roomID string, docPos int, cu
 			return err
 		}
 		ed := &tagEditor{tx: tx, room: room, t: t}
-		doc, err := ed.document(ctx, docPos)
+		row, err := tx.documentRow(ctx, t.ID, docPos)
 		if err != nil {
 			return err
 		}
-		if doc.upload.ID != before.upload.ID {
-			return errDocumentChanged(doc.row.Title)
+		if row.DocumentID != before.upload.ID {
+			return errDocumentChanged(row.Title)
 		}
-		if err := tx.rememberPastDocument(ctx, t.ID, doc.upload.ID); err != nil {
+		if err := tx.rememberPastDocument(ctx, t.ID, row.DocumentID); err != nil {
 			return err
 		}
 		err = tx.db.WithContext(ctx).Model(&TransactionDocument{}).Where("transaction_id = ? AND position = ?", t.ID, docPos).
@@ -241,15 +241,15 @@ func (s *Store) editRoomPages(ctx context.Context, roomID string, docPos int, cu
 			return mapDBError(err)
 		}
 		e := &pageEdit{tx: tx, t: t, docPos: docPos, docs: pageEditDocuments{
-			title: doc.row.Title, pages: created.PageCount, from: doc.upload.ID, to: created.ID,
-		}, result: &PageEdit{Kind: kind, Position: docPos, FromDocumentID: doc.upload.ID, ToDocumentID: created.ID}}
+			title: row.Title, pages: created.PageCount, from: row.DocumentID, to: created.ID,
+		}, result: &PageEdit{Kind: kind, Position: docPos, FromDocumentID: row.DocumentID, ToDocumentID: created.ID}}
 		if err := retag(ctx, e); err != nil {
 			return err
 		}
 		if e.summary == nil || e.summary.Kind() != kind || e.pageOf == nil {
 			return fmt.Errorf("page edit %s: no history entry of its kind or no page map", kind)
 		}
-		if err := tx.carryDismissals(ctx, room.ID, doc.upload.ID, created.ID, e.pageOf); err != nil {
+		if err := tx.carryDismissals(ctx, room.ID, row.DocumentID, created.ID, e.pageOf); err != nil {
 			return err
 		}
 		if err := tx.db.WithContext(ctx).Where("transaction_id = ?", t.ID).Order("position").Find(&ed.participants).Error; err != nil {
@@ -274,12 +274,20 @@ func (s *Store) checkedRoomDocument(ctx context.Context, roomID string, docPos i
 	if err != nil {
 		return nil, nil, err
 	}
-	ed := &tagEditor{tx: s, room: room, t: &Transaction{ID: room.TransactionID, OrganizationID: room.OrganizationID}}
-	doc, err := ed.document(ctx, docPos)
+	row, err := s.documentRow(ctx, room.TransactionID, docPos)
 	if err != nil {
 		return nil, nil, err
 	}
-	return room, doc, nil
+	// The upload without its detection (its JSON may be large; no page edit reads it).
+	var ups []Document
+	if err := s.db.WithContext(ctx).Omit("detection").Where("organization_id = ? AND id = ?", room.OrganizationID, row.DocumentID).
+		Limit(1).Find(&ups).Error; err != nil {
+		return nil, nil, mapDBError(err)
+	}
+	if len(ups) == 0 {
+		return nil, nil, errors.New("page edit: the upload of a transaction document is missing")
+	}
+	return room, &roomDocument{row: *row, upload: &ups[0]}, nil
 }
 
 // rewriteDocument is a page edit's PDF work, in one PDF slot and outside any
@@ -319,6 +327,20 @@ func (s *Store) rewriteDocument(ctx context.Context, orgID int64, from *Document
 	}
 	defer staged.Close()
 	return s.SaveDocument(ctx, staged, NewDocument{OrganizationID: orgID, Title: from.Title})
+}
+
+// documentRow reads the transaction document at docPos (ErrNotFound when
+// there is none) without its upload: what a room change re-checks inside
+// its database transaction.
+func (s *Store) documentRow(ctx context.Context, txID string, docPos int) (*TransactionDocument, error) {
+	var rows []TransactionDocument
+	if err := s.db.WithContext(ctx).Where("transaction_id = ? AND position = ?", txID, docPos).Limit(1).Find(&rows).Error; err != nil {
+		return nil, mapDBError(err)
+	}
+	if len(rows) == 0 {
+		return nil, ErrNotFound
+	}
+	return &rows[0], nil
 }
 
 // discardDocument removes a document a failed room change saved and never

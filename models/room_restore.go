@@ -152,17 +152,17 @@ func (s *Store) RestoreRoomDocument(ctx context.Context, roomID string, docPos i
 			return err
 		}
 		ed := &tagEditor{tx: tx, room: room, t: t}
-		doc, err := ed.document(ctx, docPos)
+		row, err := tx.documentRow(ctx, t.ID, docPos)
 		if err != nil {
 			return err
 		}
-		if current != doc.upload.ID {
-			return errDocumentChanged(doc.row.Title)
+		if current != row.DocumentID {
+			return errDocumentChanged(row.Title)
 		}
 		e := &pageEdit{tx: tx, t: t, docPos: docPos}
 		result = &PageEdit{Kind: EventPageRestored, Position: docPos, FromDocumentID: current, ToDocumentID: version}
 		summary := &PageRestoredSummary{
-			Document: docPos, DocumentTitle: doc.row.Title, Pages: back.PageCount, Undoes: undone.Kind(),
+			Document: docPos, DocumentTitle: row.Title, Pages: back.PageCount, Undoes: undone.Kind(),
 			FromDocumentID: current, ToDocumentID: version,
 		}
 		switch sum := undone.(type) {
