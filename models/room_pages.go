@@ -46,14 +46,17 @@ func errDocumentChanged(title string) error {
 // refused.
 func (s *Store) DeleteRoomPage(ctx context.Context, roomID string, docPos, n int, current string) (*PageEdit, error) {
 	return s.editRoomPages(ctx, roomID, docPos, current, EventPageDeleted,
-		func(ctx context.Context, content []byte, pages int) ([]byte, pdf.Info, error) {
+		func(pages int) error {
 			if n < 1 || n > pages {
-				return nil, pdf.Info{}, ErrNotFound
+				return ErrNotFound
 			}
 			if pages == 1 {
-				return nil, pdf.Info{}, Unprocessable("#/page", "last_page",
+				return Unprocessable("#/page", "last_page",
 					"A document needs at least one page: this is its only page. Remove the whole document instead.")
 			}
+			return nil
+		},
+		func(ctx context.Context, content []byte) ([]byte, pdf.Info, error) {
 			return s.pdf.Limits().DeletePage(ctx, content, n)
 		},
 		func(ctx context.Context, e *pageEdit) error {
@@ -95,13 +98,16 @@ func (s *Store) DeleteRoomPage(ctx context.Context, roomID string, docPos, n int
 // for DeleteRoomPage.
 func (s *Store) MoveRoomPage(ctx context.Context, roomID string, docPos, from, to int, current string) (*PageEdit, error) {
 	return s.editRoomPages(ctx, roomID, docPos, current, EventPageMoved,
-		func(ctx context.Context, content []byte, pages int) ([]byte, pdf.Info, error) {
+		func(pages int) error {
 			if from < 1 || from > pages {
-				return nil, pdf.Info{}, ErrNotFound
+				return ErrNotFound
 			}
 			if to < 1 || to > pages || to == from {
-				return nil, pdf.Info{}, Unprocessable("#/to", "invalid_position", fmt.Sprintf("Page %d cannot move to position %d of %d.", from, to, pages))
+				return Unprocessable("#/to", "invalid_position", fmt.Sprintf("Page %d cannot move to position %d of %d.", from, to, pages))
 			}
+			return nil
+		},
+		func(ctx context.Context, content []byte) ([]byte, pdf.Info, error) {
 			return s.pdf.Limits().MovePage(ctx, content, from, to)
 		},
 		func(ctx context.Context, e *pageEdit) error {
@@ -194,7 +200,8 @@ func (e *pageEdit) exec(ctx context.Context, sql string, args ...any) (int64, er
 // write lock"):
 //
 //  1. a plain read checks the room (state, documents.advancedEdit), the
-//     document at docPos and current, before any PDF work;
+//     document at docPos, current and the pages named (check), before any
+//     PDF work;
 //  2. in a PDF slot and outside any transaction, the PDF is read, rewritten,
 //     checked and read again like an upload, and stored as a new document;
 //  3. one database transaction locks the transaction row, checks the room
@@ -205,7 +212,8 @@ func (e *pageEdit) exec(ctx context.Context, sql string, args ...any) (int64, er
 //
 // The new document (row and PDF) is removed again when step 3 fails.
 func (s *Store) editRoomPages(ctx context.Context, roomID string, docPos int, current, kind string,
-	rewrite func(ctx context.Context, content []byte, pages int) ([]byte, pdf.Info, error),
+	check func(pages int) error,
+	rewrite func(ctx context.Context, content []byte) ([]byte, pdf.Info, error),
 	retag func(ctx context.Context, e *pageEdit) error) (*PageEdit, error) {
 	room, before, err := s.checkedRoomDocument(ctx, roomID, docPos, ActionAdvancedEdit)
 	if err != nil {
@@ -213,6 +221,9 @@ func (s *Store) editRoomPages(ctx context.Context, roomID string, docPos int, cu
 	}
 	if current != "" && current != before.upload.ID {
 		return nil, errDocumentChanged(before.row.Title)
+	}
+	if err := check(before.upload.PageCount); err != nil {
+		return nil, err
 	}
 	created, err := s.rewriteDocument(ctx, room.OrganizationID, before.upload, rewrite)
 	if err != nil {
@@ -295,7 +306,7 @@ func (s *Store) checkedRoomDocument(ctx context.Context, roomID string, docPos i
 // read again as an upload is (detection included), and saved as a new
 // document of the organization.
 func (s *Store) rewriteDocument(ctx context.Context, orgID int64, from *Document,
-	rewrite func(ctx context.Context, content []byte, pages int) ([]byte, pdf.Info, error)) (*Document, error) {
+	rewrite func(ctx context.Context, content []byte) ([]byte, pdf.Info, error)) (*Document, error) {
 	release, err := s.pdf.Acquire(ctx)
 	if err != nil {
 		return nil, err
@@ -306,7 +317,7 @@ func (s *Store) rewriteDocument(ctx context.Context, orgID int64, from *Document
 		if err != nil {
 			return nil, err
 		}
-		out, _, err := rewrite(ctx, content, from.PageCount)
+		out, _, err := rewrite(ctx, content)
 		if err != nil {
 			var ve *ValidationError
 			if errors.Is(err, ErrNotFound) || errors.As(err, &ve) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {

@@ -115,3 +115,27 @@ func countDocuments(t *testing.T, env *modelstest.Env, orgID int64) int64 {
 	}
 	return n
 }
+
+// A page edit the room or the document would refuse does no PDF work: the
+// checks come first.
+func TestPageEditsCheckBeforeThePDFWork(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
+		ctx := context.Background()
+		room, _ := suggestionRoom(t, env, "lease-initials", `{"documents": {"advancedEdit": true}}`)
+		locked, _ := suggestionRoom(t, env, "lease-initials", `{"documents": {"advancedEdit": false}}`)
+		models.SetPDFStepHook(env.Store, func(context.Context) { t.Error("a refused page edit read its PDF") })
+		if _, err := env.Store.DeleteRoomPage(ctx, room.ID, 0, 4, ""); !errors.Is(err, models.ErrNotFound) {
+			t.Errorf("page 4 of 3: %v", err)
+		}
+		if _, err := env.Store.MoveRoomPage(ctx, room.ID, 0, 1, 1, ""); err == nil {
+			t.Error("a move onto itself was accepted")
+		}
+		if _, err := env.Store.DeleteRoomPage(ctx, locked.ID, 0, 1, ""); !errors.Is(err, models.ErrForbidden) {
+			t.Errorf("without documents.advancedEdit: %v", err)
+		}
+		env.Clock.Advance(48 * time.Hour)
+		if _, err := env.Store.DeleteRoomPage(ctx, room.ID, 0, 1, ""); !errors.Is(err, models.ErrRoomExpired) {
+			t.Errorf("an expired room: %v", err)
+		}
+	})
+}
