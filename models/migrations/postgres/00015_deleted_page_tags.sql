@@ -7,7 +7,7 @@
 -- +goose Up
 CREATE TABLE deleted_page_tags (
     transaction_id text        NOT NULL REFERENCES transactions (id) ON DELETE CASCADE,
-    document_id    text        NOT NULL REFERENCES documents (id),
+    document_id    text        NOT NULL REFERENCES documents (id) ON DELETE CASCADE,
     page           integer     NOT NULL,
     digest         text        NOT NULL,
     tags           text        NOT NULL,
