@@ -53,17 +53,20 @@ func TestPageEditsDoNotHoldTheWriteLock(t *testing.T) {
 		done <- err
 	}()
 	waitFor(t, entered, "the page edit's PDF work")
+	var slowest time.Duration
 	for i := range 6 {
 		wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		start := time.Now()
 		_, _, err := env.Store.CreateAPIToken(wctx, other.Org.ID, "write "+strconv.Itoa(i))
 		took := time.Since(start)
 		cancel()
+		slowest = max(slowest, took)
 		if err != nil || took > 2*time.Second {
 			t.Errorf("write %d while a page edit reads its PDF: %v after %s", i, err, took)
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
+	t.Logf("slowest of 6 writes during the page edit's PDF work: %s", slowest)
 	close(release)
 	if err := <-done; err != nil {
 		t.Fatalf("the page edit: %v", err)
