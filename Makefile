@@ -27,7 +27,7 @@ test: vet templ-check apiclient-check
 
 ## test-browser: drive the real pages in headless Chromium (playwright-core; engines.test.mjs through
 ## puppeteer-core), on the embedded SQLite, then on PostgreSQL too when TEST_DATABASE_URL is set (a
-## fresh database per server), where engines.test.mjs also runs on Firefox and WebKit
+## fresh database per server), where web/e2e/engines*.test.mjs also run on Firefox and WebKit
 test-browser:
 	@$(call timed,browser tests on Chromium and SQLite,CHROMIUM_PATH=$(CHROMIUM) npm run --silent test:browser)
 	@if [ -n "$$TEST_DATABASE_URL" ]; then \
@@ -42,13 +42,13 @@ FIREFOX       ?= /usr/bin/firefox-esr
 WEBKIT_DRIVER ?= /usr/bin/WebKitWebDriver
 ENGINE        ?= chromium
 
-## test-engines: web/e2e/engines.test.mjs on one engine (make test-engines ENGINE=chromium|firefox|webkit;
+## test-engines: web/e2e/engines*.test.mjs (the files every engine runs) on one engine (make test-engines ENGINE=chromium|firefox|webkit;
 ## WebKit under xvfb-run), on SQLite, or on PostgreSQL with E2E_POSTGRES_URL set (see docs/testing.md)
 test-engines:
 	@$(call timed,engines test on $(ENGINE)$(if $(E2E_POSTGRES_URL), and PostgreSQL, and SQLite),\
 	  ENGINE=$(ENGINE) $(if $(E2E_POSTGRES_URL),E2E_POSTGRES_URL="$(E2E_POSTGRES_URL)") CHROMIUM_PATH=$(CHROMIUM) FIREFOX_PATH=$(FIREFOX) WEBKIT_DRIVER_PATH=$(WEBKIT_DRIVER) \
 	  $(if $(filter webkit,$(ENGINE)),xvfb-run -a -s "-screen 0 1280x1024x24") \
-	  node --test --test-concurrency=1 web/e2e/engines.test.mjs)
+	  node --test --test-concurrency=1 web/e2e/engines*.test.mjs)
 
 # timed: $(call timed,NAME,COMMAND) runs COMMAND and prints "==> stage NAME took N s" (.ci/run's timings)
 timed = (start=$$SECONDS; $(2); rc=$$?; echo "==> stage $(1) took $$((SECONDS - start)) s"; exit $$rc)
