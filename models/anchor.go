@@ -3,7 +3,6 @@ package models
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -91,41 +90,14 @@ func parseAnchorTag(p *Problems, ptr string, raw jsonNode, tagTypeCodes []string
 // expandAnchors turns every document's anchorTags into ordinary tags,
 // appended after the tags the request lists, each with customData naming the
 // anchor it came from; the anchors themselves are then dropped (they are not
-// stored). Each document with anchors is read once, within a PDF slot and the
-// decode caps. An anchor with no occurrence (and ifMissing "error"), or whose
-// tag would leave its page, is a 422 naming the anchor.
+// stored). Each distinct document with anchors is read once per request
+// (however many times the request lists it), within a PDF slot and the
+// decode caps, and searched within MaxAnchorSearch. An anchor with no
+// occurrence (and ifMissing "error"), or whose tag would leave its page, is a
+// 422 naming the anchor.
 func (s *Store) expandAnchors(ctx context.Context, in *TransactionInput, docs map[string]*Document) error {
-	var problems Problems
-	for i := range in.Documents {
-		d := &in.Documents[i]
-		doc := docs[d.GCSRefID]
-		if len(d.AnchorTags) == 0 || doc == nil {
-			d.AnchorTags = nil
-			continue // an unknown document is reported by checkReferences
-		}
-		ptr := pointer(pointer("#/documents", i), "anchorTags")
-		lay, err := s.documentLayout(ctx, doc)
-		if errors.Is(err, pdf.ErrTooComplex) {
-			problems.Add(ptr, "anchor_text_unreadable", "The document's text is too complex to search within this server's limits; place these tags with x and y instead.")
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		for j, a := range d.AnchorTags {
-			tags, code, detail := anchorTags(lay, j, a)
-			if code != "" {
-				problems.Add(pointer(ptr, j), code, "%s", detail)
-				continue
-			}
-			d.Tags = append(d.Tags, tags...)
-		}
-		if len(d.Tags) > MaxTagsPerDocument {
-			problems.Add(ptr, "too_many_tags", "With its anchors expanded the document has %d tags; at most %d are allowed.", len(d.Tags), MaxTagsPerDocument)
-		}
-		d.AnchorTags = nil
-	}
-	return problems.Err(KindUnprocessable, "The transaction cannot be processed; see errors for each problem.")
+	search := anchorSearch{read: s.documentLayout, budget: MaxAnchorSearch}
+	return search.expand(ctx, in, docs)
 }
 
 // documentLayout reads a stored document's text layout.
@@ -137,9 +109,16 @@ func (s *Store) documentLayout(ctx context.Context, doc *Document) (lay pdf.Layo
 	return lay, err
 }
 
-// anchorTags places anchor j's tags in lay, or says why it cannot (a problem code and detail).
-func anchorTags(lay pdf.Layout, j int, a AnchorTag) ([]TagInput, string, string) {
-	matches := detect.FindText(lay, a.Anchor, a.CaseSensitive, a.WholeWord)
+// anchorTags places anchor j's tags in text (at most limit of them), or says
+// why it cannot (a problem code and detail).
+func anchorTags(ctx context.Context, text *anchorText, j int, a AnchorTag, limit int) ([]TagInput, string, string, error) {
+	if a.Occurrence > 0 {
+		limit = a.Occurrence
+	}
+	matches, err := text.find(ctx, a.Anchor, a.CaseSensitive, a.WholeWord, limit)
+	if err != nil {
+		return nil, "", "", err
+	}
 	if a.Occurrence > 0 {
 		if a.Occurrence > len(matches) {
 			matches = nil
@@ -149,19 +128,19 @@ func anchorTags(lay pdf.Layout, j int, a AnchorTag) ([]TagInput, string, string)
 	}
 	if len(matches) == 0 {
 		if a.IgnoreMissing {
-			return nil, "", ""
+			return nil, "", "", nil
 		}
-		return nil, "anchor_not_found", fmt.Sprintf("The anchor %q does not occur in the document's text%s.", truncateForDetail(a.Anchor), occurrenceNote(a))
+		return nil, "anchor_not_found", fmt.Sprintf("The anchor %q does not occur in the document's text%s.", truncateForDetail(a.Anchor), occurrenceNote(a)), nil
 	}
 	dw, dh := detect.TypeSize(a.Type)
 	w, h := orDefault(a.Width, dw), orDefault(a.Height, dh)
 	tags := make([]TagInput, 0, len(matches))
 	for k, m := range matches {
-		page := lay.Pages[m.Page-1].Page
+		page := text.lay.Pages[m.Page-1].Page
 		x, y := m.Display.LLX+a.XOffset, m.Display.LLY+a.YOffset
 		box := page.FromDisplay(pdf.Box{LLX: x, LLY: y, URX: x + w, URY: y + h})
 		if !page.CropBox.Contains(box.LLX, box.LLY, box.Width(), box.Height()) {
-			return nil, "anchor_tag_off_page", fmt.Sprintf("The tag placed at occurrence %d of the anchor, on page %d, would leave the page; change the offsets or the size.", occurrenceNumber(a, k), m.Page)
+			return nil, "anchor_tag_off_page", fmt.Sprintf("The tag placed at occurrence %d of the anchor, on page %d, would leave the page; change the offsets or the size.", occurrenceNumber(a, k), m.Page), nil
 		}
 		cd, _ := json.Marshal(struct {
 			Anchor     string `json:"anchor"`
@@ -172,7 +151,7 @@ func anchorTags(lay pdf.Layout, j int, a AnchorTag) ([]TagInput, string, string)
 			SignerID: a.SignerID, CustomData: cd, Page: m.Page,
 		})
 	}
-	return tags, "", ""
+	return tags, "", "", nil
 }
 
 // occurrenceNumber is the 1-based number of the k-th placed match.

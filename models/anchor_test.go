@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/markuproom/markuproom/models"
@@ -170,4 +172,53 @@ func TestAnchorTagsAreValidated(t *testing.T) {
 			t.Fatalf("%s: %+v, want a problem at %s", name, ve.Errors, c.pointer)
 		}
 	}
+}
+
+// A request listing one document many times, each time with the most
+// anchors, is refused past the search budget with one problem naming the
+// listing that crosses it (the document is read once, not per listing); the
+// same anchors on one listing are searched.
+func TestAnchorSearchHasABudget(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
+		ctx := context.Background()
+		tenant := env.NewTenant(t, "Acme")
+		doc := env.UploadPDF(t, tenant.Org.ID, pdftest.BigText(40), "Terms")
+		p, err := env.Store.AuthenticateAPIToken(ctx, tenant.Token)
+		if err != nil {
+			t.Fatal(err)
+		}
+		request := func(listings int) *models.TransactionInput {
+			anchors := make([]map[string]any, models.MaxAnchorTags)
+			for i := range anchors {
+				anchors[i] = map[string]any{"anchor": fmt.Sprintf("Clause %d.1:", i+1), "type": "INITIALSTEMPLATE", "signerId": "p1",
+					"xOffset": -20, "width": 16, "height": 10, "ifMissing": "ignore"}
+			}
+			docs := make([]map[string]any, listings)
+			for i := range docs {
+				docs[i] = map[string]any{"gcsRefId": doc.ObjectKey, "title": fmt.Sprint("Terms ", i), "sessionType": "esign",
+					"type": "acknowledgment", "tags": []any{}, "anchorTags": anchors}
+			}
+			body, _ := json.Marshal(map[string]any{"status": "draft", "referenceId": "budget", "documents": docs,
+				"participants": []map[string]any{{"id": "p1", "email": "pat@example.com", "firstName": "Pat", "lastName": "Buyer", "authenticationType": "none", "twoFactorContact": "email"}}})
+			in, err := models.ParseTransactionInput(body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return in
+		}
+
+		_, err = env.Store.CreateTransaction(ctx, p.Actor(), request(models.MaxDocuments))
+		var ve *models.ValidationError
+		if !errors.As(err, &ve) || ve.Kind != models.KindUnprocessable || len(ve.Errors) != 1 || ve.Errors[0].Code != "anchor_search_too_large" ||
+			!strings.HasPrefix(ve.Errors[0].Pointer, "#/documents/") || !strings.HasSuffix(ve.Errors[0].Pointer, "/anchorTags") {
+			t.Fatalf("got %v, want one anchor_search_too_large at a listing's anchorTags", err)
+		}
+		tx, err := env.Store.CreateTransaction(ctx, p.Actor(), request(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(tx.Documents[0].Tags); n != 40 {
+			t.Fatalf("%d tags placed, want one per page (clauses 1.1 to 40.1)", n)
+		}
+	})
 }

@@ -524,6 +524,15 @@ func (e ListTransactionsParamsStatus) Valid() bool {
 // the page as it is shown (x to the right, y up). No occurrence with
 // `ifMissing` "error" is a 422 `anchor_not_found` pointing at the anchor;
 // a tag that would leave its page is a 422 `anchor_tag_off_page`.
+// A document whose text is too complex to read is a 422
+// `anchor_text_unreadable` at its `anchorTags`. Each distinct document
+// is read once per request, however many times it is listed. The
+// search is bounded: every anchor scans its document's text once, and
+// past 134,217,728 characters scanned by one request (text × anchors ×
+// listings) the request is a 422 `anchor_search_too_large` at the
+// `anchorTags` of the listing that crosses it; anchors that place more
+// than 5000 tags in one document, or 50,000 in the request, are a 422
+// `too_many_tags` there.
 type AnchorTag struct {
 	// Anchor Runs of spaces match runs of spaces; an anchor lies on one line.
 	Anchor        string              `json:"anchor"`

@@ -1,0 +1,133 @@
+package models
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/markuproom/markuproom/models/pdf"
+)
+
+// Limits of one request's anchor search (docs/decisions.md, "Anchor search
+// within a budget").
+const (
+	// MaxAnchorSearch bounds the characters of text one request's anchors
+	// may scan: each anchor costs its document's text plus itself, each
+	// distinct document its text once more (reading and preparing it). The
+	// search scans about 500 million characters a second, so this is a
+	// quarter of a second of work; a 300-page contract (about a million
+	// characters) with 100 anchors fits. Past it the request is a 422
+	// anchor_search_too_large.
+	MaxAnchorSearch int64 = 128 << 20
+	// MaxAnchorPlacedTags bounds the tags one request's anchors place in all
+	// its documents together (about what the largest JSON body can list).
+	MaxAnchorPlacedTags = 10 * MaxTagsPerDocument
+)
+
+// anchorSearch expands the anchors of one request.
+type anchorSearch struct {
+	// read reads a stored document's layout (Store.documentLayout).
+	read func(context.Context, *Document) (pdf.Layout, error)
+	// budget is what is left of MaxAnchorSearch.
+	budget int64
+	// placed counts the tags placed so far.
+	placed int
+}
+
+// expand places every listed document's anchors. Listings of one document
+// share one read of its layout and one prepared text; problems are reported
+// in the order of the listings. The search stops at the first listing past
+// the budget (or past MaxAnchorPlacedTags), with that one problem, and at
+// ctx's end with its error.
+func (a *anchorSearch) expand(ctx context.Context, in *TransactionInput, docs map[string]*Document) error {
+	var order []*Document
+	listings := map[*Document][]int{}
+	for i := range in.Documents {
+		d := &in.Documents[i]
+		doc := docs[d.GCSRefID]
+		if len(d.AnchorTags) == 0 || doc == nil {
+			d.AnchorTags = nil
+			continue // an unknown document is reported by checkReferences
+		}
+		if _, ok := listings[doc]; !ok {
+			order = append(order, doc)
+		}
+		listings[doc] = append(listings[doc], i)
+	}
+	found := make([]Problems, len(in.Documents))
+	for _, doc := range order {
+		if err := a.searchDocument(ctx, in, doc, listings[doc], found); err != nil {
+			return err
+		}
+	}
+	var problems Problems
+	for i := range in.Documents {
+		in.Documents[i].AnchorTags = nil
+		problems.list = append(problems.list, found[i].list...)
+	}
+	return problems.Err(KindUnprocessable, "The transaction cannot be processed; see errors for each problem.")
+}
+
+// searchDocument reads doc once and places the anchors of each of its
+// listings (indexes into in.Documents), recording problems in found.
+func (a *anchorSearch) searchDocument(ctx context.Context, in *TransactionInput, doc *Document, listings []int, found []Problems) error {
+	lay, err := a.read(ctx, doc)
+	if errors.Is(err, pdf.ErrTooComplex) {
+		for _, i := range listings {
+			found[i].Add(anchorsPointer(i), "anchor_text_unreadable", "The document's text is too complex to search within this server's limits; place these tags with x and y instead.")
+		}
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	text := newAnchorText(lay)
+	if err := a.spend(text.size(), listings[0], text); err != nil {
+		return err
+	}
+	for _, i := range listings {
+		d := &in.Documents[i]
+		var cost int64
+		for _, at := range d.AnchorTags {
+			cost += text.size() + int64(utf8.RuneCountInString(at.Anchor))
+		}
+		if err := a.spend(cost, i, text); err != nil {
+			return err
+		}
+		ptr := anchorsPointer(i)
+		for j, at := range d.AnchorTags {
+			tags, code, detail, err := anchorTags(ctx, text, j, at, MaxTagsPerDocument+1-len(d.Tags))
+			if err != nil {
+				return err
+			}
+			if code != "" {
+				found[i].Add(pointer(ptr, j), code, "%s", detail)
+				continue
+			}
+			d.Tags = append(d.Tags, tags...)
+			a.placed += len(tags)
+			if a.placed > MaxAnchorPlacedTags {
+				return Unprocessable(ptr, "too_many_tags", fmt.Sprintf("The anchors of this request place more than %d tags in all its documents; at most %d are allowed.", MaxAnchorPlacedTags, MaxAnchorPlacedTags))
+			}
+			if len(d.Tags) > MaxTagsPerDocument {
+				found[i].Add(ptr, "too_many_tags", "With its anchors expanded the document has more than %d tags; at most %d are allowed.", MaxTagsPerDocument, MaxTagsPerDocument)
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// spend takes cost from the budget, or refuses listing i when too little is left.
+func (a *anchorSearch) spend(cost int64, i int, text *anchorText) error {
+	if cost <= a.budget {
+		a.budget -= cost
+		return nil
+	}
+	return Unprocessable(anchorsPointer(i), "anchor_search_too_large",
+		fmt.Sprintf("Searching the anchors of this request would scan more than %d characters of text (this document holds %d, scanned once per anchor of each listing); list fewer anchors or documents, or place these tags with x and y.", MaxAnchorSearch, text.size()))
+}
+
+// anchorsPointer is the JSON pointer of document i's anchorTags.
+func anchorsPointer(i int) string { return pointer(pointer("#/documents", i), "anchorTags") }
