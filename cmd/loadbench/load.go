@@ -28,7 +28,8 @@ type result struct {
 	OK        int // 2xx
 	Errors    int // non-2xx answers and transport errors
 	Elapsed   time.Duration
-	P50, P99  time.Duration
+	P50, P95  time.Duration
+	P99       time.Duration
 	Samples   []string // the first few distinct error descriptions, warm-up included
 	WarmupOK  int      // 2xx answers during the warm-up
 	WarmupErr int
@@ -71,7 +72,7 @@ func (r *result) add(p phaseResult) {
 // finish computes the percentiles.
 func (r *result) finish() {
 	slices.Sort(r.latencies)
-	r.P50, r.P99 = percentile(r.latencies, 0.50), percentile(r.latencies, 0.99)
+	r.P50, r.P95, r.P99 = percentile(r.latencies, 0.50), percentile(r.latencies, 0.95), percentile(r.latencies, 0.99)
 }
 
 // phase runs c workers for d, each sending requests one after another

@@ -30,6 +30,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/markuproom/markuproom/models/modelstest"
+	"github.com/markuproom/markuproom/models/pdf"
 )
 
 // Aims (docs/benchmarks.md).
@@ -52,6 +53,8 @@ type options struct {
 	scaleTime   time.Duration
 	strict      bool
 	cpuprofile  string
+	uploadC     int
+	uploadD     time.Duration
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -68,12 +71,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.scaleRounds, "scale-rounds", 3, "alternating rounds of the 250 vs 2,500 tag timing")
 	fs.DurationVar(&o.scaleTime, "scale-time", time.Second, "time spent on each size in each round of the scaling timing")
 	fs.BoolVar(&o.strict, "strict", false, "exit with status 3 when an aim is missed")
+	fs.IntVar(&o.uploadC, "upload-c", 2, "concurrent workers of the upload timing (scenario C; the server's PDF slots by default)")
+	fs.DurationVar(&o.uploadD, "upload-d", 5*time.Second, "measured duration of the upload timing (scenario C)")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of each measured run (whole process) into this directory")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if o.c < 1 || o.d <= 0 || o.rounds < 1 || o.warmup < 0 || o.scaleRounds < 1 || o.scaleTime <= 0 {
-		fmt.Fprintln(stderr, "loadbench: -c, -d, -rounds, -scale-rounds and -scale-time must be positive, -warmup not negative")
+	if o.c < 1 || o.d <= 0 || o.rounds < 1 || o.warmup < 0 || o.scaleRounds < 1 || o.scaleTime <= 0 || o.uploadC < 1 || o.uploadD <= 0 {
+		fmt.Fprintln(stderr, "loadbench: -c, -d, -rounds, -scale-rounds, -scale-time, -upload-c and -upload-d must be positive, -warmup not negative")
 		return 2
 	}
 	gin.SetMode(gin.ReleaseMode)
@@ -222,6 +227,17 @@ func bench(ctx context.Context, o options, stdout, stderr io.Writer) (code int, 
 		}
 	}
 
+	// C: uploads of an ordinary 3-page PDF, timed on the product alone.
+	uploadPDF, err := pdf.Sample(3, "Bench")
+	if err != nil {
+		return 1, err
+	}
+	logf("C  POST /api/v1/documents/upload — product: warm-up %s, then %d workers for %s", o.warmup, o.uploadC, o.uploadD)
+	uploads := measureUploads(ctx, client, prodSrv.URL, prod.token, uploadPDF, o.uploadC, o.warmup, o.uploadD)
+	if err := ctx.Err(); err != nil {
+		return 1, err
+	}
+
 	// Check that every server did the work it answered 2xx for.
 	var problems []string
 	check := func(what string, got, want int64) {
@@ -294,6 +310,10 @@ func bench(ctx context.Context, o options, stdout, stderr io.Writer) (code int, 
 		fmt.Fprintf(stdout, "CPU time stolen by the hypervisor while measuring: %.1f%%\n", 100*float64(stolen.steal)/float64(stolen.all))
 	}
 
+	fmt.Fprintf(stdout, "\nC  POST /api/v1/documents/upload, an ordinary 3-page PDF (%d bytes), product only, %d workers for %s:\n", len(uploadPDF), o.uploadC, o.uploadD)
+	uploadErrs := uploads.Errors + uploads.WarmupErr
+	totalErrors += uploadErrs
+	fmt.Fprintf(stdout, "   %d uploads, %.1f/s, p50 %s, p95 %s, p99 %s, %d errors\n", uploads.Requests, uploads.Throughput(), ms(uploads.P50), ms(uploads.P95), ms(uploads.P99), uploadErrs)
 	missed := 0
 	verdict := func(ok bool, runs ...*loadRun) string {
 		for _, r := range runs {
@@ -326,6 +346,9 @@ func bench(ctx context.Context, o options, stdout, stderr io.Writer) (code int, 
 			for _, s := range r.res.Samples {
 				fmt.Fprintf(stdout, "!!!   %s / %s: %s\n", r.scenario, r.server, s)
 			}
+		}
+		for _, s := range uploads.Samples {
+			fmt.Fprintf(stdout, "!!!   C  POST /api/v1/documents/upload: %s\n", s)
 		}
 		for _, p := range problems {
 			fmt.Fprintf(stdout, "!!!   check failed: %s\n", p)
