@@ -34,11 +34,11 @@ func HostileFiles() []Hostile {
 		{"tounicode-range-25k", "a ToUnicode bfrange <0000> <FFFF> to a 25,000-unit string", ToUnicodeRange(25000, 1)},
 		{"tounicode-range-30k-x2", "two ToUnicode bfranges <0000> <FFFF> to 30,000-unit strings", ToUnicodeRange(30000, 2)},
 		{"one-code-100k-runes", "one code mapped to 100,000 runes, shown 50 times", ManyRunes(100000, 50)},
-		{"field-names-105KB", "field names joined along a 32-level /Parent chain", FieldNameChain(32, 2000, 240)},
-		{"field-names-116KB", "field names joined along a 32-level /Parent chain, more fields", FieldNameChain(32, 2000, 310)},
+		{"field-names-105KB", "field names joined along a 32-level /Parent chain", FieldNameChain(32, 2100, 220)},
+		{"field-names-116KB", "field names joined along a 32-level /Parent chain, more fields", FieldNameChain(32, 2100, 290)},
 		{"whitespace-form-30MB", "a 30 MB whitespace form drawn 1,000 times", WhitespaceForm(30<<20, 1000)},
-		{"font-size-0", "30 MB of text shown at font size 0", ZeroSizeText(30 << 20)},
-		{"text-tags-622k", "622,000 text tags, each a little to the right of the last", TextTagFlood(622000)},
+		{"font-size-0", "a 28 MB string at font size 0 in a form drawn 1,000 times", ZeroSizeText(28<<20, 1000)},
+		{"text-tags-622k", "622,000 text tags on 4 pages, each one glyph mapped to a whole tag", TextTagFlood(4, 311, 500)},
 		{"string-30MB", "one 30 MB string shown in a single operation", LongString(30 << 20)},
 	}
 }
@@ -131,25 +131,39 @@ func WhitespaceForm(size int64, draws int) []byte {
 	})
 }
 
-// ZeroSizeText is a one-page PDF whose deflated content shows about size
-// bytes of text at font size 0.
-func ZeroSizeText(size int) []byte {
-	show := "(" + strings.Repeat("A", 4000) + ") Tj\n"
-	return onePage(deflated("", func(w io.Writer) {
-		_, _ = io.WriteString(w, "BT /F1 0 Tf 72 700 Td\n")
-		repeat(w, show, size/len(show))
-		_, _ = io.WriteString(w, "ET\n")
-	}), "/Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >>")
+// ZeroSizeText is a one-page PDF drawing, draws times, a form XObject whose
+// deflated content shows one string of size bytes at font size 0.
+func ZeroSizeText(size, draws int) []byte {
+	content := deflated("", func(w io.Writer) { repeat(w, "/X Do ", draws) })
+	form := deflated("/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /Font << /F1 6 0 R >> >>", func(w io.Writer) {
+		_, _ = io.WriteString(w, "BT /F1 0 Tf 72 700 Td (")
+		repeat(w, "A", size)
+		_, _ = io.WriteString(w, ") Tj ET\n")
+	})
+	return RawPDF([]string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /X 5 0 R >> >> /Contents 4 0 R >>",
+		content,
+		form,
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+	})
 }
 
-// TextTagFlood is a one-page PDF whose deflated content shows n text tags
-// ("{{signature|1}}"), each a thousandth of a point to the right of the last.
-func TextTagFlood(n int) []byte {
-	return onePage(deflated("", func(w io.Writer) {
-		_, _ = io.WriteString(w, "BT /F1 4 Tf 20 400 Td\n")
-		repeat(w, "({{signature|1}}) Tj 0.001 0 Td\n", n)
-		_, _ = io.WriteString(w, "ET\n")
-	}), "/Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >>")
+// TextTagFlood is a PDF of pages pages, each showing lines lines of perLine
+// codes of a Type0 font whose ToUnicode maps its one code to a whole text
+// tag ("{{signature|1}}"): one glyph per tag, the tags a little more than a
+// point apart both ways, so that no two are the same tag drawn twice.
+func TextTagFlood(pages, lines, perLine int) []byte {
+	tag := ""
+	for _, r := range "{{signature|1}}" {
+		tag += fmt.Sprintf("%04X", r)
+	}
+	cmap := "1 beginbfchar\n<0001> <" + tag + ">\nendbfchar\n"
+	line := "<" + strings.Repeat("0001", perLine) + "> Tj 0 -1.5 Td\n"
+	return type0Pages(pages, cmap, func(int) string {
+		return "BT /F1 4 Tf 50.5 Tz 20 780 Td\n" + strings.Repeat(line, lines) + "ET"
+	})
 }
 
 // LongString is a one-page PDF whose deflated content shows one string of
@@ -198,19 +212,33 @@ func onePage(content, res string) []byte {
 // type0Page is a one-page PDF showing content with F1, a Type0 font
 // (Identity-H, not embedded) whose ToUnicode CMap holds mappings.
 func type0Page(mappings, content string) []byte {
+	return type0Pages(1, mappings, func(int) string { return content })
+}
+
+// type0Pages is a PDF of n pages, page i showing content(i) with F1, a Type0
+// font (Identity-H, not embedded) whose ToUnicode CMap holds mappings.
+func type0Pages(n int, mappings string, content func(i int) string) []byte {
 	cmap := "/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n/CMapName /Hostile def\n/CMapType 2 def\n" +
 		"1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n" + mappings +
 		"endcmap\nCMapName currentdict /CMapName defineresource pop\nend\nend\n"
-	return RawPDF([]string{
+	objs := []string{
 		"<< /Type /Catalog /Pages 2 0 R >>",
-		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
-		deflated("", func(w io.Writer) { _, _ = io.WriteString(w, content) }),
-		"<< /Type /Font /Subtype /Type0 /BaseFont /Hostile /Encoding /Identity-H /DescendantFonts [6 0 R] /ToUnicode 8 0 R >>",
-		"<< /Type /Font /Subtype /CIDFontType2 /BaseFont /Hostile /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor 7 0 R /DW 500 /CIDToGIDMap /Identity >>",
+		"", // the pages, below
+		"<< /Type /Font /Subtype /Type0 /BaseFont /Hostile /Encoding /Identity-H /DescendantFonts [4 0 R] /ToUnicode 6 0 R >>",
+		"<< /Type /Font /Subtype /CIDFontType2 /BaseFont /Hostile /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor 5 0 R /DW 500 /CIDToGIDMap /Identity >>",
 		"<< /Type /FontDescriptor /FontName /Hostile /Flags 4 /FontBBox [0 -200 1000 800] /ItalicAngle 0 /Ascent 800 /Descent -200 /CapHeight 700 /StemV 80 >>",
 		deflated("", func(w io.Writer) { _, _ = io.WriteString(w, cmap) }),
-	})
+	}
+	var kids []string
+	for i := range n {
+		page := len(objs) + 1
+		kids = append(kids, fmt.Sprintf("%d 0 R", page))
+		objs = append(objs,
+			fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>", page+1),
+			deflated("", func(w io.Writer) { _, _ = io.WriteString(w, content(i)) }))
+	}
+	objs[1] = fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), n)
+	return RawPDF(objs)
 }
 
 // deflated is a stream object (its dictionary dict plus /Filter and

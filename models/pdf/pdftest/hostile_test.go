@@ -8,8 +8,8 @@ import (
 )
 
 // Every hostile file is a small, well-formed PDF: Inspect (the structure
-// check of every upload) accepts it with its one page, so what makes it
-// hostile is only what its content costs a reader. Its size is logged.
+// check of every upload) accepts it, so what makes it hostile is only what
+// its content costs a reader. Its size is logged.
 func TestHostileFilesAreSmallValidPDFs(t *testing.T) {
 	names := map[string]bool{}
 	for _, h := range pdftest.HostileFiles() {
@@ -19,13 +19,13 @@ func TestHostileFilesAreSmallValidPDFs(t *testing.T) {
 			}
 			names[h.Name] = true
 			info, err := inspect(h.PDF)
-			if err != nil || len(info.Pages) != 1 {
-				t.Fatalf("Inspect = %d pages, %v; want 1 page", len(info.Pages), err)
+			if err != nil || len(info.Pages) == 0 {
+				t.Fatalf("Inspect = %d pages, %v", len(info.Pages), err)
 			}
 			if len(h.PDF) > 128<<10 {
 				t.Errorf("%d bytes: a hostile file is a small upload", len(h.PDF))
 			}
-			t.Logf("%s: %d bytes (%s)", h.Name, len(h.PDF), h.What)
+			t.Logf("%s: %d bytes, %d pages (%s)", h.Name, len(h.PDF), len(info.Pages), h.What)
 		})
 	}
 }
