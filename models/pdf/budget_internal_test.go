@@ -44,7 +44,7 @@ func TestTimeBudget(t *testing.T) {
 	clock := fakeClock(time.Second)
 	work := newBudgetAt(context.Background(), 5*time.Second, func() time.Time { reads++; return clock() })
 	ticks := 0
-	for work.tick() == nil {
+	for work.Tick() == nil {
 		ticks++
 		if ticks > 1_000_000 {
 			t.Fatal("the budget never ran out")

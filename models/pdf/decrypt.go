@@ -15,7 +15,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"time"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
@@ -49,7 +48,8 @@ func (l Limits) decrypt(ctx context.Context, r io.ReadSeeker) ([]byte, error) {
 	if pc.EncKey == nil || pc.Root == nil {
 		return nil, ErrEncrypted
 	}
-	rb := &rebuilder{ctx: ctx, limits: l.withDefaults(), deadline: time.Now().Add(maxRepairTime), objs: map[int]*foundObject{}}
+	rb := newRebuilder(ctx, nil, 0, l)
+	rb.objs = map[int]*foundObject{}
 	rb.header = []byte("%PDF-" + pc.HeaderVersion.String())
 	if pc.HeaderVersion == nil {
 		rb.header = []byte("%PDF-1.7")
@@ -59,7 +59,7 @@ func (l Limits) decrypt(ctx context.Context, r io.ReadSeeker) ([]byte, error) {
 		encryptNum = pc.Encrypt.ObjectNumber.Value()
 	}
 	for num, e := range pc.Table {
-		if err := rb.tick(); err != nil {
+		if err := rb.ticker.Tick(); err != nil {
 			return nil, err
 		}
 		if num <= 0 || num == encryptNum || e == nil || e.Free || e.Object == nil {

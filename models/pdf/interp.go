@@ -93,7 +93,7 @@ func (in *interpreter) page(d types.Dict, res types.Dict, p Page) (PageLayout, e
 			content = in.read.stream(d["Contents"], math.MaxInt64, false)
 		case types.Array:
 			for _, s := range c {
-				if err := in.work.tick(); err != nil {
+				if err := in.work.Tick(); err != nil {
 					return PageLayout{}, err
 				}
 				content = append(content, in.read.stream(s, math.MaxInt64, false)...)
@@ -145,7 +145,7 @@ func (in *interpreter) run(content []byte, res types.Dict, depth int) {
 			in.err = errLayoutTooBig("operators", maxLayoutOps)
 			return
 		}
-		if err := in.work.tick(); err != nil {
+		if err := in.work.Tick(); err != nil {
 			in.err = err
 			return
 		}

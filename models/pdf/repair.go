@@ -70,7 +70,7 @@ func (l Limits) repair(ctx context.Context, src *source, base int64) ([]byte, []
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
-	rb := &rebuilder{ctx: ctx, data: data, base: int(base), limits: l.withDefaults(), deadline: time.Now().Add(maxRepairTime)}
+	rb := newRebuilder(ctx, data, int(base), l)
 	out, err := rb.run()
 	if err != nil {
 		return nil, nil, err
@@ -108,31 +108,21 @@ type rebuilder struct {
 	data []byte
 	base int
 	// header is the %PDF-n.n line to write; nil: the one of data.
-	header   []byte
-	limits   Limits
-	deadline time.Time
-	budget   *decodeBudget
+	header []byte
+	limits Limits
+	ticker *Ticker // the context and maxRepairTime
+	budget *decodeBudget
 	// objs maps an object number to its newest definition.
 	objs         map[int]*foundObject
 	trailer      types.Dict // the newest trailer or cross-reference stream dictionary with /Root
 	catalog      int        // the newest /Type /Catalog object, a fallback for /Root
 	lengthsFixed bool
-	steps        int
 }
 
-// tick checks the context and the time budget every few steps.
-func (rb *rebuilder) tick() error {
-	rb.steps++
-	if rb.steps%256 != 0 {
-		return nil
-	}
-	if err := rb.ctx.Err(); err != nil {
-		return err
-	}
-	if time.Now().After(rb.deadline) {
-		return malformed("the repair pass took longer than %v", maxRepairTime)
-	}
-	return nil
+// newRebuilder starts a repair pass over data, within l, maxRepairTime and ctx.
+func newRebuilder(ctx context.Context, data []byte, base int, l Limits) *rebuilder {
+	late := malformed("the repair pass took longer than %v", maxRepairTime)
+	return &rebuilder{ctx: ctx, data: data, base: base, limits: l.withDefaults(), ticker: NewTicker(ctx).withDeadline(maxRepairTime, late)}
 }
 
 // run scans, checks and writes.
@@ -167,7 +157,7 @@ func (rb *rebuilder) scan() error {
 	pos := rb.base
 	trailerAt := -2 // the next trailer keyword at or after pos; -1: none
 	for {
-		if err := rb.tick(); err != nil {
+		if err := rb.ticker.Tick(); err != nil {
 			return err
 		}
 		if trailerAt != -1 && trailerAt < pos {
@@ -427,7 +417,7 @@ func (rb *rebuilder) readObjStm(f *foundObject) error {
 	head := data[:*first]
 	all := string(data)
 	for i := 0; i < *n; i++ {
-		if err := rb.tick(); err != nil {
+		if err := rb.ticker.Tick(); err != nil {
 			return err
 		}
 		var nums [2]int64
@@ -504,7 +494,7 @@ func (rb *rebuilder) checkReferences() error {
 	}
 	nums := slices.Sorted(maps.Keys(rb.objs))
 	for _, num := range nums {
-		if err := rb.tick(); err != nil {
+		if err := rb.ticker.Tick(); err != nil {
 			return err
 		}
 		f := rb.objs[num]

@@ -36,7 +36,7 @@ func groupRuns(gs []glyph, crop Box, work *budget) ([]TextRun, error) {
 		sb.Reset()
 	}
 	for _, g := range gs {
-		if err := work.tick(); err != nil {
+		if err := work.Tick(); err != nil {
 			return nil, err
 		}
 		b := quadBox(g.quad)

@@ -154,7 +154,7 @@ func (fc *fontCache) entry() bool {
 		return false
 	}
 	fc.entries++
-	return fc.work.tick() == nil
+	return fc.work.Tick() == nil
 }
 
 // fontKey names a font dictionary that is not an object of its own: the
@@ -453,7 +453,7 @@ func (fc *fontCache) parseCMap(b []byte) map[uint32]string {
 	var stack []operand
 	for len(cm.out) < 1<<16 && !cm.full {
 		op, args, ok := lx.next(stack)
-		if !ok || fc.work.tick() != nil {
+		if !ok || fc.work.Tick() != nil {
 			break
 		}
 		stack = args

@@ -44,7 +44,7 @@ func widgets(xrt *model.XRefTable, d types.Dict, crop Box, work *budget) ([]Widg
 		if i >= maxWidgetsPerPage {
 			break
 		}
-		if err := work.tick(); err != nil {
+		if err := work.Tick(); err != nil {
 			return nil, err
 		}
 		a, err := xrt.DereferenceDict(o)
@@ -81,7 +81,7 @@ func field(xrt *model.XRefTable, a types.Dict, work *budget) (Widget, bool) {
 	ft, flags, haveFlags := "", 0, false
 	d := a
 	for depth := 0; d != nil && depth < maxFieldDepth; depth++ {
-		if work.tick() != nil {
+		if work.Tick() != nil {
 			return Widget{}, false // widgets returns the budget's error
 		}
 		if o, err := xrt.Dereference(d["T"]); err == nil && o != nil {

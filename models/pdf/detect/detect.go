@@ -108,7 +108,7 @@ func Detect(ctx context.Context, l pdf.Limits, content []byte) (Detection, error
 func InspectAndDetect(ctx context.Context, l pdf.Limits, r io.ReadSeeker) (pdf.Info, Detection, error) {
 	d := Detection{Tags: []DetectedTag{}, Problems: []DetectProblem{}}
 	n := 0
-	clock := newClock(ctx)
+	clock := pdf.NewTicker(ctx)
 	info, err := l.InspectLayout(ctx, r, func(p pdf.PageLayout) error {
 		n++
 		return d.add(n, p, clock)
@@ -123,7 +123,7 @@ func InspectAndDetect(ctx context.Context, l pdf.Limits, r io.ReadSeeker) (pdf.I
 // FromLayout finds the tags of a layout read earlier.
 func FromLayout(lay pdf.Layout) Detection {
 	d := Detection{Tags: []DetectedTag{}, Problems: []DetectProblem{}}
-	clock := newClock(context.Background())
+	clock := pdf.NewTicker(context.Background())
 	for i, p := range lay.Pages {
 		_ = d.add(i+1, p, clock) // a background context never ends
 	}
@@ -133,7 +133,7 @@ func FromLayout(lay pdf.Layout) Detection {
 
 // add finds the tags of page n, within the caps; it stops with the
 // context's error.
-func (d *Detection) add(n int, p pdf.PageLayout, clock *clock) error {
+func (d *Detection) add(n int, p pdf.PageLayout, clock *pdf.Ticker) error {
 	runs := displayRuns(p)
 	found, err := textTags(n, p, runs, clock,
 		max(0, min(MaxTagsPerPage, MaxTagsPerDocument-len(d.Tags))),

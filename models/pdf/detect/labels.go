@@ -120,7 +120,7 @@ var underscores = regexp.MustCompile(`_{3,}`)
 // suggestions proposes fields at blanks next to labels on one page (runs
 // are its runs in display space), leaving out those that overlap the tags
 // already found (taken).
-func suggestions(page int, p pdf.PageLayout, runs []pdf.TextRun, taken []DetectedTag, rules []LabelRule, work *int, clock *clock) ([]DetectedTag, error) {
+func suggestions(page int, p pdf.PageLayout, runs []pdf.TextRun, taken []DetectedTag, rules []LabelRule, work *int, clock *pdf.Ticker) ([]DetectedTag, error) {
 	// Which rules are horizontal depends on the page's rotation.
 	var across, upright []pdf.Box
 	for _, b := range append(append([]pdf.Box(nil), p.Rules...), p.VerticalRules...) {
@@ -141,7 +141,7 @@ func suggestions(page int, p pdf.PageLayout, runs []pdf.TextRun, taken []Detecte
 	}
 	var labels []label
 	for _, r := range runs {
-		if err := clock.tick(); err != nil {
+		if err := clock.Tick(); err != nil {
 			return nil, err
 		}
 		idx := runeIndex(r.Text)
@@ -168,7 +168,7 @@ func suggestions(page int, p pdf.PageLayout, runs []pdf.TextRun, taken []Detecte
 	}
 	var props []proposal
 	for _, l := range labels {
-		if err := clock.tick(); err != nil {
+		if err := clock.Tick(); err != nil {
 			return nil, err
 		}
 		*work += len(blanks)
@@ -191,7 +191,7 @@ func suggestions(page int, p pdf.PageLayout, runs []pdf.TextRun, taken []Detecte
 				continue
 			}
 		}
-		if err := clock.tick(); err != nil {
+		if err := clock.Tick(); err != nil {
 			return nil, err
 		}
 		clash := false

@@ -169,10 +169,10 @@ func (f *pageFinds) problem(p DetectProblem) {
 // textTags finds the text tags of one page and the malformed ones (runs
 // are its runs in display space), keeping at most tagRoom tags and
 // problemRoom problems; it stops with the context's error.
-func textTags(page int, p pdf.PageLayout, runs []pdf.TextRun, clock *clock, tagRoom, problemRoom int) (*pageFinds, error) {
+func textTags(page int, p pdf.PageLayout, runs []pdf.TextRun, clock *pdf.Ticker, tagRoom, problemRoom int) (*pageFinds, error) {
 	f := &pageFinds{tagRoom: tagRoom, problemRoom: problemRoom, seen: drawn{}}
 	for _, r := range runs {
-		if err := clock.tick(); err != nil {
+		if err := clock.Tick(); err != nil {
 			return nil, err
 		}
 		if !strings.Contains(r.Text, "{{") && !strings.Contains(r.Text, "}}") {
@@ -181,7 +181,7 @@ func textTags(page int, p pdf.PageLayout, runs []pdf.TextRun, clock *clock, tagR
 		idx := runeIndex(r.Text)
 		end := 0
 		for _, m := range tagPattern.FindAllStringSubmatchIndex(r.Text, -1) {
-			if err := clock.tick(); err != nil {
+			if err := clock.Tick(); err != nil {
 				return nil, err
 			}
 			// Anything opened before this tag and never closed is a problem.

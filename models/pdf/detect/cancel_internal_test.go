@@ -11,13 +11,12 @@ import (
 )
 
 // TestDetectionNoticesCancellation: detection's loops check the context
-// once checkEvery of work has passed, however few steps that is.
+// once 10 ms of work have passed (pdf.Ticker), however few steps that is.
 func TestDetectionNoticesCancellation(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	at := time.Unix(0, 0)
-	c := &clock{ctx: ctx, now: func() time.Time { at = at.Add(5 * time.Millisecond); return at }}
-	c.last = c.now()
+	c := pdf.NewTickerAt(ctx, func() time.Time { at = at.Add(5 * time.Millisecond); return at })
 	glyphs := make([]pdf.Box, 8)
 	runs := make([]pdf.TextRun, 1000)
 	for i := range runs {
