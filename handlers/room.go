@@ -40,7 +40,7 @@ type RoomParticipantStore interface {
 // RoomDocumentStore edits a room's documents and their pages.
 type RoomDocumentStore interface {
 	CheckRoomUpload(ctx context.Context, roomID string) error
-	AddRoomDocument(ctx context.Context, roomID string, u *models.StagedUpload, title string) (*models.Document, error)
+	AddRoomDocument(ctx context.Context, roomID string, u *models.StagedUpload, title string) (*models.AddedRoomDocument, error)
 	RenameRoomDocument(ctx context.Context, roomID string, position int, title string) error
 	RemoveRoomDocument(ctx context.Context, roomID string, pos int) error
 	DeleteRoomPage(ctx context.Context, roomID string, docPos, page int, current string) (*models.PageEdit, error)

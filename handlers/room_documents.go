@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"encoding/json"
 	"mime"
 	"net/http"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/models/pdf"
+	"github.com/markuproom/markuproom/templates"
 )
 
 // addRoomDocument uploads a PDF into the room: POST /rooms/:id/documents,
@@ -16,8 +18,11 @@ import (
 // sent), "file" and an optional "title". The room is checked before the file
 // is read (completed 409, expired 410, not allowed 403). Same checks and
 // limits as the API's upload (413 too large, 415 not multipart, 422 not a
-// valid PDF). An htmx request gets the room with a note when the file was
-// decrypted or repaired.
+// valid PDF). The document's own text tags and form fields are placed as at
+// room creation (models.AddRoomDocument). An htmx request gets the room with
+// a note when the file was decrypted or repaired and the text tags that
+// could not be read, and, when tags were placed, the HX-Trigger event
+// "markuproom:tags-placed" naming them (the editor's one undo step).
 func (h *roomHandler) addRoomDocument(c *gin.Context) error {
 	id, err := h.boundRoomID(c)
 	if err != nil {
@@ -44,23 +49,51 @@ func (h *roomHandler) addRoomDocument(c *gin.Context) error {
 		return err
 	}
 	defer staged.Close()
-	if _, err := h.documents.AddRoomDocument(c.Request.Context(), id, staged, title); err != nil {
+	added, err := h.documents.AddRoomDocument(c.Request.Context(), id, staged, title)
+	if err != nil {
 		return err
 	}
-	note := uploadNote(staged.Decrypted(), staged.Repairs())
-	if note == "" || c.GetHeader("HX-Request") != "true" {
+	if c.GetHeader("HX-Request") != "true" {
 		return h.afterRoomChange(c, id)
 	}
-	// The room as afterRoomChange renders it, with the note.
+	if len(added.TagIDs) > 0 {
+		if b, err := json.Marshal(tagsPlacedTrigger{Placed: tagsPlaced{
+			DocumentID: added.Document.ID, Position: added.Position, Title: added.Document.Title, TagIDs: added.TagIDs, Problems: len(added.Problems),
+		}}); err == nil {
+			c.Header("HX-Trigger", string(b))
+		}
+	}
+	// The room as afterRoomChange renders it, with what the upload did.
 	c.Header("Vary", "HX-Request")
 	ws, err := h.rooms.RoomWorkspace(c.Request.Context(), id)
 	if err != nil {
 		return err
 	}
 	v := roomView(h.assets, ws, h.clock.Now(), nil)
-	v.UploadNote = note
+	v.UploadNote = uploadNote(staged.Decrypted(), staged.Repairs())
+	v.UploadTitle = added.Document.Title
+	for _, p := range added.Problems {
+		v.UploadProblems = append(v.UploadProblems, templates.UploadProblemView{Page: p.Page, Text: p.Text, Detail: p.Detail})
+	}
 	h.renderRoomView(c, http.StatusOK, v)
 	return nil
+}
+
+// tagsPlacedTrigger is the HX-Trigger header of a room upload that placed
+// tags: the htmx event "markuproom:tags-placed", from which the editor's
+// undo history records them as one step.
+type tagsPlacedTrigger struct {
+	Placed tagsPlaced `json:"markuproom:tags-placed"`
+}
+
+// tagsPlaced names the tags an upload placed and the document they are on;
+// Problems counts the text tags that could not be read.
+type tagsPlaced struct {
+	DocumentID string   `json:"documentId"`
+	Position   int      `json:"position"`
+	Title      string   `json:"title"`
+	TagIDs     []string `json:"tagIds"`
+	Problems   int      `json:"problems"`
 }
 
 // repairNotes says in words what each repair of the upload pass did.

@@ -131,6 +131,8 @@ type DocumentAddedSummary struct {
 	DocumentID    string `json:"documentId"`
 	DocumentTitle string `json:"documentTitle"`
 	Pages         int    `json:"pages"`
+	// TagsPlaced counts the tags placed from the document's own text tags and form fields.
+	TagsPlaced int `json:"tagsPlaced,omitempty"`
 	RoomVersion
 }
 

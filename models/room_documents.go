@@ -6,6 +6,7 @@ import (
 
 	"gorm.io/gorm/clause"
 
+	"github.com/markuproom/markuproom/models/pdf/detect"
 	"github.com/markuproom/markuproom/models/xfdf"
 )
 
@@ -45,12 +46,27 @@ func checkRoomUpload(room *Room, documents int) error {
 	return nil
 }
 
+// AddedRoomDocument is what adding a document to a room did: the stored
+// upload, its position in the transaction, the tags placed on it from its
+// own text tags and form fields (their ids, in order) and the text tags it
+// could not read (its detection's problems), which the room shows.
+type AddedRoomDocument struct {
+	Document *Document
+	Position int
+	TagIDs   []string
+	Problems []detect.DetectProblem
+}
+
 // AddRoomDocument stores a staged upload and appends it to the room's
-// transaction as its last document. The upload is stored (PDF and document
+// transaction as its last document. As at room creation, with the room's
+// config.documents.detectTags the document's own text tags and form fields
+// are placed on it (placedTags: signer n is the transaction's n-th
+// participant) in the same database transaction; its suggested fields are
+// offered from its stored detection. The upload is stored (PDF and document
 // row) before the database transaction, which checks the room
 // (CheckRoomUpload's rules) and writes the transaction's rows; the stored
 // document is removed again if the change fails.
-func (s *Store) AddRoomDocument(ctx context.Context, roomID string, u *StagedUpload, title string) (*Document, error) {
+func (s *Store) AddRoomDocument(ctx context.Context, roomID string, u *StagedUpload, title string) (*AddedRoomDocument, error) {
 	room, err := s.checkRoom(ctx, roomID, "")
 	if err != nil {
 		return nil, err
@@ -59,31 +75,96 @@ func (s *Store) AddRoomDocument(ctx context.Context, roomID string, u *StagedUpl
 	if err != nil {
 		return nil, err
 	}
+	found, err := doc.storedDetection()
+	if err != nil {
+		s.discardDocument(ctx, doc)
+		return nil, err
+	}
+	out := &AddedRoomDocument{Document: doc, TagIDs: []string{}, Problems: []detect.DetectProblem{}}
+	if found != nil && found.Problems != nil {
+		out.Problems = found.Problems
+	}
 	err = s.editRoomDocuments(ctx, roomID, func(tx *Store, room *Room, t *Transaction) error {
 		if err := checkRoomUpload(room, t.DocumentCount); err != nil {
 			return err
 		}
-		empty, err := xfdf.Merge(nil, nil)
+		row := TransactionDocument{
+			TransactionID: t.ID, Position: t.DocumentCount, DocumentID: doc.ID, GCSRefID: doc.ObjectKey, Title: doc.Title,
+			SessionType: "esign", Type: "undetermined", Pages: doc.PageCount,
+		}
+		tags, err := tx.uploadTags(ctx, room, t, doc, row.Position)
 		if err != nil {
 			return err
 		}
-		row := TransactionDocument{
-			TransactionID: t.ID, Position: t.DocumentCount, DocumentID: doc.ID, GCSRefID: doc.ObjectKey, Title: doc.Title,
-			XFDF: string(empty), SessionType: "esign", Type: "undetermined", Pages: doc.PageCount,
+		merged, err := xfdf.Merge(nil, tagAnnotations(t.ID, row.Position, tags.rows, colorsOf(tags.participants)))
+		if err != nil {
+			return err
 		}
-		if err := insertRows(ctx, tx, "transaction_documents", documentColumns(), []TransactionDocument{row}, documentValues); err != nil {
+		row.XFDF = string(merged)
+		var b writeBatch
+		addRows(&b, tx.batchRows(), "transaction_documents", documentColumns(), []TransactionDocument{row}, documentValues)
+		if len(tags.rows) > 0 {
+			addRows(&b, tx.batchRows(), "transaction_tags", tagColumns(), tags.rows, tagValues)
+		}
+		if err := tx.execBatch(ctx, &b); err != nil {
 			return err
 		}
 		t.DocumentCount++
+		t.TagCount += len(tags.rows)
+		out.Position = row.Position
+		for _, tag := range tags.rows {
+			out.TagIDs = append(out.TagIDs, tag.TagID)
+		}
 		return tx.bumpTransaction(ctx, room, t, &DocumentAddedSummary{
-			Document: row.Position, DocumentTitle: doc.Title, Pages: doc.PageCount, DocumentID: doc.ID,
+			Document: row.Position, DocumentTitle: doc.Title, Pages: doc.PageCount, DocumentID: doc.ID, TagsPlaced: len(tags.rows),
 		})
 	})
 	if err != nil {
 		s.discardDocument(ctx, doc)
 		return nil, err
 	}
-	return doc, nil
+	return out, nil
+}
+
+// placedOnUpload are the tags an upload into a room places, as rows, with
+// the transaction's participants (their colours go into the XFDF).
+type placedOnUpload struct {
+	rows         []Tag
+	participants []Participant
+}
+
+// uploadTags builds the tags a document added to a room at position pos
+// places (none without config.documents.detectTags): placedTags against the
+// transaction's participants in their order, as new rows.
+func (s *Store) uploadTags(ctx context.Context, room *Room, t *Transaction, doc *Document, pos int) (placedOnUpload, error) {
+	var out placedOnUpload
+	if err := s.db.WithContext(ctx).Where("transaction_id = ?", t.ID).Order("position").Find(&out.participants).Error; err != nil {
+		return out, mapDBError(err)
+	}
+	if !room.Config.Documents.DetectTags {
+		return out, nil
+	}
+	people := make([]ParticipantInput, len(out.participants))
+	for i, p := range out.participants {
+		people[i] = ParticipantInput{ID: p.ParticipantID}
+	}
+	inputs, err := placedTags(doc, people)
+	if err != nil {
+		return out, err
+	}
+	for j, ti := range inputs {
+		id, err := NewTagID()
+		if err != nil {
+			return out, err
+		}
+		out.rows = append(out.rows, Tag{
+			TransactionID: t.ID, DocumentPosition: pos, Position: j, TagID: id, Type: ti.Type,
+			X: ti.X, Y: ti.Y, Width: ti.Width, Height: ti.Height, SignerID: ti.SignerID,
+			CustomData: ti.CustomData, Page: ti.Page, Required: ti.Required,
+			StateFormat: ti.StateFormat, DateFormat: ti.DateFormat, FontSize: ti.FontSize,
+		})
+	}
+	return out, nil
 }
 
 // RemoveRoomDocument removes the document at position pos and its tags from

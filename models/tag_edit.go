@@ -366,16 +366,21 @@ func (s *Store) documentTags(ctx context.Context, txID string, docPos int) ([]Ta
 // addXFDF adds to b the write of doc's XFDF with its tag annotations rebuilt
 // from tags (all of the document's tags, in order), keeping every other annotation.
 func addXFDF(b *writeBatch, doc *TransactionDocument, tags []Tag, participants []Participant) error {
-	colorOf := make(map[string]string, len(participants))
-	for i, p := range participants {
-		colorOf[p.ParticipantID] = SignerColor(i)
-	}
-	merged, err := xfdf.Merge([]byte(doc.XFDF), tagAnnotations(doc.TransactionID, doc.Position, tags, colorOf))
+	merged, err := xfdf.Merge([]byte(doc.XFDF), tagAnnotations(doc.TransactionID, doc.Position, tags, colorsOf(participants)))
 	if err != nil {
 		return err
 	}
 	b.add("UPDATE transaction_documents SET xfdf = ? WHERE transaction_id = ? AND position = ?", string(merged), doc.TransactionID, doc.Position)
 	return nil
+}
+
+// colorsOf maps each participant's id to its signer colour (by its place in participants).
+func colorsOf(participants []Participant) map[string]string {
+	colorOf := make(map[string]string, len(participants))
+	for i, p := range participants {
+		colorOf[p.ParticipantID] = SignerColor(i)
+	}
+	return colorOf
 }
 
 // tagChange describes a tag change for the history: the document, page and

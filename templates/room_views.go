@@ -48,6 +48,10 @@ type RoomView struct {
 	MaxUploadBytes int64
 	// UploadNote, after an upload that was decrypted or repaired, says so (UploadNote).
 	UploadNote string
+	// UploadTitle and UploadProblems, after an upload, name the document and
+	// the text tags on it that could not be read (its detection's problems).
+	UploadTitle    string
+	UploadProblems []UploadProblemView
 	// ChecklistURL serves the "Create e-signature session" checklist; CompleteURL creates it.
 	ChecklistURL string
 	CompleteURL  string
@@ -59,6 +63,13 @@ type RoomView struct {
 	AddForm ParticipantFormView
 	// AddParticipantURL receives the add dialog's form.
 	AddParticipantURL string
+}
+
+// UploadProblemView is a text tag of an uploaded document that could not be
+// read: its page (0: the whole document), the tag as written and why.
+type UploadProblemView struct {
+	Page         int
+	Text, Detail string
 }
 
 // RoomControls mirrors the ten flags of the room configuration (SPEC 2.8).

@@ -838,7 +838,7 @@ type RoomConfig struct {
 		// AdvancedEdit Page deletion, reordering and the thumbnail context menu.
 		AdvancedEdit *bool `json:"advancedEdit,omitempty"`
 
-		// DetectTags An extension: when the room is created, place the tags the documents' own text tags and form fields give (signer n is the room's n-th participant). Default true.
+		// DetectTags An extension: when the room is created, and when a document is added in the room, place the tags the documents' own text tags and form fields give (signer n is the room's n-th participant). Default true.
 		DetectTags *bool `json:"detectTags,omitempty"`
 
 		// Edit Tags can be placed; false disables every tag tool.

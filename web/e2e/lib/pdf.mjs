@@ -3,7 +3,8 @@
 // lines (Helvetica, not embedded: pdf.js draws it from its standard fonts).
 
 /**
- * @param {{width:number,height:number,cropBox?:number[],rotate?:number,label?:string}[]} pages
+ * texts: more lines of Helvetica at x, y (PDF points), such as text tags "{{signature|1}}".
+ * @param {{width:number,height:number,cropBox?:number[],rotate?:number,label?:string,texts?:{x:number,y:number,text:string,size?:number}[]}[]} pages
  * @returns {Buffer}
  */
 export function makePDF(pages) {
@@ -26,6 +27,7 @@ export function makePDF(pages) {
       if (y < y0 + 60) break;
       lines.push("BT", "/F1 11 Tf", `${x0 + 48} ${y} Td`, `(Line ${l + 1} of the agreement text on page ${i + 1}.) Tj`, "ET");
     }
+    for (const t of p.texts || []) lines.push("BT", `/F1 ${t.size || 10} Tf`, `${t.x} ${t.y} Td`, `(${t.text.replace(/[()\\]/g, "\\$&")}) Tj`, "ET");
     const stream = lines.join("\n");
     const content = add(`<< /Length ${Buffer.byteLength(stream)} >>\nstream\n${stream}\nendstream`);
     let dict = `<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 ${p.width} ${p.height}]`;
@@ -64,4 +66,24 @@ export function mixedPDF() {
 /** A long document: n Letter pages. */
 export function longPDF(n) {
   return makePDF(Array.from({ length: n }, (_, i) => ({ width: 612, height: 792, label: `Long document, page ${i + 1}` })));
+}
+
+/**
+ * A page with three text tags (a signature and a date for signer 1, initials
+ * for signer 2), one malformed text tag ("{{signature|1", not closed) and a
+ * printed label with a blank ("Initials: ____", a suggested field).
+ */
+export function textTagsPDF() {
+  return makePDF([
+    {
+      width: 612, height: 792, label: "Addendum with text tags",
+      texts: [
+        { x: 72, y: 330, text: "{{signature|1}}" },
+        { x: 320, y: 330, text: "{{date|1}}" },
+        { x: 72, y: 250, text: "{{initials|2}}" },
+        { x: 72, y: 170, text: "{{signature|1" },
+        { x: 320, y: 170, text: "Initials: __________" },
+      ],
+    },
+  ]);
 }

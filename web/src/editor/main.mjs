@@ -20,7 +20,7 @@ import { readProblem } from "./problem.mjs";
 import { createPalette, createSignerPicker } from "./palette.mjs";
 import { createProperties } from "./properties.mjs";
 import { createServer, installServerEvents, isUndoRoomChange } from "./server.mjs";
-import { createSession, PAGE_EDIT_EVENT } from "./session.mjs";
+import { createSession, PAGE_EDIT_EVENT, TAGS_PLACED_EVENT } from "./session.mjs";
 import { createSheets } from "./sheets.mjs";
 import { createSuggestions } from "./suggestions.mjs";
 import { commandFor } from "./shortcuts.mjs";
@@ -233,7 +233,8 @@ async function restartIfSwapped() {
   current = null;
   current = await start(prev);
   restorePlace(kept?.place); // once the field list is built again: the column is as tall as it was
-  current?.setStatus(kept?.notice || "All changes saved", "ok");
+  current?.setStatus(kept?.notice || session?.notice || "All changes saved", "ok");
+  if (session) session.notice = "";
   session?.started(current);
 }
 
@@ -241,6 +242,11 @@ async function restartIfSwapped() {
 function onPageEdit(e) {
   if (!session || isUndoRoomChange(e.target)) return; // an undo or redo records itself
   session.pageEdited(e.detail);
+}
+
+/** An upload placed the PDF's own tags (its answer's HX-Trigger): one step of the undo history. */
+function onTagsPlaced(e) {
+  session?.tagsPlaced(e.detail);
 }
 
 /** A room change (not a tag save: those answer with the tag) is on its way: hold new fetches. */
@@ -268,6 +274,7 @@ async function boot() {
   document.addEventListener("htmx:beforeRequest", onBeforeRequest);
   document.addEventListener("htmx:afterRequest", onAfterRequest);
   document.addEventListener(PAGE_EDIT_EVENT, onPageEdit);
+  document.addEventListener(TAGS_PLACED_EVENT, onTagsPlaced);
   current = await start(null);
   session?.started(current);
 }

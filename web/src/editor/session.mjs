@@ -10,10 +10,12 @@
 // in the room as it is when the step runs. Undo and redo run in order, so a
 // step finds the room as it was right after (undo) or before (redo) it.
 import { createHistory } from "./history.mjs";
-import { sendRoomChange } from "./server.mjs";
+import { findTag, sendRoomChange } from "./server.mjs";
 
 /** The event (HX-Trigger) a page edit's answer fires, with what the edit did. */
 export const PAGE_EDIT_EVENT = "markuproom:page-edit";
+/** The event (HX-Trigger) an upload's answer fires when the PDF's own tags were placed: {documentId, title, tagIds, problems}. */
+export const TAGS_PLACED_EVENT = "markuproom:tags-placed";
 
 export function createSession({ base = "", onChange = () => {} } = {}) {
   const docs = new Map(); // document id → handle {id}
@@ -23,6 +25,7 @@ export function createSession({ base = "", onChange = () => {} } = {}) {
     tags: new Map(), // tag id → handle {id}
     editor: null, // the editor of the room as it is now
     base, // the room's path: "/rooms/{id}"
+    notice: "", // what the next start says in the status line (an upload's placed tags)
 
     /** The handle of a document, by its id now. */
     doc(id) {
@@ -54,6 +57,26 @@ export function createSession({ base = "", onChange = () => {} } = {}) {
     pageEdited(edit) {
       if (edit?.kind !== "page_deleted" && edit?.kind !== "page_moved") return;
       session.history.push(pageStep(session, edit));
+    },
+
+    /** Tags an upload placed (its HX-Trigger): one step; undo deletes them in one batch request, redo places them again. */
+    tagsPlaced(placed) {
+      const ids = placed?.tagIds || [];
+      if (!ids.length) return;
+      const handles = ids.map((id) => session.tags.get(id) || session.tags.set(id, { id }).get(id));
+      let items = []; // what the undo removed, as a redo creates it again
+      session.history.push({
+        label: `Place ${ids.length} ${ids.length === 1 ? "tag" : "tags"} from ${placed.title}`,
+        undo: async () => {
+          const ed = session.editor;
+          const els = handles.map((h) => findTag(h.id)).filter(Boolean);
+          items = els.map((el) => ({ handle: ed.handle(el.dataset.tagId), loc: ed.locate(ed.viewer.pageOf(el)), fields: ed.saved(el) }));
+          if (items.length) await ed.applyBatch({ delete: items.map((i) => i.handle.id) });
+        },
+        redo: () => items.length && session.editor.recreate(items),
+      });
+      const n = placed.problems || 0;
+      session.notice = `Placed ${ids.length} ${ids.length === 1 ? "tag" : "tags"} from ${placed.title}` + (n ? `; ${n} text ${n === 1 ? "tag" : "tags"} could not be read (see Documents).` : ".");
     },
 
     /** Sends a room change of an undo or redo; resolves with what it did once the editor runs on its answer. */
