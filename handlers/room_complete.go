@@ -61,9 +61,13 @@ func checklistView(ws *models.RoomWorkspace, items []models.ChecklistItem, csrf 
 	v := templates.ChecklistView{Ready: models.ChecklistDone(items), CompleteURL: route.RoomComplete.Path(ws.Room.ID), CSRFToken: csrf,
 		NotifyEmail: ws.Transaction.OffersInvitations()}
 	for _, it := range items {
-		iv := templates.ChecklistItemView{ID: it.ID, Label: it.Label, OK: it.OK, Problems: it.Problems}
+		iv := templates.ChecklistItemView{ID: it.ID, Label: it.Label, OK: it.OK, Warning: it.Advisory && !it.OK, Problems: it.Problems}
 		if !it.OK {
 			iv.FixURL, iv.FixLabel = fixLink(ws, it.ID)
+			iv.Fixes = fixLinks(ws, it.ID)
+		}
+		if iv.Warning {
+			v.Warnings++
 		}
 		v.Items = append(v.Items, iv)
 	}
@@ -87,6 +91,22 @@ func fixLink(ws *models.RoomWorkspace, id string) (string, string) {
 				}
 			}
 		}
+	case models.CheckSuggestionsDecided:
+		return "#room-suggestions", "Open the suggested fields"
 	}
 	return "", ""
+}
+
+// fixLinks are the links of a warning about many things, one each: a
+// document with no tags, each to its first page.
+func fixLinks(ws *models.RoomWorkspace, id string) []templates.ChecklistFixView {
+	var out []templates.ChecklistFixView
+	if id == models.CheckDocumentsTagged {
+		for _, d := range ws.Transaction.Documents {
+			if len(d.Tags) == 0 {
+				out = append(out, templates.ChecklistFixView{URL: "#doc-" + strconv.Itoa(d.Position) + "-page-1", Label: "Go to “" + d.Title + "”"})
+			}
+		}
+	}
+	return out
 }

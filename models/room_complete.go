@@ -26,11 +26,15 @@ type ChecklistItem struct {
 	OK    bool
 	// Problems say what is missing, each for one thing to fix.
 	Problems []string
+	// Advisory marks a warning: shown when not OK, but it does not block
+	// the session (checklistWarnings).
+	Advisory bool
 }
 
 // RoomChecklist tells whether a room's transaction is ready for signing: at
 // least one document and one participant, every participant with a tag,
-// every tag with a signer, and operation A's validation passing.
+// every tag with a signer, and operation A's validation passing; then the
+// warnings that do not block (checklistWarnings).
 func (s *Store) RoomChecklist(ctx context.Context, ws *RoomWorkspace) []ChecklistItem {
 	t := ws.Transaction
 	docs := ChecklistItem{ID: CheckDocuments, Label: "At least one document", OK: len(t.Documents) > 0}
@@ -72,13 +76,14 @@ func (s *Store) RoomChecklist(ctx context.Context, ws *RoomWorkspace) []Checklis
 			valid.Problems = validationProblems(err)
 		}
 	}
-	return []ChecklistItem{docs, people, everyone, assigned, valid}
+	return append([]ChecklistItem{docs, people, everyone, assigned, valid}, checklistWarnings(ws)...)
 }
 
-// ChecklistDone tells whether every item of a checklist is met.
+// ChecklistDone tells whether every item of a checklist is met (a warning,
+// an advisory item, does not count).
 func ChecklistDone(items []ChecklistItem) bool {
 	for _, it := range items {
-		if !it.OK {
+		if !it.OK && !it.Advisory {
 			return false
 		}
 	}
@@ -108,7 +113,7 @@ func (s *Store) CompleteRoom(ctx context.Context, roomID string, notifyEmail boo
 		if !ChecklistDone(items) {
 			var p Problems
 			for _, it := range items {
-				if !it.OK {
+				if !it.OK && !it.Advisory {
 					p.Add("#/"+it.ID, "checklist_unmet", "%s: %s", it.Label, strings.Join(it.Problems, " "))
 				}
 			}

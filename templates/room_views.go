@@ -206,6 +206,8 @@ type ChecklistView struct {
 	CSRFToken   string
 	// NotifyEmail pre-ticks "E-mail each participant an invitation".
 	NotifyEmail bool
+	// Warnings counts the items that warn without blocking.
+	Warnings int
 }
 
 // ChecklistItemView is one condition; FixURL leads to where it is fixed.
@@ -216,6 +218,15 @@ type ChecklistItemView struct {
 	Problems []string
 	FixURL   string
 	FixLabel string
+	// Warning marks an unmet item that does not block the session.
+	Warning bool
+	// Fixes are one link per thing to look at (a warning about many).
+	Fixes []ChecklistFixView
+}
+
+// ChecklistFixView is a link from the checklist to where something is fixed.
+type ChecklistFixView struct {
+	URL, Label string
 }
 
 // RoomSummaryView is what a completed room shows: the session it created.

@@ -197,3 +197,78 @@ test("a PDF uploaded in the room gets its tags placed, its problem shown, its su
   await assertClean(page);
   await page.close();
 });
+
+test("the session checklist warns, without blocking, about a document with no tags and undecided suggested fields, with a link to each (issue 26)", T, async () => {
+  // The addendum's text tags give both participants a tag; "Mixed pages" has none; the addendum's "Initials: ____" is undecided.
+  const tagged = await srv.upload(textTagsPDF(), "Addendum");
+  const r = await srv.room([tagged, mixed]);
+  const tx = await srv.transaction(r.transactionId);
+  assert.equal(tx.documents[0].tags.length, 3, `${engine}: the addendum's tags placed`);
+  assert.equal(tx.documents[1].tags.length, 0, `${engine}: the mixed document has none`);
+
+  for (const size of [{ width: 1440, height: 900 }, { width: 1024, height: 768 }, { width: 390, height: 844 }]) {
+    const page = await openRoom(r.url, size);
+    const openChecklist = async () => {
+      await page.click("[data-control='create-session']");
+      await page.waitForSelector('#session-dialog [data-check="valid"][data-ok]', { visible: true });
+    };
+    await openChecklist();
+    const c = await page.eval(() => {
+      const d = document.querySelector("#session-dialog");
+      const item = (id) => {
+        const el = d.querySelector(`[data-check="${id}"]`);
+        return el && { warning: el.hasAttribute("data-warning"), ok: el.hasAttribute("data-ok"), text: el.textContent.replace(/\s+/g, " ").trim(), links: [...el.querySelectorAll("a")].map((a) => ({ href: a.getAttribute("href"), text: a.textContent.trim() })) };
+      };
+      return {
+        intro: d.querySelector("[data-checklist] > p").textContent,
+        untagged: item("documents-tagged"),
+        undecided: item("suggestions-decided"),
+        todo: d.querySelectorAll(".checklist__item--todo").length,
+        disabled: d.querySelector("[data-control='confirm-create-session']").disabled,
+      };
+    });
+    assert.doesNotMatch(c.intro, /Everything is ready/, `${engine}: not "Everything is ready" with warnings`);
+    assert.match(c.intro, /Ready, but check 2 warnings below first \(they do not block\)/, `${engine}: the intro says there are warnings`);
+    assert.ok(c.untagged?.warning && !c.untagged.ok, `${engine}: the untagged document is a warning`);
+    assert.match(c.untagged.text, /“Mixed pages” has no tags/, `${engine}: naming the document`);
+    assert.deepEqual(c.untagged.links, [{ href: "#doc-1-page-1", text: "Go to “Mixed pages”" }], `${engine}: with a link to it`);
+    assert.ok(c.undecided?.warning, `${engine}: undecided suggested fields are a warning`);
+    assert.match(c.undecided.text, /1 suggested field not accepted or dismissed\./, `${engine}: counted`);
+    assert.deepEqual(c.undecided.links, [{ href: "#room-suggestions", text: "Open the suggested fields" }], `${engine}: with a link to the list`);
+    assert.equal(c.todo, 0, `${engine}: nothing blocks`);
+    assert.equal(c.disabled, false, `${engine}: the session can be created`);
+    await page.screenshot(`engines-uploads-checklist-warnings-${size.width}`);
+
+    // The document's link closes the dialog and shows the document's first page.
+    await page.click('#session-dialog a[href="#doc-1-page-1"]');
+    await page.waitForSelector("#session-dialog", { hidden: true });
+    await page.waitFor(() => {
+      const v = document.querySelector("[data-viewer]").getBoundingClientRect();
+      const p = document.querySelector("#doc-1-page-1").getBoundingClientRect();
+      return p.top < v.bottom && p.bottom > v.top;
+    }, null, { message: `${engine} ${size.width}: the mixed document's first page in view` });
+
+    // The suggestions' link closes the dialog and shows the list (in its sheet on a phone).
+    await openChecklist();
+    await page.click('#session-dialog a[href="#room-suggestions"]');
+    await page.waitForSelector("#session-dialog", { hidden: true });
+    await page.waitFor(() => {
+      const el = document.querySelector("#room-suggestions");
+      const r = el.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + Math.min(20, r.width / 2), r.top + Math.min(10, r.height / 2));
+      return !el.hidden && r.height > 0 && r.top >= 0 && r.top < innerHeight && !!hit && el.contains(hit);
+    }, null, { message: `${engine} ${size.width}: the suggested fields list in view` }).catch(async (err) => {
+      const why = await page.eval(() => {
+        const el = document.querySelector("#room-suggestions");
+        const r = el.getBoundingClientRect();
+        const hit = document.elementFromPoint(r.left + Math.min(20, r.width / 2), r.top + Math.min(10, r.height / 2));
+        return { hidden: el.hidden, top: r.top, height: r.height, inner: innerHeight, root: document.scrollingElement.scrollTop, hit: hit?.outerHTML.slice(0, 100) };
+      });
+      await page.screenshot("failed-suggestions-link");
+      throw new Error(`${err.message}: ${JSON.stringify(why)}`);
+    });
+    await page.screenshot(`engines-uploads-checklist-suggestions-${size.width}`);
+    await assertClean(page);
+    await page.close();
+  }
+});

@@ -9,6 +9,7 @@
 // deferred classic script; pdf.js (an ES module) is imported on demand.
 import { createArrangeToolbar } from "./arrange.mjs";
 import { createBus, listenUntil } from "./bus.mjs";
+import { wireChecklistLinks } from "./checklistlinks.mjs";
 import { createCopyToPages } from "./copypages.mjs";
 import { watchCounts } from "./counts.mjs";
 import { TagEditor } from "./editor.mjs";
@@ -77,6 +78,7 @@ async function start(prev) {
   createThumbnails(viewer, bus, signal);
   createPageEdits(bus, signal);
   createUpload(signal);
+  wireChecklistLinks(signal);
   const status = document.querySelector("[data-save-status]");
   const setStatus = (text, kind = "") => {
     if (!status) return;
