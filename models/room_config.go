@@ -34,7 +34,8 @@ type DocumentsConfig struct {
 	Edit         bool `json:"edit"`
 	AdvancedEdit bool `json:"advancedEdit"`
 	// DetectTags (an extension, DESIGN §6) places the tags the documents'
-	// own text tags and form fields give when the room is created.
+	// own text tags and form fields give when the room is created, and when a
+	// document is added in the room (AddRoomDocument).
 	DetectTags bool `json:"detectTags"`
 }
 
