@@ -174,6 +174,7 @@ test("a PDF uploaded in the room gets its tags placed, its problem shown, its su
     const note = document.querySelector("[data-upload-problems]");
     bar.scrollTop += note.getBoundingClientRect().top - bar.getBoundingClientRect().top - 8;
   });
+  await page.waitForSelector(`.viewer-page[data-document-id="${docId}"].viewer-page--rendered`);
   await page.screenshot("engines-uploads-placed");
 
   // One undo step: one batch request removes the three; redo puts them back.
