@@ -33,7 +33,8 @@ type RoomSessionStore interface {
 type RoomParticipantStore interface {
 	AddRoomParticipant(ctx context.Context, roomID string, f models.ParticipantForm) (string, error)
 	UpdateRoomParticipant(ctx context.Context, roomID, participantID string, f models.ParticipantForm) error
-	RemoveRoomParticipant(ctx context.Context, roomID, participantID string) error
+	RemoveRoomParticipant(ctx context.Context, roomID, participantID string) (*models.RoomRemoval, error)
+	RestoreRoomRemoval(ctx context.Context, roomID, removalID, documents, participants string) (*models.RoomRemoval, error)
 	MoveRoomParticipant(ctx context.Context, roomID, participantID string, to int) error
 }
 
@@ -42,7 +43,7 @@ type RoomDocumentStore interface {
 	CheckRoomUpload(ctx context.Context, roomID string) error
 	AddRoomDocument(ctx context.Context, roomID string, u *models.StagedUpload, title string) (*models.AddedRoomDocument, error)
 	RenameRoomDocument(ctx context.Context, roomID string, position int, title string) error
-	RemoveRoomDocument(ctx context.Context, roomID string, pos int) error
+	RemoveRoomDocument(ctx context.Context, roomID string, pos int, current string) (*models.RoomRemoval, error)
 	DeleteRoomPage(ctx context.Context, roomID string, docPos, page int, current string) (*models.PageEdit, error)
 	MoveRoomPage(ctx context.Context, roomID string, docPos, from, to int, current string) (*models.PageEdit, error)
 	RestoreRoomDocument(ctx context.Context, roomID string, docPos int, version, current string) (*models.PageEdit, error)

@@ -122,16 +122,3 @@ func uploadNote(decrypted bool, repairs []string) string {
 	}
 	return strings.Join(parts, " ")
 }
-
-// removeRoomDocument removes a document and its tags from the room:
-// POST /rooms/:id/documents/:position/remove (documents.advancedEdit).
-func (h *roomHandler) removeRoomDocument(c *gin.Context) error {
-	id, pos, err := h.roomDocumentPost(c)
-	if err != nil {
-		return err
-	}
-	if err := h.documents.RemoveRoomDocument(c.Request.Context(), id, pos); err != nil {
-		return err
-	}
-	return h.afterRoomChange(c, id)
-}

@@ -199,12 +199,6 @@ func (h *roomHandler) roomFormAddress(c *gin.Context) error {
 	return nil
 }
 
-func (h *roomHandler) removeRoomParticipant(c *gin.Context) error {
-	return h.roomChange(c, func(roomID string) (*templates.ParticipantFormView, error) {
-		return nil, h.participants.RemoveRoomParticipant(c.Request.Context(), roomID, c.Param("participantId"))
-	})
-}
-
 func (h *roomHandler) renameRoomDocument(c *gin.Context) error {
 	return h.roomChange(c, func(roomID string) (*templates.ParticipantFormView, error) {
 		pos, err := strconv.Atoi(c.Param("position"))

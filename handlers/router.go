@@ -176,6 +176,7 @@ func New(d Deps) (http.Handler, error) {
 	handle(rooms, http.MethodPost, route.RoomSuggestions, room.decideRoomSuggestions)
 	handle(rooms, http.MethodPost, route.RoomDocuments, room.addRoomDocument)
 	handle(rooms, http.MethodPost, route.RoomDocumentRemove, room.removeRoomDocument)
+	handle(rooms, http.MethodPost, route.RoomRemovalRestore, room.restoreRoomRemoval)
 	handle(rooms, http.MethodPost, route.RoomPageDelete, room.deleteRoomPage)
 	handle(rooms, http.MethodPost, route.RoomPageMove, room.moveRoomPage)
 	handle(rooms, http.MethodPost, route.RoomDocumentRestore, room.restoreRoomDocument)

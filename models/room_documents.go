@@ -169,9 +169,14 @@ func (s *Store) uploadTags(ctx context.Context, room *Room, t *Transaction, doc 
 
 // RemoveRoomDocument removes the document at position pos and its tags from
 // a room's transaction (documents.advancedEdit); the documents after it move
-// up one position with their tags. The upload itself stays.
-func (s *Store) RemoveRoomDocument(ctx context.Context, roomID string, pos int) error {
-	return s.editRoomDocuments(ctx, roomID, func(tx *Store, room *Room, t *Transaction) error {
+// up one position with their tags. The upload itself stays, and the
+// document's row and tags are kept (keepRemoval) so that RestoreRoomRemoval
+// can bring them back; the answer names the kept row. A non-empty current
+// is the document id the caller believes is at pos (a redo): another one is
+// refused (422 "document_changed").
+func (s *Store) RemoveRoomDocument(ctx context.Context, roomID string, pos int, current string) (*RoomRemoval, error) {
+	var done *RoomRemoval
+	err := s.editRoomDocuments(ctx, roomID, func(tx *Store, room *Room, t *Transaction) error {
 		if err := room.Config.Require(ActionAdvancedEdit); err != nil {
 			return err
 		}
@@ -182,6 +187,22 @@ func (s *Store) RemoveRoomDocument(ctx context.Context, roomID string, pos int) 
 		if len(docs) == 0 {
 			return ErrNotFound
 		}
+		if current != "" && current != docs[0].DocumentID {
+			return errDocumentChanged(docs[0].Title)
+		}
+		var tags []Tag
+		if err := tx.db.WithContext(ctx).Where("transaction_id = ? AND document_position = ?", t.ID, pos).Order("position").Find(&tags).Error; err != nil {
+			return mapDBError(err)
+		}
+		kept := keptDocument{Document: docs[0], Tags: make([]DeletedTag, len(tags))}
+		for i, tg := range tags {
+			kept.Tags[i] = deletedTagOf(tg)
+		}
+		id, err := tx.keepRemoval(ctx, t.ID, RemovalDocument, kept)
+		if err != nil {
+			return err
+		}
+		done = &RoomRemoval{Kind: RemovalDocument, Removal: id, Position: pos, DocumentID: docs[0].DocumentID, Title: docs[0].Title, Tags: len(tags)}
 		db := tx.db.WithContext(ctx)
 		res := db.Exec("DELETE FROM transaction_tags WHERE transaction_id = ? AND document_position = ?", t.ID, pos)
 		if res.Error != nil {
@@ -219,6 +240,10 @@ func (s *Store) RemoveRoomDocument(ctx context.Context, roomID string, pos int) 
 			Document: pos, DocumentTitle: docs[0].Title, TagsRemoved: removed, DocumentID: docs[0].DocumentID,
 		})
 	})
+	if err != nil {
+		return nil, err
+	}
+	return done, nil
 }
 
 // editRoomDocuments runs one document change of an open room with its

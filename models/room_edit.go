@@ -69,6 +69,12 @@ func (s *Store) RenameRoomDocument(ctx context.Context, roomID string, position 
 // editRoom applies one change to a room's transaction through the same
 // checks and atomic replace as the API, in one database transaction.
 func (s *Store) editRoom(ctx context.Context, roomID string, action RoomAction, change func(*Room, *TransactionInput) error) error {
+	return s.editRoomWith(ctx, roomID, action, func(_ *Store, room *Room, in *TransactionInput) error { return change(room, in) })
+}
+
+// editRoomWith is editRoom whose change also writes rows of its own, in the
+// same database transaction (tx).
+func (s *Store) editRoomWith(ctx context.Context, roomID string, action RoomAction, change func(tx *Store, room *Room, in *TransactionInput) error) error {
 	return s.inTx(ctx, func(tx *Store) error {
 		room, old, err := tx.lockRoom(ctx, roomID, action)
 		if err != nil {
@@ -79,7 +85,7 @@ func (s *Store) editRoom(ctx context.Context, roomID string, action RoomAction, 
 		}
 		in := inputFromTransaction(old)
 		in.AllowUnassignedTags = true
-		if err := change(room, in); err != nil {
+		if err := change(tx, room, in); err != nil {
 			return err
 		}
 		actor := Actor{OrganizationID: room.OrganizationID, Label: "Markup Room " + room.ID}

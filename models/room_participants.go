@@ -63,25 +63,51 @@ func (s *Store) UpdateRoomParticipant(ctx context.Context, roomID, participantID
 	})
 }
 
-// RemoveRoomParticipant removes a participant and the tags assigned to them.
-func (s *Store) RemoveRoomParticipant(ctx context.Context, roomID, participantID string) error {
-	return s.editRoom(ctx, roomID, ActionRemoveParticipant, func(_ *Room, in *TransactionInput) error {
+// RemoveRoomParticipant removes a participant and the tags assigned to
+// them. What it removes is kept (keepRemoval) so that RestoreRoomRemoval can
+// bring them back, ids and all; the answer names the kept row.
+func (s *Store) RemoveRoomParticipant(ctx context.Context, roomID, participantID string) (*RoomRemoval, error) {
+	var done *RoomRemoval
+	err := s.editRoomWith(ctx, roomID, ActionRemoveParticipant, func(tx *Store, room *Room, in *TransactionInput) error {
 		i := participantIndex(in, participantID)
 		if i < 0 {
 			return ErrNotFound
 		}
+		kept := keptParticipant{Index: i, Participant: in.Participants[i]}
 		in.Participants = append(in.Participants[:i], in.Participants[i+1:]...)
 		for d := range in.Documents {
-			kept := in.Documents[d].Tags[:0]
-			for _, t := range in.Documents[d].Tags {
+			left := in.Documents[d].Tags[:0]
+			for k, t := range in.Documents[d].Tags {
 				if t.SignerID != participantID {
-					kept = append(kept, t)
+					left = append(left, t)
+					continue
 				}
+				kept.Tags = append(kept.Tags, keptSignerTag{Document: d, Index: k, Tag: deletedTagOfInput(t)})
 			}
-			in.Documents[d].Tags = kept
+			in.Documents[d].Tags = left
 		}
+		id, err := tx.keepRemoval(ctx, room.TransactionID, RemovalParticipant, kept)
+		if err != nil {
+			return err
+		}
+		p := kept.Participant
+		done = &RoomRemoval{Kind: RemovalParticipant, Removal: id, Position: i, ParticipantID: participantID,
+			Title: strings.TrimSpace(p.FirstName + " " + p.LastName), Tags: len(kept.Tags)}
 		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
+	return done, nil
+}
+
+// deletedTagOfInput is a room edit's tag as a removal keeps it.
+func deletedTagOfInput(t TagInput) DeletedTag {
+	return DeletedTag{
+		TagID: t.ID, Type: t.Type, Page: t.Page, X: t.X, Y: t.Y, Width: t.Width, Height: t.Height, SignerID: t.SignerID,
+		CustomData: json.RawMessage(t.CustomData), Required: t.Required, StateFormat: t.StateFormat, DateFormat: t.DateFormat,
+		FontSize: t.FontSize,
+	}
 }
 
 // participantFromForm checks a posted participant with the API's own rules

@@ -38,6 +38,7 @@ const (
 	RoomDocumentTitle     Route = "/rooms/:id/documents/:position/title"
 	RoomDocumentRemove    Route = "/rooms/:id/documents/:position/remove"
 	RoomDocumentRestore   Route = "/rooms/:id/documents/:position/restore"
+	RoomRemovalRestore    Route = "/rooms/:id/removals/:removal/restore"
 	RoomPageDelete        Route = "/rooms/:id/documents/:position/pages/:page/delete"
 	RoomPageMove          Route = "/rooms/:id/documents/:position/pages/:page/move"
 	RoomDocumentPDF       Route = "/rooms/:id/pdf/:document"
