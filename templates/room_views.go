@@ -189,12 +189,13 @@ func removeConfirm(p RoomParticipantView) string {
 }
 
 // RemoveParticipantQuestion asks before a participant is removed, saying what
-// happens to their tags (the editor asks the same, with the count as it is then).
+// goes with them (the editor asks the same, with the count as it is then);
+// the dialog's note says that Undo brings them back.
 func RemoveParticipantQuestion(name string, tags int) string {
 	if tags == 0 {
 		return "Remove " + name + " from this room? They have no tags."
 	}
-	return "Remove " + name + " from this room? They and their " + Plural(tags, "tag", "tags") + " will be deleted."
+	return "Remove " + name + " and their " + Plural(tags, "tag", "tags") + "?"
 }
 
 // ChecklistView is the "Create e-signature session" dialog's checklist.

@@ -9,7 +9,8 @@
 //   <button data-dialog-close>…</button>                    closes the enclosing <dialog>
 //   <button class="alert__close" data-dismiss>…</button>    removes the enclosing .alert / [data-dismissible]
 //   <details class="dropdown">…</details>                    closes on outside click and Escape
-//   <form data-confirm="Remove Ann?">…</form>                asks before submitting
+//   <form data-confirm="Remove Ann?">…</form>                asks before submitting, in [data-confirm-dialog]
+//     (data-confirm-note: the line under the question; data-confirm-action: the button's words)
 //   <dialog data-open-on-load>…</dialog>                     opens as a modal when the page loads
 (function () {
   "use strict";
@@ -105,11 +106,93 @@
     }
   });
 
-  // <form data-confirm="Question?"> asks before it is submitted.
+  // Every confirmation is the page's own dialog ([data-confirm-dialog], never
+  // window.confirm): the question as its title, data-confirm-note under it,
+  // Cancel (focused first, and Escape) and the action (data-confirm-action,
+  // else the control's own words). Focus stays in it while it is open and
+  // goes back where it was when it closes.
+  var confirmDialog = null;
+  function buildConfirmDialog() {
+    var d = document.createElement("dialog");
+    d.className = "dialog confirm-dialog";
+    d.setAttribute("data-confirm-dialog", "");
+    d.setAttribute("role", "alertdialog");
+    d.setAttribute("aria-labelledby", "confirm-dialog-title");
+    d.setAttribute("aria-describedby", "confirm-dialog-note");
+    d.innerHTML =
+      '<div class="dialog__header"><h2 class="dialog__title" id="confirm-dialog-title"></h2></div>' +
+      '<div class="dialog__body"><p id="confirm-dialog-note" data-confirm-note></p></div>' +
+      '<div class="dialog__footer"><button type="button" class="btn btn--secondary" data-confirm-cancel>Cancel</button>' +
+      '<button type="button" class="btn btn--danger" data-confirm-ok></button></div>';
+    document.body.appendChild(d);
+    d.addEventListener("keydown", function (event) {
+      if (event.key !== "Tab") return;
+      var buttons = d.querySelectorAll("button");
+      var first = buttons[0];
+      var last = buttons[buttons.length - 1];
+      if (event.shiftKey ? document.activeElement === first : document.activeElement === last) {
+        event.preventDefault();
+        (event.shiftKey ? last : first).focus();
+      }
+    });
+    d.addEventListener("click", function (event) {
+      var b = event.target instanceof Element ? event.target.closest("button") : null;
+      if (b) d.close(b.hasAttribute("data-confirm-ok") ? "ok" : "");
+    });
+    return d;
+  }
+  function askConfirm(source, question, onYes) {
+    if (!confirmDialog || !confirmDialog.isConnected) confirmDialog = buildConfirmDialog();
+    var d = confirmDialog;
+    var words = (source.getAttribute("data-confirm-action") || source.textContent || "").trim().replace(/…$/, "");
+    d.querySelector(".dialog__title").textContent = question;
+    var note = source.getAttribute("data-confirm-note") || "";
+    d.querySelector("[data-confirm-note]").textContent = note;
+    d.querySelector(".dialog__body").hidden = !note;
+    d.querySelector("[data-confirm-ok]").textContent = words && words.length <= 40 ? words : "Confirm";
+    var back = document.activeElement;
+    d.returnValue = "";
+    d.addEventListener(
+      "close",
+      function () {
+        if (back && back.isConnected && typeof back.focus === "function") back.focus();
+        if (d.returnValue === "ok") onYes();
+      },
+      { once: true }
+    );
+    d.showModal();
+    d.querySelector("[data-confirm-cancel]").focus();
+  }
+
+  // <form data-confirm="Question?"> asks before it is submitted (a form htmx
+  // sends asks through htmx:confirm below).
+  var confirmedForm = null;
   document.addEventListener("submit", function (event) {
     var form = event.target instanceof HTMLFormElement ? event.target : null;
     var question = form && form.getAttribute("data-confirm");
-    if (question && !window.confirm(question)) event.preventDefault();
+    if (!question || event.defaultPrevented) return;
+    if (confirmedForm === form) {
+      confirmedForm = null;
+      return;
+    }
+    event.preventDefault();
+    var submitter = event.submitter || null;
+    askConfirm(submitter || form, question, function () {
+      confirmedForm = form;
+      form.requestSubmit(submitter);
+    });
+  });
+
+  // An htmx request from an element with data-confirm (or hx-confirm) asks first.
+  document.addEventListener("htmx:confirm", function (event) {
+    var elt = event.detail && event.detail.elt;
+    var own = elt instanceof Element && elt.getAttribute("data-confirm");
+    var question = own || event.detail.question;
+    if (!question) return;
+    event.preventDefault();
+    askConfirm(elt, question, function () {
+      event.detail.issueRequest(true);
+    });
   });
 
   // <select data-control="authentication-type"> shows only the fields of the

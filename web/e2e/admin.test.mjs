@@ -8,7 +8,9 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { mixedPDF } from "./lib/pdf.mjs";
-import { startServer, launchBrowser, watchProblems, artifacts } from "./lib/server.mjs";
+import { startServer, launchBrowser, watchProblems, artifacts, answerConfirm } from "./lib/server.mjs";
+
+const isPost = (r) => r.request().method() === "POST";
 
 let srv, browser, ctx, page, problems;
 
@@ -126,9 +128,9 @@ test("tokens, API access, a disabled user and an expired room take effect at onc
   assert.match(fresh, /^mrt_/);
   await page.screenshot({ path: join(artifacts, "admin-organization.png"), fullPage: true });
   assert.equal(await apiStatus("GET", "/api/v1/transactions", fresh), 200);
-  page.once("dialog", (d) => d.accept());
   const row = page.locator("[data-token-id]", { hasText: "Browser test" });
-  await Promise.all([page.waitForURL(/\/admin\/organizations\/\d+$/), row.getByRole("button", { name: "Revoke" }).click()]);
+  await Promise.all([page.waitForResponse(isPost), answerConfirm(page), row.getByRole("button", { name: "Revoke" }).click()]);
+  await page.waitForLoadState();
   assert.equal(await apiStatus("GET", "/api/v1/transactions", fresh), 401);
 
   // API access off: operation B refuses the demo token; on again: it works.
@@ -147,15 +149,15 @@ test("tokens, API access, a disabled user and an expired room take effect at onc
   const userRow = page.locator("[data-user-id]", { hasText: "temp.sender@example.com" });
   const userID = await userRow.getAttribute("data-user-id");
   assert.equal(await apiStatus("POST", "/api/v1/markup-rooms", srv.token, { ...room, senderId: userID }), 200);
-  page.once("dialog", (d) => d.accept());
-  await Promise.all([page.waitForURL(/\/admin\/organizations\/\d+$/), userRow.getByRole("button", { name: "Disable" }).click()]);
+  await Promise.all([page.waitForResponse(isPost), answerConfirm(page), userRow.getByRole("button", { name: "Disable" }).click()]);
+  await page.waitForLoadState();
   assert.equal(await apiStatus("POST", "/api/v1/markup-rooms", srv.token, { ...room, senderId: userID }), 401);
 
   // Expire a room: its URL answers 410.
   const created = await srv.api("POST", "/api/v1/markup-rooms", room);
   await page.goto(srv.base + "/admin/rooms");
-  page.once("dialog", (d) => d.accept());
-  await Promise.all([page.waitForURL(/\/admin\/rooms$/), page.locator(`[data-room-id="${created.id}"]`).getByRole("button", { name: "Expire" }).click()]);
+  await Promise.all([page.waitForResponse(isPost), answerConfirm(page), page.locator(`[data-room-id="${created.id}"]`).getByRole("button", { name: "Expire" }).click()]);
+  await page.waitForLoadState();
   assert.equal((await fetch(created.url, { redirect: "manual" })).status, 410);
   assert.equal((await srv.api("GET", `/api/v1/markup-rooms/${created.id}`)).status, "expired");
   await page.screenshot({ path: join(artifacts, "admin-rooms.png"), fullPage: true });
@@ -186,8 +188,9 @@ test("a webhook endpoint added in the console; outgoing messages show held invit
   assert.equal(hooks.items[0].secret, undefined, "the secret is shown once only");
 
   // "Rotate secret": a new secret, shown once, after a confirmation.
-  page.once("dialog", (d) => d.accept());
+  const asked = answerConfirm(page);
   await page.getByRole("button", { name: "Rotate secret" }).click();
+  await asked;
   await page.waitForFunction((old) => {
     const el = document.querySelector("[data-new-webhook-secret]");
     return el && el.textContent.trim() !== old;

@@ -8,7 +8,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { mixedPDF } from "./lib/pdf.mjs";
-import { startServer, launchBrowser, watchProblems, artifacts } from "./lib/server.mjs";
+import { startServer, launchBrowser, watchProblems, artifacts, answerConfirm, acceptConfirms } from "./lib/server.mjs";
 
 let srv, browser, mixed;
 
@@ -62,7 +62,7 @@ test("page moves and deletes that saved raise no false alarm and no pdf.js wordi
   const { page, problems, ctx } = await openRoom(srv.roomURL);
   await recordStatus(page);
   const thumb = (n) => page.locator(`.room-doc[data-document="0"] .room-thumb[data-page="${n}"]`);
-  page.on("dialog", (d) => d.accept());
+  acceptConfirms(page);
   const ops = [
     () => thumb(1).getByRole("button", { name: "Move page 1 down" }).click(),
     () => thumb(3).getByRole("button", { name: "Move page 3 up" }).click(),
@@ -317,17 +317,13 @@ test("removing a participant asks with their tag count as it is now and says the
   await page.locator(`[data-tag-count-signer="${robin.id}"]`, { hasText: "3 tags" }).waitFor();
   const row = page.locator(".room-participant", { hasText: "Robin Seller" });
   const ask = async (answer) => {
-    let question = "";
-    page.once("dialog", (d) => {
-      question = d.message();
-      answer ? d.accept() : d.dismiss();
-    });
+    const asked = answerConfirm(page, answer);
     await row.locator("summary").click();
     await row.getByRole("button", { name: "Remove" }).click();
-    return question;
+    return asked;
   };
   // Declined: nothing changes.
-  assert.equal(await ask(false), "Remove Robin Seller from this room? They and their 3 tags will be deleted.");
+  assert.equal(await ask(false), "Remove Robin Seller and their 3 tags?");
   assert.equal((await srv.transaction(r.transactionId)).participants.length, 2);
   // Accepted: Robin and the three tags are gone.
   await Promise.all([page.waitForURL(/\/rooms\/[^/]+$/), ask(true)]);

@@ -7,7 +7,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { mixedPDF } from "./lib/pdf.mjs";
-import { startServer, launchBrowser, watchProblems, artifacts } from "./lib/server.mjs";
+import { startServer, launchBrowser, watchProblems, artifacts, answerConfirm } from "./lib/server.mjs";
 
 let srv, browser, doc;
 
@@ -71,12 +71,9 @@ test("delete and move pages by buttons, context menu and drag; tags follow", asy
   const thumb = (n) => page.locator(`.room-thumb[data-page="${n}"]`);
 
   // Delete page 2 with its button; the question names its tag.
-  let question = "";
-  page.once("dialog", (d) => {
-    question = d.message();
-    d.accept();
-  });
+  const asked = answerConfirm(page);
   await edit(page, () => thumb(2).getByRole("button", { name: "Delete page 2" }).click());
+  const question = await asked;
   assert.match(question, /Delete page 2 and its 1 tag\?/);
   let o = await pageOrder(r.transactionId);
   assert.deepEqual(o.order, [1, 3, 4, 5]);
@@ -192,14 +189,10 @@ test("the documents panel uploads PDFs with clear refusals, and removes a docume
   assert.equal(await page.locator(`.viewer-page[data-document-id="${tx.documents[1].id}"]`).count(), 5);
 
   // Remove the first document: the question names its tags.
-  let question = "";
-  page.once("dialog", (d) => {
-    question = d.message();
-    d.accept();
-  });
   await page.evaluate(() => (window.markupRoomViewer.stale = true));
-  await Promise.all([
+  const [, question] = await Promise.all([
     page.waitForResponse((x) => x.url().endsWith("/remove")),
+    answerConfirm(page),
     page.getByRole("button", { name: "Remove Mixed pages" }).click(),
   ]);
   await page.waitForFunction(() => window.markupRoomViewer && !window.markupRoomViewer.stale);

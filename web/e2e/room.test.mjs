@@ -6,7 +6,7 @@
 // Run: make test-browser   (needs `npm ci` and /usr/lib/chromium/chromium)
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startServer, launchBrowser, submitted } from "./lib/server.mjs";
+import { startServer, launchBrowser, submitted, answerConfirm } from "./lib/server.mjs";
 
 let srv, browser, roomURL, base;
 
@@ -66,11 +66,11 @@ test("the room opens, edits participants and titles, and logs no errors", async 
   await submitted(page, () => firstDoc.getByRole("button", { name: "Save title" }).click());
   await page.getByRole("heading", { level: 1, name: "Signed Purchase Agreement" }).waitFor();
 
-  // Remove, confirming the browser dialog.
-  page.once("dialog", (d) => d.accept());
+  // Remove, confirming in the room's dialog.
   const again = page.locator(".room-participant", { hasText: "Casey Notary" });
   await again.locator("summary").click();
-  await submitted(page, () => again.getByRole("button", { name: "Remove" }).click());
+  await submitted(page, () => Promise.all([answerConfirm(page), again.getByRole("button", { name: "Remove" }).click()]));
+  await page.locator(".room-participant", { hasText: "Casey Notary" }).waitFor({ state: "detached" });
   assert.equal(await page.locator(".room-participant").count(), 2);
 
   assert.deepEqual(problems, [], "the page logged errors or warnings");

@@ -5,7 +5,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { mixedPDF } from "./lib/pdf.mjs";
-import { startServer, launchBrowser, watchProblems, artifacts, submitted } from "./lib/server.mjs";
+import { startServer, launchBrowser, watchProblems, artifacts, submitted, answerConfirm } from "./lib/server.mjs";
 
 let srv, browser, doc;
 
@@ -106,8 +106,9 @@ test("a newcomer on the printed demo room: tags for two people on two documents,
     await page.waitForFunction(() => window.markupRoomViewer && !window.markupRoomViewer.stale);
   };
   // Delete page 3 of the agreement; move page 2 of the disclosure to the front.
-  page.once("dialog", (d) => d.accept());
+  const asked = answerConfirm(page);
   await restarted(() => page.locator('.room-doc[data-document="0"] .room-thumb[data-page="3"]').getByRole("button", { name: "Delete page 3" }).click());
+  await asked;
   await restarted(() => page.locator('.room-doc[data-document="1"] .room-thumb[data-page="2"]').getByRole("button", { name: "Move page 2 up" }).click());
 
   await page.getByRole("button", { name: "Create e-signature session" }).click();

@@ -8,7 +8,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mixedPDF } from "./lib/pdf.mjs";
 import { join } from "node:path";
-import { startServer, launchBrowser, watchProblems, artifacts } from "./lib/server.mjs";
+import { startServer, launchBrowser, watchProblems, artifacts, acceptConfirms } from "./lib/server.mjs";
 
 let srv, browser, doc;
 
@@ -49,7 +49,7 @@ async function openRoom(r) {
   const problems = watchProblems(page);
   await page.goto(r.url);
   await page.locator(".viewer-page--rendered").first().waitFor();
-  page.on("dialog", (d) => d.accept());
+  acceptConfirms(page);
   return { ctx, page, problems };
 }
 
@@ -139,7 +139,7 @@ test("an undo against a document changed in another window is refused, plainly, 
   const other = await ctx.newPage();
   await other.goto(page.url());
   await other.locator(".viewer-page--rendered").first().waitFor();
-  other.on("dialog", (d) => d.accept());
+  acceptConfirms(other);
   await other.locator('.room-thumb[data-page="1"]').getByRole("button", { name: "Delete page 1" }).click();
   await other.waitForFunction(() => document.querySelectorAll(".room-thumb").length === 3);
   const changed = await serverState(r.transactionId);

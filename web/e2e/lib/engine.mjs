@@ -568,8 +568,18 @@ function makePage(b) {
         throw new Error(`${err.message}; requests since: ${JSON.stringify(seen)} (screenshot failed-request-${engine}.png)`);
       }
     },
-    /** Runs action, which opens native confirm dialogs, accepts them; resolves with their messages. */
-    acceptDialogs: (action) => b.acceptDialogs(action),
+    /**
+     * Runs action, which opens the page's own confirm dialog ([data-confirm-dialog]:
+     * the room never calls window.confirm), confirms it; resolves with its question.
+     */
+    async acceptDialogs(action) {
+      await action();
+      const ok = "[data-confirm-dialog][open] [data-confirm-ok]";
+      await page.waitForSelector(ok, { visible: true });
+      const question = await b.evaluate(() => document.querySelector("[data-confirm-dialog][open] .dialog__title").textContent);
+      await page.click(ok);
+      return [question];
+    },
     /** Console errors and warnings, uncaught errors and CSP violations seen so far. */
     async problems() {
       const inPage = await b.evaluate(() => window.__e2e?.problems || []).catch(() => []);

@@ -143,3 +143,31 @@ export function watchProblems(page) {
   page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
   return problems;
 }
+
+/**
+ * Answers the next confirmation the page asks — in its own dialog
+ * ([data-confirm-dialog]: no page calls window.confirm) — with yes (its action
+ * button) or no (Cancel); resolves with the question. Start it before the
+ * click that asks, as page.once("dialog") was.
+ */
+export async function answerConfirm(page, yes = true) {
+  const dialog = page.locator("[data-confirm-dialog][open]");
+  await dialog.waitFor();
+  const question = await dialog.locator(".dialog__title").textContent();
+  await dialog.locator(yes ? "[data-confirm-ok]" : "[data-confirm-cancel]").click();
+  return question;
+}
+
+/** Confirms every confirmation the page asks in its dialog from now on, until the page closes or the returned stop is called. */
+export function acceptConfirms(page) {
+  let on = true;
+  (async () => {
+    while (on && !page.isClosed()) {
+      await page
+        .locator("[data-confirm-dialog][open] [data-confirm-ok]")
+        .click({ timeout: 500 })
+        .catch(() => {});
+    }
+  })();
+  return () => (on = false);
+}

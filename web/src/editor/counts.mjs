@@ -6,7 +6,7 @@ const plural = (n) => (n === 1 ? "1 tag" : `${n} tags`);
 /** The question asked before a participant is removed (templates.RemoveParticipantQuestion says the same). */
 export function removeQuestion(name, tags) {
   if (tags === 0) return `Remove ${name} from this room? They have no tags.`;
-  return `Remove ${name} from this room? They and their ${plural(tags)} will be deleted.`;
+  return `Remove ${name} and their ${plural(tags)}?`;
 }
 
 export function watchCounts(root, signal) {

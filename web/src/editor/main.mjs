@@ -16,12 +16,12 @@ import { TagEditor } from "./editor.mjs";
 import { createFieldList } from "./fieldlist.mjs";
 import { rememberPlace, restorePlace, successMessage } from "./keepplace.mjs";
 import { wirePageNumbers } from "./pagenav.mjs";
-import { confirmRoomEdit, createPageEdits } from "./pages.mjs";
+import { describeRoomEdit, createPageEdits } from "./pages.mjs";
 import { readProblem } from "./problem.mjs";
 import { createPalette, createSignerPicker } from "./palette.mjs";
 import { createProperties } from "./properties.mjs";
 import { createServer, installServerEvents, isUndoRoomChange } from "./server.mjs";
-import { createSession, PAGE_EDIT_EVENT, TAGS_PLACED_EVENT } from "./session.mjs";
+import { createSession, PAGE_EDIT_EVENT, REMOVAL_EVENT, TAGS_PLACED_EVENT } from "./session.mjs";
 import { createSheets } from "./sheets.mjs";
 import { createSuggestions } from "./suggestions.mjs";
 import { commandFor } from "./shortcuts.mjs";
@@ -251,6 +251,12 @@ function onTagsPlaced(e) {
   session?.tagsPlaced(e.detail);
 }
 
+/** A document or participant the user removed (its answer's HX-Trigger): one step of the undo history. */
+function onRemoval(e) {
+  if (!session || isUndoRoomChange(e.target)) return;
+  session.removed(e.detail);
+}
+
 /** A room change (not a tag save: those answer with the tag) is on its way: hold new fetches. */
 function onBeforeRequest(e) {
   if (!current || e.detail.requestConfig?.verb === "get" || e.detail.elt?.closest?.(".tag")) return;
@@ -270,13 +276,14 @@ function onAfterRequest(e) {
 async function boot() {
   installServerEvents();
   document.addEventListener("keydown", onKeydown);
-  document.addEventListener("htmx:confirm", confirmRoomEdit);
+  document.addEventListener("htmx:confirm", describeRoomEdit, true);
   document.addEventListener("htmx:beforeSwap", onBeforeSwap);
   document.addEventListener("htmx:afterSettle", restartIfSwapped);
   document.addEventListener("htmx:beforeRequest", onBeforeRequest);
   document.addEventListener("htmx:afterRequest", onAfterRequest);
   document.addEventListener(PAGE_EDIT_EVENT, onPageEdit);
   document.addEventListener(TAGS_PLACED_EVENT, onTagsPlaced);
+  document.addEventListener(REMOVAL_EVENT, onRemoval);
   current = await start(null);
   session?.started(current);
 }

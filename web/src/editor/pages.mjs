@@ -1,5 +1,5 @@
 // Page edits in the documents sidebar (documents.advancedEdit): the buttons
-// under each thumbnail are htmx posts; this adds their confirmation, a
+// under each thumbnail are htmx posts; this words their confirmation, a
 // context menu with the same actions (right-click, the context-menu key,
 // Shift+F10) and reordering by dragging a thumbnail. Each edit answers with
 // the room, which htmx swaps in; main.mjs then starts the editor again.
@@ -19,25 +19,29 @@ export function createPageEdits(bus, signal) {
   if (people) wireDrag(people, bus, ".room-participant", (li) => li.dataset.position, "Changing the signing order…", on);
 }
 
-/** Asks before a page or a whole document is deleted, naming the tags that go with it. */
-export function confirmRoomEdit(e) {
+/**
+ * Words the confirmation of a page delete or a document removal (app.js's
+ * [data-confirm-dialog], opened on htmx:confirm): the question names the tags
+ * that go with it and the note says that Undo brings it back. Added in the
+ * capture phase, so the words are in place before the dialog reads them.
+ */
+export function describeRoomEdit(e) {
   const el = e.detail.elt;
   if (!(el instanceof Element)) return;
-  let question = "";
   if (el.dataset.pageAction === "delete") {
     const li = el.closest(".room-thumb");
     const count = li.querySelector("[data-tag-count-page]")?.textContent.trim();
     const page = li.dataset.page;
-    question = count ? `Delete page ${page} and its ${count}? You can undo it (Undo, Ctrl Z).` : `Delete page ${page}? You can undo it (Undo, Ctrl Z).`;
+    el.dataset.confirm = count ? `Delete page ${page} and its ${count}?` : `Delete page ${page}?`;
+    el.dataset.confirmNote = "Undo (Ctrl Z) brings it back.";
+    el.dataset.confirmAction = "Delete page";
   } else if ("documentRemove" in el.dataset) {
     const doc = el.closest(".room-doc");
     const count = doc.querySelector("[data-tag-count-doc]")?.textContent.trim() || "0 tags";
-    question = `Remove “${el.dataset.documentRemove}” and its ${count} from this transaction? The uploaded file stays available.`;
-  } else {
-    return;
+    el.dataset.confirm = `Remove “${el.dataset.documentRemove}” and its ${count}?`;
+    el.dataset.confirmNote = "Undo (Ctrl Z) brings it back. The uploaded file stays available.";
+    el.dataset.confirmAction = "Remove document";
   }
-  e.preventDefault();
-  if (window.confirm(question)) e.detail.issueRequest(true);
 }
 
 /**

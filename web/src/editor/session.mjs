@@ -16,6 +16,8 @@ import { findTag, sendRoomChange } from "./server.mjs";
 export const PAGE_EDIT_EVENT = "markuproom:page-edit";
 /** The event (HX-Trigger) an upload's answer fires when the PDF's own tags were placed: {documentId, title, tagIds, problems}. */
 export const TAGS_PLACED_EVENT = "markuproom:tags-placed";
+/** The event (HX-Trigger) a document's or participant's removal (or its undo) fires, with what was done. */
+export const REMOVAL_EVENT = "markuproom:removal";
 
 export function createSession({ base = "", onChange = () => {} } = {}) {
   const docs = new Map(); // document id → handle {id}
@@ -79,10 +81,16 @@ export function createSession({ base = "", onChange = () => {} } = {}) {
       session.notice = `Placed ${ids.length} ${ids.length === 1 ? "tag" : "tags"} from ${placed.title}` + (n ? `; ${n} text ${n === 1 ? "tag" : "tags"} could not be read (see Documents).` : ".");
     },
 
+    /** A document or participant the user removed (its HX-Trigger): recorded as an undoable step. */
+    removed(done) {
+      if (done?.kind !== "document_removed" && done?.kind !== "participant_removed") return;
+      session.history.push(removalStep(session, done));
+    },
+
     /** Sends a room change of an undo or redo; resolves with what it did once the editor runs on its answer. */
-    async roomChange(url, values) {
+    async roomChange(url, values, eventName = PAGE_EDIT_EVENT) {
       const started = session.nextStart();
-      const edit = await sendRoomChange(url, values, PAGE_EDIT_EVENT);
+      const edit = await sendRoomChange(url, values, eventName);
       await started;
       return edit;
     },
@@ -126,6 +134,40 @@ function pageStep(session, edit) {
       if (!done) throw new Error("The server did not say what the page change did; reload the room.");
       step.before = done.fromDocumentId;
       session.rebindDoc(doc, done.toDocumentId);
+    },
+  };
+  return step;
+}
+
+/** The room's document ids and participant ids in order, as an undo of a removal names them (the server refuses it when its own differ). */
+function roomIDs() {
+  const ids = (sel, attr) => [...document.querySelectorAll(sel)].map((el) => el.getAttribute(attr)).join(",");
+  return {
+    documents: [...document.querySelectorAll(".viewer-doc")].map((d) => d.querySelector(".viewer-page")?.dataset.documentId || "").join(","),
+    participants: ids(".room-participant[data-participant-id]", "data-participant-id"),
+  };
+}
+
+/**
+ * The undoable step of a document's or a participant's removal: undo brings
+ * back what the server kept (the restore route, ids and all), redo removes
+ * it again (a document named by its id, so a document changed since is
+ * refused). Both name the room as this window sees it.
+ */
+function removalStep(session, done) {
+  const isDoc = done.kind === "document_removed";
+  const doc = isDoc ? session.doc(done.documentId) : null;
+  const step = {
+    label: `remove ${done.title}`,
+    removal: done.removal,
+    undo: async () => {
+      await session.roomChange(`${session.base}/removals/${encodeURIComponent(step.removal)}/restore`, roomIDs(), REMOVAL_EVENT);
+    },
+    redo: async () => {
+      const url = isDoc ? `${session.base}/documents/${positionOf(doc.id)}/remove` : `${session.base}/participants/${encodeURIComponent(done.participantId)}/remove`;
+      const again = await session.roomChange(url, isDoc ? { current: doc.id } : {}, REMOVAL_EVENT);
+      if (!again?.removal) throw new Error("The server did not say what the removal did; reload the room.");
+      step.removal = again.removal;
     },
   };
   return step;
