@@ -10,8 +10,6 @@ import { join } from "node:path";
 import { mixedPDF } from "./lib/pdf.mjs";
 import { startServer, launchBrowser, watchProblems, artifacts, answerConfirm } from "./lib/server.mjs";
 
-const isPost = (r) => r.request().method() === "POST";
-
 let srv, browser, ctx, page, problems;
 
 before(async () => {
@@ -129,8 +127,7 @@ test("tokens, API access, a disabled user and an expired room take effect at onc
   await page.screenshot({ path: join(artifacts, "admin-organization.png"), fullPage: true });
   assert.equal(await apiStatus("GET", "/api/v1/transactions", fresh), 200);
   const row = page.locator("[data-token-id]", { hasText: "Browser test" });
-  await Promise.all([page.waitForResponse(isPost), answerConfirm(page), row.getByRole("button", { name: "Revoke" }).click()]);
-  await page.waitForLoadState();
+  await Promise.all([page.waitForNavigation({ waitUntil: "load" }), answerConfirm(page), row.getByRole("button", { name: "Revoke" }).click()]);
   assert.equal(await apiStatus("GET", "/api/v1/transactions", fresh), 401);
 
   // API access off: operation B refuses the demo token; on again: it works.
@@ -149,15 +146,13 @@ test("tokens, API access, a disabled user and an expired room take effect at onc
   const userRow = page.locator("[data-user-id]", { hasText: "temp.sender@example.com" });
   const userID = await userRow.getAttribute("data-user-id");
   assert.equal(await apiStatus("POST", "/api/v1/markup-rooms", srv.token, { ...room, senderId: userID }), 200);
-  await Promise.all([page.waitForResponse(isPost), answerConfirm(page), userRow.getByRole("button", { name: "Disable" }).click()]);
-  await page.waitForLoadState();
+  await Promise.all([page.waitForNavigation({ waitUntil: "load" }), answerConfirm(page), userRow.getByRole("button", { name: "Disable" }).click()]);
   assert.equal(await apiStatus("POST", "/api/v1/markup-rooms", srv.token, { ...room, senderId: userID }), 401);
 
   // Expire a room: its URL answers 410.
   const created = await srv.api("POST", "/api/v1/markup-rooms", room);
   await page.goto(srv.base + "/admin/rooms");
-  await Promise.all([page.waitForResponse(isPost), answerConfirm(page), page.locator(`[data-room-id="${created.id}"]`).getByRole("button", { name: "Expire" }).click()]);
-  await page.waitForLoadState();
+  await Promise.all([page.waitForNavigation({ waitUntil: "load" }), answerConfirm(page), page.locator(`[data-room-id="${created.id}"]`).getByRole("button", { name: "Expire" }).click()]);
   assert.equal((await fetch(created.url, { redirect: "manual" })).status, 410);
   assert.equal((await srv.api("GET", `/api/v1/markup-rooms/${created.id}`)).status, "expired");
   await page.screenshot({ path: join(artifacts, "admin-rooms.png"), fullPage: true });
