@@ -74,6 +74,14 @@ func (s *Store) RemoveRoomParticipant(ctx context.Context, roomID, participantID
 			return ErrNotFound
 		}
 		kept := keptParticipant{Index: i, Participant: in.Participants[i]}
+		var rows []Participant
+		if err := tx.db.WithContext(ctx).Select("personal_password_hash").Where("transaction_id = ? AND participant_id = ?", room.TransactionID, participantID).
+			Limit(1).Find(&rows).Error; err != nil {
+			return mapDBError(err)
+		}
+		if len(rows) > 0 {
+			kept.PasswordHash = rows[0].PersonalPasswordHash
+		}
 		in.Participants = append(in.Participants[:i], in.Participants[i+1:]...)
 		for d := range in.Documents {
 			left := in.Documents[d].Tags[:0]

@@ -59,7 +59,10 @@ type keptDocument struct {
 type keptParticipant struct {
 	Index       int              `json:"index"`
 	Participant ParticipantInput `json:"participant"`
-	Tags        []keptSignerTag  `json:"tags"`
+	// PasswordHash is their stored personal-password hash (the password
+	// itself is never held), so that they come back able to sign in.
+	PasswordHash *string         `json:"passwordHash,omitempty"`
+	Tags         []keptSignerTag `json:"tags"`
 }
 
 type keptSignerTag struct {
@@ -257,7 +260,9 @@ func (s *Store) restoreParticipant(ctx context.Context, roomID, removalID, docum
 			return errRoomChanged("documents")
 		}
 		at := min(kept.Index, len(in.Participants))
-		in.Participants = slices.Insert(in.Participants, at, kept.Participant)
+		p := kept.Participant
+		p.keptPasswordHash = kept.PasswordHash
+		in.Participants = slices.Insert(in.Participants, at, p)
 		for _, k := range kept.Tags {
 			if k.Document >= len(in.Documents) {
 				return errRoomChanged("documents")
@@ -268,7 +273,6 @@ func (s *Store) restoreParticipant(ctx context.Context, roomID, removalID, docum
 		if err := tx.db.WithContext(ctx).Where("id = ?", removalID).Delete(&roomRemoval{}).Error; err != nil {
 			return mapDBError(err)
 		}
-		p := kept.Participant
 		done = &RoomRemoval{Kind: RestoredPeople, Position: at, ParticipantID: p.ID,
 			Title: strings.TrimSpace(p.FirstName + " " + p.LastName), Tags: len(kept.Tags)}
 		return nil

@@ -25,7 +25,7 @@ func removalRoom(t *testing.T, env *modelstest.Env) *models.Room {
 	}
 	in, err := models.ParseRoomInput([]byte(`{"senderId": "` + strconv.FormatInt(tenant.Sender.ID, 10) + `", "documents": ["` + a.ID + `", "` + b.ID + `"],` +
 		` "participants": [{"firstName": "Pat", "lastName": "Buyer", "email": "pat@example.com"}, {"firstName": "Robin", "lastName": "Seller", "email": "robin@example.com"}],` +
-		` "config": {"documents": {"advancedEdit": true}}}`))
+		` "config": {"documents": {"advancedEdit": true}, "authentication": {"personalPassword": true}}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,6 +262,32 @@ func TestKeptRemovalsAreBounded(t *testing.T) {
 		docs, people := ids(t, env, room)
 		if _, err := env.Store.RestoreRoomRemoval(ctx, room.ID, first, docs, people); !errors.Is(err, models.ErrNotFound) {
 			t.Fatalf("the oldest removal: %v", err)
+		}
+	})
+}
+
+// A participant who signs in with a personal password comes back with it:
+// the removal keeps its stored hash (never the password).
+func TestParticipantRemovalKeepsTheirPassword(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
+		ctx := context.Background()
+		room := removalRoom(t, env)
+		id, err := env.Store.AddRoomParticipant(ctx, room.ID, models.ParticipantForm{FirstName: "Kim", LastName: "Agent", Email: "kim@example.com",
+			AuthenticationType: models.AuthPersonalPassword, PersonalPasswordQuestion: "Pet?", PersonalPassword: "rex-the-dog"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		done, err := env.Store.RemoveRoomParticipant(ctx, room.ID, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs, people := ids(t, env, room)
+		if _, err := env.Store.RestoreRoomRemoval(ctx, room.ID, done.Removal, docs, people); err != nil {
+			t.Fatal(err)
+		}
+		back := transaction(t, env, room).Participants
+		if len(back) != 3 || back[2].ParticipantID != id || !back[2].VerifyPersonalPassword("rex-the-dog") {
+			t.Fatalf("participants after the undo: %+v", back)
 		}
 	})
 }

@@ -219,6 +219,8 @@ func participantRow(txID string, i int, pi ParticipantInput, signingOrder bool) 
 			return row, err
 		}
 		row.PersonalPasswordHash = &h
+	} else if pi.keptPasswordHash != nil {
+		row.PersonalPasswordHash = pi.keptPasswordHash
 	}
 	return row, nil
 }

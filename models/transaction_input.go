@@ -90,6 +90,9 @@ type ParticipantInput struct {
 	PersonalPassword         *string
 	// InviteEmailSubject is accepted so that a response can be sent back as a request.
 	InviteEmailSubject *string
+	// keptPasswordHash is the stored personal-password hash of a participant
+	// whose removal is undone (never read from a request body).
+	keptPasswordHash *string
 }
 
 // ParseTransactionInput decodes and checks a request body. Every syntax,
