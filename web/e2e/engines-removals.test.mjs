@@ -117,7 +117,7 @@ async function roomChange(page, path, action, status = 200) {
   assert.equal(req.status, status, req.body);
   if (status !== 200) return req;
   await page.waitFor(() => window.markupRoomViewer && !window.markupRoomViewer.stale && !window.markupRoomHistory?.busy);
-  await page.waitForSelector(".viewer-page--rendered");
+  await page.waitFor(() => !document.querySelector(".viewer-page") || document.querySelector(".viewer-page--rendered")); // (an empty room has no page)
   return req;
 }
 
@@ -190,6 +190,17 @@ test("removing a document: the room's dialog names it and its tags, Escape cance
   assert.deepEqual(now.documents.map((d) => d.title), ["Addendum"]);
   await roomChange(page, /\/removals\/[^/]+\/restore$/, () => page.press("Control+z"));
   assert.deepEqual(await state(r.transactionId), before);
+  assert.deepEqual(await domTags(page), tagsBefore);
+
+  // Both documents removed, one after the other (the room is empty), then both undone, newest first.
+  for (const pos of [1, 0]) {
+    await page.click(docRemove(pos));
+    await dialogState(page);
+    await roomChange(page, new RegExp(`/documents/${pos}/remove$`), () => page.click(`${OPEN} [data-confirm-ok]`));
+  }
+  assert.deepEqual((await state(r.transactionId)).documents, []);
+  for (let i = 0; i < 2; i++) await roomChange(page, /\/removals\/[^/]+\/restore$/, () => page.click('[data-action="undo"]'));
+  assert.deepEqual(await state(r.transactionId), before, "two removals undone: both documents back in their order");
   assert.deepEqual(await domTags(page), tagsBefore);
 
   await assertNoNativeConfirm(page);
