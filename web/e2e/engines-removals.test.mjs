@@ -117,7 +117,7 @@ async function roomChange(page, path, action, status = 200) {
   assert.equal(req.status, status, req.body);
   if (status !== 200) return req;
   await page.waitFor(() => window.markupRoomViewer && !window.markupRoomViewer.stale && !window.markupRoomHistory?.busy);
-  await page.waitFor(() => !document.querySelector(".viewer-page") || document.querySelector(".viewer-page--rendered")); // (an empty room has no page)
+  await page.waitFor(() => !document.querySelector(".viewer-page") || !!document.querySelector(".viewer-page--rendered")); // (an empty room has no page)
   return req;
 }
 
