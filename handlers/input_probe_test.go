@@ -113,6 +113,7 @@ func newProbeWorld(t *testing.T, s *server, env *modelstest.Env) *probeWorld {
 		"participantId": signers[0],
 		"position":      "0",
 		"page":          "1",
+		"removal":       "rm_none",
 		"tagId":         tagID,
 		"userId":        itoa64(tenant.Sender.ID),
 		"tokenId":       itoa64(tenant.TokenID),

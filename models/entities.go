@@ -25,5 +25,6 @@ func Entities() []any {
 		&pastDocument{},
 		&dismissedSuggestion{},
 		&deletedPageTags{},
+		&roomRemoval{},
 	}
 }
