@@ -29,7 +29,9 @@ test("parseSuggestions reads a document's list and gives each an id of its own",
   assert.deepEqual(parseSuggestions("", 0), []);
 });
 
-test("suggestionName says the type and the page", () => {
+test("suggestionName says the type and the page, and the document when given", () => {
   assert.equal(suggestionName({ label: "Signature", type: "SIGNATURETEMPLATE", page: 3 }), "Signature, page 3");
   assert.equal(suggestionName({ type: "DATETEMPLATE", page: 1 }), "DATETEMPLATE, page 1");
+  assert.equal(suggestionName({ label: "Signature", page: 1 }, "Lease"), "Signature, page 1 of Lease");
+  assert.notEqual(suggestionName({ label: "Signature", page: 1 }, "Lease"), suggestionName({ label: "Signature", page: 1 }, "Loan"));
 });

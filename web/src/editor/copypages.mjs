@@ -4,7 +4,8 @@
 // pages ("2-5, 8"), each copy at the same place relative to the target
 // page's box (pagecopy.mjs: parsePages, copyToPage). Every copy goes in one
 // request and one undo step; the field list shows the new tags. A tag is
-// not copied onto its own page.
+// not copied onto its own page. The originals stay selected: the copies are
+// on other pages, out of view, where a Delete would remove what is not seen.
 import { listenUntil } from "./bus.mjs";
 import { copyToPage, parsePages } from "./pagecopy.mjs";
 
@@ -67,7 +68,8 @@ export function createCopyToPages({ dialog, editor, viewer, bus, signal }) {
     }
     showError("");
     dialog.close();
-    editor.run(editor.createGroup(out, "copy to pages").then(() => {
+    editor.run(editor.createGroup(out, "copy to pages", { select: false }).then(() => {
+      bus.emit("copied", { tags: out.length, pages: targets.size });
       bus.emit("status", { message: `Copied ${out.length === 1 ? "1 tag" : `${out.length} tags`} to ${targets.size === 1 ? "1 page" : `${targets.size} pages`}.` });
     }));
   });

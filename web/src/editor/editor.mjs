@@ -475,13 +475,16 @@ export class TagEditor {
     return this.applyBatch({ update: pairs.map(([h, f]) => ({ id: h.id, ...f })) });
   }
 
-  /** Creates tags ([{page, fields}]) as one request and one undoable step, and selects them. */
-  async createGroup(list, label = "add tags") {
+  /**
+   * Creates tags ([{page, fields}]) as one request and one undoable step, and
+   * selects them (select: false leaves the selection alone: copies to other pages).
+   */
+  async createGroup(list, label = "add tags", { select = true } = {}) {
     if (!list.length) return [];
     const items = list.map(({ page, fields }) => ({ handle: { id: "" }, loc: this.locate(page), fields: { ...fields, page: page.number } }));
     const created = await this.createTags(list);
     created.forEach((el, k) => this.rebind(items[k].handle, el.dataset.tagId));
-    this.setSelection(items.map((i) => i.handle.id), items[0].handle.id);
+    if (select) this.setSelection(items.map((i) => i.handle.id), items[0].handle.id);
     this.history.push({
       label,
       undo: () => this.live.applyBatch({ delete: items.map((i) => i.handle.id) }),

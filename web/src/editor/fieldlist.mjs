@@ -4,6 +4,7 @@
 // placed, moved, reassigned and removed (the same DOM changes counts.mjs
 // follows). groupFields is pure and node-tested.
 import { el as h } from "./dom.mjs";
+import { reveal } from "./reveal.mjs";
 import { typeIcon } from "./taglabel.mjs";
 
 /**
@@ -140,7 +141,7 @@ export function createFieldList(root, viewerRoot, { iconsURL = viewerRoot.datase
     setTimeout(() => {
       const tag = viewerRoot.querySelector(`.tag[data-tag-id="${CSS.escape(id)}"]`);
       if (!tag) return;
-      tag.scrollIntoView({ block: "center", inline: "nearest" });
+      reveal(tag, { block: "center" }); // the pages only: never the room around them
       if (tag.hasAttribute("tabindex")) tag.focus({ preventScroll: true });
     });
   }, { signal });

@@ -104,7 +104,7 @@ async function start(prev) {
   session ||= createSession({ base: root.dataset.tagUrl.replace(/\/tags$/, ""), onChange: syncUndoButtons });
   const history = session.history;
   const server = createServer(root.dataset.tagUrl, bus);
-  const signers = createSignerPicker(document.querySelector("[data-signer-picker]"));
+  const signers = createSignerPicker(document.querySelector("[data-signer-picker]"), { signal });
   let palette = null;
   const editor = new TagEditor({ root, viewer, server, session, bus, signers, typeInfo, armed: () => palette?.armed || "", signal });
   palette = createPalette({ root: document.querySelector("[data-palette]"), viewer, editor, signers, bus, typeInfo, signal });

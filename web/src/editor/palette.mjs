@@ -97,8 +97,35 @@ export function createPalette({ root, viewer, editor, signers, bus, typeInfo, si
   return { arm, get armed() { return armed; } };
 }
 
-/** The signer picker: current() is the participant id new tags get ("" when nobody). */
-export function createSignerPicker(root) {
+/** Where the picked signer is kept for the room's browser session (a reload, a rebuilt room keep it). */
+const pickKey = () => `markuproom:new-tag-signer:${document.querySelector("[data-room-id]")?.dataset.roomId || location.pathname}`;
+
+/** sessionStorage, or nothing where the browser refuses it (storage off): the pick is then not kept. */
+function sessionStore() {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The signer picker: current() is the participant id new tags get ("" when
+ * nobody). The pick is remembered per room for the browser session.
+ */
+export function createSignerPicker(root, { signal } = {}) {
+  const store = sessionStore();
+  const kept = store?.getItem(pickKey());
+  const input = kept && [...(root?.querySelectorAll('input[name="new-tag-signer"]') || [])].find((i) => i.value === kept);
+  if (input) input.checked = true;
+  root?.addEventListener("change", (e) => {
+    if (e.target.name !== "new-tag-signer" || !e.target.checked) return;
+    try {
+      store?.setItem(pickKey(), e.target.value);
+    } catch {
+      // full or refused: the pick lasts until the next reload
+    }
+  }, { signal });
   const classes = new Map();
   for (const label of root?.querySelectorAll("label") || []) {
     const input = label.querySelector("input");

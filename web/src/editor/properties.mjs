@@ -12,6 +12,7 @@ import { listenUntil } from "./bus.mjs";
 import { rectInside } from "./coords.mjs";
 import { formatDate } from "./dates.mjs";
 import { tagFields } from "./editor.mjs";
+import { reveal } from "./reveal.mjs";
 
 export function createProperties({ root, editor, viewer, bus, typeInfo, signal }) {
   const on = listenUntil(signal);
@@ -230,8 +231,9 @@ export function createProperties({ root, editor, viewer, bus, typeInfo, signal }
       return;
     }
     fill(el);
-    // Bring the panel into view in its column when a tag is picked on the page.
-    if (el && !root.contains(document.activeElement)) root.scrollIntoView({ block: "nearest" });
+    // Bring the panel into view in its column when a tag is picked on the page: that column
+    // alone, below the signer picker stuck atop it (which stays in view).
+    if (el && !root.contains(document.activeElement)) reveal(root);
   });
   bus.on("error", ({ message }) => {
     if (current) showError(message);

@@ -5,6 +5,7 @@
 // rest of the page is inert, Escape, its Close button or a tap beside it
 // close it and focus goes back to the button that opened it. On wide screens
 // the same panels are columns and nothing here shows.
+import { reveal } from "./reveal.mjs";
 
 /** Which panel each sheet name shows (the CSS hides the other half of it). */
 const PANELS = { documents: "#room-sidebar", fields: "#room-sidebar", people: "#room-panel", tools: "#room-panel", props: "#room-panel" };
@@ -52,7 +53,7 @@ export function createSheets({ editor, palette, bus, viewer, signal }) {
     if (!isSheet(panel)) {
       // A column on this screen: no sheet, just bring the panel into view.
       delete layout.dataset.openSheet;
-      panel.scrollIntoView({ block: "nearest" });
+      reveal(panel);
       return;
     }
     open = name;
@@ -135,6 +136,9 @@ export function createSheets({ editor, palette, bus, viewer, signal }) {
     const [right, down] = step.split(",").map(Number);
     editor.command("nudge", [right, down]);
   }, { signal });
+
+  // Copied to pages: the properties sheet closes, so the page (its originals still selected) and the status show.
+  bus.on("copied", () => open === "props" && close());
 
   // Place by tap: picking a type in the palette sheet closes it so the page can
   // be tapped; the dock says what happens next and offers to cancel.

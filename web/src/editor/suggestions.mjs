@@ -9,6 +9,7 @@
 // covers, parseSuggestions and suggestionName are pure and node-tested.
 import { el as h } from "./dom.mjs";
 import { problemMessage, readProblem } from "./problem.mjs";
+import { reveal } from "./reveal.mjs";
 import { typeIcon } from "./taglabel.mjs";
 import { tagRect } from "./viewer.mjs";
 
@@ -34,9 +35,13 @@ export function parseSuggestions(text, position) {
     .map((s) => ({ ...s, doc: position, id: `${position}/${s.page}/${s.key}` }));
 }
 
-/** What a suggestion is called in the list and in its buttons' names: "Signature, page 2". */
-export function suggestionName(s) {
-  return `${s.label || s.type}, page ${s.page}`;
+/**
+ * What a suggestion is called in the list and in its buttons' names:
+ * "Signature, page 2", and with its document's title "Signature, page 2 of Lease"
+ * (two documents may each have a "Signature, page 2").
+ */
+export function suggestionName(s, title = "") {
+  return `${s.label || s.type}, page ${s.page}${title ? ` of ${title}` : ""}`;
 }
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -92,6 +97,8 @@ export function createSuggestions({ viewerRoot, listRoot, editor, viewer, histor
     const name = picked?.closest("[data-participant-id]")?.querySelector(".room-participant__name")?.textContent.trim();
     return name ? `Accepted fields go to ${name} (picked for new tags).` : "Accepted fields stay unassigned until a signer is picked for them.";
   };
+  /** A document's title as the viewer shows it. */
+  const docTitle = (position) => viewerRoot.querySelector(`.viewer-doc[data-doc-position="${position}"] .viewer-doc__title`)?.textContent.trim() || `Document ${position + 1}`;
   const pageEl = (s) => viewerRoot.querySelector(`.viewer-doc[data-doc-position="${s.doc}"] .viewer-page[data-page="${s.page}"]`);
 
   /** The element of s on its page (made on first use), placed at the page's zoom. */
@@ -168,8 +175,24 @@ export function createSuggestions({ viewerRoot, listRoot, editor, viewer, histor
     buttons.append(acceptAll, dismissAll);
     head.append(title, buttons);
     const hint = h("p", "suggestions__hint", `Found next to printed labels; dashed on the pages. ${whoGets()}`);
+    // Grouped by document, like the field list: each document's title heads its suggestions.
     const ul = h("ul", "suggestions__list");
+    let items = null;
+    let doc = null;
     for (const s of list) {
+      if (s.doc !== doc) {
+        doc = s.doc;
+        const n = list.filter((x) => x.doc === doc).length;
+        const group = h("li", "suggestions__doc");
+        group.dataset.suggestionDoc = String(doc);
+        const head = h("h4", "suggestions__doc-head");
+        const count = h("span", "field-list__count", String(n));
+        count.setAttribute("aria-label", plural(n));
+        head.append(h("span", "suggestions__doc-title", docTitle(doc)), count);
+        items = h("ul", "suggestions__items");
+        group.append(head, items);
+        ul.append(group);
+      }
       const li = h("li", "suggestion-item");
       li.dataset.suggestionItem = s.id;
       const show = button("field-item suggestion-item__show", "suggestionShow");
@@ -180,12 +203,12 @@ export function createSuggestions({ viewerRoot, listRoot, editor, viewer, histor
       li.append(show);
       for (const [name, hook, verb] of [["accept", "suggestionAccept", "Accept"], ["dismiss", "suggestionDismiss", "Dismiss"]]) {
         const b = button("btn btn--ghost btn--icon suggestion-item__btn", hook);
-        b.setAttribute("aria-label", `${verb}: ${suggestionName(s)}`);
+        b.setAttribute("aria-label", `${verb}: ${suggestionName(s, docTitle(s.doc))}`);
         b.title = verb;
         b.append(icon(name, "suggestion__icon"));
         li.append(b);
       }
-      ul.append(li);
+      items.append(li);
     }
     // Keep the focus where it was (the same button of the same row, else of the row now in its place).
     const focused = listRoot.contains(document.activeElement) ? document.activeElement : null;
@@ -194,7 +217,8 @@ export function createSuggestions({ viewerRoot, listRoot, editor, viewer, histor
     const row = focused?.closest("[data-suggestion-item]")?.dataset.suggestionItem;
     listRoot.replaceChildren(head, hint, ul);
     if (hook) {
-      const at = row ? ul.querySelector(`[data-suggestion-item="${CSS.escape(row)}"]`) || ul.children[Math.min(rows.indexOf(row), ul.children.length - 1)] : listRoot;
+      const now = ul.querySelectorAll("[data-suggestion-item]");
+      const at = row ? ul.querySelector(`[data-suggestion-item="${CSS.escape(row)}"]`) || now[Math.min(rows.indexOf(row), now.length - 1)] : listRoot;
       const again = at?.querySelector(`[data-${hook.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}]`);
       (again || acceptAll).focus({ preventScroll: true });
     }
@@ -296,7 +320,7 @@ export function createSuggestions({ viewerRoot, listRoot, editor, viewer, histor
       setTimeout(() => {
         const el = els.get(s.id);
         if (!el) return;
-        el.scrollIntoView({ block: "center", inline: "nearest" });
+        reveal(el, { block: "center" }); // the pages only: never the room around them
         el.classList.remove("suggestion--flash");
         void el.offsetWidth; // restart the animation
         el.classList.add("suggestion--flash");

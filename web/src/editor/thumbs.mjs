@@ -1,12 +1,22 @@
 // Page thumbnails in the documents sidebar: drawn with pdf.js through the
 // viewer's own documents, only when they scroll into view, after the pages
 // the viewer is drawing (viewer.afterPages); the thumbnail of the page in
-// view is marked.
+// view is marked. A click on a thumbnail scrolls the pages alone (a fragment
+// link would scroll the room around them too).
+import { reveal } from "./reveal.mjs";
 
 const WIDTH = 48; // CSS pixels
 const HEIGHT = 56;
 
 export function createThumbnails(viewer, bus, signal) {
+  document.addEventListener("click", (e) => {
+    const link = e.target.closest?.(".room-thumb__link");
+    const target = link && document.getElementById(decodeURIComponent(link.hash.slice(1)));
+    if (!target || e.defaultPrevented || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    e.preventDefault();
+    history.replaceState(history.state, "", link.hash); // the address still names the page
+    reveal(target, { block: "start", margin: 16 });
+  }, { signal });
   const items = [];
   for (const doc of document.querySelectorAll(".room-doc[data-document]")) {
     for (const li of doc.querySelectorAll(".room-thumb[data-page]")) {
@@ -50,7 +60,7 @@ export function createThumbnails(viewer, bus, signal) {
       if (it.page === page) {
         it.li.setAttribute("aria-current", "true");
         // Keep the current page's thumbnail in sight once the pages scroll, unless the sidebar is in use.
-        if (changed && !scroller?.matches(":hover, :focus-within")) it.li.scrollIntoView({ block: "nearest" });
+        if (changed && !scroller?.matches(":hover, :focus-within")) reveal(it.li);
       } else {
         it.li.removeAttribute("aria-current");
       }
