@@ -230,6 +230,13 @@ test("suggested fields are listed by document: two documents' “Signature, page
   assert.equal(sigA.accept, "Accept: Signature, page 1 of Loan A", `${engine}: …their buttons say which document`);
   assert.equal(sigB.accept, "Accept: Signature, page 1 of Loan B");
   assert.equal(sigB.dismiss, "Dismiss: Signature, page 1 of Loan B");
+  // (the sidebar scrolled to the list for the picture)
+  await page.eval(() => {
+    const side = document.querySelector("#room-sidebar");
+    side.scrollTop += document.querySelector("[data-suggestions]").getBoundingClientRect().top - side.getBoundingClientRect().top - 8;
+    const list = document.querySelector(".suggestions__list");
+    list.scrollTop = document.querySelector('[data-suggestion-doc="1"]').offsetTop - list.offsetTop - list.clientHeight / 2;
+  });
   await page.screenshot("engines-viewer-suggestions-by-document");
 
   // The hooks still work: accepting Loan B's signature adds it to Loan B.
