@@ -294,6 +294,11 @@ test("after “Copy to pages” the originals stay selected and the status is wh
     await page.click("[data-copy-pages-submit]");
     await page.waitForSelector("[data-copy-pages-dialog]", { hidden: true });
     await page.waitFor(() => /^Copied/.test(document.querySelector("[data-save-status]").textContent.trim()) && !window.markupRoomHistory.busy, null, { message: `${engine}: the copy said` });
+    // On a phone the properties sheet closes (and slides away) so the page and the status show.
+    await page.waitFor(() => {
+      const panel = getComputedStyle(document.querySelector("#room-panel"));
+      return panel.position !== "fixed" || panel.visibility === "hidden";
+    }, null, { message: `${engine}: the properties sheet closed` });
     assert.equal((await srv.transaction(r.transactionId)).documents[0].tags.length, 9, `${engine}: 3 tags + 6 copies`);
     const selected = (await page.eval(() => [...document.querySelectorAll(".tag[data-selected]")].map((el) => el.dataset.tagId))).sort();
     assert.deepEqual(selected, originals, `${engine} ${size.width}: the originals stay selected, not the copies on other pages`);
