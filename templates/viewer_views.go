@@ -88,6 +88,32 @@ type TagView struct {
 	Editable bool
 }
 
+// dateWords say what a date tag holds when its type's name does not
+// (web/src/editor/taglabel.mjs DATE_WORDS says the same).
+var dateWords = map[string]string{"DATETEMPLATE": "Date signed"}
+
+// TagText is the words on a tag: its type's name; a date tag, what it holds
+// and its format ("Date signed · MM/DD/YYYY"), never a date, which would read
+// as fixed. The editor's tagText (web/src/editor/taglabel.mjs) says the same,
+// and the same words show whether the server or the editor drew the tag.
+func TagText(t TagView) string {
+	if t.Type != "DATETEMPLATE" && t.Type != "COMMISSIONEXPIRATIONTEMPLATE" {
+		return t.Label
+	}
+	format := t.DateFormat
+	switch format {
+	case "":
+		format = "MM/DD/YYYY"
+	case "full":
+		format = "full date"
+	}
+	words := dateWords[t.Type]
+	if words == "" {
+		words = t.Label
+	}
+	return words + " · " + format
+}
+
 // tagLabel is the accessible name of a tag.
 func tagLabel(t TagView) string {
 	who := t.SignerName

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { labelMode, tagText, TAG_ICONS, PARTS } from "../src/editor/taglabel.mjs";
+import { labelMode, tagText, tagTexts, formatName, TAG_ICONS, PARTS } from "../src/editor/taglabel.mjs";
 
 test("labelMode: icon, name and initials when they fit; icon and initials when not; never a cut name", () => {
   const base = { textWidth: 50, initialsWidth: 20 };
@@ -18,12 +18,26 @@ test("labelMode: icon, name and initials when they fit; icon and initials when n
   assert.equal(labelMode({ textWidth: 50, width: PARTS.pad + PARTS.icon + PARTS.gap + 50 }), "full");
 });
 
-test("tagText: a date tag previews today in its format (default MM/DD/YYYY); others say their type", () => {
-  const today = new Date(2026, 10, 24);
-  assert.equal(tagText({ type: "DATETEMPLATE", label: "Date", today }), "11/24/2026");
-  assert.equal(tagText({ type: "DATETEMPLATE", label: "Date", dateFormat: "MMMM do, yyyy", today }), "November 24th, 2026");
-  assert.equal(tagText({ type: "COMMISSIONEXPIRATIONTEMPLATE", label: "Commission expiration", dateFormat: "DD/MM/YY", today }), "24/11/26");
-  assert.equal(tagText({ type: "INITIALSTEMPLATE", label: "Initials", today }), "Initials");
+test("tagText: a date tag says what it holds and its format (default MM/DD/YYYY), never a date; others say their type", () => {
+  assert.equal(tagText({ type: "DATETEMPLATE", label: "Date" }), "Date signed · MM/DD/YYYY");
+  assert.equal(tagText({ type: "DATETEMPLATE", label: "Date", dateFormat: "MMMM do, yyyy" }), "Date signed · MMMM do, yyyy");
+  assert.equal(tagText({ type: "DATETEMPLATE", label: "Date", dateFormat: "full" }), "Date signed · full date");
+  assert.equal(tagText({ type: "COMMISSIONEXPIRATIONTEMPLATE", label: "Commission expiration", dateFormat: "DD/MM/YY" }), "Commission expiration · DD/MM/YY");
+  assert.equal(tagText({ type: "INITIALSTEMPLATE", label: "Initials" }), "Initials");
+  // A narrow tag falls back to the format alone, still no date.
+  assert.deepEqual(tagTexts({ type: "DATETEMPLATE", label: "Date", dateFormat: "DD/MM/YYYY" }), ["Date signed · DD/MM/YYYY", "DD/MM/YYYY"]);
+  assert.deepEqual(tagTexts({ type: "SIGNATURETEMPLATE", label: "Signature" }), ["Signature"]);
+  for (const f of ["", "MM/DD/YYYY", "DD/MM/YYYY", "MM/DD/YY", "DD/MM/YY", "MMMM do, yyyy", "full", "MMMM", "do", "yyyy", "YYYY", "MMMM do"]) {
+    for (const text of tagTexts({ type: "DATETEMPLATE", label: "Date", dateFormat: f })) assert.doesNotMatch(text, /\d/, `${f}: "${text}" reads as a fixed date`);
+  }
+  assert.equal(formatName(""), "MM/DD/YYYY");
+});
+
+test("tagText says what the server's templates.TagText says (the same words on a tag drawn by either)", () => {
+  const go = readFileSync(new URL("../../templates/viewer_views.go", import.meta.url), "utf8");
+  assert.match(go, /var dateWords = map\[string\]string\{"DATETEMPLATE": "Date signed"\}/);
+  assert.match(go, /case "":\s+format = "MM\/DD\/YYYY"\s+case "full":\s+format = "full date"/);
+  assert.match(go, /return words \+ " · " \+ format/);
 });
 
 test("every tag type of the models has an icon drawn in static/img/tags.svg", () => {

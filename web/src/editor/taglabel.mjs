@@ -1,13 +1,12 @@
 // What a tag on a page says, at every zoom: its type's icon, its type name
-// (a date tag: today's date in its format, as a preview) and its signer's
+// (a date tag: what it will hold and in which format, "Date signed ·
+// MM/DD/YYYY", or the format alone when that is too long) and its signer's
 // initials when they fit; without the icon when only that is too much; the
 // icon and the initials when the words do not fit; the initials alone on the
 // smallest — never a cut word ("I…"). A required tag
 // carries a marker. The pure parts (labelMode, tagText, TAG_ICONS) are
 // node-tested; watchTagLabels keeps the tags of a viewer decorated as they
 // are added, swapped, resized, zoomed or changed.
-import { formatDate } from "./dates.mjs";
-
 const SVG = "http://www.w3.org/2000/svg";
 
 /** The <symbol> id in static/img/tags.svg of each tag type (handlers/room_palette.go says the same). */
@@ -67,10 +66,30 @@ export function labelMode({ width, textWidth, initialsWidth = 0, required = fals
   return "mini";
 }
 
-/** The words on a tag: its type's name, or a date tag's preview of today in its format. */
-export function tagText({ type, label, dateFormat = "", today = new Date() }) {
-  if (DATE_TYPES.has(type)) return formatDate(today, dateFormat || DEFAULT_DATE_FORMAT) || label;
-  return label;
+/** What a date tag of type holds, when its type's name does not say it (templates.tagWords says the same). */
+const DATE_WORDS = { DATETEMPLATE: "Date signed" };
+
+/** A date format as a tag names it: its token, as the properties panel lists it ("full" says more). */
+export function formatName(format) {
+  const f = format || DEFAULT_DATE_FORMAT;
+  return f === "full" ? "full date" : f;
+}
+
+/**
+ * The words a tag may say, longest first: its type's name; a date tag, what
+ * it holds and its format ("Date signed · MM/DD/YYYY"), then the format
+ * alone for a tag too narrow for both — never a date, which would read as
+ * fixed. The server renders the first (templates.TagText).
+ */
+export function tagTexts({ type, label, dateFormat = "" }) {
+  if (!DATE_TYPES.has(type)) return [label];
+  const name = formatName(dateFormat);
+  return [`${DATE_WORDS[type] || label} · ${name}`, name];
+}
+
+/** The words on a tag with room for them all (tagTexts' first). */
+export function tagText(tag) {
+  return tagTexts(tag)[0];
 }
 
 
@@ -100,10 +119,9 @@ export function watchTagLabels(root, { iconsURL = root.dataset.tagIcons || "", t
       text.className = "tag__type";
       tag.prepend(text);
     }
-    // The type's name, kept once: the text may become a date preview.
+    // The type's name, kept once (the server writes it; a placeholder's text is it): a date tag's text says more.
     tag.dataset.typeLabel ||= text.textContent.trim() || typeLabel(type);
-    const words = tagText({ type, label: tag.dataset.typeLabel, dateFormat: tag.dataset.dateFormat || "" });
-    if (text.textContent !== words) text.textContent = words;
+    const texts = tagTexts({ type, label: tag.dataset.typeLabel, dateFormat: tag.dataset.dateFormat || "" });
     let icon = tag.querySelector(".tag__icon");
     if (!icon && (icon = typeIcon(iconsURL, type, "tag__icon"))) tag.prepend(icon);
     const required = "required" in tag.dataset;
@@ -119,15 +137,20 @@ export function watchTagLabels(root, { iconsURL = root.dataset.tagIcons || "", t
       req.remove();
     }
     const width = parseFloat(tag.style.width);
-    if (!width) return;
+    if (!width) {
+      if (text.textContent !== texts[0]) text.textContent = texts[0];
+      return;
+    }
     family ||= getComputedStyle(tag).fontFamily || "sans-serif";
     const initials = tag.querySelector(".tag__signer")?.textContent.trim() || "";
-    const mode = labelMode({
-      width,
-      textWidth: measure(words, `600 11px ${family}`),
-      initialsWidth: initials ? measure(initials, `600 10px ${family}`) + 8 : 0,
-      required,
-    });
+    const initialsWidth = initials ? measure(initials, `600 10px ${family}`) + 8 : 0;
+    // The longest words that fit whole; when none does, the shortest (hidden by the mode).
+    let words, mode;
+    for (words of texts) {
+      mode = labelMode({ width, textWidth: measure(words, `600 11px ${family}`), initialsWidth, required });
+      if (mode === "full" || mode === "text") break;
+    }
+    if (text.textContent !== words) text.textContent = words;
     if (tag.dataset.label !== mode) tag.dataset.label = mode;
     // What a cut-down tag no longer says is its tooltip.
     const title = tag.getAttribute("aria-label") || words;
