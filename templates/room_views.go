@@ -373,6 +373,14 @@ func firstTitle(v RoomView) string {
 	return v.Documents[0].Title
 }
 
+// emptyRoomText is what the viewer's toolbar says in a room without documents.
+func emptyRoomText(v RoomView) string {
+	if v.UploadURL != "" {
+		return "No documents yet — upload a PDF"
+	}
+	return "No documents yet"
+}
+
 func firstPages(v RoomView) int {
 	if len(v.Documents) == 0 {
 		return 1
