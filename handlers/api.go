@@ -8,8 +8,8 @@ import (
 	"github.com/markuproom/markuproom/models/pdf/detect"
 )
 
-// apiHandler serves the API (/api/v1): SPEC's operations and DESIGN's
-// additions, for callers holding an API token. It may touch only the stores
+// apiHandler serves the API (/api/v1, described by
+// handlers/apispec/openapi.yaml), for callers holding an API token. It may touch only the stores
 // declared here.
 type apiHandler struct {
 	*site

@@ -66,7 +66,8 @@ func TestCreateRoomAppliesDefaultsAndMergesConfig(t *testing.T) {
 				}
 			}
 		}
-		// The extension of DESIGN §6 is returned with the other defaults.
+		// The detectTags extension (RoomConfig in the OpenAPI document) is returned
+		// with the other defaults.
 		if on, ok := r.Config.Documents["detectTags"]; !ok || !on {
 			t.Fatalf("config.documents.detectTags = %v (present %v), want true by default", on, ok)
 		}

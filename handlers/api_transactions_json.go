@@ -7,7 +7,8 @@ import (
 	"github.com/markuproom/markuproom/models"
 )
 
-// transactionJSON is the body of SPEC 2.5 plus the fields DESIGN §4 adds.
+// transactionJSON is the OpenAPI document's Transaction schema: the replaced
+// transaction's fields plus id, status, referenceId, version and timestamps.
 type transactionJSON struct {
 	ID                    string               `json:"id"`
 	Status                string               `json:"status"`

@@ -19,7 +19,8 @@ type (
 	arr = []any
 )
 
-// txPayload is a full transaction body using every field of SPEC 2.1–2.4.
+// txPayload is a full transaction body using every field of the OpenAPI
+// document's TransactionInput (with its documents, tags and participants).
 func txPayload(d uploadedDoc, ref string) obj {
 	return obj{
 		"status":              "draft",

@@ -22,7 +22,7 @@ const idempotencyWait = 15 * time.Second
 func replayedHeaders() []string { return []string{"Location", "ETag"} }
 
 // withIdempotency runs a POST handler under the request's Idempotency-Key
-// (DESIGN §3): the first request runs and its response is stored; a retry
+// (docs/decisions.md, "Idempotency-Key"): the first request runs and its response is stored; a retry
 // with the same key and fingerprint gets that response again; the same key
 // with another fingerprint is a 422. Without the header, run just runs.
 func (h *apiHandler) withIdempotency(c *gin.Context, fingerprint []byte, run func() error) error {

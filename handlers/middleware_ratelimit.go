@@ -18,7 +18,8 @@ import (
 	"github.com/markuproom/markuproom/models"
 )
 
-// RateLimiter takes tokens from the shared token buckets (DESIGN §3).
+// RateLimiter takes tokens from the shared token buckets (the policies are in
+// docs/decisions.md, "Rate limits", and the OpenAPI document's description).
 type RateLimiter interface {
 	// TakeRateTokens takes one token from each bucket in one database statement.
 	TakeRateTokens(ctx context.Context, buckets ...models.RateBucket) (models.RateDecision, error)

@@ -10,7 +10,9 @@ import (
 	"github.com/markuproom/markuproom/models/pdf/detect"
 )
 
-// Limits of anchorTags (an extension of operation A, DESIGN §4).
+// Limits of anchorTags (an extension of the transaction replace: AnchorTag in
+// the OpenAPI document; docs/decisions.md, "Anchor strings and placement in
+// rooms").
 const (
 	// MaxAnchorTags is how many anchors one document may list.
 	MaxAnchorTags = 100

@@ -10,7 +10,7 @@ import (
 	"gorm.io/gorm/clause"
 )
 
-// Idempotency-Key handling (DESIGN §3): the first request with a key claims
+// Idempotency-Key handling (docs/decisions.md, "Idempotency-Key"): the first request with a key claims
 // it; its response is stored; a retry with the same key and request returns
 // that response; the same key with another request is refused.
 const (

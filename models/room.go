@@ -77,7 +77,8 @@ var ErrRoomExpired = errors.New("this Markup Room link has expired")
 // CreateRoom checks a room request against the organization's users and
 // documents and creates, in one database transaction, the draft
 // transaction the room edits and the room itself. A sender who is not a
-// user of the organization is an *AuthError (401, SPEC §5).
+// user of the organization is an *AuthError (401; docs/decisions.md,
+// "Operation B").
 func (s *Store) CreateRoom(ctx context.Context, actor Actor, in *RoomInput) (*CreatedRoom, error) {
 	senderID, err := in.SenderUserID()
 	if err != nil {
@@ -124,7 +125,7 @@ func (s *Store) CreateRoom(ctx context.Context, actor Actor, in *RoomInput) (*Cr
 }
 
 // SenderUserID reads the request's senderId as a user id; anything else is
-// the *AuthError a sender who is no user of the organization gets (SPEC §5).
+// the *AuthError (401) a sender who is no user of the organization gets.
 func (in *RoomInput) SenderUserID() (int64, error) {
 	id, err := strconv.ParseInt(in.SenderID, 10, 64)
 	if err != nil || id <= 0 {

@@ -5,7 +5,8 @@ import (
 	"fmt"
 )
 
-// RoomConfig says which Markup Room controls are enabled (SPEC 2.8). Every
+// RoomConfig says which Markup Room controls are enabled (RoomConfig in the
+// OpenAPI document). Every
 // flag defaults to true. The editor shows a control only when its flag is
 // on, and every room endpoint asks Require before acting, so the UI is never
 // the only gate.
@@ -33,7 +34,7 @@ type DocumentsConfig struct {
 	Rename       bool `json:"rename"`
 	Edit         bool `json:"edit"`
 	AdvancedEdit bool `json:"advancedEdit"`
-	// DetectTags (an extension, DESIGN §6) places the tags the documents'
+	// DetectTags (an extension; README, "Tags written into the PDF") places the tags the documents'
 	// own text tags and form fields give when the room is created, and when a
 	// document is added in the room (AddRoomDocument).
 	DetectTags bool `json:"detectTags"`
@@ -59,7 +60,7 @@ func DefaultRoomConfig() RoomConfig {
 // RoomAction is something a Markup Room user may do, gated by one flag.
 type RoomAction string
 
-// The actions of a Markup Room, one per flag of SPEC 2.8.
+// The actions of a Markup Room, one per flag of RoomConfig.
 const (
 	ActionSetKBA                RoomAction = "idv.kba"
 	ActionSetCredentialAnalysis RoomAction = "idv.credentialAnalysis"
@@ -73,7 +74,7 @@ const (
 	ActionRemoveParticipant     RoomAction = "participants.remove"
 )
 
-// RoomActions lists every action, in the order of SPEC 2.8.
+// RoomActions lists every action, in the order of RoomConfig's flags.
 func RoomActions() []RoomAction {
 	return []RoomAction{
 		ActionSetKBA, ActionSetCredentialAnalysis, ActionUsePersonalPassword, ActionUseTwoFactor,
@@ -128,7 +129,7 @@ func (c RoomConfig) Require(action RoomAction) error {
 	return &ForbiddenError{Action: action}
 }
 
-// ApplyParticipantRules enforces SPEC 2.8's rules on a participant: with
+// ApplyParticipantRules enforces the room's two rules on a participant: with
 // both identity checks off, neither is required; with both authentication
 // options off, the authentication type is "none".
 func (c RoomConfig) ApplyParticipantRules(p *Participant) {

@@ -6,7 +6,8 @@ import (
 	"strings"
 )
 
-// RoomInput is a validated "Create a Markup Room" body (SPEC 2.6–2.8).
+// RoomInput is a validated "Create a Markup Room" body (RoomInput in the
+// OpenAPI document).
 type RoomInput struct {
 	Config RoomConfig
 	// SenderID is the sender's user id as a string (a JSON number is read as its decimal string).
@@ -18,7 +19,8 @@ type RoomInput struct {
 	ReferenceID *string
 }
 
-// RoomParticipantInput is a participant preloaded into a room (SPEC 2.7).
+// RoomParticipantInput is a participant preloaded into a room (RoomInput's
+// participants in the OpenAPI document).
 type RoomParticipantInput struct {
 	FirstName string
 	LastName  string

@@ -28,7 +28,7 @@ type StoreOptions struct {
 	// RoomTTL is how long a Markup Room URL stays valid.
 	RoomTTL time.Duration
 	// IdempotencyTTL is how long an Idempotency-Key is kept; zero means
-	// DefaultIdempotencyTTL (24 hours, DESIGN §3).
+	// DefaultIdempotencyTTL (24 hours; docs/decisions.md, "Idempotency-Key").
 	IdempotencyTTL time.Duration
 	// Logger receives background warnings; nil discards them.
 	Logger *slog.Logger

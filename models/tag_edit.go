@@ -32,7 +32,7 @@ func NewTagID() (string, error) {
 }
 
 // RoomTagForm is one tag as the Markup Room editor posts it: the fields of
-// SPEC 2.3 as text, coordinates in PDF points from the page's bottom-left
+// the OpenAPI document's Tag schema as text, coordinates in PDF points from the page's bottom-left
 // corner. An empty SignerID leaves the tag unassigned (a draft may hold
 // such tags; creating the e-signature session needs every tag assigned).
 type RoomTagForm struct {

@@ -1,6 +1,6 @@
 package models
 
-// Transaction statuses (SPEC 2.1).
+// Transaction statuses (TransactionInput.status in the OpenAPI document).
 const (
 	StatusDraft        = "draft"
 	StatusESignPending = "esign_pending"
@@ -9,13 +9,16 @@ const (
 // TransactionStatuses lists the statuses a transaction may have.
 func TransactionStatuses() []string { return []string{StatusDraft, StatusESignPending} }
 
-// SessionTypes lists the document session types (SPEC 2.2).
+// SessionTypes lists the document session types (DocumentInput.sessionType in
+// the OpenAPI document).
 func SessionTypes() []string { return []string{"esign"} }
 
-// DocumentTypes lists the document types (SPEC 2.2).
+// DocumentTypes lists the document types (DocumentInput.type in the OpenAPI
+// document).
 func DocumentTypes() []string { return []string{"acknowledgment", "oath", "undetermined"} }
 
-// TagType describes one tag type of SPEC 2.3 with the words the editor shows.
+// TagType describes one tag type (the TagType enum of the OpenAPI document)
+// with the words the editor shows.
 type TagType struct {
 	Code  string
 	Label string
@@ -32,7 +35,8 @@ const (
 	TagGroupNotary = "notary"
 )
 
-// TagTypes lists the 18 tag types of SPEC 2.3 in palette order.
+// TagTypes lists the 18 tag types (the OpenAPI document's TagType enum) in
+// palette order.
 func TagTypes() []TagType {
 	return []TagType{
 		{"SIGNATURETEMPLATE", "Signature", TagGroupSigner, 144, 36},
@@ -84,13 +88,14 @@ func TagTypeCodes() []string {
 	return out
 }
 
-// DateFormats lists the accepted tag date formats (SPEC 2.3 as DESIGN §4
-// reads it: "MMMM do, yyyy" is one value; "MMMM do" is accepted too).
+// DateFormats lists the accepted tag date formats (the OpenAPI document's
+// DateFormat enum: "MMMM do, yyyy" is one value; "MMMM do" is accepted too).
 func DateFormats() []string {
 	return []string{"MM/DD/YYYY", "DD/MM/YYYY", "MM/DD/YY", "DD/MM/YY", "MMMM do, yyyy", "full", "MMMM", "do", "yyyy", "YYYY", "MMMM do"}
 }
 
-// Participant authentication types (SPEC 2.4).
+// Participant authentication types (ParticipantInput.authenticationType in
+// the OpenAPI document).
 const (
 	AuthNone             = "none"
 	AuthPersonalPassword = "personal-password"
@@ -100,7 +105,8 @@ const (
 // AuthenticationTypes lists the participant authentication types.
 func AuthenticationTypes() []string { return []string{AuthPersonalPassword, AuthTwoFactor, AuthNone} }
 
-// Two-factor contact channels (SPEC 2.4).
+// Two-factor contact channels (ParticipantInput.twoFactorContact in the
+// OpenAPI document).
 const (
 	ContactSMS   = "sms"
 	ContactEmail = "email"
@@ -109,7 +115,8 @@ const (
 // TwoFactorContacts lists the two-factor contact channels.
 func TwoFactorContacts() []string { return []string{ContactSMS, ContactEmail} }
 
-// Limits of a transaction (DESIGN §3).
+// Limits of a transaction (the "Limits" paragraph of the OpenAPI document's
+// description).
 const (
 	MaxDocuments         = 100
 	MaxTagsPerDocument   = 5000

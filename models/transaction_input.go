@@ -9,7 +9,8 @@ import (
 	"github.com/markuproom/markuproom/models/xfdf"
 )
 
-// TransactionInput is a validated "Update eSignature transaction" body (SPEC 2.1–2.4).
+// TransactionInput is a validated "Update eSignature transaction" body
+// (TransactionInput in the OpenAPI document).
 type TransactionInput struct {
 	Status              string
 	ReferenceID         string

@@ -72,7 +72,8 @@ type UploadProblemView struct {
 	Text, Detail string
 }
 
-// RoomControls mirrors the ten flags of the room configuration (SPEC 2.8).
+// RoomControls mirrors the ten flags of the room configuration
+// (models.RoomConfig; RoomConfig in the OpenAPI document).
 type RoomControls struct {
 	KBA                bool
 	CredentialAnalysis bool

@@ -20,7 +20,8 @@ import (
 	"github.com/markuproom/markuproom/models/blob"
 )
 
-// config is the server configuration, read from the environment (DESIGN §2).
+// config is the server configuration, read from the environment (the
+// README's "Configuration" table lists every variable).
 type config struct {
 	Addr           string
 	BaseURL        string

@@ -55,7 +55,7 @@ import (
 // anything. Nothing leaves loopback.
 //
 // It needs PostgreSQL (TEST_DATABASE_URL): the embedded SQLite database is
-// one process's by design (DESIGN §2), so several instances run only on
+// one process's (an embedded database file is opened by one server), so several instances run only on
 // PostgreSQL, and the test is skipped without it.
 func TestTwoInstancesShareOnePostgreSQLAndOneS3Bucket(t *testing.T) {
 	if os.Getenv(modelstest.PostgresURLEnv) == "" {

@@ -74,7 +74,7 @@ const (
 	AdminOutbox          Route = "/admin/outbox"
 	AdminOutboxRetry     Route = "/admin/outbox/:id/retry"
 
-	// The API (SPEC's operations and DESIGN's additions).
+	// The API (every operation of handlers/apispec/openapi.yaml).
 	APIUpload          Route = "/api/v1/documents/upload"
 	APIUploadAlias     Route = "/api/v1/document/upload"
 	APIDocument        Route = "/api/v1/documents/:id"

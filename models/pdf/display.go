@@ -3,7 +3,7 @@ package pdf
 // Display space is the page as a viewer shows it: its CropBox turned
 // clockwise by /Rotate, in points, with the origin at the bottom-left corner
 // of what is shown and y upwards. It is the space of "to the right of" and
-// "above"; tags are stored in user space (DESIGN §4), as the editor's
+// "above"; tags are stored in user space (the OpenAPI document's Tag), as the editor's
 // coordinate module (web/src/editor/coords.mjs) maps them.
 
 // DisplaySize returns the width and height of the page as shown.

@@ -1,7 +1,9 @@
-// Browser test of the ten Markup Room flags (SPEC 2.8, DESIGN §6): with each
+// Browser test of the ten Markup Room flags (RoomConfig in the OpenAPI
+// document, all but detectTags): with each
 // flag off its control is absent from the page AND a request forged from the
 // page (with the session and a valid CSRF token) is refused with 403; rules 1
-// and 2 hold in what the API returns for participants added in the dialog.
+// and 2 (models.ApplyParticipantRules) hold in what the API returns for
+// participants added in the dialog.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { formatDate, ordinal } from "../src/editor/dates.mjs";
 
-test("every date format of DESIGN §4", () => {
+test("every date format of the OpenAPI DateFormat enum", () => {
   const d = new Date(2026, 10, 22); // Sunday 22 November 2026
   const want = {
     "MM/DD/YYYY": "11/22/2026", "DD/MM/YYYY": "22/11/2026", "MM/DD/YY": "11/22/26", "DD/MM/YY": "22/11/26",

@@ -948,7 +948,7 @@ type Tag struct {
 // TagType defines model for TagType.
 type TagType string
 
-// Transaction SPEC 2.5 plus id, status, referenceId, version and timestamps.
+// Transaction The transaction as replaced (TransactionInput) plus id, status, referenceId, version and timestamps.
 type Transaction struct {
 	CreatedAt time.Time             `json:"createdAt"`
 	Documents []TransactionDocument `json:"documents"`
@@ -1097,7 +1097,7 @@ type PDFBusy = Problem
 // TooManyRequests RFC 9457 problem details.
 type TooManyRequests = Problem
 
-// TransactionRead SPEC 2.5 plus id, status, referenceId, version and timestamps.
+// TransactionRead The transaction as replaced (TransactionInput) plus id, status, referenceId, version and timestamps.
 type TransactionRead = Transaction
 
 // Unauthorized RFC 9457 problem details.

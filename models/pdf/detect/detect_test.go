@@ -25,7 +25,7 @@ func TestTypesAgreeWithModels(t *testing.T) {
 	seen := map[string]bool{}
 	for name, typ := range detect.TypeNames() {
 		if !slices.Contains(codes, typ) {
-			t.Errorf("%s names %s, not a SPEC type", name, typ)
+			t.Errorf("%s names %s, not a tag type of models.TagTypes", name, typ)
 		}
 		seen[typ] = true
 	}
@@ -42,7 +42,7 @@ func TestTypesAgreeWithModels(t *testing.T) {
 	}
 	for _, r := range detect.LabelRules() {
 		if !slices.Contains(codes, r.Type) {
-			t.Errorf("label rule %v proposes %s, not a SPEC type", r.Pattern, r.Type)
+			t.Errorf("label rule %v proposes %s, not a tag type of models.TagTypes", r.Pattern, r.Type)
 		}
 	}
 }

@@ -38,8 +38,8 @@ type textTag struct {
 }
 
 // ParseTextTag reads the inside of a text tag "type|signer|option|…" (the
-// braces removed) by the grammar of issue #20, item 2: type is a SPEC type
-// or a tag name (case-insensitive); signer is empty or a 1-based participant
+// braces removed) by the grammar of the README ("Tags written into the PDF"):
+// type is a type code (SIGNATURETEMPLATE, …) or a tag name (case-insensitive); signer is empty or a 1-based participant
 // position; each option is "optional", "required", a date format (date types
 // only), "w=<points>", "h=<points>" or "font=<points>". It returns the
 // problem code and detail of a malformed tag.

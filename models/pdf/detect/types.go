@@ -2,7 +2,7 @@ package detect
 
 import "strings"
 
-// Tag types of SPEC 2.3 that detection proposes (the models package lists
+// Tag types (models.TagTypes) that detection proposes (the models package lists
 // them all; a test checks that these are among them).
 const (
 	TypeSignature            = "SIGNATURETEMPLATE"
@@ -75,8 +75,8 @@ func TypeSize(t string) (w, h float64) {
 	return s.w, s.h
 }
 
-// resolveType maps a text tag's type word to a SPEC type: a SPEC code or one
-// of typeNames, both case-insensitive.
+// resolveType maps a text tag's type word to a tag type: a type code
+// (SIGNATURETEMPLATE, …) or one of typeNames, both case-insensitive.
 func resolveType(word string) (string, bool) {
 	w := strings.ToLower(strings.TrimSpace(word))
 	if t, ok := typeNames[w]; ok {
@@ -88,7 +88,7 @@ func resolveType(word string) (string, bool) {
 	return "", false
 }
 
-// dateFormats are the tag date formats of DESIGN §4 (models.DateFormats; a
+// dateFormats are the tag date formats (models.DateFormats; a
 // test keeps them equal).
 var dateFormats = []string{"MM/DD/YYYY", "DD/MM/YYYY", "MM/DD/YY", "DD/MM/YY", "MMMM do, yyyy", "full", "MMMM", "do", "yyyy", "YYYY", "MMMM do"}
 

@@ -7,7 +7,7 @@ import (
 	"github.com/markuproom/markuproom/models/pdf"
 )
 
-// Tag types used by the corpus (SPEC 2.3).
+// Tag types used by the corpus (models.TagTypes).
 const (
 	tSignature   = "SIGNATURETEMPLATE"
 	tSignHere    = "SIGNHERETAGTEMPLATEANNOTATION"

@@ -1,5 +1,5 @@
-// Formats a date the way a date tag's dateFormat will print it (SPEC 2.3 /
-// DESIGN §4), for the properties panel's live preview. Pure; node-tested.
+// Formats a date the way a date tag's dateFormat will print it (the DateFormat
+// enum of handlers/apispec/openapi.yaml), for the properties panel's live preview. Pure; node-tested.
 
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];

@@ -183,7 +183,7 @@ function idIn(html) {
   return m ? m[1] : "";
 }
 
-/** The form fields of a tag save (SPEC 2.3 names; optional ones empty when absent). */
+/** The form fields of a tag save (the names of the OpenAPI Tag schema; optional ones empty when absent). */
 export function fieldsToForm(f) {
   return {
     type: f.type,
