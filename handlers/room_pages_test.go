@@ -301,7 +301,8 @@ func TestRoomParticipantEditingAndRules(t *testing.T) {
 		if len(parts) != 3 || at(tx, "documents", 0, "title") != "Renamed contract" {
 			t.Fatalf("edits not saved: %v", tx)
 		}
-		// The room's participant rules (models.ApplyParticipantRules): both identity checks off → not required; both authentication options off → none.
+		// The room's participant rules (models.ApplyParticipantRules): both identity
+		// checks off → not required; both authentication options off → none.
 		for i := range parts {
 			p := at(tx, "participants", i).(obj)
 			if p["kbaRequired"] != false || p["credAnalysisRequired"] != false || p["authenticationType"] != "none" {

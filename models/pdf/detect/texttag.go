@@ -37,12 +37,13 @@ type textTag struct {
 	w, h       float64
 }
 
-// ParseTextTag reads the inside of a text tag "type|signer|option|…" (the
-// braces removed) by the grammar of the README ("Tags written into the PDF"):
-// type is a type code (SIGNATURETEMPLATE, …) or a tag name (case-insensitive); signer is empty or a 1-based participant
-// position; each option is "optional", "required", a date format (date types
-// only), "w=<points>", "h=<points>" or "font=<points>". It returns the
-// problem code and detail of a malformed tag.
+// parseTextTag reads the inside of a text tag "type|signer|option|…" (the
+// braces removed) by the grammar of the README ("Tags written into the
+// PDF"): type is a type code (SIGNATURETEMPLATE, …) or a tag name
+// (case-insensitive); signer is empty or a 1-based participant position;
+// each option is "optional", "required", a date format (date types only),
+// "w=<points>", "h=<points>" or "font=<points>". It returns the problem code
+// and detail of a malformed tag.
 func parseTextTag(inner string) (textTag, string, string) {
 	parts := strings.Split(inner, "|")
 	for i := range parts {
