@@ -337,15 +337,16 @@ export class Viewer {
           p.release();
         }
       }
-      for (const p of wanted) this.enqueue(p);
+      // Every wanted page waits before the first render starts, so that the
+      // page most in view goes first, not the first one listed.
+      for (const p of wanted) this.want(p);
+      this.pump();
     });
   }
 
-  /** Asks for a page to be rendered; pages render one at a time, the one most in view first (renderOrder). */
-  enqueue(view) {
-    if (this.destroyed || view.renderedScale === view.scale) return;
-    this.wanted.add(view);
-    this.pump();
+  /** Adds a page to those waiting to render (pump renders them one at a time, the one most in view first: renderOrder). */
+  want(view) {
+    if (!this.destroyed && view.renderedScale !== view.scale) this.wanted.add(view);
   }
 
   /** Runs fn (other drawing: a thumbnail) once no page waits to render; resolves with its result. */
