@@ -10,6 +10,7 @@ import (
 
 	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/models/passwordhash"
 	"github.com/markuproom/markuproom/templates"
 	"github.com/markuproom/markuproom/templates/admin"
 )
@@ -39,7 +40,7 @@ func (h *adminHandler) adminLogin(c *gin.Context) error {
 		return err
 	}
 	email, password := c.PostForm("email"), c.PostForm("password")
-	if len(email) > 320 || len(password) > models.MaxPasswordLength {
+	if len(email) > 320 || len(password) > passwordhash.MaxPasswordLength {
 		h.renderAdminLogin(c, http.StatusUnauthorized, admin.LoginView{Error: badSignIn})
 		return nil
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/models/modelstest"
+	"github.com/markuproom/markuproom/models/passwordhash"
 )
 
 // The room's forms state the server's own limits (models), not copies: an
@@ -27,7 +28,7 @@ func TestRoomFormsStateTheServersLimits(t *testing.T) {
 			{regexp.MustCompile(`<input[^>]*name="firstName"[^>]*>`), "maxlength", models.MaxNameLength},
 			{regexp.MustCompile(`<input[^>]*name="title"[^>]*>`), "maxlength", models.MaxTitleLength},
 			{regexp.MustCompile(`<input[^>]*name="stateFormat"[^>]*>`), "maxlength", models.MaxStateFormatLength},
-			{regexp.MustCompile(`<input[^>]*name="personalPassword"[^>]*>`), "maxlength", models.MaxPasswordLength},
+			{regexp.MustCompile(`<input[^>]*name="personalPassword"[^>]*>`), "maxlength", passwordhash.MaxPasswordLength},
 			{regexp.MustCompile(`<input[^>]*name="fontSize"[^>]*>`), "max", models.MaxTagFontSize},
 		} {
 			tag := c.input.FindString(html)

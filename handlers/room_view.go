@@ -8,6 +8,7 @@ import (
 
 	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/models/passwordhash"
 	"github.com/markuproom/markuproom/static"
 	"github.com/markuproom/markuproom/templates"
 )
@@ -45,7 +46,7 @@ func roomView(assets *static.Assets, ws *models.RoomWorkspace, now time.Time, fo
 		ContactOptions: []templates.OptionView{{Value: models.ContactEmail, Label: "E-mail"}, {Value: models.ContactSMS, Label: "SMS"}},
 		Limits: templates.InputLimits{
 			Name: models.MaxNameLength, Email: models.MaxEmailLength, Title: models.MaxTitleLength, ShortText: models.MaxShortTextLength,
-			StateFormat: models.MaxStateFormatLength, Password: models.MaxPasswordLength, FontSizeMax: models.MaxTagFontSize,
+			StateFormat: models.MaxStateFormatLength, Password: passwordhash.MaxPasswordLength, FontSizeMax: models.MaxTagFontSize,
 		},
 		AddParticipantURL: route.RoomParticipants.Path(r.ID),
 		ChecklistURL:      route.RoomChecklist.Path(r.ID),

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/markuproom/markuproom/models/passwordhash"
 )
 
 // Sign-in limits of the admin console. In the window, LoginFailuresPerAccount
@@ -45,12 +47,6 @@ type LoginAttempt struct {
 
 // TableName implements gorm's tabler.
 func (LoginAttempt) TableName() string { return "login_attempts" }
-
-// dummyPasswordHash is verified whenever no real hash is (an unknown e-mail,
-// a user who is not an admin, an admin without a password), so that every
-// refusal costs the same argon2id work as a wrong password. Its parameters
-// are HashPassword's (a test checks).
-const dummyPasswordHash = "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$0Q5xV3uB2gQe9o1VZQw0m6mV8wJ2fW9aPZQ2o0lHk5c"
 
 // maxCountedFailures bounds the count behind LoginDelay (which is at its
 // cap long before).
@@ -145,7 +141,7 @@ func (s *Store) AdminSignIn(ctx context.Context, email, password, clientAddr str
 		}
 	}
 	if !hashed {
-		s.verifyPassword(dummyPasswordHash, password)
+		s.verifyPassword(passwordhash.DummyHash, password) // every refusal costs one argon2id hash
 	}
 	ok := found != nil && found.DisabledAt == nil
 	attempt := &LoginAttempt{EmailKey: key, ClientAddr: clientAddr, Succeeded: ok, CreatedAt: s.Now()}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/models/modelstest"
+	"github.com/markuproom/markuproom/models/passwordhash"
 )
 
 func TestLoginDelay(t *testing.T) {
@@ -144,7 +145,7 @@ func (v *countingVerifier) verify(hash, password string) bool {
 	v.mu.Lock()
 	v.hashes = append(v.hashes, hash)
 	v.mu.Unlock()
-	return models.VerifyPassword(hash, password)
+	return passwordhash.Verify(hash, password)
 }
 
 func (v *countingVerifier) take() []string {

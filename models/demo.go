@@ -6,6 +6,7 @@ import (
 	"errors"
 
 	"github.com/markuproom/markuproom/models/pdf"
+	"github.com/markuproom/markuproom/models/secret"
 )
 
 // demoSettingKey marks an installation whose demo data was created.
@@ -60,7 +61,7 @@ func (s *Store) SeedDemo(ctx context.Context) (*Demo, error) {
 		return nil, err
 	}
 	defer stagedSecond.Close()
-	adminPassword, err := randomString(9)
+	adminPassword, err := secret.RandomHex(9)
 	if err != nil {
 		return nil, err
 	}

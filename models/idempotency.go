@@ -8,6 +8,8 @@ import (
 
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
+
+	"github.com/markuproom/markuproom/models/keyring"
 )
 
 // Idempotency-Key handling (docs/decisions.md, "Idempotency-Key"): the first request with a key claims
@@ -95,7 +97,7 @@ func (s *Store) ClaimIdempotencyKey(ctx context.Context, orgID int64, scope, key
 	if !existing.Completed {
 		return ClaimResult{}, ErrIdempotencyInProgress
 	}
-	body, _, err := s.keys.openStored(string(existing.Body), idempotencyBodyAAD(orgID, scope, key))
+	body, _, err := s.keys.OpenStored(string(existing.Body), idempotencyBodyAAD(orgID, scope, key))
 	if err != nil {
 		return ClaimResult{}, fmt.Errorf("the stored response of this Idempotency-Key: %w", err)
 	}
@@ -113,7 +115,7 @@ func idempotencyBodyAAD(orgID int64, scope, key string) string {
 // only those (the table may hold many large bodies); a response that does
 // not open any more is deleted (it could never be replayed).
 func (s *Store) sealIdempotencyBodies(ctx context.Context) (int, error) {
-	current := []byte(s.keys.currentPrefix())
+	current := []byte(s.keys.CurrentPrefix())
 	n := 0
 	for {
 		var recs []IdempotencyRecord
@@ -132,7 +134,7 @@ func (s *Store) sealIdempotencyBodies(ctx context.Context) (int, error) {
 			where := s.db.WithContext(ctx).Model(&IdempotencyRecord{}).
 				Where("organization_id = ? AND scope = ? AND idempotency_key = ? AND body = ?", r.OrganizationID, r.Scope, r.Key, r.Body)
 			body := r.Body
-			if IsSealed(string(body)) {
+			if keyring.IsSealed(string(body)) {
 				pt, _, err := s.keys.Open(string(body), aad)
 				if err != nil {
 					res := where.Delete(&IdempotencyRecord{})

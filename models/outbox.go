@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/markuproom/markuproom/models/secret"
 )
 
 // Message kinds.
@@ -224,7 +226,7 @@ func (s *Store) queueInvitations(ctx context.Context, actor Actor, t *Transactio
 // still runs out of attempts.
 func (s *Store) ClaimMessages(ctx context.Context, limit int, lease time.Duration) ([]OutboxMessage, error) {
 	now := s.Now()
-	token, err := randomString(16)
+	token, err := secret.RandomHex(16)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/uuid"
 	"gorm.io/gorm"
+
+	"github.com/markuproom/markuproom/models/secret"
 )
 
 // roomTokenPrefix starts every Markup Room capability token.
@@ -170,14 +172,14 @@ func (s *Store) PlanRoom(actor Actor, sender *User, in *RoomInput, docs map[stri
 	if err != nil {
 		return nil, err
 	}
-	tok, err := newSplitToken(roomTokenPrefix)
+	tok, err := secret.NewSplitToken(roomTokenPrefix)
 	if err != nil {
 		return nil, err
 	}
 	now := s.Now()
 	room := &Room{
 		ID: roomUID.String(), OrganizationID: actor.OrganizationID, SenderID: sender.ID, TransactionID: txUID.String(),
-		Config: in.Config, TokenSelector: tok.selector, TokenHash: tok.hash, State: RoomOpen,
+		Config: in.Config, TokenSelector: tok.Selector, TokenHash: tok.Hash, State: RoomOpen,
 		ExpiresAt: now.Add(s.roomTTL), CreatedByTokenID: actor.TokenID, CreatedAt: now, UpdatedAt: now,
 		StartedEmpty: len(in.Documents) == 0,
 	}
@@ -188,7 +190,7 @@ func (s *Store) PlanRoom(actor Actor, sender *User, in *RoomInput, docs map[stri
 	actor.UserID = &sender.ID
 	actor.Label += " for " + sender.FullName() + " (Markup Room)"
 	return &RoomPlan{
-		Room: room, Transaction: t, Token: tok.plaintext, Actor: actor,
+		Room: room, Transaction: t, Token: tok.Plaintext, Actor: actor,
 		Created: CreatedSummary{Status: t.Status, Documents: t.DocumentCount, Tags: t.TagCount, Participants: t.ParticipantCount, Room: room.ID},
 	}, nil
 }
@@ -236,7 +238,7 @@ func (s *Store) roomTransaction(room *Room, in *RoomInput, docs map[string]*Docu
 
 // NewParticipantID generates an id for a participant added in a room.
 func NewParticipantID() (string, error) {
-	s, err := randomString(6)
+	s, err := secret.RandomHex(6)
 	if err != nil {
 		return "", err
 	}
@@ -297,20 +299,20 @@ func (s *Store) ListRooms(ctx context.Context, orgID int64, f RoomFilter) ([]Roo
 // OpenRoom checks a capability token: an unknown token is ErrNotFound, an
 // expired room ErrRoomExpired.
 func (s *Store) OpenRoom(ctx context.Context, token string) (*Room, error) {
-	selector, verifier, ok := parseSplitToken(roomTokenPrefix, token)
+	selector, verifier, ok := secret.ParseSplitToken(roomTokenPrefix, token)
 	if !ok {
 		return nil, ErrNotFound
 	}
 	var r Room
 	err := s.db.WithContext(ctx).Where("token_selector = ?", selector).Take(&r).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
-		verifierMatches(verifier, make([]byte, 32))
+		secret.VerifierMatches(verifier, make([]byte, 32))
 		return nil, ErrNotFound
 	}
 	if err != nil {
 		return nil, mapDBError(err)
 	}
-	if !verifierMatches(verifier, r.TokenHash) {
+	if !secret.VerifierMatches(verifier, r.TokenHash) {
 		return nil, ErrNotFound
 	}
 	if r.Status(s.Now()) == RoomExpired {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/markuproom/markuproom/models/secret"
 )
 
 // Kinds of a room removal (RoomRemoval.Kind) and of its undo.
@@ -87,7 +89,7 @@ func (s *Store) keepRemoval(ctx context.Context, txID, kind string, kept any) (s
 	if err != nil {
 		return "", err
 	}
-	id, err := randomString(12)
+	id, err := secret.RandomHex(12)
 	if err != nil {
 		return "", err
 	}

@@ -15,6 +15,9 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"gocloud.dev/blob"
 	"gorm.io/gorm"
+
+	"github.com/markuproom/markuproom/models/keyring"
+	"github.com/markuproom/markuproom/models/passwordhash"
 )
 
 // StoreOptions configures a Store.
@@ -37,12 +40,12 @@ type StoreOptions struct {
 	PDF *PDFWork
 	// Keyring seals webhook secrets and stored replays; a zero Keyring
 	// means a random key for this process only (tests).
-	Keyring Keyring
+	Keyring keyring.Keyring
 	// Sleep waits before a slowed-down admin sign-in (see LoginDelay); nil
 	// really waits. Tests inject one that records the delay instead.
 	Sleep func(ctx context.Context, d time.Duration) error
 	// VerifyPassword checks a password against a hash at admin sign-in; nil
-	// is the package's VerifyPassword. Tests wrap it to see that it runs.
+	// is passwordhash.Verify. Tests wrap it to see that it runs.
 	VerifyPassword func(hash, password string) bool
 }
 
@@ -63,7 +66,7 @@ type Store struct {
 	// localRates stand in for the rate_limits table while it cannot answer.
 	localRates *localRateBuckets
 	pdf        *PDFWork
-	keys       Keyring
+	keys       keyring.Keyring
 	// sleep and verifyPassword: see StoreOptions.
 	sleep          func(ctx context.Context, d time.Duration) error
 	verifyPassword func(hash, password string) bool
@@ -97,13 +100,13 @@ func NewStore(d *Database, bucket *blob.Bucket, opts StoreOptions) *Store {
 		s.sleep = sleepContext
 	}
 	if s.verifyPassword == nil {
-		s.verifyPassword = VerifyPassword
+		s.verifyPassword = passwordhash.Verify
 	}
 	if s.pdf == nil {
 		s.pdf = NewPDFWork(PDFWorkOptions{})
 	}
 	if s.keys.IsZero() {
-		s.keys = ephemeralKeyring()
+		s.keys = keyring.Ephemeral()
 	}
 	if s.now == nil {
 		s.now = time.Now

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/markuproom/markuproom/models/pdf/detect"
+	"github.com/markuproom/markuproom/models/secret"
 	"github.com/markuproom/markuproom/models/xfdf"
 )
 
@@ -24,7 +25,7 @@ const UnassignedColor = "#8A8F98"
 
 // NewTagID generates a stable id for a new tag.
 func NewTagID() (string, error) {
-	s, err := randomString(8)
+	s, err := secret.RandomHex(8)
 	if err != nil {
 		return "", err
 	}

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"gorm.io/gorm"
+
+	"github.com/markuproom/markuproom/models/secret"
 )
 
 // apiTokenPrefix starts every API token so that leaked tokens are easy to recognise.
@@ -69,11 +71,11 @@ func (s *Store) CreateAPIToken(ctx context.Context, orgID int64, name string) (*
 		}
 		return nil, "", err
 	}
-	st, err := newSplitToken(apiTokenPrefix)
+	st, err := secret.NewSplitToken(apiTokenPrefix)
 	if err != nil {
 		return nil, "", err
 	}
-	t := &APIToken{OrganizationID: orgID, Name: name, Selector: st.selector, SecretHash: st.hash, CreatedAt: s.Now()}
+	t := &APIToken{OrganizationID: orgID, Name: name, Selector: st.Selector, SecretHash: st.Hash, CreatedAt: s.Now()}
 	err = s.audited(ctx, ActivityCreate, func(tx *Store) (string, error) {
 		if err := tx.db.WithContext(ctx).Create(t).Error; err != nil {
 			return "", mapDBError(err)
@@ -83,7 +85,7 @@ func (s *Store) CreateAPIToken(ctx context.Context, orgID int64, name string) (*
 	if err != nil {
 		return nil, "", err
 	}
-	return t, st.plaintext, nil
+	return t, st.Plaintext, nil
 }
 
 // RevokeAPIToken revokes a token; revoking twice keeps the first time.
@@ -103,7 +105,7 @@ func (s *Store) RevokeAPIToken(ctx context.Context, id int64) error {
 // Unknown, malformed and revoked tokens, and organizations whose API
 // permission is off, are refused with an *AuthError.
 func (s *Store) AuthenticateAPIToken(ctx context.Context, plaintext string) (*Principal, error) {
-	selector, verifier, ok := parseSplitToken(apiTokenPrefix, plaintext)
+	selector, verifier, ok := secret.ParseSplitToken(apiTokenPrefix, plaintext)
 	if !ok {
 		return nil, &AuthError{Detail: "The access token is not recognized.", InvalidToken: true}
 	}
@@ -122,13 +124,13 @@ func (s *Store) AuthenticateAPIToken(ctx context.Context, plaintext string) (*Pr
 	t := row.APIToken
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		// Compare anyway so unknown selectors take as long as wrong verifiers.
-		verifierMatches(verifier, make([]byte, 32))
+		secret.VerifierMatches(verifier, make([]byte, 32))
 		return nil, &AuthError{Detail: "The access token is not recognized.", InvalidToken: true}
 	}
 	if err != nil {
 		return nil, mapDBError(err)
 	}
-	if !verifierMatches(verifier, t.SecretHash) {
+	if !secret.VerifierMatches(verifier, t.SecretHash) {
 		return nil, &AuthError{Detail: "The access token is not recognized.", InvalidToken: true}
 	}
 	if t.RevokedAt != nil {
@@ -145,15 +147,15 @@ func (s *Store) AuthenticateAPIToken(ctx context.Context, plaintext string) (*Pr
 // APITokenSelector returns the selector an API token's row is found by, and
 // false for a string that is no well-formed API token.
 func APITokenSelector(plaintext string) (string, bool) {
-	selector, _, ok := parseSplitToken(apiTokenPrefix, plaintext)
+	selector, _, ok := secret.ParseSplitToken(apiTokenPrefix, plaintext)
 	return selector, ok
 }
 
 // APITokenMatches tells, in constant time, whether a well-formed API token's
 // secret matches the hash stored in its row.
 func APITokenMatches(plaintext string, hash []byte) bool {
-	_, verifier, ok := parseSplitToken(apiTokenPrefix, plaintext)
-	return ok && verifierMatches(verifier, hash)
+	_, verifier, ok := secret.ParseSplitToken(apiTokenPrefix, plaintext)
+	return ok && secret.VerifierMatches(verifier, hash)
 }
 
 // touchAPIToken records the token's use, at most once per lastUsedResolution.

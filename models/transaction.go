@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/markuproom/markuproom/models/passwordhash"
 )
 
 // Transaction is an e-signature transaction: documents with tags, and participants.
@@ -120,7 +122,7 @@ func (Participant) TableName() string { return "transaction_participants" }
 
 // VerifyPersonalPassword reports whether password is the participant's personal password.
 func (p *Participant) VerifyPersonalPassword(password string) bool {
-	return p.PersonalPasswordHash != nil && VerifyPassword(*p.PersonalPasswordHash, password)
+	return p.PersonalPasswordHash != nil && passwordhash.Verify(*p.PersonalPasswordHash, password)
 }
 
 // FullName is "First Middle Last".

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 
+	"github.com/markuproom/markuproom/models/passwordhash"
 	"github.com/markuproom/markuproom/models/xfdf"
 )
 
@@ -214,7 +215,7 @@ func participantRow(txID string, i int, pi ParticipantInput, signingOrder bool) 
 		row.Order = &n
 	}
 	if pi.PersonalPassword != nil {
-		h, err := HashPassword(*pi.PersonalPassword)
+		h, err := passwordhash.Hash(*pi.PersonalPassword)
 		if err != nil {
 			return row, err
 		}

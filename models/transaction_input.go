@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/markuproom/markuproom/models/passwordhash"
 	"github.com/markuproom/markuproom/models/xfdf"
 )
 
@@ -318,8 +319,8 @@ func parseParticipantInput(p *Problems, ptr string, raw jsonNode) (ParticipantIn
 	in.TwoFactorContact, _ = o.enum("twoFactorContact", true, TwoFactorContacts())
 	in.PersonalPasswordQuestion = o.optStr("personalPasswordQuestion", MaxShortTextLength)
 	if pw, ok := o.str("personalPassword", false, 0); ok {
-		if len(pw) > MaxPasswordLength {
-			p.Add(o.at("personalPassword"), "too_long", "The personal password is longer than %d bytes.", MaxPasswordLength)
+		if len(pw) > passwordhash.MaxPasswordLength {
+			p.Add(o.at("personalPassword"), "too_long", "The personal password is longer than %d bytes.", passwordhash.MaxPasswordLength)
 		} else if pw != "" {
 			in.PersonalPassword = &pw
 		}

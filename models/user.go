@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"time"
+
+	"github.com/markuproom/markuproom/models/passwordhash"
 )
 
 // User is a person of an organization: a sender of Markup Rooms, and an admin when IsAdmin.
@@ -51,8 +53,8 @@ func (s *Store) CreateUser(ctx context.Context, in NewUser) (*User, error) {
 	checkEmail(&p, "#/email", in.Email)
 	checkRequiredLine(&p, "#/firstName", in.FirstName, MaxNameLength)
 	checkRequiredLine(&p, "#/lastName", in.LastName, MaxNameLength)
-	if len(in.Password) > MaxPasswordLength {
-		p.Add("#/password", "too_long", "The password is longer than %d bytes.", MaxPasswordLength)
+	if len(in.Password) > passwordhash.MaxPasswordLength {
+		p.Add("#/password", "too_long", "The password is longer than %d bytes.", passwordhash.MaxPasswordLength)
 	} else if in.Password != "" && len(in.Password) < 8 {
 		p.Add("#/password", "too_short", "The password must have at least 8 characters.")
 	}
@@ -68,7 +70,7 @@ func (s *Store) CreateUser(ctx context.Context, in NewUser) (*User, error) {
 	var hash string
 	if in.Password != "" {
 		var err error
-		if hash, err = HashPassword(in.Password); err != nil {
+		if hash, err = passwordhash.Hash(in.Password); err != nil {
 			return nil, err
 		}
 	}

@@ -92,11 +92,11 @@ func newWebhookSecret() (string, error) {
 // openSecrets fills w.Secret and w.PreviousSecret from what the table keeps.
 func (s *Store) openSecrets(w *WebhookEndpoint) error {
 	var err error
-	if w.Secret, _, err = s.keys.openStored(w.StoredSecret, webhookSecretAAD(w.ID)); err != nil {
+	if w.Secret, _, err = s.keys.OpenStored(w.StoredSecret, webhookSecretAAD(w.ID)); err != nil {
 		return fmt.Errorf("webhook endpoint %s: %w", w.ID, err)
 	}
 	if w.PreviousSecretExpiresAt != nil && s.Now().Before(*w.PreviousSecretExpiresAt) {
-		if w.PreviousSecret, _, err = s.keys.openStored(w.StoredPreviousSecret, webhookPreviousSecretAAD(w.ID)); err != nil {
+		if w.PreviousSecret, _, err = s.keys.OpenStored(w.StoredPreviousSecret, webhookPreviousSecretAAD(w.ID)); err != nil {
 			return fmt.Errorf("webhook endpoint %s, previous secret: %w", w.ID, err)
 		}
 	}
@@ -324,7 +324,7 @@ func (s *Store) RotateWebhookSecret(ctx context.Context, orgID int64, id string)
 		if err := q.Where("organization_id = ? AND id = ?", orgID, id).Take(&w).Error; err != nil {
 			return "", mapDBError(err)
 		}
-		old, _, err := tx.keys.openStored(w.StoredSecret, webhookSecretAAD(w.ID))
+		old, _, err := tx.keys.OpenStored(w.StoredSecret, webhookSecretAAD(w.ID))
 		if err != nil {
 			return "", err
 		}
@@ -370,7 +370,7 @@ func (s *Store) SealStoredSecrets(ctx context.Context) (int, error) {
 	for i := range hooks {
 		w := &hooks[i]
 		updates := map[string]any{}
-		secret, reseal, err := s.keys.openStored(w.StoredSecret, webhookSecretAAD(w.ID))
+		secret, reseal, err := s.keys.OpenStored(w.StoredSecret, webhookSecretAAD(w.ID))
 		if err != nil {
 			return n, fmt.Errorf("webhook endpoint %s: %w", w.ID, err)
 		}
@@ -379,7 +379,7 @@ func (s *Store) SealStoredSecrets(ctx context.Context) (int, error) {
 				return n, err
 			}
 		}
-		prev, reseal, err := s.keys.openStored(w.StoredPreviousSecret, webhookPreviousSecretAAD(w.ID))
+		prev, reseal, err := s.keys.OpenStored(w.StoredPreviousSecret, webhookPreviousSecretAAD(w.ID))
 		switch {
 		case err != nil && (w.PreviousSecretExpiresAt == nil || !s.Now().Before(*w.PreviousSecretExpiresAt)):
 			updates["previous_secret"], updates["previous_secret_expires_at"] = "", nil // expired anyway

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/models/passwordhash"
 )
 
 // parseFlags parses flags that may come before or after positional arguments.
@@ -236,7 +237,7 @@ func onOff(b bool) string {
 
 // readPasswordLine reads one line (without its line ending) from r.
 func readPasswordLine(r io.Reader) (string, error) {
-	line, err := bufio.NewReader(io.LimitReader(r, models.MaxPasswordLength+2)).ReadString('\n')
+	line, err := bufio.NewReader(io.LimitReader(r, passwordhash.MaxPasswordLength+2)).ReadString('\n')
 	if err != nil && !errors.Is(err, io.EOF) {
 		return "", fmt.Errorf("read password: %w", err)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/markuproom/markuproom/handlers/delivery"
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/models/blob"
+	"github.com/markuproom/markuproom/models/keyring"
 )
 
 // config is the server configuration, read from the environment (the
@@ -192,13 +193,13 @@ func loadConfig(getenv func(string) string) (config, error) {
 		c.PDFConcurrency = int(n)
 	}
 	if v := str("MARKUPROOM_SECRET_KEY", ""); v != "" {
-		if c.SecretKey, err = models.ParseSecretKey(v); err != nil {
+		if c.SecretKey, err = keyring.ParseSecretKey(v); err != nil {
 			errs = append(errs, fmt.Errorf("MARKUPROOM_SECRET_KEY: %w", err))
 		}
 	}
 	if v := str("MARKUPROOM_SECRET_KEY_PREVIOUS", ""); v != "" {
 		for i, part := range strings.Split(v, ",") {
-			k, err := models.ParseSecretKey(part)
+			k, err := keyring.ParseSecretKey(part)
 			if err != nil {
 				errs = append(errs, fmt.Errorf("MARKUPROOM_SECRET_KEY_PREVIOUS, key %d: %w", i+1, err))
 				continue
@@ -281,7 +282,7 @@ func (c config) sessionKey() ([]byte, error) {
 // too (when there is a session secret), so setting MARKUPROOM_SECRET_KEY on
 // a running installation needs no other step: start-up seals everything
 // again with it.
-func (c config) keyring() (models.Keyring, error) {
+func (c config) keyring() (keyring.Keyring, error) {
 	var derived []byte
 	sessionKnown := c.SessionSecret != ""
 	if !sessionKnown {
@@ -291,20 +292,20 @@ func (c config) keyring() (models.Keyring, error) {
 	if c.SecretKey == nil || sessionKnown {
 		session, err := c.sessionKey()
 		if err != nil {
-			return models.Keyring{}, err
+			return keyring.Keyring{}, err
 		}
-		if derived, err = models.DeriveSecretKey(session); err != nil {
-			return models.Keyring{}, err
+		if derived, err = keyring.DeriveSecretKey(session); err != nil {
+			return keyring.Keyring{}, err
 		}
 	}
 	if c.SecretKey == nil {
-		return models.NewKeyring(derived, c.PreviousSecretKeys...)
+		return keyring.New(derived, c.PreviousSecretKeys...)
 	}
 	previous := c.PreviousSecretKeys
 	if derived != nil {
 		previous = append(previous, derived)
 	}
-	return models.NewKeyring(c.SecretKey, previous...)
+	return keyring.New(c.SecretKey, previous...)
 }
 
 // loadRateLimits reads MARKUPROOM_RATE_LIMITS (on/off) and the per-kind

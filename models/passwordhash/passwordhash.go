@@ -1,4 +1,6 @@
-package models
+// Package passwordhash hashes and verifies passwords with argon2id (PHC
+// string format).
+package passwordhash
 
 import (
 	"crypto/rand"
@@ -23,8 +25,8 @@ const (
 // MaxPasswordLength bounds passwords so hashing cost stays predictable.
 const MaxPasswordLength = 256
 
-// HashPassword returns an argon2id hash of password in PHC string format.
-func HashPassword(password string) (string, error) {
+// Hash returns an argon2id hash of password in PHC string format.
+func Hash(password string) (string, error) {
 	salt := make([]byte, argonSaltLen)
 	if _, err := rand.Read(salt); err != nil {
 		return "", err
@@ -34,8 +36,8 @@ func HashPassword(password string) (string, error) {
 		base64.RawStdEncoding.EncodeToString(salt), base64.RawStdEncoding.EncodeToString(key)), nil
 }
 
-// VerifyPassword reports whether password matches a hash made by HashPassword.
-func VerifyPassword(hash, password string) bool {
+// Verify reports whether password matches a hash made by Hash.
+func Verify(hash, password string) bool {
 	params, salt, key, err := decodeArgonHash(hash)
 	if err != nil {
 		return false
@@ -43,6 +45,12 @@ func VerifyPassword(hash, password string) bool {
 	got := argon2.IDKey([]byte(password), salt, params.time, params.memory, params.threads, uint32(len(key)))
 	return subtle.ConstantTimeCompare(got, key) == 1
 }
+
+// DummyHash is verified whenever no real hash is (an unknown e-mail, a user
+// who is not an admin, an admin without a password), so that every refusal
+// costs the same argon2id work as a wrong password. Its parameters are
+// Hash's (a test checks).
+const DummyHash = "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$0Q5xV3uB2gQe9o1VZQw0m6mV8wJ2fW9aPZQ2o0lHk5c"
 
 type argonParams struct {
 	memory  uint32

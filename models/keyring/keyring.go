@@ -1,4 +1,6 @@
-package models
+// Package keyring seals the secrets the database must keep readable with
+// AES-256-GCM, under a current key and any previous ones (a key rotation).
+package keyring
 
 import (
 	"crypto/aes"
@@ -34,9 +36,9 @@ type keyringKey struct {
 	aead cipher.AEAD
 }
 
-// NewKeyring builds a keyring sealing with current and opening with current
+// New builds a keyring sealing with current and opening with current
 // and every previous key; each key is SecretKeySize bytes.
-func NewKeyring(current []byte, previous ...[]byte) (Keyring, error) {
+func New(current []byte, previous ...[]byte) (Keyring, error) {
 	var k Keyring
 	for i, key := range append([][]byte{current}, previous...) {
 		if len(key) != SecretKeySize {
@@ -87,12 +89,12 @@ func ParseSecretKey(s string) ([]byte, error) {
 // IsZero reports a keyring without keys.
 func (k Keyring) IsZero() bool { return len(k.keys) == 0 }
 
-// ephemeralKeyring is a keyring with a random key, for a Store built
-// without one (tests): what it seals is unreadable after the process ends.
-func ephemeralKeyring() Keyring {
+// Ephemeral is a keyring with a random key, for a store built without one
+// (tests): what it seals is unreadable after the process ends.
+func Ephemeral() Keyring {
 	key := make([]byte, SecretKeySize)
 	_, _ = rand.Read(key)
-	k, _ := NewKeyring(key)
+	k, _ := New(key)
 	return k
 }
 
@@ -120,8 +122,8 @@ func (k Keyring) Seal(plaintext []byte, aad string) (string, error) {
 	return sealedPrefix + cur.id + ":" + base64.RawURLEncoding.EncodeToString(out), nil
 }
 
-// currentPrefix starts every value sealed with the current key.
-func (k Keyring) currentPrefix() string { return sealedPrefix + k.keys[0].id + ":" }
+// CurrentPrefix starts every value sealed with the current key.
+func (k Keyring) CurrentPrefix() string { return sealedPrefix + k.keys[0].id + ":" }
 
 // IsSealed reports whether a stored value is sealed (not a legacy plaintext).
 func IsSealed(stored string) bool { return strings.HasPrefix(stored, sealedPrefix) }
@@ -161,10 +163,10 @@ func (k Keyring) Open(sealed string, aad string) (plaintext []byte, current bool
 	return nil, false, ErrUnknownSecretKey
 }
 
-// openStored reads a stored secret that is either sealed or, written before
+// OpenStored reads a stored secret that is either sealed or, written before
 // secrets were sealed, plaintext; reseal tells whether it should be sealed
 // (again) with the current key.
-func (k Keyring) openStored(stored, aad string) (plaintext string, reseal bool, err error) {
+func (k Keyring) OpenStored(stored, aad string) (plaintext string, reseal bool, err error) {
 	if stored == "" {
 		return "", false, nil
 	}

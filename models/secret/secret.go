@@ -1,4 +1,7 @@
-package models
+// Package secret makes and checks the random secrets the store hands out:
+// split tokens (a selector that finds the row, a verifier kept only as its
+// hash) and random hex strings.
+package secret
 
 import (
 	"crypto/rand"
@@ -16,26 +19,29 @@ const (
 	verifierBytes = 32
 )
 
-type splitToken struct {
-	plaintext string
-	selector  string
-	hash      []byte
+// SplitToken is a new token: the plaintext handed out once, the selector
+// stored to find the row, and the verifier's hash stored to check it.
+type SplitToken struct {
+	Plaintext string
+	Selector  string
+	Hash      []byte
 }
 
-func newSplitToken(prefix string) (splitToken, error) {
-	sel, err := randomString(selectorBytes)
+// NewSplitToken makes a token "<prefix>_<selector>_<verifier>".
+func NewSplitToken(prefix string) (SplitToken, error) {
+	sel, err := RandomHex(selectorBytes)
 	if err != nil {
-		return splitToken{}, err
+		return SplitToken{}, err
 	}
-	ver, err := randomString(verifierBytes)
+	ver, err := RandomHex(verifierBytes)
 	if err != nil {
-		return splitToken{}, err
+		return SplitToken{}, err
 	}
-	return splitToken{plaintext: prefix + "_" + sel + "_" + ver, selector: sel, hash: hashVerifier(ver)}, nil
+	return SplitToken{Plaintext: prefix + "_" + sel + "_" + ver, Selector: sel, Hash: hashVerifier(ver)}, nil
 }
 
-// parseSplitToken returns the selector and verifier of a token made with prefix.
-func parseSplitToken(prefix, token string) (selector, verifier string, ok bool) {
+// ParseSplitToken returns the selector and verifier of a token made with prefix.
+func ParseSplitToken(prefix, token string) (selector, verifier string, ok bool) {
 	rest, found := strings.CutPrefix(token, prefix+"_")
 	if !found {
 		return "", "", false
@@ -53,12 +59,13 @@ func hashVerifier(verifier string) []byte {
 	return sum[:]
 }
 
-// verifierMatches compares a presented verifier with a stored hash in constant time.
-func verifierMatches(verifier string, stored []byte) bool {
+// VerifierMatches compares a presented verifier with a stored hash in constant time.
+func VerifierMatches(verifier string, stored []byte) bool {
 	return subtle.ConstantTimeCompare(hashVerifier(verifier), stored) == 1
 }
 
-func randomString(n int) (string, error) {
+// RandomHex returns n random bytes as lowercase hex.
+func RandomHex(n int) (string, error) {
 	b := make([]byte, n)
 	if _, err := rand.Read(b); err != nil {
 		return "", err
@@ -67,7 +74,7 @@ func randomString(n int) (string, error) {
 }
 
 // isLowerHex tells whether s is made of lowercase hex digits only, as
-// newSplitToken writes them: anything else is no token and never reaches a query.
+// NewSplitToken writes them: anything else is no token and never reaches a query.
 func isLowerHex(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
