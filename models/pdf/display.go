@@ -18,14 +18,14 @@ func (p Page) DisplaySize() (w, h float64) {
 func (p Page) ToDisplay(b Box) Box {
 	x1, y1 := p.pointToDisplay(b.LLX, b.LLY)
 	x2, y2 := p.pointToDisplay(b.URX, b.URY)
-	return Box{LLX: x1, LLY: y1, URX: x2, URY: y2}.normalized()
+	return Box{LLX: x1, LLY: y1, URX: x2, URY: y2}.Normalized()
 }
 
 // FromDisplay maps a box from display space to user space.
 func (p Page) FromDisplay(b Box) Box {
 	x1, y1 := p.pointFromDisplay(b.LLX, b.LLY)
 	x2, y2 := p.pointFromDisplay(b.URX, b.URY)
-	return Box{LLX: x1, LLY: y1, URX: x2, URY: y2}.normalized()
+	return Box{LLX: x1, LLY: y1, URX: x2, URY: y2}.Normalized()
 }
 
 func (p Page) pointToDisplay(x, y float64) (float64, float64) {

@@ -12,7 +12,9 @@
 // ReadLayout and EachPageLayout read what each page shows: its text runs
 // with their boxes, its straight rules and rectangles and its form field
 // widgets, through the same caps as Inspect plus caps on the work of
-// interpreting content streams; package detect finds tags in them.
+// interpreting content streams; the interpreter itself (lexer, fonts, text
+// runs, widgets, work budget) is package content, which this package hands
+// each checked page to. Package detect finds tags in the layout.
 //
 // Sample and SampleTree write small deterministic PDFs by hand for the demo
 // data and for tests; package pdftest wraps them as test fixtures.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/zlib"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -540,5 +541,17 @@ func TestInspectDamagedXRefStream(t *testing.T) {
 			}
 			t.Log(err)
 		})
+	}
+}
+
+func TestJSONNames(t *testing.T) {
+	p := pdf.Page{MediaBox: pdf.Box{URX: 612, URY: 792}, CropBox: pdf.Box{LLX: 1, LLY: 2, URX: 3, URY: 4}, Rotate: 90}
+	got, err := json.Marshal(pdf.Info{Pages: []pdf.Page{p}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"pages":[{"mediaBox":{"llx":0,"lly":0,"urx":612,"ury":792},"cropBox":{"llx":1,"lly":2,"urx":3,"ury":4},"rotate":90}]}`
+	if string(got) != want {
+		t.Errorf("JSON = %s\nwant   %s", got, want)
 	}
 }

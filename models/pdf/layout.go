@@ -6,81 +6,60 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
+	"github.com/markuproom/markuproom/models/pdf/content"
 	"github.com/pdfcpu/pdfcpu/pkg/filter"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 )
 
-// Caps on the work of reading a document's layout, beyond the decode caps of
-// Limits (which bound every stream read here too).
-const (
-	// maxLayoutOps caps the content stream operators interpreted per
-	// document, form XObjects counted each time they are drawn and each
-	// element of a TJ array counted as one more (about a second of work).
-	maxLayoutOps = 4_000_000
-	// maxLayoutGlyphs caps the glyphs placed per document, counted in runes
-	// (a code whose ToUnicode text is several runes gets a box per rune).
-	maxLayoutGlyphs = 5_000_000
-	// maxPageGlyphs caps the glyphs of one page, in runes (what is held at
-	// once while pages are read one by one).
-	maxPageGlyphs = 200_000
-	// maxLayoutCodes caps the character codes shown per document, placed or
-	// not: text at font size 0, or codes without text, are work as well.
-	maxLayoutCodes = 10_000_000
-	// maxHeldGlyphs caps the glyphs ReadLayout keeps for a whole document.
-	maxHeldGlyphs = 1_000_000
-	// maxFormDepth caps the nesting of form XObjects.
-	maxFormDepth = 12
-	// maxFormDraws caps the form XObjects drawn per document.
-	maxFormDraws = 100_000
-	// maxGraphicsDepth caps the q/Q nesting that is remembered.
-	maxGraphicsDepth = 256
-	// maxPathPoints caps the points kept of one path (all its subpaths).
-	maxPathPoints = 100_000
-	// maxShapesPerPage caps the rules and rectangles kept per page.
-	maxShapesPerPage = 20_000
-)
+// maxHeldGlyphs caps the glyphs ReadLayout keeps for a whole document.
+const maxHeldGlyphs = 1_000_000
 
-// TextRun is a stretch of text on one line as drawn: glyphs of one size and
-// direction that follow each other with at most about an em between them (a
-// wider gap starts a new run; a gap of more than a fifth of an em between
-// two glyphs that are not spaces reads as a space).
-type TextRun struct {
-	Text string `json:"text"`
-	// Box is the run's bounding box in user space: from the descent of its
-	// font to one em above it, along the advance widths of its glyphs.
-	Box Box `json:"box"`
-	// Size is the font size in user-space points.
-	Size float64 `json:"size"`
-	// Font is the font's base name without a subset prefix.
-	Font string `json:"font"`
-	// Glyphs holds the box of each rune of Text, in order.
-	Glyphs []Box `json:"-"`
-}
+// The content interpreter's types and errors, under the names callers use.
+type (
+	// TextRun is a stretch of text on one line as drawn (content.TextRun).
+	TextRun = content.TextRun
+	// Widget is a form field's widget annotation on a page (content.Widget).
+	Widget = content.Widget
+	// Box is a rectangle in PDF user-space points (content.Box).
+	Box = content.Box
+	// Ticker tells the long loops that read hostile input when to stop
+	// (content.Ticker).
+	Ticker = content.Ticker
+)
 
 // Form field widget kinds (the field type /FT with its flags).
 const (
-	WidgetSignature  = "signature"
-	WidgetText       = "text"
-	WidgetCheckbox   = "checkbox"
-	WidgetRadio      = "radio"
-	WidgetPushButton = "pushbutton"
-	WidgetChoice     = "choice"
+	WidgetSignature  = content.WidgetSignature
+	WidgetText       = content.WidgetText
+	WidgetCheckbox   = content.WidgetCheckbox
+	WidgetRadio      = content.WidgetRadio
+	WidgetPushButton = content.WidgetPushButton
+	WidgetChoice     = content.WidgetChoice
+	// MaxFieldNameRunes caps a field's name, in runes (content.MaxFieldNameRunes).
+	MaxFieldNameRunes = content.MaxFieldNameRunes
+	// DefaultMaxLayoutTime is the wall-clock time reading one document's
+	// layout may take (content.DefaultMaxLayoutTime).
+	DefaultMaxLayoutTime = content.DefaultMaxLayoutTime
 )
 
-// Widget is a form field's widget annotation on a page.
-type Widget struct {
-	// Name is the field's fully qualified name ("parent.child").
-	Name string `json:"name"`
-	// Kind is one of the Widget* constants.
-	Kind string `json:"kind"`
-	// Box is the widget's /Rect in user space.
-	Box Box `json:"box"`
-	// Required and ReadOnly are the field's flags.
-	Required bool `json:"required"`
-	ReadOnly bool `json:"readOnly"`
+// ErrTooComplex reports a document whose page content passes the caps on
+// the work of reading its layout (content.ErrTooComplex).
+var ErrTooComplex = content.ErrTooComplex
+
+// NewTicker returns a Ticker that stops when ctx ends.
+func NewTicker(ctx context.Context) *Ticker { return content.NewTicker(ctx) }
+
+// NewTickerAt is NewTicker reading the clock now (tests pass a clock that
+// moves as they say).
+func NewTickerAt(ctx context.Context, now func() time.Time) *Ticker {
+	return content.NewTickerAt(ctx, now)
 }
+
+// CutRunes returns s cut to at most n runes (content.CutRunes).
+func CutRunes(s string, n int) string { return content.CutRunes(s, n) }
 
 // PageLayout is what one page shows: its text, the straight rules and
 // rectangles it draws, and its form field widgets, all in user space and
@@ -125,7 +104,7 @@ func (l Limits) ReadLayoutFrom(ctx context.Context, r io.ReadSeeker) (Layout, er
 			held += len(run.Glyphs)
 		}
 		if held > maxHeldGlyphs {
-			return errLayoutTooBig("glyphs to hold", maxHeldGlyphs)
+			return fmt.Errorf("%w: more than %d glyphs to hold", ErrTooComplex, maxHeldGlyphs)
 		}
 		out.Pages = append(out.Pages, p)
 		return nil
@@ -201,18 +180,10 @@ func (l Limits) InspectLayout(ctx context.Context, r io.ReadSeeker, fn func(Page
 // eachPage interprets each page of pc (read and checked by read) and calls fn with it.
 func (l Limits) eachPage(ctx context.Context, pc *model.Context, info Info, fn func(PageLayout) error) error {
 	l = l.withDefaults()
-	work := newBudget(ctx, l.MaxLayoutTime)
-	rd := &streamReader{xrt: pc.XRefTable, limits: l, cache: map[int][]byte{}}
-	in := &interpreter{
-		work: work,
-		xrt:  pc.XRefTable,
-		read: rd,
-		fonts: &fontCache{xrt: pc.XRefTable, read: rd, work: work,
-			fonts: map[int]*textFont{}, direct: map[fontKey]*textFont{}, cmaps: map[int]map[uint32]string{}},
-	}
+	rd := content.NewReader(ctx, pc.XRefTable, &streamReader{xrt: pc.XRefTable, limits: l, cache: map[int][]byte{}}, l.MaxLayoutTime)
 	for i, p := range info.Pages {
 		// Between pages, and so after fn's work on the last one.
-		if err := work.check(true); err != nil {
+		if err := rd.Check(); err != nil {
 			return err
 		}
 		d, _, inh, err := pc.PageDict(i+1, false)
@@ -220,11 +191,12 @@ func (l Limits) eachPage(ctx context.Context, pc *model.Context, info Info, fn f
 			return malformed("page %d: %v", i+1, err)
 		}
 		res := pageResources(pc.XRefTable, d, inh)
-		pl, err := in.page(d, res, p)
+		drawn, err := rd.Page(d, res, p.CropBox)
 		if err != nil {
 			return err
 		}
-		if pl.Widgets, err = widgets(pc.XRefTable, d, p.CropBox, work); err != nil {
+		pl := PageLayout{Page: p, Runs: drawn.Runs, Rules: drawn.Rules, VerticalRules: drawn.VerticalRules, Rects: drawn.Rects}
+		if pl.Widgets, err = rd.Widgets(d, p.CropBox); err != nil {
 			return err
 		}
 		if err := fn(pl); err != nil {
@@ -254,12 +226,12 @@ type streamReader struct {
 	err    error // the first cap passed
 }
 
-// stream returns the decoded data of the stream o (nil when o is not a
+// Stream returns the decoded data of the stream o (nil when o is not a
 // readable stream), decoding at most max bytes of it. Streams read again
 // (forms, CMaps) are kept when keep is true; page contents are not, so that
 // reading page by page holds one page's content at a time. Every decoding
 // counts toward the whole-file cap.
-func (r *streamReader) stream(o types.Object, max int64, keep bool) []byte {
+func (r *streamReader) Stream(o types.Object, max int64, keep bool) []byte {
 	nr := -1
 	if ref, ok := o.(types.IndirectRef); ok {
 		nr = ref.ObjectNumber.Value()
@@ -295,19 +267,11 @@ func (r *streamReader) stream(o types.Object, max int64, keep bool) []byte {
 	return b
 }
 
+// Err is the first decode cap passed, if any.
+func (r *streamReader) Err() error { return r.err }
+
 func (r *streamReader) fail(nr int, limit int64, whole bool) {
 	if r.err == nil {
 		r.err = &ExpandsError{Object: nr, Limit: limit, WholeFile: whole}
 	}
-}
-
-// ErrTooComplex reports a document whose page content passes the caps on
-// the work of reading its layout (operators, glyphs, codes shown, forms
-// drawn, bytes lexed, time). The document itself may be fine: only its
-// layout is not read.
-var ErrTooComplex = errors.New("the PDF's page content is too complex to read within the limits")
-
-// errLayoutTooBig reports a document whose content passes one of the caps.
-func errLayoutTooBig(what string, limit int) error {
-	return fmt.Errorf("%w: more than %d %s", ErrTooComplex, limit, what)
 }

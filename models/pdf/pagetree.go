@@ -130,7 +130,7 @@ func (w *pageWalker) box(o types.Object) (Box, error) {
 			return Box{}, err
 		}
 	}
-	return Box{LLX: v[0], LLY: v[1], URX: v[2], URY: v[3]}.normalized(), nil
+	return Box{LLX: v[0], LLY: v[1], URX: v[2], URY: v[3]}.Normalized(), nil
 }
 
 // page records a leaf with the attributes in effect.
@@ -150,7 +150,7 @@ func (w *pageWalker) page(inh inherited, nr int) error {
 	if inh.crop != nil {
 		// The effective CropBox is its intersection with the MediaBox; an
 		// empty intersection falls back to the MediaBox, as in pdf.js.
-		if c, ok := inh.crop.intersect(media); ok {
+		if c, ok := inh.crop.Intersect(media); ok {
 			crop = c
 		}
 	}

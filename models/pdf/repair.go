@@ -122,7 +122,7 @@ type rebuilder struct {
 // newRebuilder starts a repair pass over data, within l, maxRepairTime and ctx.
 func newRebuilder(ctx context.Context, data []byte, base int, l Limits) *rebuilder {
 	late := malformed("the repair pass took longer than %v", maxRepairTime)
-	return &rebuilder{ctx: ctx, data: data, base: base, limits: l.withDefaults(), ticker: NewTicker(ctx).withDeadline(maxRepairTime, late)}
+	return &rebuilder{ctx: ctx, data: data, base: base, limits: l.withDefaults(), ticker: NewTicker(ctx).WithDeadline(maxRepairTime, late)}
 }
 
 // run scans, checks and writes.

@@ -137,12 +137,12 @@ type geometry struct {
 
 // apply returns g updated with the boxes n sets.
 func (g geometry) apply(n SampleNode) geometry {
-	if !n.MediaBox.isZero() {
-		m := n.MediaBox.normalized()
+	if n.MediaBox != (Box{}) {
+		m := n.MediaBox.Normalized()
 		g.media = &m
 	}
-	if !n.CropBox.isZero() {
-		c := n.CropBox.normalized()
+	if n.CropBox != (Box{}) {
+		c := n.CropBox.Normalized()
 		g.crop = &c
 	}
 	return g
@@ -168,12 +168,12 @@ func (b *sampleBuilder) set(nr int, body string) { b.objs[nr-1] = body }
 
 // boxAttrs writes the attributes a node sets explicitly.
 func boxAttrs(sb *strings.Builder, n SampleNode, forceMedia *Box) {
-	if !n.MediaBox.isZero() {
+	if n.MediaBox != (Box{}) {
 		fmt.Fprintf(sb, " /MediaBox %s", rectString(n.MediaBox))
 	} else if forceMedia != nil {
 		fmt.Fprintf(sb, " /MediaBox %s", rectString(*forceMedia))
 	}
-	if !n.CropBox.isZero() {
+	if n.CropBox != (Box{}) {
 		fmt.Fprintf(sb, " /CropBox %s", rectString(n.CropBox))
 	}
 	if n.Rotate != 0 {
@@ -217,7 +217,7 @@ func (b *sampleBuilder) page(n SampleNode, nr, parent int, g geometry) {
 	}
 	view := *g.media
 	if g.crop != nil {
-		if c, ok := g.crop.intersect(view); ok {
+		if c, ok := g.crop.Intersect(view); ok {
 			view = c
 		}
 	}

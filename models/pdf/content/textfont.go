@@ -1,4 +1,4 @@
-package pdf
+package content
 
 // Fonts as text extraction needs them: how a string's bytes split into
 // character codes, the Unicode text of each code and its advance width.
@@ -136,7 +136,7 @@ func (f *textFont) lookupWidth(c uint32) float64 {
 // fontCache reads each font dictionary of a document once.
 type fontCache struct {
 	xrt      *model.XRefTable
-	read     *streamReader
+	read     Streams
 	fonts    map[int]*textFont     // by object number of indirect font dictionaries
 	direct   map[fontKey]*textFont // font dictionaries written inside resources
 	cmaps    map[int]map[uint32]string
@@ -436,7 +436,7 @@ func (fc *fontCache) toUnicode(o types.Object) map[uint32]string {
 // within maxToUnicodeRunes per code, maxCMapRunes per CMap, and the
 // document's maxDocCMapRunes, maxFontEntries and work budget.
 func (fc *fontCache) parseToUnicode(o types.Object) map[uint32]string {
-	b := fc.read.stream(o, maxCMapBytes, true)
+	b := fc.read.Stream(o, maxCMapBytes, true)
 	if b == nil {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package pdf
+package content
 
 import (
 	"strings"
@@ -61,7 +61,7 @@ func widgets(xrt *model.XRefTable, d types.Dict, crop Box, work *budget) ([]Widg
 		if !ok {
 			continue
 		}
-		if _, ok := box.intersect(crop); !ok {
+		if _, ok := box.Intersect(crop); !ok {
 			continue
 		}
 		w, ok := field(xrt, a, work)
@@ -190,6 +190,6 @@ func rectOf(xrt *model.XRefTable, o types.Object) (Box, bool) {
 			return Box{}, false
 		}
 	}
-	b := Box{LLX: v[0], LLY: v[1], URX: v[2], URY: v[3]}.normalized()
+	b := Box{LLX: v[0], LLY: v[1], URX: v[2], URY: v[3]}.Normalized()
 	return b, b.Width() > 0 && b.Height() > 0
 }

@@ -1,4 +1,4 @@
-package pdf
+package content
 
 import (
 	"context"
@@ -39,8 +39,8 @@ func NewTickerAt(ctx context.Context, now func() time.Time) *Ticker {
 	return &Ticker{ctx: ctx, now: now, last: now()}
 }
 
-// withDeadline makes t stop with late once limit has passed.
-func (t *Ticker) withDeadline(limit time.Duration, late error) *Ticker {
+// WithDeadline makes t stop with late once limit has passed.
+func (t *Ticker) WithDeadline(limit time.Duration, late error) *Ticker {
 	t.deadline, t.late = t.last.Add(limit), late
 	return t
 }

@@ -1,4 +1,4 @@
-package pdf
+package content
 
 // A small lexer for content streams (ISO 32000-1, 7.8.2): numbers, names,
 // strings, arrays, dictionaries and operators. It is only as complete as text
@@ -466,4 +466,19 @@ func hexByte(a, b byte) (byte, bool) {
 	h, ok1 := hexDigit(a)
 	l, ok2 := hexDigit(b)
 	return h<<4 | l, ok1 && ok2
+}
+
+// isWhite reports whether c is PDF white space (ISO 32000-1, 7.2.2; as
+// models/pdf's structure.go reads it).
+func isWhite(c byte) bool {
+	return c == 0 || c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == ' '
+}
+
+// isDelim reports whether c is a PDF delimiter.
+func isDelim(c byte) bool {
+	switch c {
+	case '(', ')', '<', '>', '[', ']', '{', '}', '/', '%':
+		return true
+	}
+	return false
 }

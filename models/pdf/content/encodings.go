@@ -1,4 +1,4 @@
-package pdf
+package content
 
 // Character encodings of simple fonts and the standard 14 fonts' names, as
 // text extraction needs them.

@@ -1,4 +1,4 @@
-package pdf
+package content
 
 import (
 	"context"
@@ -39,7 +39,7 @@ func newBudget(ctx context.Context, limit time.Duration) *budget {
 // newBudgetAt is newBudget reading the clock now.
 func newBudgetAt(ctx context.Context, limit time.Duration, now func() time.Time) *budget {
 	late := fmt.Errorf("%w: more than %v of work", ErrTooComplex, limit)
-	return &budget{Ticker: NewTickerAt(ctx, now).withDeadline(limit, late)}
+	return &budget{Ticker: NewTickerAt(ctx, now).WithDeadline(limit, late)}
 }
 
 // lex counts n more bytes to lex against maxLexedBytes.
@@ -49,7 +49,7 @@ func (b *budget) lex(n int) error {
 	}
 	b.lexed += int64(n)
 	if b.lexed > maxLexedBytes {
-		b.err = fmt.Errorf("%w: more than %s of content lexed", ErrTooComplex, MiB(maxLexedBytes))
+		b.err = fmt.Errorf("%w: more than %s of content lexed", ErrTooComplex, fmt.Sprintf("%d MiB", maxLexedBytes>>20))
 	}
 	return b.err
 }

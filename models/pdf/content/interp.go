@@ -1,6 +1,6 @@
-package pdf
+package content
 
-// The content stream interpreter behind ReadLayout: it follows the graphics
+// The content stream interpreter behind pdf.ReadLayout: it follows the graphics
 // and text state (ISO 32000-1, 8.4 and 9.3-9.4) far enough to place every
 // glyph and every straight line, and draws nothing.
 
@@ -55,7 +55,7 @@ type glyph struct {
 type interpreter struct {
 	work   *budget
 	xrt    *model.XRefTable
-	read   *streamReader
+	read   Streams
 	fonts  *fontCache
 	ops    int
 	glyphs int // runes placed (a glyph counts each rune of its text)
@@ -79,8 +79,9 @@ type interpreter struct {
 	pageRunes int
 }
 
-// page interprets the content of page d (geometry p) with resources res.
-func (in *interpreter) page(d types.Dict, res types.Dict, p Page) (PageLayout, error) {
+// page interprets the content of page d with resources res, keeping what
+// lies inside crop.
+func (in *interpreter) page(d types.Dict, res types.Dict, crop Box) (Page, error) {
 	in.gs = gstate{ctm: identity, th: 1, lw: 1, font: fallbackFont()}
 	// The glyph buffer is reused from page to page: groupRuns copies what it keeps.
 	in.stack, in.path, in.points, in.out, in.rules, in.vrules, in.rects = in.stack[:0], nil, 0, in.out[:0], nil, nil, nil
@@ -90,34 +91,34 @@ func (in *interpreter) page(d types.Dict, res types.Dict, p Page) (PageLayout, e
 		o, _ = in.xrt.Dereference(o)
 		switch c := o.(type) {
 		case types.StreamDict:
-			content = in.read.stream(d["Contents"], math.MaxInt64, false)
+			content = in.read.Stream(d["Contents"], math.MaxInt64, false)
 		case types.Array:
 			for _, s := range c {
 				if err := in.work.Tick(); err != nil {
-					return PageLayout{}, err
+					return Page{}, err
 				}
-				content = append(content, in.read.stream(s, math.MaxInt64, false)...)
+				content = append(content, in.read.Stream(s, math.MaxInt64, false)...)
 				content = append(content, '\n')
 			}
 		}
 	}
-	if in.read.err != nil {
-		return PageLayout{}, in.read.err
+	if in.read.Err() != nil {
+		return Page{}, in.read.Err()
 	}
 	in.run(content, res, 0)
 	if in.err == nil {
-		in.err = in.read.err
+		in.err = in.read.Err()
 	}
 	if in.err != nil {
-		return PageLayout{}, in.err
+		return Page{}, in.err
 	}
-	runs, err := groupRuns(in.out, p.CropBox, in.work)
+	runs, err := groupRuns(in.out, crop, in.work)
 	if err != nil {
-		return PageLayout{}, err
+		return Page{}, err
 	}
-	return PageLayout{
-		Page: p, Runs: runs,
-		Rules: clipShapes(in.rules, p.CropBox), VerticalRules: clipShapes(in.vrules, p.CropBox), Rects: clipShapes(in.rects, p.CropBox),
+	return Page{
+		Runs:  runs,
+		Rules: clipShapes(in.rules, crop), VerticalRules: clipShapes(in.vrules, crop), Rects: clipShapes(in.rects, crop),
 	}, nil
 }
 
@@ -443,7 +444,7 @@ func axisRect(sp []point) (Box, bool) {
 			return Box{}, false
 		}
 	}
-	b := Box{LLX: sp[0].x, LLY: sp[0].y, URX: sp[2].x, URY: sp[2].y}.normalized()
+	b := Box{LLX: sp[0].x, LLY: sp[0].y, URX: sp[2].x, URY: sp[2].y}.Normalized()
 	return b, true
 }
 
@@ -472,7 +473,7 @@ func (in *interpreter) form(res types.Dict, name string, depth int) {
 	if st := sd.Dict.NameEntry("Subtype"); st == nil || *st != "Form" {
 		return
 	}
-	content := in.read.stream(o, math.MaxInt64, true)
+	content := in.read.Stream(o, math.MaxInt64, true)
 	if content == nil {
 		return
 	}

@@ -1,4 +1,4 @@
-package pdf
+package content
 
 import "math"
 
@@ -35,24 +35,21 @@ func (b Box) Contains(x, y, w, h float64) bool {
 		x+w <= b.URX+epsilon && y+h <= b.URY+epsilon
 }
 
-// normalized returns b with its corners ordered, as PDF readers treat a
+// Normalized returns b with its corners ordered, as PDF readers treat a
 // rectangle given by any two opposite corners.
-func (b Box) normalized() Box {
+func (b Box) Normalized() Box {
 	return Box{
 		LLX: math.Min(b.LLX, b.URX), LLY: math.Min(b.LLY, b.URY),
 		URX: math.Max(b.LLX, b.URX), URY: math.Max(b.LLY, b.URY),
 	}
 }
 
-// intersect returns the overlap of two normalized boxes and whether it has a
+// Intersect returns the overlap of two normalized boxes and whether it has a
 // positive area.
-func (b Box) intersect(o Box) (Box, bool) {
+func (b Box) Intersect(o Box) (Box, bool) {
 	r := Box{
 		LLX: math.Max(b.LLX, o.LLX), LLY: math.Max(b.LLY, o.LLY),
 		URX: math.Min(b.URX, o.URX), URY: math.Min(b.URY, o.URY),
 	}
 	return r, r.Width() > 0 && r.Height() > 0
 }
-
-// isZero reports whether b is the zero Box.
-func (b Box) isZero() bool { return b == Box{} }

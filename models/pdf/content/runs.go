@@ -1,4 +1,4 @@
-package pdf
+package content
 
 import (
 	"math"
@@ -112,7 +112,7 @@ func clipShapes(bs []Box, crop Box) []Box {
 		// A rule has no height to speak of: grow it before intersecting.
 		g := Box{LLX: b.LLX, LLY: b.LLY - 0.01, URX: b.URX, URY: b.URY + 0.01}
 		g.LLX, g.URX = g.LLX-0.01, g.URX+0.01
-		if _, ok := g.intersect(crop); ok {
+		if _, ok := g.Intersect(crop); ok {
 			out = append(out, Box{
 				LLX: math.Max(b.LLX, crop.LLX), LLY: math.Max(b.LLY, crop.LLY),
 				URX: math.Min(b.URX, crop.URX), URY: math.Min(b.URY, crop.URY),

@@ -1,27 +1,26 @@
-package pdf_test
+package content_test
 
 import (
-	"encoding/json"
 	"math"
 	"testing"
 
-	"github.com/markuproom/markuproom/models/pdf"
+	"github.com/markuproom/markuproom/models/pdf/content"
 )
 
 func TestBoxWidthHeight(t *testing.T) {
-	b := pdf.Box{LLX: 36, LLY: 36, URX: 576, URY: 756}
+	b := content.Box{LLX: 36, LLY: 36, URX: 576, URY: 756}
 	if b.Width() != 540 || b.Height() != 720 {
 		t.Fatalf("Width, Height = %v, %v; want 540, 720", b.Width(), b.Height())
 	}
 }
 
 func TestBoxContains(t *testing.T) {
-	letter := pdf.Box{URX: 612, URY: 792}
-	crop := pdf.Box{LLX: 36, LLY: 36, URX: 576, URY: 756}
+	letter := content.Box{URX: 612, URY: 792}
+	crop := content.Box{LLX: 36, LLY: 36, URX: 576, URY: 756}
 	inf, nan := math.Inf(1), math.NaN()
 	tests := []struct {
 		name       string
-		b          pdf.Box
+		b          content.Box
 		x, y, w, h float64
 		want       bool
 	}{
@@ -53,17 +52,5 @@ func TestBoxContains(t *testing.T) {
 				t.Errorf("%+v.Contains(%v, %v, %v, %v) = %v, want %v", tt.b, tt.x, tt.y, tt.w, tt.h, got, tt.want)
 			}
 		})
-	}
-}
-
-func TestJSONNames(t *testing.T) {
-	p := pdf.Page{MediaBox: pdf.Box{URX: 612, URY: 792}, CropBox: pdf.Box{LLX: 1, LLY: 2, URX: 3, URY: 4}, Rotate: 90}
-	got, err := json.Marshal(pdf.Info{Pages: []pdf.Page{p}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := `{"pages":[{"mediaBox":{"llx":0,"lly":0,"urx":612,"ury":792},"cropBox":{"llx":1,"lly":2,"urx":3,"ury":4},"rotate":90}]}`
-	if string(got) != want {
-		t.Errorf("JSON = %s\nwant   %s", got, want)
 	}
 }
