@@ -96,7 +96,7 @@ func (s *Store) AddRoomDocument(ctx context.Context, roomID string, u *StagedUpl
 		if err != nil {
 			return err
 		}
-		merged, err := xfdf.Merge(nil, tagAnnotations(t.ID, row.Position, tags.rows, colorsOf(tags.participants)))
+		merged, err := xfdf.Merge(nil, tagsToXFDF(t.ID, row.Position, tags.rows, colorsOf(tags.participants)))
 		if err != nil {
 			return err
 		}

@@ -1,9 +1,6 @@
 package models
 
 import (
-	"encoding/json"
-	"strconv"
-
 	"github.com/markuproom/markuproom/models/passwordhash"
 	"github.com/markuproom/markuproom/models/xfdf"
 )
@@ -189,7 +186,7 @@ func (s *Store) buildTransaction(id string, orgID int64, in *TransactionInput, d
 		if d.XFDF != nil {
 			callerXFDF = []byte(*d.XFDF)
 		}
-		merged, err := xfdf.Merge(callerXFDF, tagAnnotations(id, i, td.Tags, colorOf))
+		merged, err := xfdf.Merge(callerXFDF, tagsToXFDF(id, i, td.Tags, colorOf))
 		if err != nil {
 			return nil, Invalid(pointer(pointer("#/documents", i), "xfdf"), "invalid_xfdf", "The XFDF cannot be merged: "+err.Error())
 		}
@@ -224,44 +221,6 @@ func participantRow(txID string, i int, pi ParticipantInput, signingOrder bool) 
 		row.PersonalPasswordHash = pi.keptPasswordHash
 	}
 	return row, nil
-}
-
-// tagCustomData is what a generated XFDF annotation carries about its tag.
-type tagCustomData struct {
-	Type        string          `json:"type"`
-	SignerID    string          `json:"signerId"`
-	Page        int             `json:"page"`
-	Required    *bool           `json:"required,omitempty"`
-	StateFormat *string         `json:"stateFormat,omitempty"`
-	DateFormat  *string         `json:"dateFormat,omitempty"`
-	FontSize    *float64        `json:"fontSize,omitempty"`
-	CustomData  json.RawMessage `json:"customData"`
-}
-
-// tagAnnotations converts one document's tags into XFDF annotations.
-func tagAnnotations(txID string, docPos int, tags []Tag, colorOf map[string]string) []xfdf.Annotation {
-	out := make([]xfdf.Annotation, len(tags))
-	key := txID + "/" + strconv.Itoa(docPos)
-	for i, t := range tags {
-		cd, _ := json.Marshal(tagCustomData{
-			Type: t.Type, SignerID: t.SignerID, Page: t.Page, Required: t.Required, StateFormat: t.StateFormat,
-			DateFormat: t.DateFormat, FontSize: t.FontSize, CustomData: json.RawMessage(t.CustomData.orEmpty()),
-		})
-		color := colorOf[t.SignerID]
-		if color == "" {
-			color = UnassignedColor
-		}
-		out[i] = xfdf.Annotation{
-			Name:       xfdf.GeneratedName(key, i),
-			Page:       t.Page - 1,
-			Rect:       xfdf.Rect{X1: t.X, Y1: t.Y, X2: t.X + t.Width, Y2: t.Y + t.Height},
-			Color:      color,
-			Subject:    t.Type,
-			Title:      t.SignerID,
-			CustomData: cd,
-		}
-	}
-	return out
 }
 
 // orEmpty is the stored JSON, or {} when nothing is stored.
