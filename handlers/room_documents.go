@@ -122,3 +122,27 @@ func uploadNote(decrypted bool, repairs []string) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// roomDocumentCacheControl lets the browser keep a room PDF but not use it
+// without asking: every use revalidates (If-None-Match → 304 without the
+// body), so the room's current state is checked each time and an expired
+// room's PDFs stop at once (410), whatever was cached.
+const roomDocumentCacheControl = "private, no-cache"
+
+// roomDocumentContent serves one of the room's current documents to the bound
+// browser, by document id: a document row's content never changes (a page edit
+// makes a new one), so its ETag (the content's SHA-256) revalidates for as long
+// as the room is open, and a viewer still loading while a change removes
+// another document never gets a different file at its URL. The room's state is
+// read with the document: an expired room answers 410, as every room route does.
+func (h *roomHandler) roomDocumentContent(c *gin.Context) error {
+	id, err := h.boundRoomID(c)
+	if err != nil {
+		return err
+	}
+	doc, err := h.rooms.RoomDocument(c.Request.Context(), id, c.Param("document"))
+	if err != nil {
+		return err
+	}
+	return servePDF(c, h.files, doc, roomDocumentCacheControl)
+}
