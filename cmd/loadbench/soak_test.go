@@ -19,6 +19,9 @@ import (
 // version, a webhook delivered twice — and sees exactly those checks fail,
 // so they cannot pass vacuously.
 func TestSoakShort(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short: the soak builds and runs the server binary under load for seconds")
+	}
 	dbURL := os.Getenv("TEST_DATABASE_URL")
 	if dbURL == "" {
 		t.Skip("TEST_DATABASE_URL is not set: the soak needs PostgreSQL")

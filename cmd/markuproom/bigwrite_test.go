@@ -24,6 +24,9 @@ import (
 // written (upload +52 MB, replace +180–210 MB): growth of 96 MB and 400 MB.
 // Time is logged, not asserted (shared machines).
 func TestLargeWritesStayWithinTheirMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short: builds and runs the server binary")
+	}
 	if runtime.GOOS != "linux" {
 		t.Skip("reads peak RSS from /proc/<pid>/status (Linux only)")
 	}

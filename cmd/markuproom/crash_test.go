@@ -49,6 +49,9 @@ func versionBody(gcsRefID string, i, v int) map[string]any {
 // sent again (a message in flight at the kill is sent again after its
 // lease: at least once, receivers deduplicate by webhook-id).
 func TestSIGKILLMidWritesLeavesEveryTransactionWhole(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short: builds and runs the server binary")
+	}
 	bin := filepath.Join(t.TempDir(), "markuproom")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)

@@ -44,6 +44,9 @@ const (
 // fresh server, so every file is measured; a watchdog kills a server past
 // 2 GiB of RSS.
 func TestHostilePDFsLeaveTheServerUp(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short: builds and runs the server binary")
+	}
 	if runtime.GOOS != "linux" {
 		t.Skip("reads and resets peak RSS through /proc/<pid> (Linux only)")
 	}

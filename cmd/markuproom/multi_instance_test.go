@@ -58,6 +58,9 @@ import (
 // one process's (an embedded database file is opened by one server), so several instances run only on
 // PostgreSQL, and the test is skipped without it.
 func TestTwoInstancesShareOnePostgreSQLAndOneS3Bucket(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short: builds and runs the server binary")
+	}
 	if os.Getenv(modelstest.PostgresURLEnv) == "" {
 		t.Skip("needs PostgreSQL (TEST_DATABASE_URL): the embedded SQLite database is single-instance by design")
 	}

@@ -36,6 +36,9 @@ import (
 // less than 256 MB over what it had after start-up and a warm-up request.
 // Before the decode caps, one such upload grew the process by 2 GB.
 func TestPDFBombsLeaveTheServerUp(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short: builds and runs the server binary")
+	}
 	if runtime.GOOS != "linux" {
 		t.Skip("reads peak RSS from /proc/<pid>/status (Linux only)")
 	}
