@@ -3,7 +3,7 @@ SHELL := /bin/bash
 GO    ?= go
 PKGS  := ./...
 
-.PHONY: run test test-browser test-engines vet templ-check generate assets bench bench-go load soak fmt lint-openapi apiclient-check
+.PHONY: run test test-quick test-browser test-engines vet templ-check generate assets bench bench-go load soak fmt lint-openapi apiclient-check
 
 ## run: start the server with embedded defaults (SQLite in ./data, demo data printed)
 run:
@@ -24,6 +24,16 @@ test: vet templ-check apiclient-check
 	@if [ -x "$(CHROMIUM)" ] && [ -d node_modules/playwright-core ]; then $(MAKE) --no-print-directory test-browser; \
 	elif [ -n "$$CI" ]; then echo "CI: Chromium or node_modules missing; .ci/run should have installed them"; exit 1; \
 	else echo "NOTE: browser tests not run here: install Debian's chromium and run 'npm ci' (bash .ci/run does both)"; fi
+
+## test-quick: the inner loop, under 2 minutes: the Go unit and handler tests on SQLite alone (go test
+## -short, TEST_DATABASE_URL unset: the tests that build and start the server binary, the soak and other
+## slow ones skip themselves), then the node unit tests when node_modules exists. No vet, staticcheck,
+## OpenAPI lint, PostgreSQL or browser tests: run `make test` before you push. go test's cache stays on
+## (a rerun of unchanged packages is instant); GOFLAGS=-count=1 make test-quick runs everything again.
+test-quick:
+	@$(call timed,go test -short on SQLite,env -u TEST_DATABASE_URL $(GO) test -short -timeout 5m $(PKGS))
+	@if [ -d node_modules ]; then $(call timed,node unit tests,npm run --silent test:unit); \
+	else echo "NOTE: node unit tests not run here: run 'npm ci' first"; fi
 
 ## test-browser: drive the real pages in headless Chromium (playwright-core; engines.test.mjs through
 ## puppeteer-core), on the embedded SQLite, then on PostgreSQL too when TEST_DATABASE_URL is set (a
