@@ -14,10 +14,15 @@ import (
 func TestCatcherPrintsEnvelopeSubjectAndPlainText(t *testing.T) {
 	var mu sync.Mutex
 	var out strings.Builder
+	printedOne := make(chan struct{}, 1)
 	srv := mailcatch.NewServer(&mailcatch.Catcher{OnMessage: func(m mailcatch.Message) {
 		mu.Lock()
 		defer mu.Unlock()
 		printMessage(&out, 1, m)
+		select {
+		case printedOne <- struct{}{}:
+		default:
+		}
 	}})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -38,9 +43,10 @@ func TestCatcherPrintsEnvelopeSubjectAndPlainText(t *testing.T) {
 		defer mu.Unlock()
 		return out.String()
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for !strings.Contains(printed(), "Hello José") && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
+	select {
+	case <-printedOne:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the catcher printed nothing within 5 s")
 	}
 	got := printed()
 	for _, want := range []string{"from from@example.com to jose@example.com", "To: José <jose@example.com>", "Subject: Please sign", "Hello José"} {
