@@ -116,14 +116,14 @@ func (s *Store) readStoredPDF(ctx context.Context, d *Document, fn func(Document
 	return fn(content)
 }
 
-// placedTags are the tags a new room places on d from its own text tags and
-// form fields (suggested fields are only offered): signer n is the n-th
-// participant, unassigned beyond them; customData says where each came from.
-func placedTags(d *Document, participants []ParticipantInput) ([]TagInput, error) {
+// placedTags are the tags a room places on a document from found, its
+// stored detection (nil: none): its own text tags and form fields (suggested
+// fields are only offered); signer n is the n-th participant, unassigned
+// beyond them; customData says where each came from.
+func placedTags(found *detect.Detection, participants []ParticipantInput) ([]TagInput, error) {
 	tags := []TagInput{}
-	found, err := d.storedDetection()
-	if err != nil || found == nil {
-		return tags, err
+	if found == nil {
+		return tags, nil
 	}
 	for _, t := range found.Tags {
 		if t.Source == detect.SourceLabel || len(tags) == MaxTagsPerDocument {

@@ -218,8 +218,11 @@ func (s *Store) roomTransaction(room *Room, in *RoomInput, docs map[string]*Docu
 		byRef[d.ID] = d
 		tags := []TagInput{}
 		if room.Config.Documents.DetectTags {
-			var err error
-			if tags, err = placedTags(d, ti.Participants); err != nil {
+			found, err := d.storedDetection()
+			if err != nil {
+				return nil, err
+			}
+			if tags, err = placedTags(found, ti.Participants); err != nil {
 				return nil, err
 			}
 		}

@@ -92,7 +92,7 @@ func (s *Store) AddRoomDocument(ctx context.Context, roomID string, u *StagedUpl
 			TransactionID: t.ID, Position: t.DocumentCount, DocumentID: doc.ID, GCSRefID: doc.ObjectKey, Title: doc.Title,
 			SessionType: "esign", Type: "undetermined", Pages: doc.PageCount,
 		}
-		tags, err := tx.uploadTags(ctx, room, t, doc, row.Position)
+		tags, err := tx.uploadTags(ctx, room, t, found, row.Position)
 		if err != nil {
 			return err
 		}
@@ -135,8 +135,9 @@ type placedOnUpload struct {
 
 // uploadTags builds the tags a document added to a room at position pos
 // places (none without config.documents.detectTags): placedTags against the
-// transaction's participants in their order, as new rows.
-func (s *Store) uploadTags(ctx context.Context, room *Room, t *Transaction, doc *Document, pos int) (placedOnUpload, error) {
+// transaction's participants in their order, as new rows. found is the
+// document's detection, decoded once before the room change.
+func (s *Store) uploadTags(ctx context.Context, room *Room, t *Transaction, found *detect.Detection, pos int) (placedOnUpload, error) {
 	var out placedOnUpload
 	if err := s.db.WithContext(ctx).Where("transaction_id = ?", t.ID).Order("position").Find(&out.participants).Error; err != nil {
 		return out, mapDBError(err)
@@ -148,7 +149,7 @@ func (s *Store) uploadTags(ctx context.Context, room *Room, t *Transaction, doc 
 	for i, p := range out.participants {
 		people[i] = ParticipantInput{ID: p.ParticipantID}
 	}
-	inputs, err := placedTags(doc, people)
+	inputs, err := placedTags(found, people)
 	if err != nil {
 		return out, err
 	}
