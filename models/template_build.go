@@ -96,7 +96,7 @@ func checkTemplateContent(p *Problems, c *templateContent) {
 // renamed in order by RoleNames.
 func (s *Store) templateFromTransaction(ctx context.Context, orgID int64, in *TemplateInput) (*templateContent, error) {
 	const ptr = "#/transactionId"
-	t, err := s.GetTransaction(ctx, orgID, in.TransactionID)
+	t, err := s.transactionLayout(ctx, orgID, in.TransactionID)
 	if errors.Is(err, ErrNotFound) {
 		return nil, Unprocessable(ptr, "unknown_transaction", fmt.Sprintf("No transaction of this organization has the id %q.", truncateForDetail(in.TransactionID)))
 	}
@@ -163,4 +163,31 @@ func (s *Store) templateFromTransaction(ctx context.Context, orgID int64, in *Te
 		}
 	}
 	return c, nil
+}
+
+// transactionLayout reads what a template copies of a transaction: its
+// documents (without their XFDF), their tags (without ids) and its
+// participants' ids and names, with four queries whatever its size.
+func (s *Store) transactionLayout(ctx context.Context, orgID int64, id string) (*Transaction, error) {
+	t, err := s.getTransactionRow(ctx, s.db, orgID, id)
+	if err != nil {
+		return nil, err
+	}
+	db := s.db.WithContext(ctx)
+	err = db.Select("transaction_id", "position", "document_id", "title").Where("transaction_id = ?", id).Order("position").Find(&t.Documents).Error
+	if err != nil {
+		return nil, mapDBError(err)
+	}
+	var tags []Tag
+	err = db.Select("document_position", "type", "x", "y", "width", "height", "signer_id", "custom_data", "page", "required",
+		"state_format", "date_format", "font_size").Where("transaction_id = ?", id).Order("document_position, position").Find(&tags).Error
+	if err != nil {
+		return nil, mapDBError(err)
+	}
+	err = db.Select("participant_id", "first_name", "last_name").Where("transaction_id = ?", id).Order("position").Find(&t.Participants).Error
+	if err != nil {
+		return nil, mapDBError(err)
+	}
+	attachTags(t, tags)
+	return t, nil
 }
