@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	openapi_types "github.com/oapi-codegen/runtime/types"
 
 	"github.com/markuproom/markuproom/handlers/apispec/apiclient"
 	"github.com/markuproom/markuproom/models"
@@ -164,11 +163,7 @@ func TestGeneratedClientDrivesTheAPI(t *testing.T) {
 		room := apiclient.RoomInput{
 			Documents:   &[]string{doc.Location},
 			ReferenceId: oapiPtr("room-deal-2"),
-			Participants: &[]struct {
-				Email     openapi_types.Email `json:"email"`
-				FirstName string              `json:"firstName"`
-				LastName  string              `json:"lastName"`
-			}{{Email: "robin@example.com", FirstName: "Robin", LastName: "Seller"}},
+			Participants: &[]apiclient.RoomParticipantInput{{Email: "robin@example.com", FirstName: "Robin", LastName: "Seller"}},
 			Config: &apiclient.RoomConfig{Idv: &struct {
 				CredentialAnalysis *bool `json:"credentialAnalysis,omitempty"`
 				Kba                *bool `json:"kba,omitempty"`

@@ -919,17 +919,23 @@ type RoomInput struct {
 	Documents *[]string `json:"documents,omitempty"`
 
 	// Participants Preloaded participants; e-mails must differ ignoring case. Empty needs config.participants.add not false.
-	Participants *[]struct {
-		Email     openapi_types.Email `json:"email"`
-		FirstName string              `json:"firstName"`
-		LastName  string              `json:"lastName"`
-	} `json:"participants,omitempty"`
+	Participants *[]RoomParticipantInput `json:"participants,omitempty"`
 
 	// ReferenceId Extension: the referenceId of the room's transaction (default the room id).
 	ReferenceId *string `json:"referenceId,omitempty"`
 
 	// SenderId A user of the token's organization (a number is read as its decimal string); otherwise 401.
 	SenderId RoomInput_SenderId `json:"senderId"`
+
+	// TemplateId Extension: the room starts from this template of the organization
+	// (unknown or archived: 422 `unknown_template`). With no `documents`,
+	// the room gets the template's documents with its tags placed; with
+	// `documents`, document i gets the tags of template document i, and
+	// must have its page count and page boxes (±1 pt; else 422
+	// `template_mismatch` at `#/documents/i`). A tag whose role nobody
+	// takes is placed unassigned. The template's tags take the place of
+	// tags detected in those documents. Counts as a use of the template.
+	TemplateId *string `json:"templateId,omitempty"`
 }
 
 // RoomInputSenderId0 defines model for RoomInput.SenderId.0.
@@ -941,6 +947,19 @@ type RoomInputSenderId1 = float32
 // RoomInput_SenderId A user of the token's organization (a number is read as its decimal string); otherwise 401.
 type RoomInput_SenderId struct {
 	union json.RawMessage
+}
+
+// RoomParticipantInput defines model for RoomParticipantInput.
+type RoomParticipantInput struct {
+	Email     openapi_types.Email `json:"email"`
+	FirstName string              `json:"firstName"`
+	LastName  string              `json:"lastName"`
+
+	// Role Extension: the role of the request's template this participant
+	// takes. When any participant names a role, roles go by name
+	// (unknown or taken twice: 422); otherwise the template's roles go
+	// to the participants in order.
+	Role *string `json:"role,omitempty"`
 }
 
 // Tag A tag placed on a page. `x`, `y` are the bottom-left corner in PDF
