@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-
 	"github.com/markuproom/markuproom/handlers/apispec/apiclient"
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/models/modelstest"
@@ -161,8 +160,8 @@ func TestGeneratedClientDrivesTheAPI(t *testing.T) {
 
 		// A Markup Room on the uploaded document.
 		room := apiclient.RoomInput{
-			Documents:   &[]string{doc.Location},
-			ReferenceId: oapiPtr("room-deal-2"),
+			Documents:    &[]string{doc.Location},
+			ReferenceId:  oapiPtr("room-deal-2"),
 			Participants: &[]apiclient.RoomParticipantInput{{Email: "robin@example.com", FirstName: "Robin", LastName: "Seller"}},
 			Config: &apiclient.RoomConfig{Idv: &struct {
 				CredentialAnalysis *bool `json:"credentialAnalysis,omitempty"`
