@@ -705,9 +705,23 @@ type DocumentInput struct {
 	ReadOnly    *bool                    `json:"readOnly,omitempty"`
 	SessionType DocumentInputSessionType `json:"sessionType"`
 	Tags        []Tag                    `json:"tags"`
-	Title       string                   `json:"title"`
-	Type        DocumentInputType        `json:"type"`
-	Visible     *bool                    `json:"visible,omitempty"`
+
+	// TemplateDocument The template document whose tags are added (default 0); needs templateId.
+	TemplateDocument *int `json:"templateDocument,omitempty"`
+
+	// TemplateId An extension: add the tags of a document of this template of the
+	// organization (`templateDocument`, default 0), after `tags`, each
+	// with `customData` gaining `{"template", "templateVersion"}`; the
+	// template's roles go to the participants by their `role`, else in
+	// order. Not stored or echoed, like `anchorTags`. 422 at
+	// `#/documents/i/templateId`: `unknown_template` (unknown or
+	// archived), `template_mismatch` (the document's page count or page
+	// boxes differ by more than 1 pt), `unassigned_role` (a role with
+	// tags here that no participant takes). Counts as a use.
+	TemplateId *string           `json:"templateId,omitempty"`
+	Title      string            `json:"title"`
+	Type       DocumentInputType `json:"type"`
+	Visible    *bool             `json:"visible,omitempty"`
 
 	// Xfdf Well-formed XFDF (at most 5 MiB); its annotations are kept and the tags are merged in.
 	Xfdf *string `json:"xfdf,omitempty"`
@@ -801,7 +815,10 @@ type ParticipantInput struct {
 	PersonalPasswordQuestion *string `json:"personalPasswordQuestion,omitempty"`
 
 	// Phone Required for two-factor authentication by SMS.
-	Phone            *string                          `json:"phone,omitempty"`
+	Phone *string `json:"phone,omitempty"`
+
+	// Role An extension: the template role this participant takes for the documents' templateId (not stored).
+	Role             *string                          `json:"role,omitempty"`
 	State            *string                          `json:"state,omitempty"`
 	TwoFactorContact ParticipantInputTwoFactorContact `json:"twoFactorContact"`
 	Zip              *string                          `json:"zip,omitempty"`
