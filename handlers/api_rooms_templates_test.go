@@ -78,6 +78,12 @@ func TestRoomFromTemplate(t *testing.T) {
 			at(tags, 0, "x") != float64(72) || at(tags, 0, "y") != float64(100) {
 			t.Fatalf("tags = %v", tags)
 		}
+		// A template made from the room's draft keeps the unassigned tag unassigned.
+		copied, _ := s.createTemplate(tenant.Token, obj{"name": "From the room", "transactionId": tx["id"]})
+		assertEchoes(t, arr{obj{"name": "Pat Buyer"}, obj{"name": "Robin Seller"}}, copied["roles"], "roles")
+		if at(copied, "tags", 0, "role") != "Robin Seller" || at(copied, "tags", 1).(obj)["role"] != nil {
+			t.Fatalf("tags copied from the room: %v", copied["tags"])
+		}
 
 		// A page box within 1 pt fits.
 		var near uploadedDoc
