@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/models/tagtype"
 	"github.com/markuproom/markuproom/templates"
 )
 
@@ -89,7 +90,7 @@ func historyWords(e models.TransactionEvent) string {
 
 // tagTypeWord names a tag type by its label ("A" for a code it does not know).
 func tagTypeWord(code string) string {
-	if tt, ok := models.TagTypeByCode(code); ok {
+	if tt, ok := tagtype.ByCode(code); ok {
 		return tt.Label
 	}
 	return "A"

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/models/tagtype"
 )
 
 // Every tag type has an icon drawn in the sprite and a one-line description;
@@ -18,7 +18,7 @@ func TestPaletteIconsAndDescriptions(t *testing.T) {
 	seen := map[string]string{}
 	n := 0
 	for _, g := range paletteGroups() {
-		if g.Collapsed != (g.ID == models.TagGroupNotary) {
+		if g.Collapsed != (g.ID == tagtype.GroupNotary) {
 			t.Errorf("group %s: collapsed = %v; only the notary group starts folded", g.ID, g.Collapsed)
 		}
 		for _, tt := range g.Types {
@@ -35,10 +35,13 @@ func TestPaletteIconsAndDescriptions(t *testing.T) {
 			seen[tt.Description] = tt.Code
 		}
 	}
-	if n != len(models.TagTypes()) {
-		t.Errorf("the palette holds %d types, want %d", n, len(models.TagTypes()))
+	if n != len(tagtype.All()) {
+		t.Errorf("the palette holds %d types, want %d", n, len(tagtype.All()))
 	}
-	look := func(code string) string { return tagTypeLook[code].description }
+	look := func(code string) string {
+		tt, _ := tagtype.ByCode(code)
+		return tt.Description
+	}
 	if !strings.Contains(look("SIGNHERETAGTEMPLATEANNOTATION"), "asks the signer to sign") || !strings.Contains(look("SIGNATURETEMPLATE"), "signature is applied") {
 		t.Errorf("Sign here / Signature are not told apart: %q / %q", look("SIGNHERETAGTEMPLATEANNOTATION"), look("SIGNATURETEMPLATE"))
 	}

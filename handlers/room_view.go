@@ -9,6 +9,7 @@ import (
 	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/models/passwordhash"
+	"github.com/markuproom/markuproom/models/tagtype"
 	"github.com/markuproom/markuproom/static"
 	"github.com/markuproom/markuproom/templates"
 )
@@ -142,7 +143,7 @@ func suggestionsJSON(list []models.RoomSuggestion) string {
 			Key: s.Key, Page: s.Page, Type: s.Type, Text: s.Text, X: s.X, Y: s.Y, Width: s.Width, Height: s.Height,
 			Required: s.Required, DateFormat: s.DateFormat, FontSize: s.FontSize, Confidence: s.Confidence,
 		}
-		if tt, ok := models.TagTypeByCode(s.Type); ok {
+		if tt, ok := tagtype.ByCode(s.Type); ok {
 			out[i].Label = tt.Label
 		}
 	}

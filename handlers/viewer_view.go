@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 	"unicode"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/models/pdf"
+	"github.com/markuproom/markuproom/models/tagtype"
 	"github.com/markuproom/markuproom/static"
 	"github.com/markuproom/markuproom/templates"
 )
@@ -53,8 +55,11 @@ func (s viewerSigners) tagView(t *models.Tag, editable bool) templates.TagView {
 		SignerID: t.SignerID, ColorClass: signerClass(-1), Required: t.Required != nil && *t.Required,
 		DateFormat: deref(t.DateFormat), StateFormat: deref(t.StateFormat), Editable: editable,
 	}
-	if tt, ok := models.TagTypeByCode(t.Type); ok {
+	if tt, ok := tagtype.ByCode(t.Type); ok {
 		v.Label = tt.Label
+		if tt.IsDate {
+			v.DateWords, v.DefaultFormat = tt.Words(), tt.DefaultFormat
+		}
 	}
 	if t.FontSize != nil {
 		v.FontSize = num(*t.FontSize)
@@ -75,6 +80,7 @@ func viewerView(assets *static.Assets, t *models.Transaction, uploads map[string
 		WorkerURL: assets.URL("vendor/pdfjs/pdf.worker.min.mjs"),
 		FontsURL:  "/static/vendor/pdfjs/standard_fonts/",
 		IconsURL:  assets.URL("img/tags.svg"),
+		TagTypes:  tagTypesJSON(),
 	}
 	signers := newViewerSigners(t.Participants)
 	for _, d := range t.Documents {
@@ -102,4 +108,25 @@ func viewerView(assets *static.Assets, t *models.Transaction, uploads map[string
 		v.Documents = append(v.Documents, dv)
 	}
 	return v
+}
+
+// tagTypesJSON is the viewer's data-tag-types: every tag type of
+// models/tagtype as the editor reads it (templates.ViewerTagType).
+func tagTypesJSON() string {
+	types := tagtype.All()
+	out := make([]templates.ViewerTagType, len(types))
+	for i, tt := range types {
+		out[i] = templates.ViewerTagType{
+			Code: tt.Code, Label: tt.Label, Group: tt.Group, Width: tt.DefaultWidth, Height: tt.DefaultHeight,
+			Icon: tt.Icon, Date: tt.IsDate, Format: tt.DefaultFormat, State: tt.IsState,
+		}
+		if tt.IsDate {
+			out[i].Words = tt.Words()
+		}
+	}
+	data, err := json.Marshal(out)
+	if err != nil { // plain numbers and strings: cannot fail
+		return "[]"
+	}
+	return string(data)
 }

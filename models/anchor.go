@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/markuproom/markuproom/models/pdf"
-	"github.com/markuproom/markuproom/models/pdf/detect"
+	"github.com/markuproom/markuproom/models/tagtype"
 )
 
 // Limits of anchorTags (an extension of the transaction replace: AnchorTag in
@@ -134,8 +134,8 @@ func anchorTags(ctx context.Context, text *anchorText, j int, a AnchorTag, limit
 		}
 		return nil, "anchor_not_found", fmt.Sprintf("The anchor %q does not occur in the document's text%s.", truncateForDetail(a.Anchor), occurrenceNote(a)), nil
 	}
-	dw, dh := detect.TypeSize(a.Type)
-	w, h := orDefault(a.Width, dw), orDefault(a.Height, dh)
+	tt, _ := tagtype.ByCode(a.Type)
+	w, h := orDefault(a.Width, tt.DefaultWidth), orDefault(a.Height, tt.DefaultHeight)
 	tags := make([]TagInput, 0, len(matches))
 	for k, m := range matches {
 		page := text.lay.Pages[m.Page-1].Page

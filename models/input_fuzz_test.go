@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/models/tagtype"
 	"github.com/markuproom/markuproom/models/xfdf"
 )
 
@@ -151,7 +152,7 @@ func checkTransactionInput(t *testing.T, in *models.TransactionInput) {
 			t.Fatalf("accepted malformed XFDF %q", *d.XFDF)
 		}
 		for _, tag := range d.Tags {
-			if !slices.Contains(models.TagTypeCodes(), tag.Type) || strings.TrimSpace(tag.SignerID) == "" ||
+			if !slices.Contains(tagtype.Codes(), tag.Type) || strings.TrimSpace(tag.SignerID) == "" ||
 				!finite(tag.X, -models.MaxCoordinate, models.MaxCoordinate) || !finite(tag.Y, -models.MaxCoordinate, models.MaxCoordinate) ||
 				!finite(tag.Width, math.SmallestNonzeroFloat64, models.MaxCoordinate) || !finite(tag.Height, math.SmallestNonzeroFloat64, models.MaxCoordinate) ||
 				tag.Page < 1 || tag.Page > 100000 || (tag.FontSize != nil && !finite(*tag.FontSize, 1, models.MaxTagFontSize)) {

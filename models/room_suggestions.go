@@ -56,7 +56,7 @@ type SuggestionDecisions struct {
 // ParseSuggestionDecisions reads the JSON body of POST
 // /rooms/{id}/suggestions:
 //
-//	{"dismiss": [{"documentPosition": 0, "page": 2, "key": "SIGNATURETEMPLATE@72,96,180,20"}],
+//	{"dismiss": [{"documentPosition": 0, "page": 2, "key": "<type code>@72,96,180,20"}],
 //	 "restore": [...]}
 //
 // Syntax, types and unknown fields are 400; no entry (empty_request) and

@@ -10,6 +10,7 @@ import (
 
 	"github.com/markuproom/markuproom/models/pdf/detect"
 	"github.com/markuproom/markuproom/models/secret"
+	"github.com/markuproom/markuproom/models/tagtype"
 	"github.com/markuproom/markuproom/models/xfdf"
 )
 
@@ -248,7 +249,7 @@ func (e *tagEditor) checkForm(doc *roomDocument, f RoomTagForm, base string) (*T
 	if err != nil {
 		return nil, err
 	}
-	in, _ := parseTagInput(&bad, base, scanJSON(raw), TagTypeCodes())
+	in, _ := parseTagInput(&bad, base, scanJSON(raw), tagtype.Codes())
 	if len(f.SignerID) > MaxShortTextLength {
 		bad.Add(pointer(base, "signerId"), "too_long", "The signer id is too long.")
 	}

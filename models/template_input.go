@@ -1,6 +1,10 @@
 package models
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/markuproom/markuproom/models/tagtype"
+)
 
 // Limits of a template (the "Templates" paragraph of the OpenAPI
 // document's description). The number of templates an organization may
@@ -113,7 +117,7 @@ func parseTemplateInput(p *Problems, body []byte) *TemplateInput {
 	if items, ok := o.array("tags", false, MaxTemplateDocuments*MaxTemplateTagsPerDocument); ok {
 		in.Tags = make([]TemplateTag, 0, len(items))
 		perDocument := map[int]int{}
-		codes := TagTypeCodes()
+		codes := tagtype.Codes()
 		for i, raw := range items {
 			if t, ok := parseTemplateTag(p, pointer(o.at("tags"), i), raw, codes); ok {
 				in.Tags = append(in.Tags, t)

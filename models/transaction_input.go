@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/markuproom/markuproom/models/passwordhash"
+	"github.com/markuproom/markuproom/models/tagtype"
 	"github.com/markuproom/markuproom/models/xfdf"
 )
 
@@ -204,7 +205,7 @@ func parseDocumentInput(p *Problems, ptr string, raw jsonNode) (DocumentInput, b
 	d.Visible = o.boolean("visible")
 	if items, ok := o.array("tags", true, MaxTagsPerDocument); ok {
 		d.Tags = make([]TagInput, 0, len(items))
-		tagsPtr, codes := o.at("tags"), TagTypeCodes()
+		tagsPtr, codes := o.at("tags"), tagtype.Codes()
 		for i, raw := range items {
 			if t, ok := parseTagInput(p, pointer(tagsPtr, i), raw, codes); ok {
 				d.Tags = append(d.Tags, t)
@@ -213,7 +214,7 @@ func parseDocumentInput(p *Problems, ptr string, raw jsonNode) (DocumentInput, b
 	}
 	parseDocumentTemplate(o, &d)
 	if items, ok := o.array("anchorTags", false, MaxAnchorTags); ok {
-		ptr, codes := o.at("anchorTags"), TagTypeCodes()
+		ptr, codes := o.at("anchorTags"), tagtype.Codes()
 		for i, raw := range items {
 			if a, ok := parseAnchorTag(p, pointer(ptr, i), raw, codes); ok {
 				d.AnchorTags = append(d.AnchorTags, a)

@@ -18,7 +18,27 @@ type ViewerView struct {
 	// SuggestionsURL receives dismissals of suggested fields (POST, JSON).
 	// Empty when not editable.
 	SuggestionsURL string
-	Documents      []ViewerDocument
+	// TagTypes is the JSON list of every tag type (ViewerTagType), in palette
+	// order, for the editor to read (data-tag-types).
+	TagTypes  string
+	Documents []ViewerDocument
+}
+
+// ViewerTagType is one tag type as the editor reads it from data-tag-types
+// (web/src/editor/taglabel.mjs readTagTypes): its name, default size in
+// points, icon, and whether it takes a date (then the words it says before
+// its format and the format it starts with) or a state format.
+type ViewerTagType struct {
+	Code   string  `json:"code"`
+	Label  string  `json:"label"`
+	Group  string  `json:"group"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+	Icon   string  `json:"icon"`
+	Date   bool    `json:"date,omitempty"`
+	Words  string  `json:"words,omitempty"`
+	Format string  `json:"format,omitempty"`
+	State  bool    `json:"state,omitempty"`
 }
 
 // ViewerDocument is one document of the viewer.
@@ -84,34 +104,32 @@ type TagView struct {
 	DateFormat  string
 	StateFormat string
 	FontSize    string
+	// DateWords are set on a date tag: what it holds, said before its format
+	// ("Date signed · MM/DD/YYYY"); DefaultFormat is the format it is shown
+	// with when it names none.
+	DateWords, DefaultFormat string
 	// Editable makes the tag focusable and selectable.
 	Editable bool
 }
 
-// dateWords say what a date tag holds when its type's name does not
-// (web/src/editor/taglabel.mjs DATE_WORDS says the same).
-var dateWords = map[string]string{"DATETEMPLATE": "Date signed"}
-
 // TagText is the words on a tag: its type's name; a date tag, what it holds
 // and its format ("Date signed · MM/DD/YYYY"), never a date, which would read
 // as fixed. The editor's tagText (web/src/editor/taglabel.mjs) says the same,
-// and the same words show whether the server or the editor drew the tag.
+// and the same words show whether the server or the editor drew the tag
+// (web/test/taglabel.test.mjs reads what the handlers' tests write to
+// web/test/testdata/tag-texts.json).
 func TagText(t TagView) string {
-	if t.Type != "DATETEMPLATE" && t.Type != "COMMISSIONEXPIRATIONTEMPLATE" {
+	if t.DateWords == "" {
 		return t.Label
 	}
 	format := t.DateFormat
 	switch format {
 	case "":
-		format = "MM/DD/YYYY"
+		format = t.DefaultFormat
 	case "full":
 		format = "full date"
 	}
-	words := dateWords[t.Type]
-	if words == "" {
-		words = t.Label
-	}
-	return words + " · " + format
+	return t.DateWords + " · " + format
 }
 
 // tagLabel is the accessible name of a tag.

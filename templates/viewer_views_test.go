@@ -2,17 +2,18 @@ package templates
 
 import "testing"
 
-// A date tag says what it holds and its format, never a date; the editor's
-// tagText (web/test/taglabel.test.mjs) expects the same words.
+// A date tag says what it holds and its format, never a date (the handlers'
+// TestTagTextsOfTheCatalog checks the same words from models/tagtype's facts
+// and hands them to the editor's tests).
 func TestTagText(t *testing.T) {
 	cases := []struct {
 		tag  TagView
 		want string
 	}{
-		{TagView{Type: "DATETEMPLATE", Label: "Date"}, "Date signed · MM/DD/YYYY"},
-		{TagView{Type: "DATETEMPLATE", Label: "Date", DateFormat: "MMMM do, yyyy"}, "Date signed · MMMM do, yyyy"},
-		{TagView{Type: "DATETEMPLATE", Label: "Date", DateFormat: "full"}, "Date signed · full date"},
-		{TagView{Type: "COMMISSIONEXPIRATIONTEMPLATE", Label: "Commission expiration", DateFormat: "DD/MM/YY"}, "Commission expiration · DD/MM/YY"},
+		{TagView{Type: "DATETEMPLATE", Label: "Date", DateWords: "Date signed", DefaultFormat: "MM/DD/YYYY"}, "Date signed · MM/DD/YYYY"},
+		{TagView{Type: "DATETEMPLATE", Label: "Date", DateWords: "Date signed", DefaultFormat: "MM/DD/YYYY", DateFormat: "MMMM do, yyyy"}, "Date signed · MMMM do, yyyy"},
+		{TagView{Type: "DATETEMPLATE", Label: "Date", DateWords: "Date signed", DefaultFormat: "MM/DD/YYYY", DateFormat: "full"}, "Date signed · full date"},
+		{TagView{Type: "COMMISSIONEXPIRATIONTEMPLATE", Label: "Commission expiration", DateWords: "Commission expiration", DefaultFormat: "MM/DD/YYYY", DateFormat: "DD/MM/YY"}, "Commission expiration · DD/MM/YY"},
 		{TagView{Type: "INITIALSTEMPLATE", Label: "Initials"}, "Initials"},
 	}
 	for _, c := range cases {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/markuproom/markuproom/models/pdf"
+	"github.com/markuproom/markuproom/models/tagtype"
 )
 
 // The operations of the mixed scenario, in the order the report lists them.
@@ -358,7 +359,7 @@ func (l *soakLoad) doc(i int) soakDoc {
 func soakBody(gcsRefID string, i, v int, pending bool) map[string]any {
 	tags := make([]map[string]any, v%5+1)
 	for k := range tags {
-		tags[k] = map[string]any{"type": "SIGNATURETEMPLATE", "x": 36 + k*70, "y": 36 + v%20*25, "width": 60, "height": 20,
+		tags[k] = map[string]any{"type": tagtype.Signature, "x": 36 + k*70, "y": 36 + v%20*25, "width": 60, "height": 20,
 			"signerId": "p1", "page": 1, "customData": map[string]any{}}
 	}
 	body := map[string]any{
@@ -549,7 +550,7 @@ func (l *soakLoad) editTag(ctx context.Context, i int) {
 	defer r.mu.Unlock()
 	r.k++
 	x := 36 + r.k%8*60
-	form := url.Values{"documentPosition": {"0"}, "type": {"SIGNATURETEMPLATE"}, "page": {"1"},
+	form := url.Values{"documentPosition": {"0"}, "type": {tagtype.Signature}, "page": {"1"},
 		"x": {fmt.Sprint(x)}, "y": {fmt.Sprint(400 + r.k/8%10*25)}, "width": {"60"}, "height": {"20"}}
 	send := func(method, path string, want int) ([]byte, error) {
 		var body io.Reader

@@ -5,10 +5,11 @@ import (
 	"fmt"
 
 	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/models/tagtype"
 )
 
 func benchTagTypes() []string {
-	return []string{"SIGNATURETEMPLATE", "INITIALSTEMPLATE", "DATETEMPLATE", "FULLNAMETEMPLATE"}
+	return []string{tagtype.Signature, tagtype.Initials, tagtype.Date, tagtype.FullName}
 }
 
 // TransactionBody is an operation A body for doc: 2 participants without passwords
@@ -35,7 +36,7 @@ func TransactionBody(doc *models.Document, docs, tagsPerDoc int) []byte {
 				"page":       1 + j%3,
 				"required":   true,
 			}
-			if tag["type"] == "DATETEMPLATE" {
+			if tag["type"] == tagtype.Date {
 				tag["dateFormat"] = "MM/DD/YYYY"
 			}
 			tags = append(tags, tag)

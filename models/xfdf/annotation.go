@@ -27,7 +27,7 @@ type Annotation struct {
 	Page       int             // 0-based page index (XFDF convention)
 	Rect       Rect            // position on the page, X1 <= X2 and Y1 <= Y2
 	Color      string          // "#RRGGBB", the colour of the tag's signer; empty for none
-	Subject    string          // the tag type, e.g. "SIGNATURETEMPLATE"
+	Subject    string          // the tag type, a code of models/tagtype
 	Title      string          // the signer id
 	CustomData json.RawMessage // a JSON object carried in <trn-custom-data bytes="…">; empty for none
 }

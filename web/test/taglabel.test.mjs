@@ -1,7 +1,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { labelMode, tagText, tagTexts, formatName, TAG_ICONS, PARTS } from "../src/editor/taglabel.mjs";
+import { labelMode, tagText, tagTexts, formatName, readTagTypes, PARTS } from "../src/editor/taglabel.mjs";
+
+// The tag types as the page carries them (the viewer's data-tag-types) and the
+// server's words on each kind of tag: both written by the handlers' test
+// TestTagTextsOfTheCatalog from models/tagtype (go test ./handlers -run
+// TestTagTextsOfTheCatalog -update), which fails when they are not current.
+const types = readTagTypes(readFileSync(new URL("./testdata/tag-types.json", import.meta.url), "utf8"));
+const serverTexts = JSON.parse(readFileSync(new URL("./testdata/tag-texts.json", import.meta.url), "utf8"));
 
 test("labelMode: icon, name and initials when they fit; icon and initials when not; never a cut name", () => {
   const base = { textWidth: 50, initialsWidth: 20 };
@@ -19,36 +26,36 @@ test("labelMode: icon, name and initials when they fit; icon and initials when n
 });
 
 test("tagText: a date tag says what it holds and its format (default MM/DD/YYYY), never a date; others say their type", () => {
-  assert.equal(tagText({ type: "DATETEMPLATE", label: "Date" }), "Date signed · MM/DD/YYYY");
-  assert.equal(tagText({ type: "DATETEMPLATE", label: "Date", dateFormat: "MMMM do, yyyy" }), "Date signed · MMMM do, yyyy");
-  assert.equal(tagText({ type: "DATETEMPLATE", label: "Date", dateFormat: "full" }), "Date signed · full date");
-  assert.equal(tagText({ type: "COMMISSIONEXPIRATIONTEMPLATE", label: "Commission expiration", dateFormat: "DD/MM/YY" }), "Commission expiration · DD/MM/YY");
-  assert.equal(tagText({ type: "INITIALSTEMPLATE", label: "Initials" }), "Initials");
+  assert.equal(tagText({ type: "DATETEMPLATE", label: "Date" }, types), "Date signed · MM/DD/YYYY");
+  assert.equal(tagText({ type: "DATETEMPLATE", label: "Date", dateFormat: "MMMM do, yyyy" }, types), "Date signed · MMMM do, yyyy");
+  assert.equal(tagText({ type: "DATETEMPLATE", label: "Date", dateFormat: "full" }, types), "Date signed · full date");
+  assert.equal(tagText({ type: "COMMISSIONEXPIRATIONTEMPLATE", label: "Commission expiration", dateFormat: "DD/MM/YY" }, types), "Commission expiration · DD/MM/YY");
+  assert.equal(tagText({ type: "INITIALSTEMPLATE", label: "Initials" }, types), "Initials");
   // A narrow tag falls back to the format alone, still no date.
-  assert.deepEqual(tagTexts({ type: "DATETEMPLATE", label: "Date", dateFormat: "DD/MM/YYYY" }), ["Date signed · DD/MM/YYYY", "DD/MM/YYYY"]);
-  assert.deepEqual(tagTexts({ type: "SIGNATURETEMPLATE", label: "Signature" }), ["Signature"]);
+  assert.deepEqual(tagTexts({ type: "DATETEMPLATE", label: "Date", dateFormat: "DD/MM/YYYY" }, types), ["Date signed · DD/MM/YYYY", "DD/MM/YYYY"]);
+  assert.deepEqual(tagTexts({ type: "SIGNATURETEMPLATE", label: "Signature" }, types), ["Signature"]);
   for (const f of ["", "MM/DD/YYYY", "DD/MM/YYYY", "MM/DD/YY", "DD/MM/YY", "MMMM do, yyyy", "full", "MMMM", "do", "yyyy", "YYYY", "MMMM do"]) {
-    for (const text of tagTexts({ type: "DATETEMPLATE", label: "Date", dateFormat: f })) assert.doesNotMatch(text, /\d/, `${f}: "${text}" reads as a fixed date`);
+    for (const text of tagTexts({ type: "DATETEMPLATE", label: "Date", dateFormat: f }, types)) assert.doesNotMatch(text, /\d/, `${f}: "${text}" reads as a fixed date`);
   }
-  assert.equal(formatName(""), "MM/DD/YYYY");
+  assert.equal(formatName("", types.get("DATETEMPLATE").format), "MM/DD/YYYY");
 });
 
 test("tagText says what the server's templates.TagText says (the same words on a tag drawn by either)", () => {
-  const go = readFileSync(new URL("../../templates/viewer_views.go", import.meta.url), "utf8");
-  assert.match(go, /var dateWords = map\[string\]string\{"DATETEMPLATE": "Date signed"\}/);
-  assert.match(go, /case "":\s+format = "MM\/DD\/YYYY"\s+case "full":\s+format = "full date"/);
-  assert.match(go, /return words \+ " · " \+ format/);
+  assert.ok(serverTexts.length > types.size, "every type and every date format of the date types");
+  for (const { type, dateFormat, text } of serverTexts) {
+    assert.equal(tagText({ type, label: types.get(type).label, dateFormat }, types), text, `${type} ${dateFormat}`);
+  }
 });
 
-test("every tag type of the models has an icon drawn in static/img/tags.svg", () => {
-  const enums = readFileSync(new URL("../../models/transaction_enums.go", import.meta.url), "utf8");
-  const codes = [...enums.matchAll(/\{"([A-Z]+)", "[^"]+", TagGroup/g)].map((m) => m[1]);
-  assert.equal(codes.length, 18);
+test("every tag type the page lists has an icon drawn in static/img/tags.svg, and the facts the editor needs", () => {
+  assert.equal(types.size, 18);
   const sprite = readFileSync(new URL("../../static/img/tags.svg", import.meta.url), "utf8");
-  const palette = readFileSync(new URL("../../handlers/room_palette.go", import.meta.url), "utf8");
-  for (const code of codes) {
-    assert.ok(TAG_ICONS[code], `${code} has no icon`);
-    assert.ok(sprite.includes(`<symbol id="${TAG_ICONS[code]}"`), `${code}: #${TAG_ICONS[code]} is not in the sprite`);
-    assert.match(palette, new RegExp(`"${code}":\\s+\\{"${TAG_ICONS[code]}"`), `${code}: the palette uses another icon`);
+  for (const [code, t] of types) {
+    assert.ok(t.icon, `${code} has no icon`);
+    assert.ok(sprite.includes(`<symbol id="${t.icon}"`), `${code}: #${t.icon} is not in the sprite`);
+    assert.ok(t.label && t.width > 0 && t.height > 0, `${code}: label or default size missing`);
   }
+  assert.deepEqual([...types.values()].filter((t) => t.date).map((t) => [t.code, t.format]), [["DATETEMPLATE", "MM/DD/YYYY"], ["COMMISSIONEXPIRATIONTEMPLATE", "MM/DD/YYYY"]]);
+  assert.deepEqual([...types.values()].filter((t) => t.state).map((t) => t.code), ["NOTARYSTATETEMPLATE"]);
+  assert.deepEqual(readTagTypes(""), new Map(), "a viewer without the attribute knows no types");
 });

@@ -15,26 +15,25 @@ import (
 	"github.com/markuproom/markuproom/models/pdf"
 	"github.com/markuproom/markuproom/models/pdf/detect"
 	"github.com/markuproom/markuproom/models/pdf/pdftest"
+	"github.com/markuproom/markuproom/models/tagtype"
 )
 
-// TestTypesAgreeWithModels keeps the tag names, sizes and date formats of
-// this package equal to the product's (models cannot be imported here
-// without making models/pdf depend on models).
+// TestTypesAgreeWithModels keeps the text tag names and label rules of this
+// package on the tag types of models/tagtype, and its date formats equal to
+// the product's (models cannot be imported here without making models/pdf
+// depend on models).
 func TestTypesAgreeWithModels(t *testing.T) {
-	codes := models.TagTypeCodes()
+	codes := tagtype.Codes()
 	seen := map[string]bool{}
 	for name, typ := range detect.TypeNames() {
 		if !slices.Contains(codes, typ) {
-			t.Errorf("%s names %s, not a tag type of models.TagTypes", name, typ)
+			t.Errorf("%s names %s, not a tag type of models/tagtype", name, typ)
 		}
 		seen[typ] = true
 	}
-	for _, tt := range models.TagTypes() {
-		if !seen[tt.Code] {
-			t.Errorf("no text tag name stands for %s", tt.Code)
-		}
-		if w, h := detect.TypeSize(tt.Code); w != tt.Width || h != tt.Height {
-			t.Errorf("%s: size %v×%v, the palette says %v×%v", tt.Code, w, h, tt.Width, tt.Height)
+	for _, code := range codes {
+		if !seen[code] {
+			t.Errorf("no text tag name stands for %s", code)
 		}
 	}
 	if !slices.Equal(detect.DateFormats(), models.DateFormats()) {
@@ -42,7 +41,7 @@ func TestTypesAgreeWithModels(t *testing.T) {
 	}
 	for _, r := range detect.LabelRules() {
 		if !slices.Contains(codes, r.Type) {
-			t.Errorf("label rule %v proposes %s, not a tag type of models.TagTypes", r.Pattern, r.Type)
+			t.Errorf("label rule %v proposes %s, not a tag type of models/tagtype", r.Pattern, r.Type)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/markuproom/markuproom/models/pdf"
+	"github.com/markuproom/markuproom/models/tagtype"
 )
 
 // fieldNameRule maps a text field whose name matches Pattern to Type.
@@ -17,14 +18,14 @@ type fieldNameRule struct {
 // fieldNameRules are tried in order on a text field's name split into
 // lower-case words ("BuyerSignDate" reads "buyer sign date").
 var fieldNameRules = []fieldNameRule{
-	{regexp.MustCompile(`\bcommission (expires|expiration|exp)\b`), TypeCommissionExpiration},
-	{regexp.MustCompile(`\bcommission (no|number|id|num)\b`), TypeCommissionID},
-	{regexp.MustCompile(`\b(date|dated)\b`), TypeDate},
-	{regexp.MustCompile(`\b(initials?|inits?)\b`), TypeInitials},
-	{regexp.MustCompile(`\bname\b`), TypeFullName},
-	{regexp.MustCompile(`\btitle\b`), TypeNotaryTitle},
-	{regexp.MustCompile(`\bcounty\b`), TypeNotaryCounty},
-	{regexp.MustCompile(`\bstate\b`), TypeNotaryState},
+	{regexp.MustCompile(`\bcommission (expires|expiration|exp)\b`), tagtype.CommissionExpiration},
+	{regexp.MustCompile(`\bcommission (no|number|id|num)\b`), tagtype.CommissionID},
+	{regexp.MustCompile(`\b(date|dated)\b`), tagtype.Date},
+	{regexp.MustCompile(`\b(initials?|inits?)\b`), tagtype.Initials},
+	{regexp.MustCompile(`\bname\b`), tagtype.FullName},
+	{regexp.MustCompile(`\btitle\b`), tagtype.NotaryTitle},
+	{regexp.MustCompile(`\bcounty\b`), tagtype.NotaryCounty},
+	{regexp.MustCompile(`\bstate\b`), tagtype.NotaryState},
 }
 
 // signerPattern reads a signer position from a field name ("signer 2").
@@ -38,12 +39,12 @@ func formFields(page int, p pdf.PageLayout) []DetectedTag {
 	var out []DetectedTag
 	for _, w := range p.Widgets {
 		words := nameWords(w.Name)
-		typ := TypeFreeText
+		typ := tagtype.FreeText
 		switch w.Kind {
 		case pdf.WidgetPushButton:
 			continue
 		case pdf.WidgetSignature:
-			typ = TypeSignature
+			typ = tagtype.Signature
 		case pdf.WidgetText:
 			for _, r := range fieldNameRules {
 				if r.pattern.MatchString(words) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/markuproom/markuproom/models/pdf"
+	"github.com/markuproom/markuproom/models/tagtype"
 )
 
 // Blank says where a label rule's field goes.
@@ -53,18 +54,18 @@ func LabelRules() []LabelRule { return append([]LabelRule(nil), labelRules...) }
 func compileLabelRules() []LabelRule {
 	r := func(p string) *regexp.Regexp { return regexp.MustCompile(`^(?:` + p + `)$`) }
 	return []LabelRule{
-		{r(`my commission expires( on)?|commission expires( on)?|commission expiration( date)?|my commission expiration date`), TypeCommissionExpiration, 0.9, BlankLine},
-		{r(`(notary )?commission (no|number|#|id)( no)?|notary (registration|id) (no|number)`), TypeCommissionID, 0.9, BlankLine},
-		{r(`(signature of )?notary public|notary( public)? signature|signature of notary|notary`), TypeSignature, 0.8, BlankLine},
-		{r(`\(?(notary )?seal\)?|\((official )?notary seal\)|\[seal\]|l\.s\.|\(l\.s\.\)`), TypeSeal, 0.7, BlankNone},
-		{r(`county of|county`), TypeNotaryCounty, 0.85, BlankLine},
-		{r(`state of|state`), TypeNotaryState, 0.85, BlankLine},
-		{r(`date|dated|date signed|signing date|signature date|date of signature|date ?(/|and|&) ?time|` + who + `('s)? date`), TypeDate, 0.9, BlankLine},
-		{r(`signature|signed|sign|sign here|please sign here|signed by|([a-z-]+ ){0,3}[a-z-]+('s)? signature|signature of (the )?` + who + `(( or| and|/) ` + who + `)?`), TypeSignature, 0.9, BlankLine},
-		{r(`witness|witnessed by|` + who + ` witness`), TypeSignature, 0.8, BlankLine},
-		{r(`by:`), TypeSignature, 0.8, BlankLine}, // a company's signature block; "by ____, who is …" is a name in a sentence
-		{r(`initials?|initial here|[a-z-]+('s)? initials?`), TypeInitials, 0.9, BlankLine},
-		{r(`print(ed)? name|name \(print(ed)?\)|full name|name|print|printed name of signer|typed or printed name|` + who + `('s)? (printed |full )?name|name of ` + who), TypeFullName, 0.85, BlankLine},
+		{r(`my commission expires( on)?|commission expires( on)?|commission expiration( date)?|my commission expiration date`), tagtype.CommissionExpiration, 0.9, BlankLine},
+		{r(`(notary )?commission (no|number|#|id)( no)?|notary (registration|id) (no|number)`), tagtype.CommissionID, 0.9, BlankLine},
+		{r(`(signature of )?notary public|notary( public)? signature|signature of notary|notary`), tagtype.Signature, 0.8, BlankLine},
+		{r(`\(?(notary )?seal\)?|\((official )?notary seal\)|\[seal\]|l\.s\.|\(l\.s\.\)`), tagtype.Seal, 0.7, BlankNone},
+		{r(`county of|county`), tagtype.NotaryCounty, 0.85, BlankLine},
+		{r(`state of|state`), tagtype.NotaryState, 0.85, BlankLine},
+		{r(`date|dated|date signed|signing date|signature date|date of signature|date ?(/|and|&) ?time|` + who + `('s)? date`), tagtype.Date, 0.9, BlankLine},
+		{r(`signature|signed|sign|sign here|please sign here|signed by|([a-z-]+ ){0,3}[a-z-]+('s)? signature|signature of (the )?` + who + `(( or| and|/) ` + who + `)?`), tagtype.Signature, 0.9, BlankLine},
+		{r(`witness|witnessed by|` + who + ` witness`), tagtype.Signature, 0.8, BlankLine},
+		{r(`by:`), tagtype.Signature, 0.8, BlankLine}, // a company's signature block; "by ____, who is …" is a name in a sentence
+		{r(`initials?|initial here|[a-z-]+('s)? initials?`), tagtype.Initials, 0.9, BlankLine},
+		{r(`print(ed)? name|name \(print(ed)?\)|full name|name|print|printed name of signer|typed or printed name|` + who + `('s)? (printed |full )?name|name of ` + who), tagtype.FullName, 0.85, BlankLine},
 	}
 }
 
@@ -259,7 +260,8 @@ func normalizeLabel(s string) string {
 // propose finds the blank of one label; a rule that a vertical rule
 // crosses (upright, display space) is a table border, not a blank.
 func propose(l label, blanks []blankSpot, upright []pdf.Box, work *int) (proposal, bool) {
-	w, h := TypeSize(l.rule.Type)
+	tt, _ := tagtype.ByCode(l.rule.Type)
+	w, h := tt.DefaultWidth, tt.DefaultHeight
 	if l.rule.Blank == BlankNone {
 		cx, cy := (l.box.LLX+l.box.URX)/2, (l.box.LLY+l.box.URY)/2
 		return proposal{label: l, blank: -1, box: pdf.Box{LLX: cx - w/2, LLY: cy - h/2, URX: cx + w/2, URY: cy + h/2}, confidence: l.rule.Confidence}, true

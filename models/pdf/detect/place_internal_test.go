@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/markuproom/markuproom/models/pdf"
+	"github.com/markuproom/markuproom/models/tagtype"
 )
 
 // TestPlaceKeepsTagsInsideThePage: a box reaching out of the shown page is
@@ -19,7 +20,7 @@ func TestPlaceKeepsTagsInsideThePage(t *testing.T) {
 			{LLX: -10, LLY: -10, URX: dw + 10, URY: dh + 10},
 			{LLX: 10.123, LLY: 20.456, URX: 110.789, URY: 40.001},
 		} {
-			tag := place(p, TypeSignature, 1, b)
+			tag := place(p, tagtype.Signature, 1, b)
 			if !crop.Contains(tag.X, tag.Y, tag.Width, tag.Height) {
 				t.Errorf("rotate %d, box %+v: tag %+v outside %+v", rot, b, tag, crop)
 			}
@@ -28,7 +29,7 @@ func TestPlaceKeepsTagsInsideThePage(t *testing.T) {
 			}
 		}
 		// A box inside the page keeps its size (to 1/100 point).
-		tag := place(p, TypeSignature, 1, pdf.Box{LLX: 10, LLY: 20, URX: 110, URY: 40})
+		tag := place(p, tagtype.Signature, 1, pdf.Box{LLX: 10, LLY: 20, URX: 110, URY: 40})
 		w, h := tag.Width, tag.Height
 		if rot%180 != 0 {
 			w, h = h, w

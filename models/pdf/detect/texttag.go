@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/markuproom/markuproom/models/pdf"
+	"github.com/markuproom/markuproom/models/tagtype"
 )
 
 // Problem codes of text tags.
@@ -39,7 +40,7 @@ type textTag struct {
 
 // parseTextTag reads the inside of a text tag "type|signer|option|…" (the
 // braces removed) by the grammar of the README ("Tags written into the
-// PDF"): type is a type code (SIGNATURETEMPLATE, …) or a tag name
+// PDF"): type is a type code (models/tagtype) or a tag name
 // (case-insensitive); signer is empty or a 1-based participant position;
 // each option is "optional", "required", a date format (date types only),
 // "w=<points>", "h=<points>" or "font=<points>". It returns the problem code
@@ -82,7 +83,7 @@ func parseTextTag(inner string) (textTag, string, string) {
 			if !ok {
 				return textTag{}, ProblemUnknownOption, fmt.Sprintf("%q is not an option (optional, a date format, w=, h=, font=).", o)
 			}
-			if !isDateType(typ) {
+			if tt, _ := tagtype.ByCode(typ); !tt.IsDate {
 				return textTag{}, ProblemDateNotAllowed, fmt.Sprintf("A %s tag takes no date format.", typ)
 			}
 			kind = "date"

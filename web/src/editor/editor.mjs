@@ -298,7 +298,8 @@ export class TagEditor {
   /** The fields of a new tag of type at rect on page (the picked signer, required, a date's default format). */
   newFields(page, type, rect) {
     const fields = { type, signerId: this.signers.current(), page: page.number, ...rect, required: true };
-    if (type === "DATETEMPLATE" || type === "COMMISSIONEXPIRATIONTEMPLATE") fields.dateFormat = "MM/DD/YYYY";
+    const { date, format } = this.typeInfo(type);
+    if (date) fields.dateFormat = format;
     return fields;
   }
 

@@ -5,7 +5,7 @@
 // follows). groupFields is pure and node-tested.
 import { el as h } from "./dom.mjs";
 import { reveal } from "./reveal.mjs";
-import { typeIcon } from "./taglabel.mjs";
+import { readTagTypes, typeIcon } from "./taglabel.mjs";
 
 /**
  * Groups tags ({id, signerId, doc, page, type, label}) for the list: the
@@ -45,7 +45,7 @@ export function groupFields(tags, people, docs) {
 const plural = (n) => (n === 1 ? "1 tag" : `${n} tags`);
 
 /** Builds the field list in root ([data-field-list]) from the tags under viewerRoot and keeps it current. */
-export function createFieldList(root, viewerRoot, { iconsURL = viewerRoot.dataset.tagIcons || "", signal } = {}) {
+export function createFieldList(root, viewerRoot, { iconsURL = viewerRoot.dataset.tagIcons || "", types = readTagTypes(viewerRoot.dataset.tagTypes), signal } = {}) {
   const body = root?.querySelector("[data-field-list-body]");
   if (!body) return null;
   const total = root.querySelector("[data-field-total]");
@@ -108,7 +108,7 @@ export function createFieldList(root, viewerRoot, { iconsURL = viewerRoot.datase
             b.type = "button";
             b.dataset.fieldTag = t.id;
             if (t.selected) b.setAttribute("aria-current", "true");
-            const icon = typeIcon(iconsURL, t.type, "field-item__icon");
+            const icon = typeIcon(iconsURL, types.get(t.type)?.icon, "field-item__icon");
             if (icon) b.append(icon);
             b.append(h("span", "", t.label));
             if (t.required) {

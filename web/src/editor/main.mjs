@@ -25,7 +25,7 @@ import { createSession, PAGE_EDIT_EVENT, REMOVAL_EVENT, TAGS_PLACED_EVENT } from
 import { createSheets } from "./sheets.mjs";
 import { createSuggestions } from "./suggestions.mjs";
 import { commandFor } from "./shortcuts.mjs";
-import { watchTagLabels } from "./taglabel.mjs";
+import { readTagTypes, watchTagLabels } from "./taglabel.mjs";
 import { createThumbnails } from "./thumbs.mjs";
 import { createUpload } from "./upload.mjs";
 import { Viewer } from "./viewer.mjs";
@@ -100,7 +100,7 @@ async function start(prev) {
     return state;
   }
 
-  const typeInfo = typeCatalog();
+  const typeInfo = typeCatalog(root);
   session ||= createSession({ base: root.dataset.tagUrl.replace(/\/tags$/, ""), onChange: syncUndoButtons });
   const history = session.history;
   const server = createServer(root.dataset.tagUrl, bus);
@@ -162,18 +162,9 @@ function onKeydown(e) {
   if (handled) e.preventDefault();
 }
 
-/** Label, default size and options of each tag type, read from the palette. */
-function typeCatalog() {
-  const types = new Map();
-  for (const b of document.querySelectorAll("[data-palette] [data-tag-type]")) {
-    types.set(b.dataset.tagType, {
-      label: b.textContent.trim(),
-      width: Number(b.dataset.defaultWidth),
-      height: Number(b.dataset.defaultHeight),
-      date: b.dataset.tagType === "DATETEMPLATE" || b.dataset.tagType === "COMMISSIONEXPIRATIONTEMPLATE",
-      state: b.dataset.tagType === "NOTARYSTATETEMPLATE",
-    });
-  }
+/** Label, default size and options of each tag type, read from the viewer's data-tag-types (readTagTypes). */
+function typeCatalog(root) {
+  const types = readTagTypes(root.dataset.tagTypes);
   return (type) => types.get(type) || { label: type, width: 120, height: 24, date: false, state: false };
 }
 

@@ -10,7 +10,7 @@
 import { el as h } from "./dom.mjs";
 import { problemMessage, readProblem } from "./problem.mjs";
 import { reveal } from "./reveal.mjs";
-import { typeIcon } from "./taglabel.mjs";
+import { readTagTypes, typeIcon } from "./taglabel.mjs";
 import { tagRect } from "./viewer.mjs";
 
 /** Whether rectangle a ({x, y, width, height}) covers b: their overlap is at least half the smaller one. */
@@ -63,6 +63,7 @@ let live = null; // the suggestions of the editor running now: undo steps act on
  */
 export function createSuggestions({ viewerRoot, listRoot, editor, viewer, history, bus, signal }) {
   const url = viewerRoot.dataset.suggestionsUrl;
+  const types = readTagTypes(viewerRoot.dataset.tagTypes);
   if (!url || !listRoot) return null;
   const csrf = document.querySelector('meta[name="csrf-token"]')?.content || "";
   const all = new Map(); // id → suggestion
@@ -196,7 +197,7 @@ export function createSuggestions({ viewerRoot, listRoot, editor, viewer, histor
       const li = h("li", "suggestion-item");
       li.dataset.suggestionItem = s.id;
       const show = button("field-item suggestion-item__show", "suggestionShow");
-      const ti = typeIcon(viewerRoot.dataset.tagIcons, s.type, "field-item__icon");
+      const ti = typeIcon(viewerRoot.dataset.tagIcons, types.get(s.type)?.icon, "field-item__icon");
       if (ti) show.append(ti);
       show.append(h("span", "suggestion-item__name", s.label || s.type), h("span", "suggestion-item__where", `p. ${s.page}`));
       show.title = `Show it on page ${s.page} (found next to “${s.text}”)`;

@@ -3,49 +3,38 @@
 // MM/DD/YYYY", or the format alone when that is too long) and its signer's
 // initials when they fit; without the icon when only that is too much; the
 // icon and the initials when the words do not fit; the initials alone on the
-// smallest — never a cut word ("I…"). A required tag
-// carries a marker. The pure parts (labelMode, tagText, TAG_ICONS) are
+// smallest — never a cut word ("I…"). A required tag carries a marker. What
+// it knows of each tag type it reads from the viewer's data-tag-types
+// (readTagTypes). The pure parts (labelMode, tagText, readTagTypes) are
 // node-tested; watchTagLabels keeps the tags of a viewer decorated as they
 // are added, swapped, resized, zoomed or changed.
 const SVG = "http://www.w3.org/2000/svg";
 
-/** The <symbol> id in static/img/tags.svg of each tag type (handlers/room_palette.go says the same). */
-export const TAG_ICONS = {
-  SIGNATURETEMPLATE: "signature",
-  SIGNHERETAGTEMPLATEANNOTATION: "sign-here",
-  INITIALSTEMPLATE: "initials",
-  INITIALHERETAGTEMPLATEANNOTATION: "initial-here",
-  DATETEMPLATE: "date",
-  FULLNAMETEMPLATE: "name",
-  FREEFORMTEXTTAGTEMPLATEANNOTATION: "text",
-  TEXTANNOT: "note",
-  DOCUMENTIDTEMPLATE: "document-id",
-  DISCLAIMERTEMPLATE: "disclaimer",
-  NOTARYSESSIONIDTEMPLATE: "session",
-  COMMISSIONIDTEMPLATE: "commission",
-  COMMISSIONEXPIRATIONTEMPLATE: "expiration",
-  COMMISSIONSTAMPTEMPLATE: "stamp",
-  SEALTAGTEMPLATEANNOTATION: "seal",
-  NOTARYTITLETEMPLATE: "title",
-  NOTARYCOUNTYTEMPLATE: "county",
-  NOTARYSTATETEMPLATE: "state",
-};
+/**
+ * The tag types the viewer lists in its data-tag-types (the server's one
+ * catalog, models/tagtype, written by handlers' tagTypesJSON), by code: each
+ * { code, label, group, width, height (default size in points), icon (its
+ * <symbol> in static/img/tags.svg), date, words, format (a date tag's words
+ * before its format, and the format it starts with), state }.
+ */
+export function readTagTypes(json) {
+  const types = new Map();
+  for (const t of JSON.parse(json || "[]")) types.set(t.code, t);
+  return types;
+}
 
-/** The icon of a tag type (an <svg> using its symbol in the sprite at iconsURL), hidden from assistive technology; null when there is none. */
-export function typeIcon(iconsURL, type, className) {
-  if (!iconsURL || !TAG_ICONS[type]) return null;
+/** An icon (an <svg> using the symbol icon of the sprite at iconsURL), hidden from assistive technology; null when there is none. */
+export function typeIcon(iconsURL, icon, className) {
+  if (!iconsURL || !icon) return null;
   const svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("class", className);
   svg.setAttribute("aria-hidden", "true");
   svg.setAttribute("focusable", "false");
   const use = document.createElementNS(SVG, "use");
-  use.setAttribute("href", `${iconsURL}#${TAG_ICONS[type]}`);
+  use.setAttribute("href", `${iconsURL}#${icon}`);
   svg.append(use);
   return svg;
 }
-
-const DATE_TYPES = new Set(["DATETEMPLATE", "COMMISSIONEXPIRATIONTEMPLATE"]);
-export const DEFAULT_DATE_FORMAT = "MM/DD/YYYY";
 
 /** Sizes in CSS pixels of a tag's parts (editor.css .tag, .tag__icon, .tag__signer, .tag__req). */
 export const PARTS = { pad: 8, gap: 4, icon: 12, marker: 7 };
@@ -66,12 +55,9 @@ export function labelMode({ width, textWidth, initialsWidth = 0, required = fals
   return "mini";
 }
 
-/** What a date tag of type holds, when its type's name does not say it (templates.tagWords says the same). */
-const DATE_WORDS = { DATETEMPLATE: "Date signed" };
-
-/** A date format as a tag names it: its token, as the properties panel lists it ("full" says more). */
-export function formatName(format) {
-  const f = format || DEFAULT_DATE_FORMAT;
+/** A date format as a tag names it: its token, as the properties panel lists it ("full" says more); none: the type's defaultFormat. */
+export function formatName(format, defaultFormat) {
+  const f = format || defaultFormat;
   return f === "full" ? "full date" : f;
 }
 
@@ -79,25 +65,27 @@ export function formatName(format) {
  * The words a tag may say, longest first: its type's name; a date tag, what
  * it holds and its format ("Date signed · MM/DD/YYYY"), then the format
  * alone for a tag too narrow for both — never a date, which would read as
- * fixed. The server renders the first (templates.TagText).
+ * fixed. types is readTagTypes' map. The server renders the first
+ * (templates.TagText).
  */
-export function tagTexts({ type, label, dateFormat = "" }) {
-  if (!DATE_TYPES.has(type)) return [label];
-  const name = formatName(dateFormat);
-  return [`${DATE_WORDS[type] || label} · ${name}`, name];
+export function tagTexts({ type, label, dateFormat = "" }, types) {
+  const t = types.get(type);
+  if (!t?.date) return [label];
+  const name = formatName(dateFormat, t.format);
+  return [`${t.words || label} · ${name}`, name];
 }
 
 /** The words on a tag with room for them all (tagTexts' first). */
-export function tagText(tag) {
-  return tagTexts(tag)[0];
+export function tagText(tag, types) {
+  return tagTexts(tag, types)[0];
 }
 
 
 /**
  * Decorates every tag under root and keeps doing so as tags come and change.
- * iconsURL is the sprite; typeLabel(type) names a type.
+ * iconsURL is the sprite; types the tag types (readTagTypes).
  */
-export function watchTagLabels(root, { iconsURL = root.dataset.tagIcons || "", typeLabel = (t) => t, signal } = {}) {
+export function watchTagLabels(root, { iconsURL = root.dataset.tagIcons || "", types = readTagTypes(root.dataset.tagTypes), signal } = {}) {
   const ctx = document.createElement("canvas").getContext("2d");
   const widths = new Map();
   const measure = (text, font) => {
@@ -120,10 +108,10 @@ export function watchTagLabels(root, { iconsURL = root.dataset.tagIcons || "", t
       tag.prepend(text);
     }
     // The type's name, kept once (the server writes it; a placeholder's text is it): a date tag's text says more.
-    tag.dataset.typeLabel ||= text.textContent.trim() || typeLabel(type);
-    const texts = tagTexts({ type, label: tag.dataset.typeLabel, dateFormat: tag.dataset.dateFormat || "" });
+    tag.dataset.typeLabel ||= text.textContent.trim() || types.get(type)?.label || type;
+    const texts = tagTexts({ type, label: tag.dataset.typeLabel, dateFormat: tag.dataset.dateFormat || "" }, types);
     let icon = tag.querySelector(".tag__icon");
-    if (!icon && (icon = typeIcon(iconsURL, type, "tag__icon"))) tag.prepend(icon);
+    if (!icon && (icon = typeIcon(iconsURL, types.get(type)?.icon, "tag__icon"))) tag.prepend(icon);
     const required = "required" in tag.dataset;
     let req = tag.querySelector(".tag__req");
     if (required && !req) {
