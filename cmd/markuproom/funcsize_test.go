@@ -108,4 +108,3 @@ func longFuncs(root string, limit int) ([]longFunc, error) {
 	})
 	return out, err
 }
-
