@@ -63,6 +63,12 @@ type pageFingerprint struct {
 // Pages is the number of pages fingerprinted.
 func (f Fingerprint) Pages() int { return len(f.pages) }
 
+// PageSize is the width and height of page i (0-based), rounded to a tenth
+// of a point.
+func (f Fingerprint) PageSize(i int) (width, height float64) {
+	return float64(f.pages[i].width) / 10, float64(f.pages[i].height) / 10
+}
+
 // HasText reports whether any page of f holds text: a fingerprint without
 // any (a scanned document) scores 0 against everything.
 func (f Fingerprint) HasText() bool {
