@@ -38,6 +38,11 @@ type Index[K comparable] struct {
 	// added numbers the entries in the order they were added, which
 	// breaks ties between equal scores.
 	added uint64
+	// slots is how many slots entries have taken; free are the slots of
+	// removed ones, given again: a query marks the entries it has seen in
+	// a bitset of slots.
+	slots int
+	free  []int
 }
 
 // entry is one fingerprint of the index.
@@ -46,6 +51,7 @@ type entry[K comparable] struct {
 	key   K
 	keys  []uint64
 	order uint64
+	slot  int
 }
 
 // Len is the number of fingerprints in the index.
@@ -64,7 +70,12 @@ func (x *Index[K]) Add(key K, fp Fingerprint) {
 		x.entries, x.buckets = map[K]*entry[K]{}, map[uint64][]*entry[K]{}
 	}
 	x.added++
-	e := &entry[K]{fp: fp, key: key, keys: bandKeys(fp), order: x.added}
+	e := &entry[K]{fp: fp, key: key, keys: bandKeys(fp), order: x.added, slot: x.slots}
+	if n := len(x.free); n > 0 {
+		e.slot, x.free = x.free[n-1], x.free[:n-1]
+	} else {
+		x.slots++
+	}
 	x.entries[key] = e
 	for _, k := range e.keys {
 		x.buckets[k] = append(x.buckets[k], e)
@@ -84,6 +95,7 @@ func (x *Index[K]) remove(key K) {
 		return
 	}
 	delete(x.entries, key)
+	x.free = append(x.free, e.slot)
 	for _, k := range e.keys {
 		b := x.buckets[k]
 		if i := slices.Index(b, e); i >= 0 {
@@ -135,12 +147,12 @@ func (x *Index[K]) candidates(fp Fingerprint) []*entry[K] {
 	keys := bandKeys(fp)
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	seen := map[*entry[K]]bool{}
+	seen := make([]uint64, (x.slots+63)/64)
 	var out []*entry[K]
 	for _, k := range keys {
 		for _, e := range x.buckets[k] {
-			if !seen[e] {
-				seen[e] = true
+			if bit := uint64(1) << (e.slot % 64); seen[e.slot/64]&bit == 0 {
+				seen[e.slot/64] |= bit
 				out = append(out, e)
 			}
 		}

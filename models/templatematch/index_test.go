@@ -51,20 +51,21 @@ func TestIndexQuery(t *testing.T) {
 	if len(got) != 2 || got[0].Key != "copy-a" || got[1].Key != "copy-b" || got[0].Score != 1 {
 		t.Fatalf("limit and order: %v", got)
 	}
-	// Replace and remove.
+	// Replace, remove, add again.
 	x.Add("copy-a", form(40, 0, 2))
 	x.Remove("copy-b")
 	x.Remove("never added")
+	x.Add("copy-d", form(7, 2, 2)) // takes the removed one's slot
 	got = x.Query(form(7, 2, 2), 5, 0.6)
 	keys := []string{}
 	for _, m := range got {
 		keys = append(keys, m.Key)
 	}
-	if fmt.Sprint(keys) != "[copy-c t7]" {
+	if fmt.Sprint(keys) != "[copy-c copy-d t7]" {
 		t.Fatalf("after replace and remove: %v", got)
 	}
-	if x.Len() != 52 {
-		t.Fatalf("len %d, want 52", x.Len())
+	if x.Len() != 53 {
+		t.Fatalf("len %d, want 53", x.Len())
 	}
 	if got := x.Query(form(7, 2, 2), 0, 0); got != nil {
 		t.Fatalf("limit 0: %v", got)
@@ -120,5 +121,23 @@ func BenchmarkFingerprintPage(b *testing.B) {
 	page := []templatematch.Page{letter(boilerplate + prose(9, 400))}
 	for b.Loop() {
 		templatematch.FingerprintOf(page)
+	}
+}
+
+// BenchmarkIndexQueryWorstCase: 1,000 templates of five pages that all
+// share every band with the query (the same form saved 1,000 times), so
+// every one is scored: the most a query can cost at 1,000 templates of five
+// pages.
+func BenchmarkIndexQueryWorstCase(b *testing.B) {
+	var x templatematch.Index[int]
+	for i := range 1000 {
+		x.Add(i, form(1, 0, 5))
+	}
+	q := form(1, 1, 5)
+	b.ResetTimer()
+	for b.Loop() {
+		if got := x.Query(q, 5, 0.6); len(got) != 5 {
+			b.Fatalf("got %d", len(got))
+		}
 	}
 }
