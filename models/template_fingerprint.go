@@ -38,15 +38,6 @@ func sizesFingerprint(pages []pdf.Page) templatematch.Fingerprint {
 	return b.Fingerprint()
 }
 
-// layoutFingerprint is the template fingerprint of a layout read earlier.
-func layoutFingerprint(lay pdf.Layout) templatematch.Fingerprint {
-	var b templatematch.Builder
-	for _, p := range lay.Pages {
-		b.Add(templatePage(p))
-	}
-	return b.Fingerprint()
-}
-
 // Fingerprint is the staged PDF's template fingerprint, taken on the same
 // read as its check and its detected tags.
 func (u *StagedUpload) Fingerprint() templatematch.Fingerprint { return u.fingerprint }
