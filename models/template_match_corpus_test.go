@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -108,6 +109,45 @@ var leaseForm = []formPage{
 	},
 }
 
+// Two forms of labels with their values drawn apart, of the same size and
+// with half their labels in common: a form of labels keeps its labels' words
+// (a capitalised run followed by ':'), so the two stay apart.
+var intakeForm = []formPage{{
+	paragraphs: []string{"PATIENT INTAKE FORM", "Please complete every section. Information you give is kept confidential under our privacy policy."},
+	fields: [][2]string{{"First Name:", "{first}"}, {"Last Name:", "{last}"}, {"Date of Birth:", "{born}"}, {"Home Address:", "{address}"},
+		{"Phone Number:", "{phone}"}, {"Insurance Provider:", "{insurer}"}, {"Policy Number:", "{policy}"}, {"Primary Physician:", "{doctor}"},
+		{"Known Allergies:", "{allergies}"}, {"Current Medications:", "{medications}"}, {"Reason for Visit:", "{reason}"},
+		{"Emergency Contact:", "{contact}"}, {"Relationship:", "{relation}"}},
+	signatures: []string{"Patient Signature: ____________________    Date: {signed}"},
+}}
+
+var applicationForm = []formPage{{
+	paragraphs: []string{"EMPLOYMENT APPLICATION", "Please complete every section. An incomplete application may delay its review by our hiring team."},
+	fields: [][2]string{{"First Name:", "{first}"}, {"Last Name:", "{last}"}, {"Date of Birth:", "{born}"}, {"Home Address:", "{address}"},
+		{"Phone Number:", "{phone}"}, {"Position Applied For:", "{position}"}, {"Available Start Date:", "{start}"}, {"Desired Salary:", "{salary}"},
+		{"Previous Employer:", "{employer}"}, {"Years of Experience:", "{years}"}, {"Highest Education:", "{education}"},
+		{"Professional Reference:", "{contact}"}, {"Relationship:", "{relation}"}},
+	signatures: []string{"Applicant Signature: ____________________    Date: {signed}"},
+}}
+
+var intakeFillings = []filling{
+	{"first": "Emily", "last": "Whitfield", "born": "04/12/1986", "address": "1428 Elm Street, Springfield, IL 62704", "phone": "(217) 555-0142",
+		"insurer": "Blue Prairie Health", "policy": "BPH-2299-118", "doctor": "Dr. Anita Rao", "allergies": "none", "medications": "none",
+		"reason": "annual checkup", "contact": "Jonathan Whitfield", "relation": "spouse", "signed": "03/03/2026"},
+	{"first": "Chinedu", "last": "Okafor", "born": "11/30/1979", "address": "9 Harbor View Road, Portland, ME 04101", "phone": "207-555-0199",
+		"insurer": "Casco Mutual", "policy": "CM77120", "doctor": "Dr. Paul Lemieux", "allergies": "penicillin and latex", "medications": "lisinopril 10 mg daily",
+		"reason": "sprained left ankle", "contact": "Fatima Nkemelu-Okafor", "relation": "wife", "signed": "07/04/2026"},
+}
+
+var applicationFillings = []filling{
+	{"first": "Sam", "last": "O'Neill", "born": "02/02/1995", "address": "77 Birch Lane, Apt 4B, Shelbyville, KY 40065", "phone": "(502) 555-0177",
+		"position": "Leasing Consultant", "start": "January 5, 2026", "salary": "$48,000", "employer": "Bluegrass Homes and Land", "years": "4",
+		"education": "Associate degree", "contact": "Carla Mendes", "relation": "former manager", "signed": "12/01/2025"},
+	{"first": "Pierre", "last": "Gagnon", "born": "09/17/1988", "address": "12 Rue Champlain, Lewiston, ME 04240", "phone": "207 555 0110",
+		"position": "Property Manager", "start": "immediately", "salary": "negotiable", "employer": "Coastal Properties", "years": "11",
+		"education": "Bachelor of Science", "contact": "Margaret Olsen", "relation": "colleague", "signed": "06/15/2026"},
+}
+
 // extraPage is the page added to a copy of the purchase agreement.
 var extraPage = formPage{paragraphs: []string{
 	"ADDENDUM A: LEAD-BASED PAINT DISCLOSURE",
@@ -115,13 +155,16 @@ var extraPage = formPage{paragraphs: []string{
 	"Buyer's initials: ______    Seller's initials: ______",
 }}
 
-// fill replaces each {placeholder} of s by its value.
+// fill replaces each {placeholder} of s by its value; a blank form (no
+// filling) has a line of underscores in each.
 func fill(s string, f filling) string {
 	for k, v := range f {
 		s = strings.ReplaceAll(s, "{"+k+"}", v)
 	}
-	return s
+	return placeholder.ReplaceAllString(s, "__________")
 }
+
+var placeholder = regexp.MustCompile(`\{[a-z0-9]+\}`)
 
 // wrap breaks s into lines of at most width characters.
 func wrap(s string, width int) []string {
@@ -193,6 +236,14 @@ func matchingCorpus() []matchDoc {
 	for i, f := range leaseFillings {
 		docs = append(docs, matchDoc{fmt.Sprintf("lease-%d", i+1), "lease", writeForm(leaseForm, f)})
 	}
+	docs = append(docs, matchDoc{"purchase-blank", "purchase", writeForm(purchaseForm, nil)})
+	for i, f := range intakeFillings {
+		docs = append(docs, matchDoc{fmt.Sprintf("intake-%d", i+1), "intake", writeForm(intakeForm, f)})
+	}
+	docs = append(docs, matchDoc{"intake-blank", "intake", writeForm(intakeForm, nil)})
+	for i, f := range applicationFillings {
+		docs = append(docs, matchDoc{fmt.Sprintf("application-%d", i+1), "application", writeForm(applicationForm, f)})
+	}
 	withAddendum := append(append([]formPage(nil), purchaseForm...), extraPage)
 	docs = append(docs, matchDoc{"purchase-1+addendum", "purchase+addendum", writeForm(withAddendum, purchaseFillings[0])})
 	return docs
@@ -225,14 +276,14 @@ func TestTemplateMatchingCorpus(t *testing.T) {
 		var header strings.Builder
 		fmt.Fprintf(&header, "%-22s", "score")
 		for _, d := range docs {
-			fmt.Fprintf(&header, " %19s", d.name)
+			fmt.Fprintf(&header, " %13s", strings.TrimPrefix(d.name, "purchase-1+"))
 		}
 		t.Log(header.String())
 		for i, a := range docs {
 			var row strings.Builder
 			fmt.Fprintf(&row, "%-22s", a.name)
 			for j := range docs {
-				fmt.Fprintf(&row, " %19.3f", templatematch.Score(fps[i], fps[j]))
+				fmt.Fprintf(&row, " %13.3f", templatematch.Score(fps[i], fps[j]))
 			}
 			t.Log(row.String())
 		}

@@ -2,8 +2,6 @@ package templatematch
 
 import (
 	"math"
-	"unicode"
-	"unicode/utf8"
 )
 
 // Bounds on what a fingerprint reads and holds (docs/decisions.md,
@@ -35,8 +33,8 @@ const (
 )
 
 // Page is what a fingerprint reads of one page: its size in points and its
-// text (runs of text separated by any white space; word order is the order
-// the page draws them).
+// text, one line per run of text in the order the page draws them (a value
+// drawn apart from its label is a line of its own).
 type Page struct {
 	Width, Height float64
 	Text          string
@@ -125,88 +123,6 @@ func size10(v float64) uint32 {
 		return 0
 	}
 	return uint32(math.Min(math.Round(v*10), maxSize10))
-}
-
-// Word classes: a filled-in value is mostly numbers (amounts, dates, ids,
-// phone numbers) and proper names (people, places, companies), so every word
-// holding a digit reads as numberWord and every capitalised word within a
-// sentence as nameWord, and a run of words of one class as one such word: a
-// form filled in with other values keeps most of its shingles
-// (docs/decisions.md, "Template matching").
-const (
-	numberWord uint64 = 0x9e3779b97f4a7c15
-	nameWord   uint64 = 0x6a09e667f3bcc909
-)
-
-// pageWords appends to out the hash of each word of text (at most
-// MaxPageTextBytes of it, at most MaxPageWords words). A word is a run of
-// letters, digits and combining marks, compared in lower case. A word with
-// a digit is numberWord; a word starting with a capital and not all
-// capitals (or a single capital: an initial) is nameWord unless it starts
-// a sentence (the page's first word, or the first after '.', '!' or '?' that
-// does not end an initial); a word in capitals of two letters or more (a
-// heading, an acronym) is itself. Consecutive words of one class are one.
-func pageWords(text string, out []uint64) []uint64 {
-	if len(text) > MaxPageTextBytes {
-		text = text[:MaxPageTextBytes]
-	}
-	const offset, prime = 14695981039346656037, 1099511628211 // FNV-1a
-	var w struct {
-		in, digit, upperFirst, lower bool
-		runes                        int
-		h                            uint64
-	}
-	sentenceStart, lastInitial := true, false
-	var buf [utf8.UTFMax]byte
-	end := func() {
-		if !w.in {
-			return
-		}
-		w.in = false
-		word := mix64(w.h)
-		switch {
-		case w.digit:
-			word = numberWord
-		case w.upperFirst && (w.lower || w.runes == 1) && !sentenceStart:
-			word = nameWord
-		}
-		sentenceStart, lastInitial = false, w.upperFirst && w.runes == 1
-		if n := len(out); n > 0 && out[n-1] == word && (word == numberWord || word == nameWord) {
-			return
-		}
-		out = append(out, word)
-	}
-	for _, r := range text {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.Is(unicode.Mn, r) {
-			end()
-			if len(out) >= MaxPageWords {
-				break
-			}
-			if (r == '.' || r == '!' || r == '?') && !lastInitial {
-				sentenceStart = true
-			}
-			continue
-		}
-		if !w.in {
-			w.in, w.digit, w.lower, w.runes, w.h = true, false, false, 0, offset
-			w.upperFirst = unicode.IsUpper(r)
-		}
-		w.runes++
-		switch {
-		case unicode.IsDigit(r):
-			w.digit = true
-		case unicode.IsLower(r):
-			w.lower = true
-		}
-		n := utf8.EncodeRune(buf[:], unicode.ToLower(r))
-		for _, c := range buf[:n] {
-			w.h = (w.h ^ uint64(c)) * prime
-		}
-	}
-	if len(out) < MaxPageWords {
-		end()
-	}
-	return out
 }
 
 // mix64 is SplitMix64's finalizer: every bit of x moves every bit of the

@@ -180,3 +180,35 @@ func TestFingerprintBounds(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A value drawn apart from its label (a line of its own after a line ending
+// with ':') is left out, so a form of labels filled in otherwise, or blank,
+// is the same; its labels are kept, so another form of labels is not.
+func TestLabelsAreKeptTheirValuesLeftOut(t *testing.T) {
+	labels := func(values ...string) templatematch.Fingerprint {
+		rows := []string{"First Name:", "Last Name:", "Known Allergies:", "Reason for Visit:", "Emergency Contact:"}
+		var sb strings.Builder
+		sb.WriteString("PATIENT INTAKE\nPlease complete every section.\n")
+		for i, r := range rows {
+			sb.WriteString(r + "\n")
+			if i < len(values) && values[i] != "" {
+				sb.WriteString(values[i] + "\n")
+			}
+		}
+		return templatematch.FingerprintOf([]templatematch.Page{letter(sb.String())})
+	}
+	filled := labels("Emily", "Whitfield", "penicillin and latex", "sprained left ankle", "Jonathan Whitfield (spouse)")
+	for name, other := range map[string]templatematch.Fingerprint{
+		"filled in otherwise": labels("Chinedu", "Okafor", "none", "annual checkup", "Fatima Okafor, wife"),
+		"blank":               labels(),
+	} {
+		if s := templatematch.Score(filled, other); s != 1 {
+			t.Errorf("%s: %.3f, want 1", name, s)
+		}
+	}
+	otherLabels := templatematch.FingerprintOf([]templatematch.Page{letter(
+		"PATIENT INTAKE\nPlease complete every section.\nFirst Name:\nLast Name:\nPosition Applied For:\nPrevious Employer:\nProfessional Reference:\n")})
+	if s := templatematch.Score(filled, otherLabels); s >= 0.6 {
+		t.Errorf("another form of labels: %.3f, want < 0.6", s)
+	}
+}
