@@ -11,12 +11,12 @@ const (
 	// PDF of more pages): pages past it are not counted.
 	MaxPages = 2000
 	// MaxSignedPages caps the pages whose text is signed: a form is
-	// recognised by its first pages, and a fingerprint stays under 26 KB.
+	// recognised by its first pages, and the signatures stay under 26 KB.
 	// Later pages are compared by their size alone.
 	MaxSignedPages = 100
 	// MaxPageTextBytes caps the text read of one page; the rest is ignored.
 	MaxPageTextBytes = 64 << 10
-	// MaxPageWords caps the words read of one page (a dense page of small
+	// MaxPageWords caps the words kept of one page (a dense page of small
 	// print holds about 1,500).
 	MaxPageWords = 4096
 	// SignatureSize is the number of MinHash values kept per signed page
