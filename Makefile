@@ -128,10 +128,12 @@ bench:
 	@$(MAKE) --no-print-directory bench-go
 	@$(MAKE) --no-print-directory load
 
-## bench-go: go test benchmarks of models (ReplaceTransaction, ParseTransactionInput) and of the
-## outbox (messages per second delivered to an in-process SMTP server and a loopback webhook receiver)
+## bench-go: go test benchmarks of models (ReplaceTransaction, ParseTransactionInput), of template
+## matching (a query against 1,000 templates, a page fingerprinted) and of the outbox (messages per
+## second delivered to an in-process SMTP server and a loopback webhook receiver)
 bench-go:
 	$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) -count 1 -timeout 15m ./models/
+	$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) -count 1 ./models/templatematch/
 	$(GO) test -run '^$$' -bench Outbox -benchtime 1000x -count 1 -timeout 15m ./handlers/delivery/
 
 ## load: cmd/loadbench alone (flags through LOADBENCH_ARGS, e.g. LOADBENCH_ARGS='-c 16 -d 30s')

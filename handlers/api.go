@@ -41,9 +41,7 @@ type TransactionStore interface {
 
 // IdempotencyStore keeps the answers of requests sent with an Idempotency-Key.
 type IdempotencyStore interface {
-	ClaimIdempotencyKey(ctx context.Context, orgID int64, scope, key, requestHash string) (models.ClaimResult, error)
-	CompleteIdempotencyKey(ctx context.Context, orgID int64, scope, key string, status int, contentType string, headers models.RawJSON, body []byte) error
-	ReleaseIdempotencyKey(ctx context.Context, orgID int64, scope, key string) error
+	Idempotent(ctx context.Context, req models.IdempotentRequest, run func(ctx context.Context) (models.StoredResponse, error)) (models.StoredResponse, bool, error)
 }
 
 // RoomStore creates and reads Markup Rooms for API callers.

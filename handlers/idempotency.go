@@ -3,20 +3,11 @@ package handlers
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
-	"errors"
-	"net/http"
-	"time"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/markuproom/markuproom/models"
 )
-
-// idempotencyWait bounds how long a retry waits for the first request with its key.
-const idempotencyWait = 15 * time.Second
 
 // replayedHeaders are the response headers stored with an idempotent response.
 func replayedHeaders() []string { return []string{"Location", "ETag"} }
@@ -39,85 +30,69 @@ type replaySecrets struct {
 }
 
 // withIdempotencyReplay is withIdempotency for responses that carry a
-// secret. Every replay is sent with Cache-Control: no-store.
+// secret. The protocol (claim, wait, keep or give back) is
+// models.Store.Idempotent's; this binds the header, runs the handler into a
+// captured answer and writes a replay. Every replay is sent with
+// Cache-Control: no-store.
 func (h *apiHandler) withIdempotencyReplay(c *gin.Context, fingerprint []byte, secrets replaySecrets, run func() error) error {
 	key := c.GetHeader("Idempotency-Key")
 	if key == "" {
 		return run()
 	}
-	if len(key) > models.MaxIdempotencyKeyLength || !printableASCII(key) {
-		return models.Invalid("header:Idempotency-Key", "invalid_idempotency_key", "An Idempotency-Key is 1 to 255 printable ASCII characters.")
+	req := models.IdempotentRequest{
+		OrganizationID: principalFrom(c).Organization.ID,
+		Scope:          c.Request.Method + " " + c.FullPath(),
+		Key:            key,
+		Fingerprint:    fingerprint,
+		Log:            loggerFrom(c),
 	}
-	ctx := c.Request.Context()
-	org := principalFrom(c).Organization.ID
-	scope := c.Request.Method + " " + c.FullPath()
-	sum := sha256.Sum256(append([]byte(scope+"\n"), fingerprint...))
-	hash := hex.EncodeToString(sum[:])
-
-	deadline := time.Now().Add(idempotencyWait)
-	claim, err := h.idempotency.ClaimIdempotencyKey(ctx, org, scope, key, hash)
-	for errors.Is(err, models.ErrIdempotencyInProgress) && time.Now().Before(deadline) {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(100 * time.Millisecond):
-		}
-		claim, err = h.idempotency.ClaimIdempotencyKey(ctx, org, scope, key, hash)
-	}
-	if errors.Is(err, models.ErrIdempotencyInProgress) {
-		return errStatus(http.StatusConflict, "A request with this Idempotency-Key is still being processed; retry in a moment.")
-	}
-	if err != nil {
+	answer, replayed, err := h.idempotency.Idempotent(c.Request.Context(), req, func(context.Context) (models.StoredResponse, error) {
+		return captureAnswer(c, secrets.strip, run), nil
+	})
+	if err != nil || !replayed {
 		return err
 	}
-	if r := claim.Replay; r != nil {
-		body := r.Body
-		if secrets.fill != nil {
-			if body, err = secrets.fill(c, r.StatusCode, body); err != nil {
-				return err
-			}
+	body := answer.Body
+	if secrets.fill != nil {
+		if body, err = secrets.fill(c, answer.StatusCode, body); err != nil {
+			return err
 		}
-		var headers map[string]string
-		_ = json.Unmarshal(r.Headers, &headers)
-		for k, v := range headers {
-			c.Header(k, v)
-		}
-		c.Header("Idempotent-Replayed", "true")
-		c.Header("Cache-Control", "no-store")
-		c.Data(r.StatusCode, r.ContentType, body)
-		return nil
 	}
+	for k, v := range answer.Headers {
+		c.Header(k, v)
+	}
+	c.Header("Idempotent-Replayed", "true")
+	c.Header("Cache-Control", "no-store")
+	c.Data(answer.StatusCode, answer.ContentType, body)
+	return nil
+}
 
+// captureAnswer runs the handler, writing its answer (a problem when it
+// fails) to the client and copying it into the answer to keep: the status,
+// the content type, the replayed headers and the body, without its secret
+// (strip, when not nil).
+func captureAnswer(c *gin.Context, strip func(status int, body []byte) []byte, run func() error) models.StoredResponse {
 	rec := &captureWriter{ResponseWriter: c.Writer}
 	c.Writer = rec
 	if err := run(); err != nil {
 		respondError(c, err)
 	}
 	c.Writer = rec.ResponseWriter
-	status := rec.Status()
-	if status >= 500 || status == http.StatusConflict || status == http.StatusTooManyRequests || status == statusClientClosedRequest {
-		// Not ctx: a request its client closed (499) releases its key too.
-		if err := h.idempotency.ReleaseIdempotencyKey(context.WithoutCancel(ctx), org, scope, key); err != nil {
-			loggerFrom(c).WarnContext(ctx, "release idempotency key", "error", err)
-		}
-		return nil
+	answer := models.StoredResponse{
+		StatusCode:  rec.Status(),
+		ContentType: rec.Header().Get("Content-Type"),
+		Headers:     map[string]string{},
+		Body:        rec.body.Bytes(),
 	}
-	stored := map[string]string{}
 	for _, name := range replayedHeaders() {
 		if v := rec.Header().Get(name); v != "" {
-			stored[name] = v
+			answer.Headers[name] = v
 		}
 	}
-	hb, _ := json.Marshal(stored)
-	body := rec.body.Bytes()
-	if secrets.strip != nil {
-		body = secrets.strip(status, body)
+	if strip != nil {
+		answer.Body = strip(answer.StatusCode, answer.Body)
 	}
-	// Not ctx: the answer is stored even when its client has gone since.
-	if err := h.idempotency.CompleteIdempotencyKey(context.WithoutCancel(ctx), org, scope, key, status, rec.Header().Get("Content-Type"), hb, body); err != nil {
-		loggerFrom(c).ErrorContext(ctx, "store idempotent response", "error", err)
-	}
-	return nil
+	return answer
 }
 
 // captureWriter copies the response body while writing it.
@@ -134,16 +109,4 @@ func (w *captureWriter) Write(b []byte) (int, error) {
 func (w *captureWriter) WriteString(s string) (int, error) {
 	w.body.WriteString(s)
 	return w.ResponseWriter.WriteString(s)
-}
-
-func printableASCII(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x20 || s[i] > 0x7e {
-			return false
-		}
-	}
-	return true
 }

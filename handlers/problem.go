@@ -106,7 +106,7 @@ func problemFromError(err error) Problem {
 	case errors.Is(err, models.ErrRoomCompleted):
 		status, detail = http.StatusConflict, "This Markup Room is completed; nothing can be changed any more."
 	case errors.Is(err, models.ErrIdempotencyInProgress):
-		status, detail = http.StatusConflict, err.Error()
+		status, detail = http.StatusConflict, "A request with this Idempotency-Key is still being processed; retry in a moment."
 	case errors.Is(err, models.ErrRoomExpired):
 		status, detail = http.StatusGone, "This Markup Room link has expired. Ask the sender for a new one."
 	case errors.Is(err, models.ErrConflict):

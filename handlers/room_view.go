@@ -27,22 +27,17 @@ func roomView(assets *static.Assets, ws *models.RoomWorkspace, now time.Time, fo
 	}
 	heading := templates.RoomHeading(t.ReferenceID, r.ID, titles)
 	v := templates.RoomView{
-		Title:       heading,
-		Heading:     heading,
-		RoomID:      r.ID,
-		ReferenceID: t.ReferenceID,
-		Status:      status,
-		ReadOnly:    readOnly,
-		SenderName:  ws.Sender.FullName(),
-		SenderEmail: ws.Sender.Email,
-		ExpiresAt:   r.ExpiresAt.UTC().Format("2 Jan 2006, 15:04 MST"),
-		ExpiresISO:  r.ExpiresAt.UTC().Format(time.RFC3339),
-		Can: templates.RoomControls{
-			KBA: cfg.IDV.KBA, CredentialAnalysis: cfg.IDV.CredentialAnalysis,
-			PersonalPassword: cfg.Authentication.PersonalPassword, TwoFactor: cfg.Authentication.TwoFactor,
-			RenameDocument: cfg.Documents.Rename, EditTags: cfg.Documents.Edit, AdvancedEdit: cfg.Documents.AdvancedEdit,
-			AddParticipant: cfg.Participants.Add, EditParticipant: cfg.Participants.Edit, RemoveParticipant: cfg.Participants.Remove,
-		},
+		Title:          heading,
+		Heading:        heading,
+		RoomID:         r.ID,
+		ReferenceID:    t.ReferenceID,
+		Status:         status,
+		ReadOnly:       readOnly,
+		SenderName:     ws.Sender.FullName(),
+		SenderEmail:    ws.Sender.Email,
+		ExpiresAt:      r.ExpiresAt.UTC().Format("2 Jan 2006, 15:04 MST"),
+		ExpiresISO:     r.ExpiresAt.UTC().Format(time.RFC3339),
+		Can:            roomControls(cfg),
 		AuthOptions:    authOptions(cfg),
 		ContactOptions: []templates.OptionView{{Value: models.ContactEmail, Label: "E-mail"}, {Value: models.ContactSMS, Label: "SMS"}},
 		Limits: templates.InputLimits{
@@ -70,12 +65,43 @@ func roomView(assets *static.Assets, ws *models.RoomWorkspace, now time.Time, fo
 	}
 	v.TagGroups = paletteGroups()
 	v.DateFormats = models.DateFormats()[:10]
-	tagCounts := map[string]int{}
-	for _, d := range t.Documents {
+	var tagCounts map[string]int
+	v.Documents, v.PageTotal, tagCounts = roomDocuments(r.ID, t.Documents)
+	v.Participants = roomParticipants(r.ID, t, tagCounts, form)
+	if status == models.RoomCompleted {
+		v.Summary = roomSummary(ws)
+	}
+	if !readOnly && r.CanAddDocuments() {
+		v.UploadURL = route.RoomDocuments.Path(r.ID)
+	}
+	v.AddForm = templates.ParticipantFormView{DialogID: "participant-add", Heading: "Add participant", Action: v.AddParticipantURL,
+		AuthenticationType: models.AuthNone, TwoFactorContact: models.ContactEmail}
+	if form != nil && form.DialogID == v.AddForm.DialogID {
+		v.AddForm = *form
+	}
+	return v
+}
+
+// roomControls are the controls the room's flags turn on.
+func roomControls(cfg models.RoomConfig) templates.RoomControls {
+	return templates.RoomControls{
+		KBA: cfg.IDV.KBA, CredentialAnalysis: cfg.IDV.CredentialAnalysis,
+		PersonalPassword: cfg.Authentication.PersonalPassword, TwoFactor: cfg.Authentication.TwoFactor,
+		RenameDocument: cfg.Documents.Rename, EditTags: cfg.Documents.Edit, AdvancedEdit: cfg.Documents.AdvancedEdit,
+		AddParticipant: cfg.Participants.Add, EditParticipant: cfg.Participants.Edit, RemoveParticipant: cfg.Participants.Remove,
+	}
+}
+
+// roomDocuments is the documents panel: each document with its pages and
+// their tag counts. It returns the pages of all documents together and the
+// tags of each signer, by participant id.
+func roomDocuments(roomID string, docs []models.TransactionDocument) (views []templates.RoomDocumentView, pageTotal int, tagCounts map[string]int) {
+	tagCounts = map[string]int{}
+	for _, d := range docs {
 		dv := templates.RoomDocumentView{
 			Position: d.Position, Title: d.Title, PageCount: d.Pages, TagCount: len(d.Tags),
-			RenameURL: route.RoomDocumentTitle.Path(r.ID, strconv.Itoa(d.Position)),
-			RemoveURL: route.RoomDocumentRemove.Path(r.ID, strconv.Itoa(d.Position)),
+			RenameURL: route.RoomDocumentTitle.Path(roomID, strconv.Itoa(d.Position)),
+			RemoveURL: route.RoomDocumentRemove.Path(roomID, strconv.Itoa(d.Position)),
 		}
 		perPage := make([]int, d.Pages+1)
 		for _, tag := range d.Tags {
@@ -88,20 +114,27 @@ func roomView(assets *static.Assets, ws *models.RoomWorkspace, now time.Time, fo
 			pos, page := strconv.Itoa(d.Position), strconv.Itoa(n)
 			dv.Pages = append(dv.Pages, templates.RoomPageView{
 				Number: n, TagCount: perPage[n], First: n == 1, Last: n == d.Pages,
-				MoveURL: route.RoomPageMove.Path(r.ID, pos, page), DeleteURL: route.RoomPageDelete.Path(r.ID, pos, page),
+				MoveURL: route.RoomPageMove.Path(roomID, pos, page), DeleteURL: route.RoomPageDelete.Path(roomID, pos, page),
 			})
 		}
-		v.PageTotal += d.Pages
-		v.Documents = append(v.Documents, dv)
+		pageTotal += d.Pages
+		views = append(views, dv)
 	}
+	return views, pageTotal, tagCounts
+}
+
+// roomParticipants is the participants panel, in signing order; form, when
+// it belongs to one of them, is that participant's refused edit form.
+func roomParticipants(roomID string, t *models.Transaction, tagCounts map[string]int, form *templates.ParticipantFormView) []templates.RoomParticipantView {
+	var views []templates.RoomParticipantView
 	for i, p := range t.Participants {
 		pv := templates.RoomParticipantView{
 			ID: p.ParticipantID, Name: p.FullName(), Email: p.Email, ColorClass: signerClass(i), Initials: initials(p.FirstName, p.LastName),
 			AuthLabel: authLabel(p.AuthenticationType), TagCount: tagCounts[p.ParticipantID],
-			RemoveURL: route.RoomParticipantRemove.Path(r.ID, p.ParticipantID),
-			MoveURL:   route.RoomParticipantMove.Path(r.ID, p.ParticipantID),
+			RemoveURL: route.RoomParticipantRemove.Path(roomID, p.ParticipantID),
+			MoveURL:   route.RoomParticipantMove.Path(roomID, p.ParticipantID),
 			First:     i == 0, Last: i == len(t.Participants)-1,
-			Form: participantFormFromModel(r.ID, &p),
+			Form: participantFormFromModel(roomID, &p),
 		}
 		if t.SigningOrder != nil && *t.SigningOrder {
 			pv.Order = i + 1
@@ -115,20 +148,9 @@ func roomView(assets *static.Assets, ws *models.RoomWorkspace, now time.Time, fo
 		if form != nil && form.DialogID == pv.Form.DialogID {
 			pv.Form = *form
 		}
-		v.Participants = append(v.Participants, pv)
+		views = append(views, pv)
 	}
-	if status == models.RoomCompleted {
-		v.Summary = roomSummary(ws)
-	}
-	if !readOnly && r.CanAddDocuments() {
-		v.UploadURL = route.RoomDocuments.Path(r.ID)
-	}
-	v.AddForm = templates.ParticipantFormView{DialogID: "participant-add", Heading: "Add participant", Action: v.AddParticipantURL,
-		AuthenticationType: models.AuthNone, TwoFactorContact: models.ContactEmail}
-	if form != nil && form.DialogID == v.AddForm.DialogID {
-		v.AddForm = *form
-	}
-	return v
+	return views
 }
 
 // suggestionsJSON is the data-suggested-fields of a document: the suggested

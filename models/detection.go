@@ -9,6 +9,7 @@ import (
 
 	"github.com/markuproom/markuproom/models/pdf"
 	"github.com/markuproom/markuproom/models/pdf/detect"
+	"github.com/markuproom/markuproom/models/templatematch"
 )
 
 // ProblemLayoutNotRead is the code of a detection problem that names no text
@@ -21,15 +22,28 @@ const ProblemLayoutNotRead = "layout_not_read"
 // still accepted: its detection says so in one problem, on page 0 (the whole
 // document).
 func inspectAndDetect(ctx context.Context, l pdf.Limits, r io.ReadSeeker) (pdf.Info, detect.Detection, error) {
-	info, found, err := detect.InspectAndDetect(ctx, l, r)
+	info, found, _, err := inspectUpload(ctx, l, r, false)
+	return info, found, err
+}
+
+// inspectUpload is inspectAndDetect that also takes the template
+// fingerprint on the same read when fingerprint is true (the page sizes
+// alone when the layout cannot be read).
+func inspectUpload(ctx context.Context, l pdf.Limits, r io.ReadSeeker, fingerprint bool) (pdf.Info, detect.Detection, templatematch.Fingerprint, error) {
+	var fp templatematch.Builder
+	var each func(pdf.PageLayout)
+	if fingerprint {
+		each = func(p pdf.PageLayout) { fp.Add(templatePage(p)) }
+	}
+	info, found, err := detect.InspectAndDetectEach(ctx, l, r, each)
 	var le *pdf.LayoutError
 	switch {
 	case err == nil:
-		return info, found, nil
+		return info, found, fp.Fingerprint(), nil
 	case errors.As(err, &le) && ctx.Err() == nil:
-		return info, notRead(le), nil
+		return info, notRead(le), sizesFingerprint(info.Pages), nil
 	default:
-		return pdf.Info{}, detect.Detection{}, err
+		return pdf.Info{}, detect.Detection{}, templatematch.Fingerprint{}, err
 	}
 }
 

@@ -45,9 +45,10 @@ type IdempotencyRecord struct {
 // TableName implements gorm's tabler.
 func (IdempotencyRecord) TableName() string { return "idempotency_keys" }
 
-// Idempotency outcomes of ClaimIdempotencyKey.
+// Idempotency outcomes of ClaimIdempotencyKey and Idempotent.
 var (
-	// ErrIdempotencyInProgress: the first request with this key has not finished.
+	// ErrIdempotencyInProgress: the first request with this key has not finished
+	// (Idempotent: not within its wait).
 	ErrIdempotencyInProgress = errors.New("a request with this Idempotency-Key is still in progress")
 )
 

@@ -2,8 +2,6 @@ package models
 
 import (
 	"context"
-	"errors"
-	"slices"
 	"strconv"
 )
 
@@ -183,191 +181,27 @@ func (s *Store) ApplyRoomTagBatch(ctx context.Context, roomID string, b *TagBatc
 	return out, err
 }
 
+// applyBatch checks every entry of b, then writes them and the history entry
+// (the steps in tag_batch_apply.go).
 func (e *tagEditor) applyBatch(ctx context.Context, b *TagBatch) (*TagBatchResult, error) {
-	docs := map[int]*roomDocument{}
-	docAt := func(pos int) (*roomDocument, error) {
-		if d, ok := docs[pos]; ok {
-			return d, nil
-		}
-		d, err := e.document(ctx, pos)
-		if err != nil {
-			return nil, err
-		}
-		docs[pos] = d
-		return d, nil
-	}
-
-	// The tags named by update and delete, each a tag of this transaction.
-	ids := make([]string, 0, len(b.Update)+len(b.Delete))
-	for _, u := range b.Update {
-		ids = append(ids, u.ID)
-	}
-	ids = append(ids, b.Delete...)
-	stored, err := e.tagsByID(ctx, ids)
+	docs := &batchDocuments{e: e, byPosition: map[int]*roomDocument{}}
+	stored, err := e.batchTags(ctx, b)
 	if err != nil {
 		return nil, err
 	}
-	var missing Problems
-	for i, u := range b.Update {
-		if stored[u.ID] == nil {
-			missing.Add(pointer(pointer("#/update", i), "id"), "unknown_tag", "No tag of this room has the id %q.", truncateForDetail(u.ID))
-		}
-	}
-	for i, id := range b.Delete {
-		if stored[id] == nil {
-			missing.Add(pointer("#/delete", i), "unknown_tag", "No tag of this room has the id %q.", truncateForDetail(id))
-		}
-	}
-	if err := missing.Err(KindNotFound, "The batch names tags this room does not have; nothing was changed."); err != nil {
+	created, updated, err := e.checkBatch(ctx, b, stored, docs)
+	if err != nil {
 		return nil, err
 	}
-
-	// Every entry checked before anything is written; problems of all
-	// entries are reported together (the 400s alone when there are any).
-	var invalid, unprocessable, notFound []FieldError
-	collect := func(err error) error {
-		var ve *ValidationError
-		if !errors.As(err, &ve) {
-			return err
-		}
-		switch ve.Kind {
-		case KindInvalid:
-			invalid = append(invalid, ve.Errors...)
-		case KindNotFound:
-			notFound = append(notFound, ve.Errors...)
-		default:
-			unprocessable = append(unprocessable, ve.Errors...)
-		}
-		return nil
-	}
-	created := make([]*Tag, len(b.Create))
-	for i, c := range b.Create {
-		base := pointer("#/create", i)
-		doc, err := docAt(c.DocumentPosition)
-		if errors.Is(err, ErrNotFound) {
-			err = NotFoundAt(pointer(base, "documentPosition"), "unknown_document", "The transaction has no document at position "+strconv.Itoa(c.DocumentPosition)+".")
-		}
-		if err == nil {
-			created[i], err = e.checkForm(doc, c.Form, base)
-		}
-		if err == nil && c.Suggestion != "" {
-			created[i].CustomData, err = acceptedSuggestion(doc, created[i].Page, c.Suggestion, pointer(base, "suggestion"))
-		}
-		if err != nil {
-			if err := collect(err); err != nil {
-				return nil, err
-			}
-		}
-	}
-	updated := make([]*Tag, len(b.Update))
-	for i, u := range b.Update {
-		old := stored[u.ID]
-		doc, err := docAt(old.DocumentPosition)
-		if err == nil {
-			updated[i], err = e.checkForm(doc, u.Form, pointer("#/update", i))
-		}
-		if err != nil {
-			if err := collect(err); err != nil {
-				return nil, err
-			}
-		}
-	}
-	switch {
-	case len(invalid) > 0:
-		return nil, &ValidationError{Kind: KindInvalid, Detail: "Tags of the batch are not valid; see errors for each field. Nothing was changed.", Errors: invalid}
-	case len(notFound) > 0:
-		return nil, &ValidationError{Kind: KindNotFound, Detail: "The batch names documents this room does not have; nothing was changed.", Errors: notFound}
-	case len(unprocessable) > 0:
-		return nil, &ValidationError{Kind: KindUnprocessable, Detail: "Tags of the batch cannot be placed; see errors for each problem. Nothing was changed.", Errors: unprocessable}
-	}
-
-	// Tag counts of the touched documents, on the result.
-	delta := map[int]int{}
-	for _, c := range b.Create {
-		delta[c.DocumentPosition]++
-	}
-	for _, id := range b.Delete {
-		delta[stored[id].DocumentPosition]--
-	}
-	touched := map[int]bool{}
-	for pos := range delta {
-		touched[pos] = true
-	}
-	for _, u := range b.Update {
-		touched[stored[u.ID].DocumentPosition] = true
-	}
-	positions := make([]int, 0, len(touched))
-	for pos := range touched {
-		positions = append(positions, pos)
-	}
-	slices.Sort(positions)
-	next := map[int]int{} // document position → next free tag position
-	for _, pos := range positions {
-		var row struct {
-			N      int64
-			MaxPos *int
-		}
-		if err := e.tx.db.WithContext(ctx).Model(&Tag{}).Select("COUNT(*) AS n, MAX(position) AS max_pos").
-			Where("transaction_id = ? AND document_position = ?", e.t.ID, pos).Scan(&row).Error; err != nil {
-			return nil, mapDBError(err)
-		}
-		if int(row.N)+delta[pos] > MaxTagsPerDocument {
-			return nil, Unprocessable("#", "too_many_tags", "A document holds at most "+strconv.Itoa(MaxTagsPerDocument)+
-				" tags; after this batch document "+strconv.Itoa(pos+1)+" would hold "+strconv.Itoa(int(row.N)+delta[pos])+".")
-		}
-		if row.MaxPos != nil {
-			next[pos] = *row.MaxPos + 1
-		}
-	}
-
-	// Writes: deletes, updates, then the new rows in one insert.
-	for start := 0; start < len(b.Delete); start += 500 {
-		chunk := b.Delete[start:min(start+500, len(b.Delete))]
-		if err := e.tx.db.WithContext(ctx).Where("transaction_id = ? AND tag_id IN ?", e.t.ID, chunk).Delete(&Tag{}).Error; err != nil {
-			return nil, mapDBError(err)
-		}
-	}
-	res := &TagBatchResult{}
-	for i, u := range b.Update {
-		if err := e.updateTag(ctx, stored[u.ID], updated[i]); err != nil {
-			return nil, err
-		}
-		res.Updated = append(res.Updated, e.result(updated[i]))
-	}
-	rows := make([]Tag, len(b.Create))
-	for i, c := range b.Create {
-		id, err := NewTagID()
-		if err != nil {
-			return nil, err
-		}
-		tag := created[i]
-		tag.TransactionID, tag.DocumentPosition, tag.TagID, tag.Position = e.t.ID, c.DocumentPosition, id, next[c.DocumentPosition]
-		next[c.DocumentPosition]++
-		rows[i] = *tag
-		res.Created = append(res.Created, e.result(tag))
-	}
-	if err := insertRows(ctx, e.tx, "transaction_tags", tagColumns(), rows, tagValues); err != nil {
+	positions, next, err := e.batchTagCounts(ctx, b, stored)
+	if err != nil {
 		return nil, err
 	}
-
-	// Every edited document's XFDF, the version and the history: one statement on PostgreSQL.
-	var writes writeBatch
-	titles := make([]string, len(positions))
-	for i, pos := range positions {
-		if err := e.tx.addDocumentXFDF(ctx, &writes, e.t.ID, pos, e.participants); err != nil {
-			return nil, err
-		}
-		doc, err := docAt(pos)
-		if err != nil {
-			return nil, err
-		}
-		titles[i] = doc.row.Title
+	res, err := e.writeBatchTags(ctx, b, stored, created, updated, next)
+	if err != nil {
+		return nil, err
 	}
-	summary := &TagsBatchSummary{
-		Created: len(b.Create), Updated: len(b.Update), Deleted: len(b.Delete),
-		Documents: positions, DocumentTitles: titles,
-	}
-	if err := e.bump(ctx, &writes, len(b.Create)-len(b.Delete), summary); err != nil {
+	if err := e.recordBatch(ctx, b, positions, docs); err != nil {
 		return nil, err
 	}
 	return res, nil

@@ -19,6 +19,7 @@ import (
 
 	"github.com/markuproom/markuproom/models/pdf"
 	"github.com/markuproom/markuproom/models/pdf/detect"
+	"github.com/markuproom/markuproom/models/templatematch"
 )
 
 // StagedUpload is an uploaded file written to a temporary file and checked to
@@ -31,6 +32,8 @@ type StagedUpload struct {
 	fileName string
 	// detection is what the content proposes as tags, read with info.
 	detection detect.Detection
+	// fingerprint is the content's template fingerprint, read with info.
+	fingerprint templatematch.Fingerprint
 	// receivedSHA256 is the hex SHA-256 of the bytes received.
 	receivedSHA256 string
 	// decrypted and repairs say how the staged file differs from the
@@ -134,16 +137,16 @@ func (s *Store) stageUpload(ctx context.Context, r io.Reader, maxBytes int64, fi
 	}
 	u.size, u.sha256 = n, hex.EncodeToString(h.Sum(nil))
 	u.receivedSHA256 = u.sha256
-	info, found, err := inspectAndDetect(ctx, s.pdf.Limits(), f)
+	info, found, fp, err := inspectUpload(ctx, s.pdf.Limits(), f, true)
 	if errors.Is(err, pdf.ErrMalformed) || errors.Is(err, pdf.ErrEncrypted) {
 		// Only a refused file pays for the repair pass: an ordinary
 		// upload is read once.
-		info, found, err = s.mendUpload(ctx, u, err)
+		info, found, fp, err = s.mendUpload(ctx, u, err)
 	}
 	if err != nil {
 		return nil, pdfProblem(err)
 	}
-	u.info, u.detection = info, found
+	u.info, u.detection, u.fingerprint = info, found, fp
 	ok = true
 	return u, nil
 }
@@ -152,17 +155,17 @@ func (s *Store) stageUpload(ctx context.Context, r io.Reader, maxBytes int64, fi
 // inspection refused with cause. When they give a file, it replaces the
 // staged one and is inspected; otherwise cause (or why the file cannot be
 // mended) is returned.
-func (s *Store) mendUpload(ctx context.Context, u *StagedUpload, cause error) (pdf.Info, detect.Detection, error) {
+func (s *Store) mendUpload(ctx context.Context, u *StagedUpload, cause error) (pdf.Info, detect.Detection, templatematch.Fingerprint, error) {
 	m, err := s.pdf.Limits().Mend(ctx, u.file)
 	if err != nil {
-		return pdf.Info{}, detect.Detection{}, err
+		return pdf.Info{}, detect.Detection{}, templatematch.Fingerprint{}, err
 	}
 	if m.Content == nil {
-		return pdf.Info{}, detect.Detection{}, cause
+		return pdf.Info{}, detect.Detection{}, templatematch.Fingerprint{}, cause
 	}
 	f, err := os.CreateTemp(s.tempDir, "markuproom-upload-*.pdf")
 	if err != nil {
-		return pdf.Info{}, detect.Detection{}, fmt.Errorf("create temp file: %w", err)
+		return pdf.Info{}, detect.Detection{}, templatematch.Fingerprint{}, fmt.Errorf("create temp file: %w", err)
 	}
 	old := u.file
 	u.file = f // Close removes it from here on
@@ -171,12 +174,12 @@ func (s *Store) mendUpload(ctx context.Context, u *StagedUpload, cause error) (p
 		s.log.WarnContext(ctx, "remove replaced upload", "error", err)
 	}
 	if _, err := f.Write(m.Content); err != nil {
-		return pdf.Info{}, detect.Detection{}, fmt.Errorf("write mended upload: %w", err)
+		return pdf.Info{}, detect.Detection{}, templatematch.Fingerprint{}, fmt.Errorf("write mended upload: %w", err)
 	}
 	sum := sha256.Sum256(m.Content)
 	u.size, u.sha256 = int64(len(m.Content)), hex.EncodeToString(sum[:])
 	u.decrypted, u.repairs = m.Decrypted, m.Repairs
-	return inspectAndDetect(ctx, s.pdf.Limits(), f)
+	return inspectUpload(ctx, s.pdf.Limits(), f, true)
 }
 
 func tooLargeError(maxBytes int64) error {

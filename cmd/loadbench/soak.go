@@ -10,21 +10,16 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"os/signal"
-	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-
-	"github.com/markuproom/markuproom/handlers/delivery/mailcatch"
 )
 
 // soakOptions are the flags of `loadbench soak`.
@@ -98,99 +93,24 @@ type soakEnv struct {
 // number of failed checks.
 func soak(ctx context.Context, o soakOptions, stdout, stderr io.Writer) (failed int, err error) {
 	logf := func(format string, args ...any) { fmt.Fprintf(stderr, "soak: "+format+"\n", args...) }
-	dbURL, source := benchDatabaseURL()
-	if created, err := ensureDatabase(ctx, dbURL); err != nil {
-		return 0, err
-	} else if created {
-		logf("created database %s", redact(dbURL))
-	}
-	sch, err := openSchemas(ctx, dbURL)
-	if err != nil {
+	r := &soakRig{}
+	defer func() { err = errors.Join(err, r.close(logf)) }()
+	if err := r.setup(ctx, o, logf); err != nil {
 		return 0, err
 	}
-	defer func() {
-		names := strings.Join(sch.created, ", ")
-		if derr := sch.dropAll(); derr != nil {
-			err = errors.Join(err, derr)
-		} else if names != "" {
-			logf("dropped schema %s", names)
-		}
-	}()
-	schema, schemaURL, err := sch.create(ctx, "soak")
-	if err != nil {
-		return 0, err
-	}
-	logf("schema %s in %s (from %s)", schema, redact(dbURL), source)
-
-	dir, err := os.MkdirTemp("", "markuproom-soak-")
-	if err != nil {
-		return 0, err
-	}
-	defer os.RemoveAll(dir)
-	bin := o.bin
-	if bin == "" {
-		bin = filepath.Join(dir, "markuproom")
-		logf("building the server binary")
-		out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/markuproom/markuproom/cmd/markuproom").CombinedOutput()
-		if err != nil {
-			return 0, fmt.Errorf("go build: %w\n%s", err, out)
-		}
-	}
-
-	// Where the outbox's messages go.
-	sink := newDeliveryCounter()
-	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body)
-		sink.add(r.Header.Get("webhook-id"))
-		w.WriteHeader(http.StatusNoContent)
-	}))
-	defer hook.Close()
-	mails := newDeliveryCounter()
-	smtpLn, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	smtpSrv := mailcatch.NewServer(&mailcatch.Catcher{OnMessage: func(m mailcatch.Message) { mails.add(messageID(m.Data)) }})
-	go func() { _ = smtpSrv.Serve(smtpLn) }()
-	defer smtpSrv.Close()
-
 	addr, err := freeAddr()
 	if err != nil {
 		return 0, err
 	}
-	env := []string{
-		"DATABASE_URL=" + schemaURL, "MARKUPROOM_DATA_DIR=" + filepath.Join(dir, "data"),
-		"MARKUPROOM_ADDR=" + addr, "MARKUPROOM_BASE_URL=http://" + addr,
-		"MARKUPROOM_DEMO=false", "MARKUPROOM_LOG_LEVEL=error", "MARKUPROOM_RATE_LIMITS=off",
-		"MARKUPROOM_WEBHOOK_ALLOW_PRIVATE=true", "MARKUPROOM_SMTP_URL=smtp://" + smtpLn.Addr().String(),
-	}
-	env = append(env, o.env...)
-	e := &soakEnv{schema: schema, admin: sch.conn, hookURL: hook.URL, sink: sink, mails: mails,
+	env := r.serverEnv(o, addr)
+	e := &soakEnv{schema: r.schema, admin: r.sch.conn, hookURL: r.hook.URL, sink: r.sink, mails: r.mails,
 		adminEmail: "admin@soak.example.com", adminPassword: "soak-admin-password-0123"}
-
-	// The operator's commands: an organization, an admin user (the sender
-	// of the rooms) and an API token. The first one applies the migrations.
-	var org, user, tok struct {
-		ID    string `json:"id"`
-		Token string `json:"token"`
-	}
-	if err := operator(ctx, bin, env, "", &org, "org", "create", "--name", "Soak", "--json"); err != nil {
+	if err := createTenant(ctx, r.bin, env, e); err != nil {
 		return 0, err
-	}
-	if err := operator(ctx, bin, env, e.adminPassword+"\n", &user, "user", "create", "--org", org.ID, "--email", e.adminEmail,
-		"--first-name", "Ada", "--last-name", "Admin", "--admin", "--password-stdin", "--json"); err != nil {
-		return 0, err
-	}
-	if err := operator(ctx, bin, env, "", &tok, "token", "create", "--org", org.ID, "--name", "soak", "--json"); err != nil {
-		return 0, err
-	}
-	e.token = tok.Token
-	if e.senderID, err = strconv.ParseInt(user.ID, 10, 64); err != nil {
-		return 0, fmt.Errorf("user create: id %q: %w", user.ID, err)
 	}
 
 	logf("starting the server on %s", addr)
-	e.srv, err = startServer(ctx, bin, env, "http://"+addr)
+	e.srv, err = startServer(ctx, r.bin, env, "http://"+addr)
 	if err != nil {
 		return 0, err
 	}
@@ -201,55 +121,19 @@ func soak(ctx context.Context, o soakOptions, stdout, stderr io.Writer) (failed 
 	}()
 
 	l := newSoakLoad(e, o)
-	if err := l.setup(ctx); err != nil {
-		return 0, fmt.Errorf("setup: %w", err)
-	}
-	counts := []rowCounts{}
-	c, err := countRows(ctx, e.admin, schema)
+	in, drained, err := l.measure(ctx, e, o, logf)
 	if err != nil {
 		return 0, err
 	}
-	counts = append(counts, rowCounts{when: "start", n: c})
-
-	logf("mixed load: %.1f req/s for %s", o.rate, o.duration)
-	elapsed, err := l.run(ctx, func() {
-		c, err := countRows(ctx, e.admin, schema)
-		if err != nil {
-			logf("middle row counts: %v", err)
-			return
-		}
-		counts = append(counts, rowCounts{when: "middle", n: c})
-	})
-	if err != nil {
-		return 0, err
-	}
-	logf("load done in %s; letting the outbox drain (at most %s)", elapsed.Round(time.Millisecond), o.drain)
-	drained, err := waitOutbox(ctx, e.admin, schema, o.drain)
-	if err != nil {
-		return 0, err
-	}
-	peak, rss := e.srv.memory()
-	c, err = countRows(ctx, e.admin, schema)
-	if err != nil {
-		return 0, err
-	}
-	counts = append(counts, rowCounts{when: "end", n: c})
-	size, err := tableBytes(ctx, e.admin, schema)
-	if err != nil {
-		return 0, err
-	}
-
-	checks, err := l.check(ctx, drained)
-	if err != nil {
+	if in.checks, err = l.check(ctx, drained); err != nil {
 		return 0, err
 	}
 	if l.errors() > 0 {
 		out := e.srv.output()
 		logf("requests failed; the server's log ends with:\n%s", out[max(0, len(out)-4096):])
 	}
-	var pgVersion string
-	_ = e.admin.QueryRow(ctx, "SHOW server_version").Scan(&pgVersion)
-	failed = l.report(stdout, reportInput{elapsed: elapsed, peakRSS: peak, endRSS: rss, counts: counts, bytes: size, checks: checks, pgVersion: pgVersion})
+	_ = e.admin.QueryRow(ctx, "SHOW server_version").Scan(&in.pgVersion)
+	failed = l.report(stdout, in)
 	if o.inspect != nil {
 		o.inspect(ctx, l)
 	}

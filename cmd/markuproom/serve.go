@@ -25,6 +25,9 @@ import (
 // shutdownGrace is how long requests in flight may finish after SIGTERM.
 const shutdownGrace = 25 * time.Second
 
+// serve runs the server until ctx ends: the stored data made ready, the
+// handler built, the outbox and the sweep started, then the listener served
+// and shut down gracefully.
 func (e *cliEnv) serve(ctx context.Context, args []string) int {
 	fs := e.newFlagSet("serve")
 	if _, err := parseFlags(fs, args); err != nil {
@@ -36,15 +39,33 @@ func (e *cliEnv) serve(ctx context.Context, args []string) int {
 		return e.fail("serve", err)
 	}
 	defer a.close()
+	if code := e.prepareData(ctx, a, logger); code != 0 {
+		return code
+	}
+	registry := prometheus.NewRegistry()
+	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	handler, err := a.newHandler(logger, registry)
+	if err != nil {
+		return e.fail("serve", err)
+	}
+	stopOutbox, err := a.startOutbox(ctx, logger, registry)
+	if err != nil {
+		return e.fail("serve", &usageError{err})
+	}
+	defer stopOutbox()
+	return e.listenAndServe(ctx, a, newHTTPServer(ctx, a.cfg.Addr, handler, logger), logger, registry, stopOutbox)
+}
 
-	// Stored secrets still in plaintext (rows from before sealing) or sealed
-	// with a previous key (a key rotation) are sealed with the current key.
+// prepareData seals the stored secrets still in plaintext (rows from before
+// sealing) or sealed with a previous key (a key rotation) with the current
+// key, and creates the demo data when asked to. It returns 0, or the exit
+// code of its failure.
+func (e *cliEnv) prepareData(ctx context.Context, a *app, logger *slog.Logger) int {
 	if n, err := a.store.SealStoredSecrets(ctx); err != nil {
 		return e.fail("serve: seal stored secrets", err)
 	} else if n > 0 {
 		logger.InfoContext(ctx, "sealed stored secrets with the current key", "count", n)
 	}
-
 	if a.cfg.Demo {
 		demo, err := a.store.SeedDemo(ctx)
 		if err != nil {
@@ -54,19 +75,22 @@ func (e *cliEnv) serve(ctx context.Context, args []string) int {
 			printDemo(e.stdout, a.cfg.BaseURL, demo)
 		}
 	}
+	return 0
+}
 
+// newHandler builds the router over the app's store with its configuration.
+// A session key the configuration cannot give is a *usageError.
+func (a *app) newHandler(logger *slog.Logger, registry *prometheus.Registry) (http.Handler, error) {
 	assets, err := static.New()
 	if err != nil {
-		return e.fail("serve", err)
+		return nil, err
 	}
 	sessionKey, err := a.cfg.sessionKey()
 	if err != nil {
-		return e.fail("serve", &usageError{err})
+		return nil, &usageError{err}
 	}
-	registry := prometheus.NewRegistry()
-	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	gin.SetMode(gin.ReleaseMode)
-	handler, err := handlers.New(handlers.Deps{
+	return handlers.New(handlers.Deps{
 		Config: handlers.Config{
 			BaseURL:          a.cfg.BaseURL,
 			MaxUploadBytes:   a.cfg.MaxUploadBytes,
@@ -84,18 +108,13 @@ func (e *cliEnv) serve(ctx context.Context, args []string) int {
 		Logger:   logger,
 		Registry: registry,
 	})
-	if err != nil {
-		return e.fail("serve", err)
-	}
+}
 
-	stopOutbox, err := a.startOutbox(ctx, logger, registry)
-	if err != nil {
-		return e.fail("serve", &usageError{err})
-	}
-	defer stopOutbox()
-
-	srv := &http.Server{
-		Addr:              a.cfg.Addr,
+// newHTTPServer is the server of handler on addr, with its timeouts; its
+// requests' contexts outlive ctx, so that a shutdown lets them finish.
+func newHTTPServer(ctx context.Context, addr string, handler http.Handler, logger *slog.Logger) *http.Server {
+	return &http.Server{
+		Addr:              addr,
 		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       10 * time.Minute, // uploads of up to 50 MiB on slow links
@@ -105,6 +124,12 @@ func (e *cliEnv) serve(ctx context.Context, args []string) int {
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
+}
+
+// listenAndServe listens on the configured address, serves srv and the
+// metrics listener and runs the sweep until ctx ends, then shuts down within
+// shutdownGrace and stops the outbox. It returns the exit code.
+func (e *cliEnv) listenAndServe(ctx context.Context, a *app, srv *http.Server, logger *slog.Logger, registry *prometheus.Registry, stopOutbox func()) int {
 	ln, err := net.Listen("tcp", a.cfg.Addr)
 	if err != nil {
 		return e.fail("serve", err)

@@ -18,24 +18,42 @@ import (
 func (rb *rebuilder) write() []byte {
 	var out bytes.Buffer
 	out.Grow(len(rb.data) + len(rb.data)/16 + 1024)
-	header := rb.header
-	if header == nil {
-		header = rb.data[rb.base:]
-		if i := bytes.IndexAny(header, "\r\n"); i > 0 && i < 32 {
-			header = header[:i]
-		} else {
-			header = []byte("%PDF-1.7")
-		}
-	}
-	out.Write(header)
+	out.Write(rb.headerLine())
 	out.WriteString("\n%\xe2\xe3\xcf\xd3\n")
 	nums := slices.Sorted(maps.Keys(rb.objs))
 	maxNum := 0
 	if len(nums) > 0 {
 		maxNum = nums[len(nums)-1]
 	}
-	offsets := make(map[int]int, len(nums))
-	compressed := false
+	offsets, compressed := rb.writeObjects(&out, nums)
+	trailer := rb.newTrailer()
+	xrefAt := out.Len()
+	if !compressed {
+		rb.writeXRefTable(&out, nums, maxNum, offsets, trailer)
+	} else {
+		rb.writeXRefStream(&out, nums, maxNum, offsets, trailer, xrefAt)
+	}
+	fmt.Fprintf(&out, "\nstartxref\n%d\n%%%%EOF\n", xrefAt)
+	return out.Bytes()
+}
+
+// headerLine is the file's own %PDF line when it has a short one, else %PDF-1.7.
+func (rb *rebuilder) headerLine() []byte {
+	if rb.header != nil {
+		return rb.header
+	}
+	header := rb.data[rb.base:]
+	if i := bytes.IndexAny(header, "\r\n"); i > 0 && i < 32 {
+		return header[:i]
+	}
+	return []byte("%PDF-1.7")
+}
+
+// writeObjects writes every object stored at a file offset, in the order of
+// nums, a stream's Length fixed when it was wrong. It returns each one's
+// offset and whether some objects sit in object streams.
+func (rb *rebuilder) writeObjects(out *bytes.Buffer, nums []int) (offsets map[int]int, compressed bool) {
+	offsets = make(map[int]int, len(nums))
 	for _, num := range nums {
 		f := rb.objs[num]
 		if f.inStream != 0 {
@@ -43,7 +61,7 @@ func (rb *rebuilder) write() []byte {
 			continue
 		}
 		offsets[num] = out.Len()
-		fmt.Fprintf(&out, "%d %d obj\n", f.num, f.gen)
+		fmt.Fprintf(out, "%d %d obj\n", f.num, f.gen)
 		switch {
 		case f.isStream && f.fixLength:
 			f.dict["Length"] = types.Integer(len(f.data))
@@ -58,6 +76,12 @@ func (rb *rebuilder) write() []byte {
 		}
 		out.WriteString("\nendobj\n")
 	}
+	return offsets, compressed
+}
+
+// newTrailer keeps the old trailer's Root, Info, ID and Encrypt, with the
+// catalog found as Root when it had none.
+func (rb *rebuilder) newTrailer() types.Dict {
 	trailer := types.Dict{}
 	for _, k := range []string{"Root", "Info", "ID", "Encrypt"} {
 		if rb.trailer != nil {
@@ -69,60 +93,63 @@ func (rb *rebuilder) write() []byte {
 	if _, ok := trailer["Root"]; !ok {
 		trailer["Root"] = *types.NewIndirectRef(rb.catalog, rb.objs[rb.catalog].gen)
 	}
-	xrefAt := out.Len()
-	if !compressed {
-		// A table with one subsection per run of object numbers in use,
-		// so that a few high numbers do not make a huge table.
-		trailer["Size"] = types.Integer(maxNum + 1)
-		out.WriteString("xref\n0 1\n0000000000 65535 f \n")
-		for _, run := range runs(nums) {
-			fmt.Fprintf(&out, "%d %d\n", run[0], len(run))
-			for _, n := range run {
-				fmt.Fprintf(&out, "%010d %05d n \n", offsets[n], rb.objs[n].gen)
-			}
+	return trailer
+}
+
+// writeXRefTable writes a table with one subsection per run of object
+// numbers in use, so that a few high numbers do not make a huge table, and
+// the trailer.
+func (rb *rebuilder) writeXRefTable(out *bytes.Buffer, nums []int, maxNum int, offsets map[int]int, trailer types.Dict) {
+	trailer["Size"] = types.Integer(maxNum + 1)
+	out.WriteString("xref\n0 1\n0000000000 65535 f \n")
+	for _, run := range runs(nums) {
+		fmt.Fprintf(out, "%d %d\n", run[0], len(run))
+		for _, n := range run {
+			fmt.Fprintf(out, "%010d %05d n \n", offsets[n], rb.objs[n].gen)
 		}
-		out.WriteString("trailer\n")
-		out.WriteString(trailer.PDFString())
-	} else {
-		// A cross-reference stream, unfiltered: rows of 1 + 8 + 2 bytes,
-		// indexed by runs of object numbers as the table above.
-		self := maxNum + 1
-		rows := make([]byte, 0, (len(nums)+2)*11)
-		index := types.Array{}
-		row := func(typ byte, f2, f3 uint64) {
-			var r [11]byte
-			r[0] = typ
-			putBE(r[1:9], f2)
-			putBE(r[9:11], f3)
-			rows = append(rows, r[:]...)
-		}
-		for _, run := range runs(append([]int{0}, append(nums, self)...)) {
-			index = append(index, types.Integer(run[0]), types.Integer(len(run)))
-			for _, n := range run {
-				f := rb.objs[n]
-				switch {
-				case n == 0:
-					row(0, 0, 65535)
-				case n == self:
-					row(1, uint64(xrefAt), 0)
-				case f.inStream != 0:
-					row(2, uint64(f.inStream), uint64(f.index))
-				default:
-					row(1, uint64(offsets[n]), uint64(f.gen))
-				}
-			}
-		}
-		trailer["Type"] = types.Name("XRef")
-		trailer["Size"] = types.Integer(self + 1)
-		trailer["Index"] = index
-		trailer["W"] = types.Array{types.Integer(1), types.Integer(8), types.Integer(2)}
-		trailer["Length"] = types.Integer(len(rows))
-		fmt.Fprintf(&out, "%d 0 obj\n%s\nstream\n", self, trailer.PDFString())
-		out.Write(rows)
-		out.WriteString("\nendstream\nendobj\n")
 	}
-	fmt.Fprintf(&out, "\nstartxref\n%d\n%%%%EOF\n", xrefAt)
-	return out.Bytes()
+	out.WriteString("trailer\n")
+	out.WriteString(trailer.PDFString())
+}
+
+// writeXRefStream writes a cross-reference stream at xrefAt, unfiltered:
+// rows of 1 + 8 + 2 bytes, indexed by runs of object numbers as the table
+// of writeXRefTable, the trailer's entries in its dictionary.
+func (rb *rebuilder) writeXRefStream(out *bytes.Buffer, nums []int, maxNum int, offsets map[int]int, trailer types.Dict, xrefAt int) {
+	self := maxNum + 1
+	rows := make([]byte, 0, (len(nums)+2)*11)
+	index := types.Array{}
+	row := func(typ byte, f2, f3 uint64) {
+		var r [11]byte
+		r[0] = typ
+		putBE(r[1:9], f2)
+		putBE(r[9:11], f3)
+		rows = append(rows, r[:]...)
+	}
+	for _, run := range runs(append([]int{0}, append(nums, self)...)) {
+		index = append(index, types.Integer(run[0]), types.Integer(len(run)))
+		for _, n := range run {
+			f := rb.objs[n]
+			switch {
+			case n == 0:
+				row(0, 0, 65535)
+			case n == self:
+				row(1, uint64(xrefAt), 0)
+			case f.inStream != 0:
+				row(2, uint64(f.inStream), uint64(f.index))
+			default:
+				row(1, uint64(offsets[n]), uint64(f.gen))
+			}
+		}
+	}
+	trailer["Type"] = types.Name("XRef")
+	trailer["Size"] = types.Integer(self + 1)
+	trailer["Index"] = index
+	trailer["W"] = types.Array{types.Integer(1), types.Integer(8), types.Integer(2)}
+	trailer["Length"] = types.Integer(len(rows))
+	fmt.Fprintf(out, "%d 0 obj\n%s\nstream\n", self, trailer.PDFString())
+	out.Write(rows)
+	out.WriteString("\nendstream\nendobj\n")
 }
 
 // putBE writes v big-endian into b.

@@ -106,11 +106,21 @@ func Detect(ctx context.Context, l pdf.Limits, content []byte) (Detection, error
 // returns the Info and a *pdf.LayoutError (a document too complex to read
 // within the caps, pdf.ErrTooComplex, is still a valid document).
 func InspectAndDetect(ctx context.Context, l pdf.Limits, r io.ReadSeeker) (pdf.Info, Detection, error) {
+	return InspectAndDetectEach(ctx, l, r, nil)
+}
+
+// InspectAndDetectEach is InspectAndDetect that also hands each page's
+// layout, in order, to each (when not nil) on the same read: an upload's
+// template fingerprint is taken from it (models/template_fingerprint.go).
+func InspectAndDetectEach(ctx context.Context, l pdf.Limits, r io.ReadSeeker, each func(pdf.PageLayout)) (pdf.Info, Detection, error) {
 	d := Detection{Tags: []DetectedTag{}, Problems: []DetectProblem{}}
 	n := 0
 	clock := pdf.NewTicker(ctx)
 	info, err := l.InspectLayout(ctx, r, func(p pdf.PageLayout) error {
 		n++
+		if each != nil {
+			each(p)
+		}
 		return d.add(n, p, clock)
 	})
 	if err != nil {

@@ -53,7 +53,46 @@ func (e Expanding) Build(t testing.TB) []byte {
 	return b
 }
 
+// build writes the objects, then a cross-reference table, or a stream when
+// the catalog sits in an object stream.
 func (e Expanding) build() ([]byte, error) {
+	w := newExpandingWriter(e)
+	if err := w.writeObjects(); err != nil {
+		return nil, err
+	}
+	if w.objStm == 0 {
+		w.writeXRefTable()
+		return w.out.Bytes(), nil
+	}
+	if err := w.writeXRefStream(); err != nil {
+		return nil, err
+	}
+	return w.out.Bytes(), nil
+}
+
+// Object numbers of an Expanding PDF: the catalog, the page tree, then the
+// pages, their contents, the object stream and the padding (expandingWriter).
+const (
+	expandingCatalog = 1
+	expandingPages   = 2
+)
+
+// expandingWriter writes an Expanding PDF: the output, each object's offset
+// and the numbers of the objects that depend on the description.
+type expandingWriter struct {
+	e           Expanding
+	filters     []string
+	filterEntry string
+	out         bytes.Buffer
+	offsets     map[int]int
+	// firstPage and firstContent number the first page and its content
+	// stream; objStm and padding are 0 when absent; next is the first
+	// number not in use.
+	firstPage, firstContent, objStm, padding, next int
+}
+
+// newExpandingWriter numbers the objects of e and writes the file's header.
+func newExpandingWriter(e Expanding) *expandingWriter {
 	if e.Pages < 1 {
 		e.Pages = 1
 	}
@@ -61,84 +100,111 @@ func (e Expanding) build() ([]byte, error) {
 	if filters == nil {
 		filters = []string{"FlateDecode"}
 	}
-	var out bytes.Buffer
-	out.WriteString("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
-	offsets := map[int]int{}
-	begin := func(n int) {
-		offsets[n] = out.Len()
-		fmt.Fprintf(&out, "%d 0 obj\n", n)
-	}
-	const (
-		catalog = 1
-		pages   = 2
-	)
-	firstPage := 3
-	firstContent := firstPage + e.Pages
-	next := firstContent + e.Pages
-	objStm, padding := 0, 0
+	w := &expandingWriter{e: e, filters: filters, offsets: map[int]int{}}
+	w.out.WriteString("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+	w.firstPage = 3
+	w.firstContent = w.firstPage + e.Pages
+	w.next = w.firstContent + e.Pages
 	if e.ObjectStream > 0 {
-		objStm, next = next, next+1
+		w.objStm, w.next = w.next, w.next+1
 	}
 	if e.Padding > 0 {
-		padding, next = next, next+1
+		w.padding, w.next = w.next, w.next+1
 	}
-	filterEntry := "/Filter [/" + strings.Join(filters, " /") + "]"
+	w.filterEntry = "/Filter [/" + strings.Join(filters, " /") + "]"
+	return w
+}
 
-	if objStm == 0 {
-		begin(catalog)
-		fmt.Fprintf(&out, "<< /Type /Catalog /Pages %d 0 R >>\nendobj\n", pages)
+// begin starts object n, noting its offset.
+func (w *expandingWriter) begin(n int) {
+	w.offsets[n] = w.out.Len()
+	fmt.Fprintf(&w.out, "%d 0 obj\n", n)
+}
+
+// writeObjects writes the catalog (unless it goes into the object stream),
+// the page tree, the content streams, the object stream and the padding.
+func (w *expandingWriter) writeObjects() error {
+	if w.objStm == 0 {
+		w.begin(expandingCatalog)
+		fmt.Fprintf(&w.out, "<< /Type /Catalog /Pages %d 0 R >>\nendobj\n", expandingPages)
 	}
-	begin(pages)
-	kids := make([]string, e.Pages)
+	w.writePageTree()
+	if err := w.writeContents(); err != nil {
+		return err
+	}
+	if w.objStm != 0 {
+		if err := w.writeObjectStream(); err != nil {
+			return err
+		}
+	}
+	if w.padding != 0 {
+		w.begin(w.padding)
+		fmt.Fprintf(&w.out, "<< /Length %d >>\nstream\n%s\nendstream\nendobj\n", w.e.Padding, strings.Repeat("%", w.e.Padding))
+	}
+	return nil
+}
+
+// writePageTree writes the page tree and its Letter pages.
+func (w *expandingWriter) writePageTree() {
+	w.begin(expandingPages)
+	kids := make([]string, w.e.Pages)
 	for i := range kids {
-		kids[i] = fmt.Sprintf("%d 0 R", firstPage+i)
+		kids[i] = fmt.Sprintf("%d 0 R", w.firstPage+i)
 	}
-	fmt.Fprintf(&out, "<< /Type /Pages /Kids [%s] /Count %d >>\nendobj\n", strings.Join(kids, " "), e.Pages)
-	for i := range e.Pages {
-		begin(firstPage + i)
-		fmt.Fprintf(&out, "<< /Type /Page /Parent %d 0 R /MediaBox [0 0 612 792] /Resources << >> /Contents %d 0 R >>\nendobj\n", pages, firstContent+i)
+	fmt.Fprintf(&w.out, "<< /Type /Pages /Kids [%s] /Count %d >>\nendobj\n", strings.Join(kids, " "), w.e.Pages)
+	for i := range w.e.Pages {
+		w.begin(w.firstPage + i)
+		fmt.Fprintf(&w.out, "<< /Type /Page /Parent %d 0 R /MediaBox [0 0 612 792] /Resources << >> /Contents %d 0 R >>\nendobj\n", expandingPages, w.firstContent+i)
 	}
-	for i := range e.Pages {
-		begin(firstContent + i)
-		if i < len(e.Content) && e.Content[i] > 0 {
-			if err := writeStream(&out, filterEntry, filters, func(w io.Writer) error { return spaces(w, e.Content[i]) }); err != nil {
-				return nil, err
+}
+
+// writeContents writes each page's content stream: the big ones of
+// Content, then small unfiltered ones.
+func (w *expandingWriter) writeContents() error {
+	for i := range w.e.Pages {
+		w.begin(w.firstContent + i)
+		if i < len(w.e.Content) && w.e.Content[i] > 0 {
+			if err := writeStream(&w.out, w.filterEntry, w.filters, func(out io.Writer) error { return spaces(out, w.e.Content[i]) }); err != nil {
+				return err
 			}
 			continue
 		}
 		body := fmt.Sprintf("%% page %d\n72 72 m 540 720 l S\n", i+1)
-		fmt.Fprintf(&out, "<< /Length %d >>\nstream\n%sendstream\nendobj\n", len(body), body)
+		fmt.Fprintf(&w.out, "<< /Length %d >>\nstream\n%sendstream\nendobj\n", len(body), body)
 	}
-	if objStm != 0 {
-		obj := fmt.Sprintf("<< /Type /Catalog /Pages %d 0 R >>", pages)
-		prolog := fmt.Sprintf("%d 0 ", catalog)
-		begin(objStm)
-		err := writeStream(&out, fmt.Sprintf("/Type /ObjStm /N 1 /First %d %s", len(prolog), filterEntry), filters, func(w io.Writer) error {
-			if _, err := io.WriteString(w, prolog+obj); err != nil {
-				return err
-			}
-			return spaces(w, e.ObjectStream-int64(len(prolog)+len(obj)))
-		})
-		if err != nil {
-			return nil, err
-		}
-	}
-	if padding != 0 {
-		begin(padding)
-		fmt.Fprintf(&out, "<< /Length %d >>\nstream\n%s\nendstream\nendobj\n", e.Padding, strings.Repeat("%", e.Padding))
-	}
+	return nil
+}
 
-	if objStm == 0 {
-		xref := out.Len()
-		fmt.Fprintf(&out, "xref\n0 %d\n0000000000 65535 f \n", next)
-		for n := 1; n < next; n++ {
-			fmt.Fprintf(&out, "%010d 00000 n \n", offsets[n])
+// writeObjectStream writes the object stream holding the catalog, padded
+// with spaces to ObjectStream decoded bytes.
+func (w *expandingWriter) writeObjectStream() error {
+	obj := fmt.Sprintf("<< /Type /Catalog /Pages %d 0 R >>", expandingPages)
+	prolog := fmt.Sprintf("%d 0 ", expandingCatalog)
+	w.begin(w.objStm)
+	return writeStream(&w.out, fmt.Sprintf("/Type /ObjStm /N 1 /First %d %s", len(prolog), w.filterEntry), w.filters, func(out io.Writer) error {
+		if _, err := io.WriteString(out, prolog+obj); err != nil {
+			return err
 		}
-		fmt.Fprintf(&out, "trailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n", next, catalog, xref)
-		return out.Bytes(), nil
+		return spaces(out, w.e.ObjectStream-int64(len(prolog)+len(obj)))
+	})
+}
+
+// writeXRefTable ends the file with a cross-reference table and its trailer.
+func (w *expandingWriter) writeXRefTable() {
+	xref := w.out.Len()
+	fmt.Fprintf(&w.out, "xref\n0 %d\n0000000000 65535 f \n", w.next)
+	for n := 1; n < w.next; n++ {
+		fmt.Fprintf(&w.out, "%010d 00000 n \n", w.offsets[n])
 	}
-	xrefObj := next
-	offsets[xrefObj] = out.Len()
+	fmt.Fprintf(&w.out, "trailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n", w.next, expandingCatalog, xref)
+}
+
+// writeXRefStream ends the file with a cross-reference stream (the catalog
+// in the object stream), flate-compressed and padded with XRefPadding zero
+// bytes when asked to.
+func (w *expandingWriter) writeXRefStream() error {
+	xrefObj := w.next
+	w.offsets[xrefObj] = w.out.Len()
 	var rows bytes.Buffer
 	row := func(typ byte, f2 uint32, f3 uint16) {
 		rows.WriteByte(typ)
@@ -147,37 +213,37 @@ func (e Expanding) build() ([]byte, error) {
 	}
 	row(0, 0, 65535)
 	for n := 1; n <= xrefObj; n++ {
-		if n == catalog {
-			row(2, uint32(objStm), 0)
+		if n == expandingCatalog {
+			row(2, uint32(w.objStm), 0)
 			continue
 		}
-		row(1, uint32(offsets[n]), 0)
+		row(1, uint32(w.offsets[n]), 0)
 	}
-	dict := fmt.Sprintf("/Type /XRef /Size %d /W [1 4 2] /Root %d 0 R", xrefObj+1, catalog)
-	if e.XRefPadding > 0 {
-		fmt.Fprintf(&out, "%d 0 obj\n", xrefObj)
-		err := writeStream(&out, dict+" /Filter /FlateDecode", []string{"FlateDecode"}, func(w io.Writer) error {
-			if _, err := w.Write(rows.Bytes()); err != nil {
+	dict := fmt.Sprintf("/Type /XRef /Size %d /W [1 4 2] /Root %d 0 R", xrefObj+1, expandingCatalog)
+	if w.e.XRefPadding > 0 {
+		fmt.Fprintf(&w.out, "%d 0 obj\n", xrefObj)
+		err := writeStream(&w.out, dict+" /Filter /FlateDecode", []string{"FlateDecode"}, func(out io.Writer) error {
+			if _, err := out.Write(rows.Bytes()); err != nil {
 				return err
 			}
 			zeros := make([]byte, 64<<10)
-			for n := e.XRefPadding; n > 0; n -= int64(len(zeros)) {
-				if _, err := w.Write(zeros[:min(n, int64(len(zeros)))]); err != nil {
+			for n := w.e.XRefPadding; n > 0; n -= int64(len(zeros)) {
+				if _, err := out.Write(zeros[:min(n, int64(len(zeros)))]); err != nil {
 					return err
 				}
 			}
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			return err
 		}
 	} else {
-		fmt.Fprintf(&out, "%d 0 obj\n<< %s /Length %d >>\nstream\n", xrefObj, dict, rows.Len())
-		out.Write(rows.Bytes())
-		out.WriteString("\nendstream\nendobj\n")
+		fmt.Fprintf(&w.out, "%d 0 obj\n<< %s /Length %d >>\nstream\n", xrefObj, dict, rows.Len())
+		w.out.Write(rows.Bytes())
+		w.out.WriteString("\nendstream\nendobj\n")
 	}
-	fmt.Fprintf(&out, "startxref\n%d\n%%%%EOF\n", offsets[xrefObj])
-	return out.Bytes(), nil
+	fmt.Fprintf(&w.out, "startxref\n%d\n%%%%EOF\n", w.offsets[xrefObj])
+	return nil
 }
 
 // writeStream writes a stream object's dictionary (dict entries plus

@@ -1,0 +1,45 @@
+package pdftest
+
+import (
+	"fmt"
+	"strings"
+)
+
+// PlacedText is one string drawn in Helvetica of Size points with its
+// baseline starting at (X, Y), in user space.
+type PlacedText struct {
+	X, Y, Size float64
+	Text       string
+}
+
+// TextPage is a page of TextPDF: its MediaBox is 0 0 Width Height.
+type TextPage struct {
+	Width, Height float64
+	Texts         []PlacedText
+}
+
+// TextPDF writes a PDF of the given pages, each drawing its texts (one text
+// object each, in order; characters past Latin-1 become '?'): documents made
+// by a test, such as the template matching corpus's forms.
+func TextPDF(pages []TextPage) []byte {
+	objs := []string{"<< /Type /Catalog /Pages 2 0 R >>", "", "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"}
+	kids := make([]string, len(pages))
+	for i, p := range pages {
+		var ops strings.Builder
+		for _, t := range p.Texts {
+			var s strings.Builder
+			for _, r := range t.Text {
+				writeLiteralRune(&s, r)
+			}
+			fmt.Fprintf(&ops, "BT /F1 %s Tf %s %s Td (%s) Tj ET\n", num(t.Size), num(t.X), num(t.Y), s.String())
+		}
+		page := len(objs) + 1
+		kids[i] = fmt.Sprintf("%d 0 R", page)
+		objs = append(objs,
+			fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %s %s] /Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>",
+				num(p.Width), num(p.Height), page+1),
+			fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", ops.Len(), ops.String()))
+	}
+	objs[1] = fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), len(pages))
+	return RawPDF(objs)
+}
