@@ -26,6 +26,7 @@ type roomResp struct {
 		Authentication map[string]bool `json:"authentication"`
 		Documents      map[string]bool `json:"documents"`
 		Participants   map[string]bool `json:"participants"`
+		Templates      map[string]bool `json:"templates"`
 	} `json:"config"`
 }
 
@@ -56,7 +57,7 @@ func TestCreateRoomAppliesDefaultsAndMergesConfig(t *testing.T) {
 
 		r := s.createRoom(tenant.Token, roomBody(tenant, d))
 		for group, flags := range map[string]map[string]bool{"idv": r.Config.IDV, "authentication": r.Config.Authentication,
-			"documents": r.Config.Documents, "participants": r.Config.Participants} {
+			"documents": r.Config.Documents, "participants": r.Config.Participants, "templates": r.Config.Templates} {
 			if len(flags) == 0 {
 				t.Fatalf("config.%s missing", group)
 			}

@@ -16,6 +16,7 @@ type roomHandler struct {
 	participants RoomParticipantStore
 	documents    RoomDocumentStore
 	tags         RoomTagStore
+	templates    RoomTemplateStore
 	files        DocumentFiles
 }
 

@@ -74,6 +74,7 @@ func roomView(assets *static.Assets, ws *models.RoomWorkspace, now time.Time, fo
 	if !readOnly && r.CanAddDocuments() {
 		v.UploadURL = route.RoomDocuments.Path(r.ID)
 	}
+	v.Templates = roomTemplatesView(ws, v)
 	v.AddForm = templates.ParticipantFormView{DialogID: "participant-add", Heading: "Add participant", Action: v.AddParticipantURL,
 		AuthenticationType: models.AuthNone, TwoFactorContact: models.ContactEmail}
 	if form != nil && form.DialogID == v.AddForm.DialogID {
@@ -89,6 +90,7 @@ func roomControls(cfg models.RoomConfig) templates.RoomControls {
 		PersonalPassword: cfg.Authentication.PersonalPassword, TwoFactor: cfg.Authentication.TwoFactor,
 		RenameDocument: cfg.Documents.Rename, EditTags: cfg.Documents.Edit, AdvancedEdit: cfg.Documents.AdvancedEdit,
 		AddParticipant: cfg.Participants.Add, EditParticipant: cfg.Participants.Edit, RemoveParticipant: cfg.Participants.Remove,
+		SaveTemplate: cfg.Templates.Save, ApplyTemplate: cfg.Templates.Apply && cfg.Documents.Edit,
 	}
 }
 

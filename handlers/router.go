@@ -67,6 +67,7 @@ type Store interface {
 	RoomParticipantStore
 	RoomDocumentStore
 	RoomTagStore
+	RoomTemplateStore
 	AdminAuthStore
 	AdminTransactionStore
 	AdminRoomStore
@@ -123,7 +124,7 @@ func New(d Deps) (http.Handler, error) {
 	s := &site{cfg: d.Config, assets: d.Assets, clock: st}
 	public := &publicHandler{site: s, ready: st, openAPI: openAPI}
 	api := &apiHandler{site: s, documents: st, transactions: st, idempotency: st, rooms: st, webhooks: st, templates: st}
-	room := &roomHandler{site: s, rooms: st, participants: st, documents: st, tags: st, files: st}
+	room := &roomHandler{site: s, rooms: st, participants: st, documents: st, tags: st, templates: st, files: st}
 	console := &adminHandler{site: s, auth: st, transactions: st, documents: st, rooms: st, activity: st,
 		organizations: st, webhooks: st, outbox: st}
 	limiter := newRateLimiter(st, d.Config.RateLimits)
@@ -175,6 +176,9 @@ func New(d Deps) (http.Handler, error) {
 	handle(rooms, http.MethodDelete, route.RoomTag, room.deleteRoomTag)
 	handle(rooms, http.MethodPost, route.RoomTagBatch, room.applyRoomTagBatch)
 	handle(rooms, http.MethodPost, route.RoomSuggestions, room.decideRoomSuggestions)
+	handle(rooms, http.MethodGet, route.RoomTemplates, room.listRoomTemplates)
+	handle(rooms, http.MethodPost, route.RoomTemplates, room.saveRoomTemplate)
+	handle(rooms, http.MethodPost, route.RoomTemplateApply, room.applyRoomTemplate)
 	handle(rooms, http.MethodPost, route.RoomDocuments, room.addRoomDocument)
 	handle(rooms, http.MethodPost, route.RoomDocumentRemove, room.removeRoomDocument)
 	handle(rooms, http.MethodPost, route.RoomRemovalRestore, room.restoreRoomRemoval)

@@ -44,6 +44,9 @@ type Room struct {
 	// StartedEmpty is true for a room created without documents: its staff
 	// add them, whatever documents.edit says.
 	StartedEmpty bool `gorm:"column:started_empty"`
+	// TemplateID is the template the room was made from or last saved as
+	// (nil: none); "Save as template…" offers a new version of it.
+	TemplateID *string `gorm:"column:template_id"`
 }
 
 // CanAddDocuments tells whether staff may upload documents into the room.
@@ -189,6 +192,9 @@ func (s *Store) PlanRoom(actor Actor, sender *User, in *RoomInput, docs map[stri
 		Config: in.Config, TokenSelector: tok.Selector, TokenHash: tok.Hash, State: RoomOpen,
 		ExpiresAt: now.Add(s.roomTTL), CreatedByTokenID: actor.TokenID, CreatedAt: now, UpdatedAt: now,
 		StartedEmpty: len(in.Documents) == 0,
+	}
+	if in.template != nil {
+		room.TemplateID = &in.template.ID
 	}
 	t, err := s.roomTransaction(room, in, docs, now)
 	if err != nil {

@@ -15,6 +15,7 @@ type RoomConfig struct {
 	Authentication AuthenticationConfig `json:"authentication"`
 	Documents      DocumentsConfig      `json:"documents"`
 	Participants   ParticipantsConfig   `json:"participants"`
+	Templates      TemplatesConfig      `json:"templates"`
 }
 
 // IDVConfig groups the identity-verification options.
@@ -47,6 +48,13 @@ type ParticipantsConfig struct {
 	Remove bool `json:"remove"`
 }
 
+// TemplatesConfig groups the template options (an extension; README,
+// "Templates"): saving the room's layout as a template, and applying one.
+type TemplatesConfig struct {
+	Save  bool `json:"save"`
+	Apply bool `json:"apply"`
+}
+
 // DefaultRoomConfig has every flag on.
 func DefaultRoomConfig() RoomConfig {
 	return RoomConfig{
@@ -54,6 +62,7 @@ func DefaultRoomConfig() RoomConfig {
 		Authentication: AuthenticationConfig{PersonalPassword: true, TwoFactor: true},
 		Documents:      DocumentsConfig{Rename: true, Edit: true, AdvancedEdit: true, DetectTags: true},
 		Participants:   ParticipantsConfig{Add: true, Edit: true, Remove: true},
+		Templates:      TemplatesConfig{Save: true, Apply: true},
 	}
 }
 
@@ -72,6 +81,8 @@ const (
 	ActionAddParticipant        RoomAction = "participants.add"
 	ActionEditParticipant       RoomAction = "participants.edit"
 	ActionRemoveParticipant     RoomAction = "participants.remove"
+	ActionSaveTemplate          RoomAction = "templates.save"
+	ActionApplyTemplate         RoomAction = "templates.apply"
 )
 
 // RoomActions lists every action, in the order of RoomConfig's flags.
@@ -80,6 +91,7 @@ func RoomActions() []RoomAction {
 		ActionSetKBA, ActionSetCredentialAnalysis, ActionUsePersonalPassword, ActionUseTwoFactor,
 		ActionRenameDocument, ActionEditTags, ActionAdvancedEdit,
 		ActionAddParticipant, ActionEditParticipant, ActionRemoveParticipant,
+		ActionSaveTemplate, ActionApplyTemplate,
 	}
 }
 
@@ -106,6 +118,10 @@ func (c RoomConfig) Allows(action RoomAction) bool {
 		return c.Participants.Edit
 	case ActionRemoveParticipant:
 		return c.Participants.Remove
+	case ActionSaveTemplate:
+		return c.Templates.Save
+	case ActionApplyTemplate:
+		return c.Templates.Apply
 	}
 	return false
 }
@@ -146,8 +162,12 @@ func (c RoomConfig) ApplyParticipantRules(p *Participant) {
 // Value implements driver.Valuer.
 func (c RoomConfig) Value() (driver.Value, error) { return jsonColumn(c) }
 
-// Scan implements sql.Scanner.
-func (c *RoomConfig) Scan(src any) error { return scanJSONColumn(src, c, "RoomConfig") }
+// Scan implements sql.Scanner. A group the stored value lacks (a room made
+// before the group existed) keeps its defaults.
+func (c *RoomConfig) Scan(src any) error {
+	*c = DefaultRoomConfig()
+	return scanJSONColumn(src, c, "RoomConfig")
+}
 
 // parseRoomConfig merges a request's partial config over the defaults; unknown
 // groups or keys and non-boolean values are problems.
@@ -161,6 +181,7 @@ func parseRoomConfig(o *jsonObject) RoomConfig {
 		{"authentication", map[string]*bool{"personalPassword": &c.Authentication.PersonalPassword, "twoFactor": &c.Authentication.TwoFactor}},
 		{"documents", map[string]*bool{"rename": &c.Documents.Rename, "edit": &c.Documents.Edit, "advancedEdit": &c.Documents.AdvancedEdit, "detectTags": &c.Documents.DetectTags}},
 		{"participants", map[string]*bool{"add": &c.Participants.Add, "edit": &c.Participants.Edit, "remove": &c.Participants.Remove}},
+		{"templates", map[string]*bool{"save": &c.Templates.Save, "apply": &c.Templates.Apply}},
 	}
 	for _, g := range groups {
 		group, ok := o.object(g.name, false)

@@ -18,6 +18,9 @@ type RoomWorkspace struct {
 	Uploads map[string]*Document
 	// Suggestions are the suggested fields the room offers, by document position.
 	Suggestions map[int][]RoomSuggestion
+	// TemplateName is the name of the live template the room was made from
+	// or last saved as ("" for none): "Save as template…" offers its update.
+	TemplateName string
 }
 
 // RoomWorkspace loads a room with its transaction and sender.
@@ -46,7 +49,11 @@ func (s *Store) RoomWorkspace(ctx context.Context, roomID string) (*RoomWorkspac
 	if err != nil {
 		return nil, err
 	}
-	return &RoomWorkspace{Room: room, Transaction: t, Sender: sender, Uploads: uploads, Suggestions: suggestions}, nil
+	templateName, err := s.RoomTemplateName(ctx, room)
+	if err != nil {
+		return nil, err
+	}
+	return &RoomWorkspace{Room: room, Transaction: t, Sender: sender, Uploads: uploads, Suggestions: suggestions, TemplateName: templateName}, nil
 }
 
 // RenameRoomDocument changes the title of the document at position.

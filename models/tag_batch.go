@@ -31,6 +31,9 @@ type TagBatchCreate struct {
 	// field of the tag's page this tag accepts: its customData then records
 	// the label it came from, as a placed text tag's does.
 	Suggestion string
+	// customData, when not nil, is the new tag's customData (a template's
+	// tag applied in the room names its template; ApplyRoomTemplate).
+	customData RawJSON
 }
 
 // TagBatchUpdate is the new fields of one existing tag (it stays in its document).

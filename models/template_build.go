@@ -104,7 +104,10 @@ func (s *Store) templateFromTransaction(ctx context.Context, orgID int64, in *Te
 		return nil, err
 	}
 	var p Problems
-	if len(t.Documents) == 0 {
+	if in.positions != nil {
+		t.Documents = pickDocuments(&p, t.Documents, in.positions)
+	}
+	if len(t.Documents) == 0 && p.Len() == 0 {
 		p.Add(ptr, "no_documents", "The transaction has no documents; a template has at least one.")
 	}
 	if len(t.Documents) > MaxTemplateDocuments {
@@ -190,4 +193,18 @@ func (s *Store) transactionLayout(ctx context.Context, orgID int64, id string) (
 	}
 	attachTags(t, tags)
 	return t, nil
+}
+
+// pickDocuments keeps the documents at positions, in that order; a position
+// the transaction does not have is recorded in p at #/documents/i.
+func pickDocuments(p *Problems, docs []TransactionDocument, positions []int) []TransactionDocument {
+	out := make([]TransactionDocument, 0, len(positions))
+	for i, pos := range positions {
+		if pos < 0 || pos >= len(docs) {
+			p.Add(pointer("#/documents", i), "unknown_document", "The room has %d documents; document %d does not exist.", len(docs), pos)
+			continue
+		}
+		out = append(out, docs[pos])
+	}
+	return out
 }

@@ -30,6 +30,10 @@ type TemplateInput struct {
 	Documents []TemplateDocumentInput
 	Roles     []TemplateRole
 	Tags      []TemplateTag
+
+	// positions, for a copied transaction, keeps only the documents at
+	// these positions, in this order (nil: all); a Markup Room's save sets it.
+	positions []int
 }
 
 // TemplateDocumentInput is one document of a TemplateInput: a reference to

@@ -28,6 +28,9 @@ type RoomView struct {
 	Participants []RoomParticipantView
 	// Can says which controls the room's configuration enables.
 	Can RoomControls
+	// Templates are the "Save as template…" and "Apply template…" dialogs;
+	// nil when neither is shown.
+	Templates *RoomTemplatesView
 	// AuthOptions are the authentication types the dialog offers.
 	AuthOptions []OptionView
 	// ContactOptions are the two-factor contact channels.
@@ -72,7 +75,7 @@ type UploadProblemView struct {
 	Text, Detail string
 }
 
-// RoomControls mirrors the ten flags of the room configuration
+// RoomControls mirrors the twelve flags of the room configuration
 // (models.RoomConfig; RoomConfig in the OpenAPI document).
 type RoomControls struct {
 	KBA                bool
@@ -85,6 +88,8 @@ type RoomControls struct {
 	AddParticipant     bool
 	EditParticipant    bool
 	RemoveParticipant  bool
+	SaveTemplate       bool
+	ApplyTemplate      bool
 }
 
 // RoomDocumentView is one document of the room.

@@ -46,6 +46,8 @@ const (
 	RoomTag               Route = "/rooms/:id/tags/:tagId"
 	RoomTagBatch          Route = "/rooms/:id/tags/batch"
 	RoomSuggestions       Route = "/rooms/:id/suggestions"
+	RoomTemplates         Route = "/rooms/:id/templates"
+	RoomTemplateApply     Route = "/rooms/:id/templates/apply"
 	RoomChecklist         Route = "/rooms/:id/checklist"
 	RoomComplete          Route = "/rooms/:id/complete"
 

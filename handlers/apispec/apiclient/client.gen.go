@@ -902,6 +902,15 @@ type RoomConfig struct {
 		// Remove Shows "Remove" in each participant's dropdown.
 		Remove *bool `json:"remove,omitempty"`
 	} `json:"participants,omitempty"`
+
+	// Templates An extension (README, "Templates").
+	Templates *struct {
+		// Apply Shows "Apply template…" and the offer of a template a document added to the room matches.
+		Apply *bool `json:"apply,omitempty"`
+
+		// Save Shows "Save as template…", which saves the room's documents, roles and tags as a template of the organization (or a new version of the one the room was made from).
+		Save *bool `json:"save,omitempty"`
+	} `json:"templates,omitempty"`
 }
 
 // RoomConfigFull defines model for RoomConfigFull.
@@ -925,6 +934,10 @@ type RoomConfigFull struct {
 		Edit   bool `json:"edit"`
 		Remove bool `json:"remove"`
 	} `json:"participants"`
+	Templates struct {
+		Apply bool `json:"apply"`
+		Save  bool `json:"save"`
+	} `json:"templates"`
 }
 
 // RoomInput defines model for RoomInput.

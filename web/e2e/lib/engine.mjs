@@ -51,7 +51,7 @@ function installHooks(captureConsole) {
   const fetch0 = window.fetch.bind(window);
   window.fetch = async (input, init = {}) => {
     const url = new URL(typeof input === "string" ? input : input.url, location.href);
-    if (!/\/(tags|suggestions)(\/|$)/.test(url.pathname)) return fetch0(input, init);
+    if (!/\/(tags|suggestions|templates)(\/|$)/.test(url.pathname)) return fetch0(input, init);
     const entry = { method: String(init.method || input.method || "GET").toUpperCase(), path: url.pathname, status: 0 };
     e2e.fetches.push(entry);
     const res = await fetch0(input, init);

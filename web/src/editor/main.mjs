@@ -24,6 +24,7 @@ import { createServer, installServerEvents, isUndoRoomChange } from "./server.mj
 import { createSession, PAGE_EDIT_EVENT, REMOVAL_EVENT, TAGS_PLACED_EVENT } from "./session.mjs";
 import { createSheets } from "./sheets.mjs";
 import { createSuggestions } from "./suggestions.mjs";
+import { createTemplates } from "./templates.mjs";
 import { commandFor } from "./shortcuts.mjs";
 import { readTagTypes, watchTagLabels } from "./taglabel.mjs";
 import { createThumbnails } from "./thumbs.mjs";
@@ -88,6 +89,7 @@ async function start(prev) {
   };
   bus.on("status", ({ message }) => setStatus(message));
   bus.on("error", ({ message }) => setStatus(`Not saved: ${message}`, "error"));
+  createTemplates({ setStatus, signal });
   const state = { root, viewer, bus, setStatus, editor: null, palette: null, history: null };
   state.destroy = () => {
     lifetime.abort();

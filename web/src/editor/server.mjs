@@ -206,3 +206,35 @@ function problemOf(o) {
   if (!p) return new SaveError(`The server answered ${o.status}; the change was not saved.`, o.status);
   return new SaveError(problemMessage(p, `The server answered ${o.status}.`), o.status, p.errors);
 }
+
+/**
+ * Asks a room route for JSON (the template dialogs, templates.mjs): GET url
+ * when body is undefined, else POST body as JSON with the room's CSRF token.
+ * Resolves with the answer's JSON; throws a SaveError with the server's
+ * words when it is refused or never arrives.
+ */
+export async function requestJSON(url, body) {
+  const headers = { Accept: "application/json" };
+  const init = { headers, credentials: "same-origin" };
+  if (body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    headers["X-CSRF-Token"] = document.querySelector('meta[name="csrf-token"]')?.content || "";
+    Object.assign(init, { method: "POST", body: JSON.stringify(body) });
+  }
+  const o = { status: 0, body: "" };
+  try {
+    const res = await fetch(url, init);
+    o.status = res.status;
+    o.body = await res.text();
+  } catch {
+    o.status = 0;
+  }
+  if (o.status < 200 || o.status >= 300) throw problemOf(o);
+  return JSON.parse(o.body);
+}
+
+/** Fetches the room again and swaps it in as a room change's answer is (main.mjs then starts the editor again). */
+export async function reloadRoom(url) {
+  const source = document.querySelector(".room") || document.body;
+  await window.htmx.ajax("GET", url, { source, target: ".room", select: ".room", swap: "outerHTML" });
+}

@@ -1,0 +1,232 @@
+package models
+
+import (
+	"context"
+	"errors"
+	"strconv"
+)
+
+// roomTemplateActor is a Markup Room as the author of a template version.
+func roomTemplateActor(room *Room) TemplateActor {
+	return TemplateActor{OrganizationID: room.OrganizationID, Kind: TemplateActorRoom, ID: room.ID, Label: "Markup Room " + room.ID}
+}
+
+// SaveRoomTemplate saves the room's documents (all, or those in.Documents
+// names), roles (its participants, renamed by in.RoleNames) and tags as a
+// template of the room's organization, or, with in.TemplateID, as a new
+// version of that template; the room then remembers the template
+// (Room.TemplateID). templates.save false is a 403; the template checks are
+// CreateTemplate's and ReplaceTemplate's, their problems pointing into the
+// room's body.
+func (s *Store) SaveRoomTemplate(ctx context.Context, roomID string, in *RoomTemplateSave) (*Template, error) {
+	room, err := s.checkRoom(ctx, roomID, ActionSaveTemplate)
+	if err != nil {
+		return nil, err
+	}
+	actor := roomTemplateActor(room)
+	ti := &TemplateInput{Name: in.Name, TransactionID: room.TransactionID, RoleNames: in.RoleNames, positions: in.Documents}
+	var t *Template
+	if in.TemplateID != "" {
+		t, err = s.ReplaceTemplate(ctx, actor, in.TemplateID, ti, "")
+		if errors.Is(err, ErrNotFound) {
+			var p Problems
+			unknownTemplate(&p, "#/templateId", in.TemplateID)
+			return nil, p.Err(KindUnprocessable, "The template cannot be saved; see errors.")
+		}
+	} else {
+		t, err = s.CreateTemplate(ctx, actor, ti)
+	}
+	if err != nil {
+		return nil, roomSaveProblems(err)
+	}
+	err = s.db.WithContext(ctx).Model(&Room{}).Where("id = ?", room.ID).Update("template_id", t.ID).Error
+	return t, mapDBError(err)
+}
+
+// roomSaveProblems points a template problem about the copied transaction
+// (#/transactionId) at the room's body as a whole (#): the room's body
+// names no transaction.
+func roomSaveProblems(err error) error {
+	var ve *ValidationError
+	if !errors.As(err, &ve) {
+		return err
+	}
+	for i := range ve.Errors {
+		if ve.Errors[i].Pointer == "#/transactionId" {
+			ve.Errors[i].Pointer = "#"
+		}
+	}
+	return ve
+}
+
+// RoomTemplates lists the live templates of the room's organization whose
+// name contains query (newest first, at most limit), each with its current
+// version, for "Apply template…". templates.apply false is a 403.
+func (s *Store) RoomTemplates(ctx context.Context, roomID, query string, limit int) ([]Template, error) {
+	room, err := s.checkRoom(ctx, roomID, ActionApplyTemplate)
+	if err != nil {
+		return nil, err
+	}
+	page, err := s.ListTemplates(ctx, room.OrganizationID, TemplateFilter{Query: query, Limit: limit})
+	if err != nil {
+		return nil, err
+	}
+	for i := range page.Items {
+		t := &page.Items[i]
+		if t.Current, err = s.loadTemplateVersion(ctx, t.ID, t.Version, true); err != nil {
+			return nil, err
+		}
+	}
+	return page.Items, nil
+}
+
+// RoomTemplateName is the name of the live template the room was made from
+// or last saved as, or "" (none, or archived since).
+func (s *Store) RoomTemplateName(ctx context.Context, room *Room) (string, error) {
+	if room.TemplateID == nil {
+		return "", nil
+	}
+	t, err := s.getTemplateRow(ctx, s.db, room.OrganizationID, *room.TemplateID)
+	if errors.Is(err, ErrNotFound) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return t.Name, nil
+}
+
+// AppliedTemplate is what applying a template in a room placed: the
+// template (at the version applied), the room document and the new tags,
+// in the template's order.
+type AppliedTemplate struct {
+	Template *Template
+	Document int
+	Title    string
+	Tags     []*TagEdit
+}
+
+// ApplyRoomTemplate places the tags of one document of a template on a
+// document of the room, as one batch of tag edits (one history entry, one
+// database transaction under the room's lock), each tag for the participant
+// its role maps to (unassigned when the role is left out) and its
+// customData naming the template and version. templates.apply or
+// documents.edit false is a 403; an unknown template, template document,
+// role or participant, or a room document whose pages do not fit the
+// template's (templateMismatch: 422 template_mismatch at #/document), is a
+// 422. The use is counted.
+func (s *Store) ApplyRoomTemplate(ctx context.Context, roomID string, in *RoomTemplateApply) (*AppliedTemplate, error) {
+	room, err := s.checkRoom(ctx, roomID, ActionApplyTemplate)
+	if err != nil {
+		return nil, err
+	}
+	t, err := s.GetTemplate(ctx, room.OrganizationID, in.TemplateID)
+	if errors.Is(err, ErrNotFound) {
+		var p Problems
+		unknownTemplate(&p, "#/templateId", in.TemplateID)
+		return nil, p.Err(KindUnprocessable, "The template cannot be applied; see errors.")
+	}
+	if err != nil {
+		return nil, err
+	}
+	v := t.Current
+	var p Problems
+	if in.TemplateDocument >= len(v.Documents) {
+		p.Add("#/templateDocument", "unknown_document", "The template has %d documents; document %d does not exist.", len(v.Documents), in.TemplateDocument)
+	}
+	declared := make(map[string]bool, len(v.Roles))
+	for _, r := range v.Roles {
+		declared[r.Name] = true
+	}
+	for _, h := range in.Roles {
+		if !declared[h.Role] {
+			p.Add(pointer("#/roles", h.Role), "unknown_role", "The template has no role named %q.", truncateForDetail(h.Role))
+		}
+	}
+	if err := p.Err(KindUnprocessable, "The template cannot be applied; see errors for each problem."); err != nil {
+		return nil, err
+	}
+	out := &AppliedTemplate{Template: t, Document: in.Document}
+	err = s.editRoomTag(ctx, roomID, func(e *tagEditor) error {
+		if err := e.room.Config.Require(ActionApplyTemplate); err != nil {
+			return err
+		}
+		batch, title, err := e.templateBatch(ctx, t, in)
+		if err != nil {
+			return err
+		}
+		res, err := e.applyBatch(ctx, batch)
+		if err != nil {
+			return err
+		}
+		out.Title, out.Tags = title, res.Created
+		var b writeBatch
+		useTemplate(&b, t.ID, e.tx.Now())
+		return e.tx.execBatch(ctx, &b)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// templateBatch is the batch that creates the tags of template document
+// in.TemplateDocument of t on the room's document in.Document, and that
+// document's title; a document that does not fit, a participant who is not
+// the room's, or a template document without tags is a 422.
+func (e *tagEditor) templateBatch(ctx context.Context, t *Template, in *RoomTemplateApply) (*TagBatch, string, error) {
+	doc, err := e.document(ctx, in.Document)
+	if errors.Is(err, ErrNotFound) {
+		return nil, "", Unprocessable("#/document", "unknown_document", "The room has no document at position "+strconv.Itoa(in.Document)+".")
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	v := t.Current
+	var p Problems
+	if why := templateMismatch(doc.upload, &v.Documents[in.TemplateDocument]); why != "" {
+		p.Add("#/document", "template_mismatch", "The template's tags do not fit this document: %s", why)
+	}
+	signerOf := make(map[string]string, len(in.Roles))
+	for _, h := range in.Roles {
+		if e.signerIndex(h.ParticipantID) < 0 {
+			p.Add(pointer("#/roles", h.Role), "unknown_signer", "No participant of this room has the id %q.", truncateForDetail(h.ParticipantID))
+		}
+		signerOf[h.Role] = h.ParticipantID
+	}
+	tags := templateTags(v, in.TemplateDocument, signerOf, templateOrigin(t.ID, v.Version))
+	if len(tags) == 0 && p.Len() == 0 {
+		p.Add("#/templateDocument", "no_tags", "Document %d of the template has no tags to place.", in.TemplateDocument)
+	}
+	if err := p.Err(KindUnprocessable, "The template cannot be applied; see errors for each problem."); err != nil {
+		return nil, "", err
+	}
+	b := &TagBatch{Create: make([]TagBatchCreate, len(tags))}
+	for i, tag := range tags {
+		b.Create[i] = TagBatchCreate{DocumentPosition: in.Document, Form: tagInputForm(tag), customData: tag.CustomData}
+	}
+	return b, doc.row.Title, nil
+}
+
+// tagInputForm is a tag as the room's tag form carries it, for the one-tag
+// checker (checkForm).
+func tagInputForm(t TagInput) RoomTagForm {
+	num := func(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+	f := RoomTagForm{
+		Type: t.Type, SignerID: t.SignerID, Page: strconv.Itoa(t.Page),
+		X: num(t.X), Y: num(t.Y), Width: num(t.Width), Height: num(t.Height),
+	}
+	if t.Required != nil {
+		f.Required = strconv.FormatBool(*t.Required)
+	}
+	if t.DateFormat != nil {
+		f.DateFormat = *t.DateFormat
+	}
+	if t.StateFormat != nil {
+		f.StateFormat = *t.StateFormat
+	}
+	if t.FontSize != nil {
+		f.FontSize = num(*t.FontSize)
+	}
+	return f
+}

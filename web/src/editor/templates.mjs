@@ -1,0 +1,213 @@
+// The room's template dialogs (templates/room_templates.templ):
+// "Save as template…" ([data-template-save-dialog]) saves the room's
+// documents, roles and tags as a template of the organization, or as a new
+// version of the room's template; "Apply template…"
+// ([data-template-apply-dialog]) finds a template by name, maps each of its
+// roles to a participant (by name, else by order), says how many tags it
+// places, and applies it: one request, whose placed tags the undo history
+// records as one step (session.mjs tagsPlaced), then the room is fetched
+// again. Requests go through server.mjs (requestJSON, reloadRoom).
+import { listenUntil } from "./bus.mjs";
+import { reloadRoom, requestJSON } from "./server.mjs";
+import { TAGS_PLACED_EVENT } from "./session.mjs";
+
+/** "1 tag" / "n tags", and the like. */
+export function count(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/**
+ * Who takes each role, prefilled: the participant of the same name (any
+ * case), else the participant at the role's place, unless taken; "" leaves
+ * the role unassigned. people: [{id, name}] in room order.
+ */
+export function prefillRoles(roles, people) {
+  const taken = new Set();
+  const byName = roles.map((r) => people.find((p) => p.name.trim().toLowerCase() === r.trim().toLowerCase())?.id || "");
+  byName.forEach((id) => id && taken.add(id));
+  return roles.map((r, i) => {
+    if (byName[i]) return byName[i];
+    const p = people[i];
+    if (p && !taken.has(p.id)) {
+      taken.add(p.id);
+      return p.id;
+    }
+    return "";
+  });
+}
+
+export function createTemplates({ setStatus, signal }) {
+  const on = listenUntil(signal);
+  const save = document.querySelector("[data-template-save-dialog]");
+  const apply = document.querySelector("[data-template-apply-dialog]");
+  if (save) wireSave(save, on, setStatus);
+  if (apply) wireApply(apply, on, setStatus);
+}
+
+function errorShower(dialog) {
+  const el = dialog.querySelector("[data-template-error]");
+  return (message) => {
+    el.textContent = message || "";
+    el.hidden = !message;
+  };
+}
+
+function wireSave(dialog, on, setStatus) {
+  const form = dialog.querySelector("form");
+  const showError = errorShower(dialog);
+  on(document, "click", (e) => e.target.closest?.("[data-template-save]") && showError(""));
+  on(form, "submit", async (e) => {
+    e.preventDefault();
+    const name = form.elements.name.value.trim();
+    const documents = [...form.querySelectorAll('input[name="documents"]:checked')].map((el) => Number(el.value));
+    const roleNames = [...form.querySelectorAll('input[name="roleNames"]')].map((el) => el.value.trim());
+    const templateId = form.querySelector('input[name="templateId"]:checked')?.value || "";
+    if (!name) return showError("Name the template.");
+    if (!documents.length) return showError("Choose at least one document.");
+    if (roleNames.some((r) => !r)) return showError("Name every role.");
+    const body = { name, documents, roleNames };
+    if (templateId) body.templateId = templateId;
+    const button = form.querySelector('[type="submit"]');
+    button.disabled = true;
+    try {
+      const t = await requestJSON(form.dataset.url, body);
+      dialog.close();
+      setStatus(`Saved template ‘${t.name}’ (version ${t.version}).`, "ok");
+    } catch (err) {
+      showError(err.message);
+    } finally {
+      button.disabled = false;
+    }
+  });
+}
+
+function wireApply(dialog, on, setStatus) {
+  const form = dialog.querySelector("form");
+  const showError = errorShower(dialog);
+  const search = form.querySelector("[data-template-search]");
+  const list = form.querySelector("[data-template-list]");
+  const fromField = form.querySelector("[data-template-document-field]");
+  const from = form.querySelector("[data-template-document]");
+  const target = form.querySelector("[data-template-target]");
+  const rolesBox = form.querySelector("[data-template-roles]");
+  const roleFields = form.querySelector("[data-template-role-fields]");
+  const summary = form.querySelector("[data-template-summary]");
+  const submit = form.querySelector("[data-template-apply-submit]");
+  const participants = form.querySelector("[data-template-participants]");
+  const people = [...participants.content.querySelectorAll("option")].filter((o) => o.value).map((o) => ({ id: o.value, name: o.textContent }));
+  let found = []; // the templates of the last search
+  let chosen = null;
+  let asked = 0;
+
+  const find = async () => {
+    const mine = ++asked;
+    const url = `${form.dataset.listUrl}?q=${encodeURIComponent(search.value.trim())}`;
+    try {
+      const { items } = await requestJSON(url);
+      if (mine !== asked) return;
+      found = items;
+      showList();
+    } catch (err) {
+      if (mine === asked) showError(err.message);
+    }
+  };
+
+  const showList = () => {
+    list.replaceChildren();
+    if (!found.length) {
+      const p = document.createElement("p");
+      p.className = "muted small";
+      p.textContent = search.value.trim() ? "No template has this in its name." : "This organization has no templates yet.";
+      list.append(p);
+    }
+    for (const t of found) {
+      const label = document.createElement("label");
+      const input = document.createElement("input");
+      Object.assign(input, { type: "radio", name: "templateId", value: t.id, checked: chosen?.id === t.id });
+      const tags = t.documents.reduce((n, d) => n + d.tags, 0);
+      const note = document.createElement("span");
+      note.className = "muted small";
+      note.textContent = ` (${count(t.documents.length, "document")}, ${count(tags, "tag")}, ${count(t.roles.length, "role")})`;
+      label.append(input, ` ${t.name}`, note);
+      list.append(label);
+    }
+    if (chosen && !found.some((t) => t.id === chosen.id)) choose(null);
+  };
+
+  const choose = (t) => {
+    chosen = t;
+    from.replaceChildren(...(t?.documents || []).map((d) => new Option(`${d.title} (${count(d.pages, "page")}, ${count(d.tags, "tag")})`, String(d.index))));
+    fromField.hidden = !t || t.documents.length < 2;
+    roleFields.replaceChildren();
+    const prefilled = t ? prefillRoles(t.roles, people) : [];
+    (t?.roles || []).forEach((role, i) => {
+      const id = `template-apply-role-${i}`;
+      const field = document.createElement("div");
+      field.className = "field";
+      const label = document.createElement("label");
+      label.className = "field__label";
+      label.htmlFor = id;
+      label.textContent = role;
+      const select = document.createElement("select");
+      Object.assign(select, { className: "input", id });
+      select.dataset.role = role;
+      select.append(participants.content.cloneNode(true));
+      select.value = prefilled[i];
+      field.append(label, select);
+      roleFields.append(field);
+    });
+    rolesBox.hidden = !t || !t.roles.length;
+    describe();
+  };
+
+  const describe = () => {
+    showError("");
+    submit.disabled = !chosen;
+    if (!chosen) {
+      summary.textContent = "";
+      return;
+    }
+    const doc = chosen.documents[Number(from.value) || 0];
+    const to = target.selectedOptions[0];
+    const pages = Number(to?.dataset.pages);
+    let text = `${count(doc.tags, "tag")} will be placed on ‘${to?.textContent.replace(/ \(\d+ pages?\)$/, "")}’.`;
+    if (pages && pages !== doc.pages) text += ` The template’s document has ${count(doc.pages, "page")}; this one has ${count(pages, "page")}, so it will not fit.`;
+    summary.textContent = text;
+    submit.disabled = !doc.tags;
+  };
+
+  on(document, "click", (e) => {
+    if (!e.target.closest?.("[data-template-apply]")) return;
+    showError("");
+    find();
+  });
+  let timer = 0;
+  on(search, "input", () => {
+    clearTimeout(timer);
+    timer = setTimeout(find, 200);
+  });
+  on(search, "keydown", (e) => e.key === "Enter" && e.preventDefault());
+  on(list, "change", (e) => choose(found.find((t) => t.id === e.target.value) || null));
+  on(from, "change", describe);
+  on(target, "change", describe);
+
+  on(form, "submit", async (e) => {
+    e.preventDefault();
+    if (!chosen) return showError("Choose a template.");
+    const roles = {};
+    for (const select of roleFields.querySelectorAll("select")) if (select.value) roles[select.dataset.role] = select.value;
+    const body = { templateId: chosen.id, templateDocument: Number(from.value) || 0, document: Number(target.value), roles };
+    submit.disabled = true;
+    try {
+      const placed = await requestJSON(form.dataset.url, body);
+      // The undo step first: its notice is said once the room is back.
+      document.dispatchEvent(new CustomEvent(TAGS_PLACED_EVENT, { detail: { tagIds: placed.tagIds, title: `template ‘${chosen.name}’` } }));
+      dialog.close();
+      await reloadRoom(form.dataset.roomUrl);
+    } catch (err) {
+      showError(err.message);
+      submit.disabled = false;
+      setStatus(`Not applied: ${err.message}`, "error");
+    }
+  });
+}
