@@ -83,7 +83,7 @@ func TestRoomSaveAndApplyTemplate(t *testing.T) {
 		var list struct {
 			Items []obj `json:"items"`
 		}
-		tr.b.get(tr.path+"/templates?q=LEA").status(http.StatusOK).json(&list)
+		tr.b.get(tr.path + "/templates?q=LEA").status(http.StatusOK).json(&list)
 		if len(list.Items) != 1 || list.Items[0]["id"] != id || at(list.Items[0], "documents", 0, "tags") != float64(3) ||
 			at(list.Items[0], "documents", 0, "pages") != float64(3) || at(list.Items[0], "roles", 1) != "Seller" {
 			t.Fatalf("list %v", list.Items)
