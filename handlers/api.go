@@ -18,6 +18,7 @@ type apiHandler struct {
 	idempotency  IdempotencyStore
 	rooms        RoomStore
 	webhooks     WebhookStore
+	templates    TemplateStore
 }
 
 // DocumentStore stages, saves and reads uploaded PDFs.
@@ -58,4 +59,17 @@ type WebhookStore interface {
 	DeleteWebhook(ctx context.Context, orgID int64, id string) error
 	GetWebhook(ctx context.Context, orgID int64, id string) (*models.WebhookEndpoint, error)
 	RotateWebhookSecret(ctx context.Context, orgID int64, id string) (*models.WebhookEndpoint, error)
+}
+
+// TemplateStore creates, versions, archives and reads an organization's
+// templates.
+type TemplateStore interface {
+	CreateTemplate(ctx context.Context, actor models.TemplateActor, in *models.TemplateInput) (*models.Template, error)
+	ReplaceTemplate(ctx context.Context, actor models.TemplateActor, id string, in *models.TemplateInput, ifMatch string) (*models.Template, error)
+	RestoreTemplateVersion(ctx context.Context, actor models.TemplateActor, id string, n int) (*models.Template, error)
+	ArchiveTemplate(ctx context.Context, actor models.TemplateActor, id string) error
+	GetTemplate(ctx context.Context, orgID int64, id string) (*models.Template, error)
+	GetTemplateVersion(ctx context.Context, orgID int64, id string, n int) (*models.TemplateVersion, error)
+	ListTemplateVersions(ctx context.Context, orgID int64, id string) ([]models.TemplateVersion, error)
+	ListTemplates(ctx context.Context, orgID int64, f models.TemplateFilter) (*models.TemplatePage, error)
 }

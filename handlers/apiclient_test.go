@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	openapi_types "github.com/oapi-codegen/runtime/types"
-
 	"github.com/markuproom/markuproom/handlers/apispec/apiclient"
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/models/modelstest"
@@ -162,13 +160,9 @@ func TestGeneratedClientDrivesTheAPI(t *testing.T) {
 
 		// A Markup Room on the uploaded document.
 		room := apiclient.RoomInput{
-			Documents:   &[]string{doc.Location},
-			ReferenceId: oapiPtr("room-deal-2"),
-			Participants: &[]struct {
-				Email     openapi_types.Email `json:"email"`
-				FirstName string              `json:"firstName"`
-				LastName  string              `json:"lastName"`
-			}{{Email: "robin@example.com", FirstName: "Robin", LastName: "Seller"}},
+			Documents:    &[]string{doc.Location},
+			ReferenceId:  oapiPtr("room-deal-2"),
+			Participants: &[]apiclient.RoomParticipantInput{{Email: "robin@example.com", FirstName: "Robin", LastName: "Seller"}},
 			Config: &apiclient.RoomConfig{Idv: &struct {
 				CredentialAnalysis *bool `json:"credentialAnalysis,omitempty"`
 				Kba                *bool `json:"kba,omitempty"`

@@ -54,6 +54,9 @@ func validPathParam(pattern route.Route, key, value string) bool {
 	case "position", "page":
 		_, ok := models.ParseIndex(value)
 		return ok
+	case "version":
+		n, ok := models.ParseIndex(value)
+		return ok && n >= 1
 	default: // participantId, tagId, documentId, token: chosen by callers or checked by their parser
 		return models.ValidCallerID(value)
 	}
@@ -66,7 +69,7 @@ func pageParams(pattern route.Route) map[string]func(string) bool {
 	rowID := func(s string) bool { _, ok := models.ParseRowID(s); return ok }
 	cursor := func(s string) bool { _, ok := models.ParseCursor(s); return ok }
 	switch pattern {
-	case route.APITransactions, route.APIRooms:
+	case route.APITransactions, route.APIRooms, route.APITemplates:
 		return map[string]func(string) bool{"cursor": cursor}
 	case route.AdminTransactions:
 		return map[string]func(string) bool{"after": serviceID, "before": serviceID}

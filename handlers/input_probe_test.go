@@ -30,6 +30,7 @@ func probedQueries() map[string][]string {
 	return map[string][]string{
 		"GET /api/v1/transactions": {"referenceId", "cursor", "status", "limit"},
 		"GET /api/v1/markup-rooms": {"cursor", "status", "limit"},
+		"GET /api/v1/templates":    {"q", "cursor", "limit"},
 		"GET /admin/transactions":  {"q", "after", "before", "status", "org"},
 		"GET /admin/rooms":         {"after"},
 		"GET /admin/outbox":        {"before", "status"},
@@ -100,6 +101,10 @@ func newProbeWorld(t *testing.T, s *server, env *modelstest.Env) *probeWorld {
 	}
 	admin, adminCSRF := adminSignIn(t, s, "ada@example.com", "correct horse")
 	docID := firstDocumentID(t, tr)
+	var tmpl struct{ ID string }
+	s.do(jsonReq(http.MethodPost, "/api/v1/templates", tenant.Token, map[string]any{
+		"name": "Probe", "documents": []any{map[string]any{"document": docID}},
+	})).status(http.StatusCreated).json(&tmpl)
 	return &probeWorld{s: s, tenant: tenant, tr: tr, admin: admin, adminCSRF: adminCSRF, values: map[string]string{
 		"token":         strings.TrimPrefix(tr.room.URL, testBaseURL+"/markup-room/"),
 		"room":          tr.room.ID,
@@ -119,6 +124,8 @@ func newProbeWorld(t *testing.T, s *server, env *modelstest.Env) *probeWorld {
 		"tokenId":       itoa64(tenant.TokenID),
 		"slug":          "not-found",
 		"path":          "css/none.css",
+		"template":      tmpl.ID,
+		"version":       "1",
 	}}
 }
 
@@ -130,7 +137,7 @@ func (w *probeWorld) valueFor(route, param string) string {
 	for prefix, kind := range map[string]string{
 		"/api/v1/transactions/": "transaction", "/api/v1/documents/": "document", "/api/v1/markup-rooms/": "room",
 		"/api/v1/webhooks/": "webhook", "/rooms/": "room", "/admin/transactions/": "transaction", "/admin/rooms/": "room",
-		"/admin/organizations/": "organization", "/admin/outbox/": "message",
+		"/admin/organizations/": "organization", "/admin/outbox/": "message", "/api/v1/templates/": "template",
 	} {
 		if strings.HasPrefix(route, prefix) {
 			return w.values[kind]

@@ -62,6 +62,7 @@ type Store interface {
 	IdempotencyStore
 	RoomStore
 	WebhookStore
+	TemplateStore
 	RoomSessionStore
 	RoomParticipantStore
 	RoomDocumentStore
@@ -121,7 +122,7 @@ func New(d Deps) (http.Handler, error) {
 	st := d.Store
 	s := &site{cfg: d.Config, assets: d.Assets, clock: st}
 	public := &publicHandler{site: s, ready: st, openAPI: openAPI}
-	api := &apiHandler{site: s, documents: st, transactions: st, idempotency: st, rooms: st, webhooks: st}
+	api := &apiHandler{site: s, documents: st, transactions: st, idempotency: st, rooms: st, webhooks: st, templates: st}
 	room := &roomHandler{site: s, rooms: st, participants: st, documents: st, tags: st, files: st}
 	console := &adminHandler{site: s, auth: st, transactions: st, documents: st, rooms: st, activity: st,
 		organizations: st, webhooks: st, outbox: st}
@@ -229,6 +230,14 @@ func New(d Deps) (http.Handler, error) {
 	handle(apiGroup, http.MethodGet, route.APIWebhooks, api.listWebhooks)
 	handle(apiGroup, http.MethodDelete, route.APIWebhook, api.deleteWebhook)
 	handle(apiGroup, http.MethodPost, route.APIWebhookRotate, api.rotateWebhookSecret)
+	handle(apiGroup, http.MethodPost, route.APITemplates, api.createTemplate)
+	handle(apiGroup, http.MethodGet, route.APITemplates, api.listTemplates)
+	handle(apiGroup, http.MethodGet, route.APITemplate, api.getTemplate)
+	handle(apiGroup, http.MethodPut, route.APITemplate, api.replaceTemplate)
+	handle(apiGroup, http.MethodDelete, route.APITemplate, api.archiveTemplate)
+	handle(apiGroup, http.MethodGet, route.APITemplateVersions, api.listTemplateVersions)
+	handle(apiGroup, http.MethodGet, route.APITemplateVersion, api.getTemplateVersion)
+	handle(apiGroup, http.MethodPost, route.APITemplateRestore, api.restoreTemplateVersion)
 	return r, nil
 }
 

@@ -26,5 +26,8 @@ func Entities() []any {
 		&dismissedSuggestion{},
 		&deletedPageTags{},
 		&roomRemoval{},
+		&Template{},
+		&TemplateVersion{},
+		&TemplateDocument{},
 	}
 }

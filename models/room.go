@@ -96,6 +96,9 @@ func (s *Store) CreateRoom(ctx context.Context, actor Actor, in *RoomInput) (*Cr
 	if err != nil {
 		return nil, err
 	}
+	if err := s.readRoomTemplate(ctx, actor.OrganizationID, in); err != nil {
+		return nil, err
+	}
 	docs, err := s.FindDocumentsByRef(ctx, actor.OrganizationID, in.Documents)
 	if err != nil {
 		return nil, err
@@ -119,6 +122,9 @@ func (s *Store) CreateRoom(ctx context.Context, actor Actor, in *RoomInput) (*Cr
 	addRows(&b, 1, "markup_rooms", roomColumns(), []Room{*plan.Room}, roomValues)
 	if err := s.addEvent(&b, plan.Transaction, plan.Actor, plan.Created); err != nil {
 		return nil, err
+	}
+	if in.template != nil {
+		useTemplate(&b, in.template.ID, plan.Room.CreatedAt)
 	}
 	if err := s.writeBatchAtomically(ctx, &b); err != nil {
 		return nil, err
@@ -160,6 +166,7 @@ func (s *Store) PlanRoom(actor Actor, sender *User, in *RoomInput, docs map[stri
 	if len(in.Participants) == 0 && !in.Config.Participants.Add {
 		p.Add("#/participants", "participants_required", "With config.participants.add false, the participants must be given here: nobody could add them in the room.")
 	}
+	checkRoomTemplate(&p, in, docs)
 	if err := p.Err(KindUnprocessable, "The Markup Room cannot be created; see errors for each problem."); err != nil {
 		return nil, err
 	}
@@ -212,12 +219,20 @@ func (s *Store) roomTransaction(room *Room, in *RoomInput, docs map[string]*Docu
 			AuthenticationType: AuthNone, TwoFactorContact: ContactEmail,
 		})
 	}
+	signerOf := in.templateSigners(ti.Participants)
 	byRef := map[string]*Document{}
-	for _, loc := range in.Documents {
+	for i, loc := range in.Documents {
 		d := docs[loc]
 		byRef[d.ID] = d
 		tags := []TagInput{}
-		if room.Config.Documents.DetectTags {
+		title := d.Title
+		if v := in.templateVersion(); v != nil && i < len(v.Documents) {
+			// The template's tags take the place of those the content proposes.
+			tags = templateTags(v, i, signerOf, nil)
+			if in.templateDocuments {
+				title = v.Documents[i].Title
+			}
+		} else if room.Config.Documents.DetectTags {
 			found, err := d.storedDetection()
 			if err != nil {
 				return nil, err
@@ -226,7 +241,7 @@ func (s *Store) roomTransaction(room *Room, in *RoomInput, docs map[string]*Docu
 				return nil, err
 			}
 		}
-		ti.Documents = append(ti.Documents, DocumentInput{GCSRefID: d.ID, Title: d.Title, SessionType: "esign", Type: "undetermined", Tags: tags})
+		ti.Documents = append(ti.Documents, DocumentInput{GCSRefID: d.ID, Title: title, SessionType: "esign", Type: "undetermined", Tags: tags})
 	}
 	t, err := s.buildTransaction(room.TransactionID, room.OrganizationID, ti, byRef)
 	if err != nil {

@@ -17,6 +17,14 @@ type RoomInput struct {
 	Documents []string
 	// ReferenceID is an optional extension: the referenceId of the room's transaction.
 	ReferenceID *string
+	// TemplateID is an optional extension: the room starts from this
+	// template (docs/decisions.md, "Templates").
+	TemplateID string
+	// template is the template TemplateID names, read by CreateRoom;
+	// templateDocuments tells that Documents are its documents (the request
+	// named none).
+	template          *Template
+	templateDocuments bool
 }
 
 // RoomParticipantInput is a participant preloaded into a room (RoomInput's
@@ -25,6 +33,8 @@ type RoomParticipantInput struct {
 	FirstName string
 	LastName  string
 	Email     string
+	// Role is an optional extension: the template role this participant takes.
+	Role string
 }
 
 // ParseRoomInput decodes and checks a room request; every problem of
@@ -52,6 +62,11 @@ func parseRoomInput(p *Problems, body []byte) *RoomInput {
 	if v, ok := o.str("referenceId", false, MaxShortTextLength); ok {
 		in.ReferenceID = &v
 	}
+	if o.has("templateId") {
+		in.TemplateID, _ = o.str("templateId", true, MaxShortTextLength)
+	} else {
+		o.field("templateId", true)
+	}
 	if items, ok := o.array("documents", false, MaxDocuments); ok {
 		for i, item := range items {
 			if item.kind != "string" {
@@ -78,6 +93,11 @@ func parseRoomInput(p *Problems, body []byte) *RoomInput {
 			rp.FirstName, _ = po.line("firstName", true, MaxNameLength)
 			rp.LastName, _ = po.line("lastName", true, MaxNameLength)
 			rp.Email = po.email("email")
+			if po.has("role") {
+				rp.Role, _ = po.line("role", true, MaxNameLength)
+			} else {
+				po.field("role", true)
+			}
 			po.finish()
 			if key := EmailKey(rp.Email); ValidEmail(rp.Email) {
 				if first, dup := seen[key]; dup {

@@ -47,6 +47,9 @@ type StoreOptions struct {
 	// VerifyPassword checks a password against a hash at admin sign-in; nil
 	// is passwordhash.Verify. Tests wrap it to see that it runs.
 	VerifyPassword func(hash, password string) bool
+	// MaxTemplates is how many templates (not archived) an organization may
+	// keep; zero means DefaultMaxTemplates.
+	MaxTemplates int
 }
 
 // Store is the domain service: it owns the database and the document bucket.
@@ -67,6 +70,8 @@ type Store struct {
 	localRates *localRateBuckets
 	pdf        *PDFWork
 	keys       keyring.Keyring
+	// maxTemplates: see StoreOptions.
+	maxTemplates int
 	// sleep and verifyPassword: see StoreOptions.
 	sleep          func(ctx context.Context, d time.Duration) error
 	verifyPassword func(hash, password string) bool
@@ -95,6 +100,7 @@ func NewStore(d *Database, bucket *blob.Bucket, opts StoreOptions) *Store {
 
 		sleep:          opts.Sleep,
 		verifyPassword: opts.VerifyPassword,
+		maxTemplates:   opts.MaxTemplates,
 	}
 	if s.sleep == nil {
 		s.sleep = sleepContext
@@ -110,6 +116,9 @@ func NewStore(d *Database, bucket *blob.Bucket, opts StoreOptions) *Store {
 	}
 	if s.now == nil {
 		s.now = time.Now
+	}
+	if s.maxTemplates <= 0 {
+		s.maxTemplates = DefaultMaxTemplates
 	}
 	if s.tempDir == "" {
 		s.tempDir = os.TempDir()

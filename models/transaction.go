@@ -31,6 +31,9 @@ type Transaction struct {
 
 	Documents    []TransactionDocument `gorm:"-"`
 	Participants []Participant         `gorm:"-"`
+	// templatesUsed are the templates whose tags the request added, each
+	// counted as one use when the transaction is written.
+	templatesUsed []string
 }
 
 // TableName implements gorm's tabler.

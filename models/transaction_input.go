@@ -49,6 +49,10 @@ type DocumentInput struct {
 	// AnchorTags are expanded into Tags before the request is checked
 	// against its documents (expandAnchors); they are never stored.
 	AnchorTags []AnchorTag
+	// TemplateID and TemplateDocument (an extension) add the tags of that
+	// document of the template to Tags (expandTemplates); never stored.
+	TemplateID       string
+	TemplateDocument int
 }
 
 // TagInput is one tag of a DocumentInput.
@@ -93,6 +97,9 @@ type ParticipantInput struct {
 	PersonalPassword         *string
 	// InviteEmailSubject is accepted so that a response can be sent back as a request.
 	InviteEmailSubject *string
+	// Role (an extension) is the template role the participant takes when a
+	// document names a template (expandTemplates); never stored.
+	Role string
 	// keptPasswordHash is the stored personal-password hash of a participant
 	// whose removal is undone (never read from a request body).
 	keptPasswordHash *string
@@ -205,6 +212,7 @@ func parseDocumentInput(p *Problems, ptr string, raw jsonNode) (DocumentInput, b
 			}
 		}
 	}
+	parseDocumentTemplate(o, &d)
 	if items, ok := o.array("anchorTags", false, MaxAnchorTags); ok {
 		ptr, codes := o.at("anchorTags"), tagtype.Codes()
 		for i, raw := range items {
@@ -327,6 +335,11 @@ func parseParticipantInput(p *Problems, ptr string, raw jsonNode) (ParticipantIn
 		}
 	}
 	in.InviteEmailSubject = o.headerStr("inviteEmailSubject", MaxShortTextLength)
+	if o.has("role") {
+		in.Role, _ = o.line("role", true, MaxNameLength)
+	} else {
+		o.field("role", true)
+	}
 	o.finish()
 	return in, true
 }

@@ -49,7 +49,16 @@ func (s *Store) prepareTransaction(ctx context.Context, actor Actor, id string, 
 	if err := s.expandAnchors(ctx, in, docs); err != nil {
 		return nil, err
 	}
-	return s.BuildTransaction(id, actor.OrganizationID, in, docs)
+	used, err := s.expandTemplates(ctx, actor.OrganizationID, in, docs)
+	if err != nil {
+		return nil, err
+	}
+	t, err := s.BuildTransaction(id, actor.OrganizationID, in, docs)
+	if err != nil {
+		return nil, err
+	}
+	t.templatesUsed = used
+	return t, nil
 }
 
 // BuildTransaction is the part of a create or replace that needs no database:
@@ -94,6 +103,7 @@ func (s *Store) CreateTransaction(ctx context.Context, actor Actor, in *Transact
 		var b writeBatch
 		addRows(&b, 1, "transactions", transactionColumns(), []Transaction{*t}, transactionValues)
 		tx.addChildren(&b, t)
+		tx.addTemplateUses(&b, t)
 		if err := tx.addEvent(&b, t, actor, CreatedSummary{
 			Status: t.Status, Documents: t.DocumentCount, Tags: t.TagCount, Participants: t.ParticipantCount,
 		}); err != nil {
@@ -160,6 +170,7 @@ func (s *Store) writeReplacement(ctx context.Context, actor Actor, old, t *Trans
 		t.ReferenceID, t.Status, t.SigningOrder, t.PersonalizedMessage, t.InviteEmailSubject, t.NotifyEmail, t.HasNotify,
 		t.EVault, t.SendFinalEnoteTo, t.Version, t.DocumentCount, t.TagCount, t.ParticipantCount, t.UpdatedAt, t.ID)
 	s.addChildren(&b, t)
+	s.addTemplateUses(&b, t)
 	summary := ReplacedSummary{
 		Documents:    Count{Before: old.DocumentCount, After: t.DocumentCount},
 		Tags:         Count{Before: old.TagCount, After: t.TagCount},

@@ -63,7 +63,8 @@ func (e *cliEnv) openApp(ctx context.Context, logger *slog.Logger) (*app, error)
 		_ = bucket.Close()
 		return nil, &usageError{err}
 	}
-	store := models.NewStore(db, bucket, models.StoreOptions{EVault: cfg.EVault, RoomTTL: cfg.RoomTTL, IdempotencyTTL: cfg.IdempotencyRetention, Logger: logger, PDF: pdfWork, Keyring: keys})
+	store := models.NewStore(db, bucket, models.StoreOptions{EVault: cfg.EVault, RoomTTL: cfg.RoomTTL, IdempotencyTTL: cfg.IdempotencyRetention, Logger: logger, PDF: pdfWork, Keyring: keys,
+		MaxTemplates: cfg.MaxTemplates})
 	ok = true
 	return &app{cfg: cfg, db: db, bucket: bucket, store: store, log: logger}, nil
 }

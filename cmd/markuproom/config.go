@@ -71,6 +71,8 @@ type config struct {
 	PDFMaxDecodedStreamBytes int64
 	PDFMaxDecodedFileBytes   int64
 	PDFConcurrency           int
+	// MaxTemplates is how many templates (not archived) an organization may keep.
+	MaxTemplates int
 	// SecretKey seals stored secrets (MARKUPROOM_SECRET_KEY, 32 bytes); nil
 	// means derived from the session secret. PreviousSecretKeys only open
 	// (MARKUPROOM_SECRET_KEY_PREVIOUS, during a key rotation).
@@ -191,6 +193,11 @@ func loadConfig(getenv func(string) string) (config, error) {
 		errs = append(errs, fmt.Errorf("MARKUPROOM_PDF_CONCURRENCY=%d must be at most 1000", n))
 	} else {
 		c.PDFConcurrency = int(n)
+	}
+	if n := positive("MARKUPROOM_MAX_TEMPLATES", strconv.Itoa(models.DefaultMaxTemplates)); n > 1_000_000 {
+		errs = append(errs, fmt.Errorf("MARKUPROOM_MAX_TEMPLATES=%d must be at most 1000000", n))
+	} else {
+		c.MaxTemplates = int(n)
 	}
 	if v := str("MARKUPROOM_SECRET_KEY", ""); v != "" {
 		if c.SecretKey, err = keyring.ParseSecretKey(v); err != nil {

@@ -27,3 +27,19 @@ func TestPDFConfiguration(t *testing.T) {
 		}
 	}
 }
+
+func TestMaxTemplatesConfiguration(t *testing.T) {
+	env := func(kv map[string]string) func(string) string { return func(k string) string { return kv[k] } }
+	c, err := loadConfig(env(nil))
+	if err != nil || c.MaxTemplates != 1000 {
+		t.Fatalf("default: %d, %v", c.MaxTemplates, err)
+	}
+	if c, err = loadConfig(env(map[string]string{"MARKUPROOM_MAX_TEMPLATES": "25"})); err != nil || c.MaxTemplates != 25 {
+		t.Fatalf("set: %d, %v", c.MaxTemplates, err)
+	}
+	for _, bad := range []string{"0", "-3", "many", "2000000"} {
+		if _, err := loadConfig(env(map[string]string{"MARKUPROOM_MAX_TEMPLATES": bad})); err == nil || !strings.Contains(err.Error(), "MARKUPROOM_MAX_TEMPLATES") {
+			t.Errorf("MARKUPROOM_MAX_TEMPLATES=%s not reported: %v", bad, err)
+		}
+	}
+}

@@ -369,6 +369,27 @@ func (e TagType) Valid() bool {
 	}
 }
 
+// Defines values for TemplateActorKind.
+const (
+	TemplateActorKindAdmin    TemplateActorKind = "admin"
+	TemplateActorKindApiToken TemplateActorKind = "api_token"
+	TemplateActorKindRoom     TemplateActorKind = "room"
+)
+
+// Valid indicates whether the value is a known member of the TemplateActorKind enum.
+func (e TemplateActorKind) Valid() bool {
+	switch e {
+	case TemplateActorKindAdmin:
+		return true
+	case TemplateActorKindApiToken:
+		return true
+	case TemplateActorKindRoom:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for TransactionStatus.
 const (
 	TransactionStatusDraft        TransactionStatus = "draft"
@@ -684,9 +705,23 @@ type DocumentInput struct {
 	ReadOnly    *bool                    `json:"readOnly,omitempty"`
 	SessionType DocumentInputSessionType `json:"sessionType"`
 	Tags        []Tag                    `json:"tags"`
-	Title       string                   `json:"title"`
-	Type        DocumentInputType        `json:"type"`
-	Visible     *bool                    `json:"visible,omitempty"`
+
+	// TemplateDocument The template document whose tags are added (default 0); needs templateId.
+	TemplateDocument *int `json:"templateDocument,omitempty"`
+
+	// TemplateId An extension: add the tags of a document of this template of the
+	// organization (`templateDocument`, default 0), after `tags`, each
+	// with `customData` gaining `{"template", "templateVersion"}`; the
+	// template's roles go to the participants by their `role`, else in
+	// order. Not stored or echoed, like `anchorTags`. 422 at
+	// `#/documents/i/templateId`: `unknown_template` (unknown or
+	// archived), `template_mismatch` (the document's page count or page
+	// boxes differ by more than 1 pt), `unassigned_role` (a role with
+	// tags here that no participant takes). Counts as a use.
+	TemplateId *string           `json:"templateId,omitempty"`
+	Title      string            `json:"title"`
+	Type       DocumentInputType `json:"type"`
+	Visible    *bool             `json:"visible,omitempty"`
 
 	// Xfdf Well-formed XFDF (at most 5 MiB); its annotations are kept and the tags are merged in.
 	Xfdf *string `json:"xfdf,omitempty"`
@@ -780,7 +815,10 @@ type ParticipantInput struct {
 	PersonalPasswordQuestion *string `json:"personalPasswordQuestion,omitempty"`
 
 	// Phone Required for two-factor authentication by SMS.
-	Phone            *string                          `json:"phone,omitempty"`
+	Phone *string `json:"phone,omitempty"`
+
+	// Role An extension: the template role this participant takes for the documents' templateId (not stored).
+	Role             *string                          `json:"role,omitempty"`
 	State            *string                          `json:"state,omitempty"`
 	TwoFactorContact ParticipantInputTwoFactorContact `json:"twoFactorContact"`
 	Zip              *string                          `json:"zip,omitempty"`
@@ -898,17 +936,23 @@ type RoomInput struct {
 	Documents *[]string `json:"documents,omitempty"`
 
 	// Participants Preloaded participants; e-mails must differ ignoring case. Empty needs config.participants.add not false.
-	Participants *[]struct {
-		Email     openapi_types.Email `json:"email"`
-		FirstName string              `json:"firstName"`
-		LastName  string              `json:"lastName"`
-	} `json:"participants,omitempty"`
+	Participants *[]RoomParticipantInput `json:"participants,omitempty"`
 
 	// ReferenceId Extension: the referenceId of the room's transaction (default the room id).
 	ReferenceId *string `json:"referenceId,omitempty"`
 
 	// SenderId A user of the token's organization (a number is read as its decimal string); otherwise 401.
 	SenderId RoomInput_SenderId `json:"senderId"`
+
+	// TemplateId Extension: the room starts from this template of the organization
+	// (unknown or archived: 422 `unknown_template`). With no `documents`,
+	// the room gets the template's documents with its tags placed; with
+	// `documents`, document i gets the tags of template document i, and
+	// must have its page count and page boxes (±1 pt; else 422
+	// `template_mismatch` at `#/documents/i`). A tag whose role nobody
+	// takes is placed unassigned. The template's tags take the place of
+	// tags detected in those documents. Counts as a use of the template.
+	TemplateId *string `json:"templateId,omitempty"`
 }
 
 // RoomInputSenderId0 defines model for RoomInput.SenderId.0.
@@ -920,6 +964,19 @@ type RoomInputSenderId1 = float32
 // RoomInput_SenderId A user of the token's organization (a number is read as its decimal string); otherwise 401.
 type RoomInput_SenderId struct {
 	union json.RawMessage
+}
+
+// RoomParticipantInput defines model for RoomParticipantInput.
+type RoomParticipantInput struct {
+	Email     openapi_types.Email `json:"email"`
+	FirstName string              `json:"firstName"`
+	LastName  string              `json:"lastName"`
+
+	// Role Extension: the role of the request's template this participant
+	// takes. When any participant names a role, roles go by name
+	// (unknown or taken twice: 422); otherwise the template's roles go
+	// to the participants in order.
+	Role *string `json:"role,omitempty"`
 }
 
 // Tag A tag placed on a page. `x`, `y` are the bottom-left corner in PDF
@@ -947,6 +1004,161 @@ type Tag struct {
 
 // TagType defines model for TagType.
 type TagType string
+
+// Template defines model for Template.
+type Template struct {
+	CreatedAt   time.Time          `json:"createdAt"`
+	Description *string            `json:"description,omitempty"`
+	Documents   []TemplateDocument `json:"documents"`
+	Id          string             `json:"id"`
+	LastUsedAt  *time.Time         `json:"lastUsedAt"`
+	Name        string             `json:"name"`
+	Roles       []TemplateRole     `json:"roles"`
+	Tags        []TemplateTag      `json:"tags"`
+	UpdatedAt   time.Time          `json:"updatedAt"`
+
+	// Uses How many rooms and transactions used it.
+	Uses    int `json:"uses"`
+	Version int `json:"version"`
+}
+
+// TemplateActor Who made a version.
+type TemplateActor struct {
+	// Id The API token's, the room's or the admin user's id.
+	Id   string            `json:"id"`
+	Kind TemplateActorKind `json:"kind"`
+}
+
+// TemplateActorKind defines model for TemplateActor.Kind.
+type TemplateActorKind string
+
+// TemplateDocument defines model for TemplateDocument.
+type TemplateDocument struct {
+	// DocumentId The upload's id.
+	DocumentId string `json:"documentId"`
+	Index      int    `json:"index"`
+	Pages      int    `json:"pages"`
+	Title      string `json:"title"`
+}
+
+// TemplateInput Either `transactionId` (with optional `roleNames`) or `documents` with
+// `roles` and `tags`. The read-only fields of a read (`id`, `version`,
+// `uses`, `lastUsedAt`, `createdAt`, `updatedAt`) are accepted and ignored.
+type TemplateInput struct {
+	CreatedAt   *time.Time `json:"createdAt,omitempty"`
+	Description *string    `json:"description,omitempty"`
+	Documents   *[]struct {
+		// Document An upload of the organization: its location, id or gcsRefId.
+		Document *string `json:"document,omitempty"`
+
+		// DocumentId The upload's id, as a read answers it (instead of `document`).
+		DocumentId *string `json:"documentId,omitempty"`
+
+		// Index Read-only; ignored.
+		Index *int `json:"index,omitempty"`
+
+		// Pages Read-only; ignored.
+		Pages *int `json:"pages,omitempty"`
+
+		// Title Default the upload's title.
+		Title *string `json:"title,omitempty"`
+	} `json:"documents,omitempty"`
+	Id         *string    `json:"id,omitempty"`
+	LastUsedAt *time.Time `json:"lastUsedAt,omitempty"`
+	Name       string     `json:"name"`
+
+	// RoleNames Names for the copied roles, in participant order (the rest keep "First Last").
+	RoleNames *[]string       `json:"roleNames,omitempty"`
+	Roles     *[]TemplateRole `json:"roles,omitempty"`
+
+	// Tags At most 5,000 per document.
+	Tags *[]TemplateTag `json:"tags,omitempty"`
+
+	// TransactionId A transaction of the organization whose documents and tags the template copies.
+	TransactionId *string    `json:"transactionId,omitempty"`
+	UpdatedAt     *time.Time `json:"updatedAt,omitempty"`
+	Uses          *int       `json:"uses,omitempty"`
+	Version       *int       `json:"version,omitempty"`
+}
+
+// TemplateRole defines model for TemplateRole.
+type TemplateRole struct {
+	// Name Unique in the template.
+	Name string `json:"name"`
+}
+
+// TemplateSummary defines model for TemplateSummary.
+type TemplateSummary struct {
+	// Documents How many documents.
+	Documents  int        `json:"documents"`
+	Id         string     `json:"id"`
+	LastUsedAt *time.Time `json:"lastUsedAt"`
+	Name       string     `json:"name"`
+
+	// Pages How many pages, over every document.
+	Pages int `json:"pages"`
+
+	// Roles How many roles.
+	Roles int `json:"roles"`
+
+	// Tags How many tags.
+	Tags      int       `json:"tags"`
+	UpdatedAt time.Time `json:"updatedAt"`
+	Uses      int       `json:"uses"`
+	Version   int       `json:"version"`
+}
+
+// TemplateTag A tag of a template: the fields of a transaction's tag (`Tag`), except
+// that it names its `role` (none: the tag is for nobody yet) instead of a
+// `signerId`, and the template `document` it lies on (0-based).
+type TemplateTag struct {
+	// CustomData Kept exactly as sent (at most 64 KiB).
+	CustomData map[string]interface{} `json:"customData"`
+
+	// DateFormat "MMMM do, yyyy" is one value ("November 22nd, 2026"); "MMMM do" is accepted too.
+	DateFormat *DateFormat `json:"dateFormat,omitempty"`
+	Document   int         `json:"document"`
+	FontSize   *float32    `json:"fontSize,omitempty"`
+	Height     float32     `json:"height"`
+	Page       int         `json:"page"`
+	Required   *bool       `json:"required,omitempty"`
+
+	// Role The name of a role of the same template.
+	Role        *string `json:"role,omitempty"`
+	StateFormat *string `json:"stateFormat,omitempty"`
+	Type        TagType `json:"type"`
+	Width       float32 `json:"width"`
+	X           float32 `json:"x"`
+	Y           float32 `json:"y"`
+}
+
+// TemplateVersion defines model for TemplateVersion.
+type TemplateVersion struct {
+	// Actor Who made a version.
+	Actor        TemplateActor      `json:"actor"`
+	CreatedAt    time.Time          `json:"createdAt"`
+	Description  *string            `json:"description,omitempty"`
+	Documents    []TemplateDocument `json:"documents"`
+	Name         string             `json:"name"`
+	RestoredFrom *int               `json:"restoredFrom,omitempty"`
+	Roles        []TemplateRole     `json:"roles"`
+	Tags         []TemplateTag      `json:"tags"`
+	Version      int                `json:"version"`
+}
+
+// TemplateVersionSummary defines model for TemplateVersionSummary.
+type TemplateVersionSummary struct {
+	// Actor Who made a version.
+	Actor     TemplateActor `json:"actor"`
+	CreatedAt time.Time     `json:"createdAt"`
+
+	// RestoredFrom The version this one restored.
+	RestoredFrom *int `json:"restoredFrom,omitempty"`
+
+	// Tags How many tags.
+	Tags    int `json:"tags"`
+	Version int `json:"version"`
+}
 
 // Transaction The transaction as replaced (TransactionInput) plus id, status, referenceId, version and timestamps.
 type Transaction struct {
@@ -1094,6 +1306,12 @@ type DocumentCreated = Document
 // PDFBusy RFC 9457 problem details.
 type PDFBusy = Problem
 
+// TemplateCreated defines model for TemplateCreated.
+type TemplateCreated = Template
+
+// TemplateRead defines model for TemplateRead.
+type TemplateRead = Template
+
 // TooManyRequests RFC 9457 problem details.
 type TooManyRequests = Problem
 
@@ -1151,6 +1369,34 @@ type CreateMarkupRoomParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// ListTemplatesParams defines parameters for ListTemplates.
+type ListTemplatesParams struct {
+	// Q Keep the templates whose name contains this text (any case).
+	Q     *string `form:"q,omitempty" json:"q,omitempty"`
+	Limit *int    `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The nextCursor of the previous page (any other value is 400).
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
+
+// CreateTemplateParams defines parameters for CreateTemplate.
+type CreateTemplateParams struct {
+	// IdempotencyKey A retry with the same key and body returns the first response, with `Cache-Control: no-store` (stored responses are sealed with the server's key); with another body, 422. Keys are kept 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ReplaceTemplateParams defines parameters for ReplaceTemplate.
+type ReplaceTemplateParams struct {
+	// IfMatch The ETag of the version this request was based on; otherwise 412.
+	IfMatch *string `json:"If-Match,omitempty"`
+}
+
+// RestoreTemplateVersionParams defines parameters for RestoreTemplateVersion.
+type RestoreTemplateVersionParams struct {
+	// IdempotencyKey A retry with the same key and body returns the first response, with `Cache-Control: no-store` (stored responses are sealed with the server's key); with another body, 422. Keys are kept 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // ListTransactionsParams defines parameters for ListTransactions.
 type ListTransactionsParams struct {
 	Status      *ListTransactionsParamsStatus `form:"status,omitempty" json:"status,omitempty"`
@@ -1196,6 +1442,12 @@ type UploadDocumentMultipartRequestBody UploadDocumentMultipartBody
 
 // CreateMarkupRoomJSONRequestBody defines body for CreateMarkupRoom for application/json ContentType.
 type CreateMarkupRoomJSONRequestBody = RoomInput
+
+// CreateTemplateJSONRequestBody defines body for CreateTemplate for application/json ContentType.
+type CreateTemplateJSONRequestBody = TemplateInput
+
+// ReplaceTemplateJSONRequestBody defines body for ReplaceTemplate for application/json ContentType.
+type ReplaceTemplateJSONRequestBody = TemplateInput
 
 // CreateTransactionJSONRequestBody defines body for CreateTransaction for application/json ContentType.
 type CreateTransactionJSONRequestBody = TransactionInput
@@ -1522,6 +1774,110 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/v1/markup-rooms/{id} (the `GetMarkupRoom` operationId).
 	GetMarkupRoom(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListTemplates List templates, newest first
+	//
+	// Archived templates are not listed.
+	//
+	// Corresponds with GET /api/v1/templates (the `ListTemplates` operationId).
+	ListTemplates(ctx context.Context, params *ListTemplatesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateTemplateWithBody Create a template
+	//
+	// Creates a template (its version 1) either from a transaction of the
+	// organization — `{"name", "transactionId"}`: its documents and tags are
+	// copied, each participant becomes a role named "First Last" in
+	// participant order, renamed in order by the optional `roleNames` — or
+	// from `{"name", "documents", "roles", "tags"}`. Every problem is listed
+	// at once: 400 for syntax, types, required fields and limits (20
+	// documents, 50 roles, 5,000 tags per document); 422 for references
+	// (`unknown_document`: an upload of another organization or none,
+	// `unknown_transaction`, `duplicate_role`, `unknown_role`: a tag's role
+	// not declared, `page_out_of_range`, `outside_page`) and for
+	// `too_many_templates` (an organization keeps at most 1,000 templates
+	// that are not archived; the server's configuration may differ).
+	// Nothing is written unless everything is accepted.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/templates (the `CreateTemplate` operationId).
+	CreateTemplateWithBody(ctx context.Context, params *CreateTemplateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateTemplate Create a template
+	//
+	// Creates a template (its version 1) either from a transaction of the
+	// organization — `{"name", "transactionId"}`: its documents and tags are
+	// copied, each participant becomes a role named "First Last" in
+	// participant order, renamed in order by the optional `roleNames` — or
+	// from `{"name", "documents", "roles", "tags"}`. Every problem is listed
+	// at once: 400 for syntax, types, required fields and limits (20
+	// documents, 50 roles, 5,000 tags per document); 422 for references
+	// (`unknown_document`: an upload of another organization or none,
+	// `unknown_transaction`, `duplicate_role`, `unknown_role`: a tag's role
+	// not declared, `page_out_of_range`, `outside_page`) and for
+	// `too_many_templates` (an organization keeps at most 1,000 templates
+	// that are not archived; the server's configuration may differ).
+	// Nothing is written unless everything is accepted.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/templates (the `CreateTemplate` operationId).
+	CreateTemplate(ctx context.Context, params *CreateTemplateParams, body CreateTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ArchiveTemplate Archive a template
+	//
+	// The template leaves lists and reads (404 afterwards); its versions are kept for the audit trail.
+	//
+	// Corresponds with DELETE /api/v1/templates/{id} (the `ArchiveTemplate` operationId).
+	ArchiveTemplate(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetTemplate Read a template (its current version)
+	//
+	// An archived template, or another organization's, is 404.
+	//
+	// Corresponds with GET /api/v1/templates/{id} (the `GetTemplate` operationId).
+	GetTemplate(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ReplaceTemplateWithBody Replace a template (a new version)
+	//
+	// Makes the body (the same as the create operation's; a read may be sent
+	// back, its `documentId` naming the upload) the template's new current
+	// version: `version` + 1; the earlier versions are kept. Send `If-Match`
+	// with the `ETag` you read to refuse a lost update (412).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /api/v1/templates/{id} (the `ReplaceTemplate` operationId).
+	ReplaceTemplateWithBody(ctx context.Context, id string, params *ReplaceTemplateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ReplaceTemplate Replace a template (a new version)
+	//
+	// Makes the body (the same as the create operation's; a read may be sent
+	// back, its `documentId` naming the upload) the template's new current
+	// version: `version` + 1; the earlier versions are kept. Send `If-Match`
+	// with the `ETag` you read to refuse a lost update (412).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /api/v1/templates/{id} (the `ReplaceTemplate` operationId).
+	ReplaceTemplate(ctx context.Context, id string, params *ReplaceTemplateParams, body ReplaceTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListTemplateVersions List a template's versions, newest first
+	//
+	// Corresponds with GET /api/v1/templates/{id}/versions (the `ListTemplateVersions` operationId).
+	ListTemplateVersions(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetTemplateVersion Read one version of a template
+	//
+	// Corresponds with GET /api/v1/templates/{id}/versions/{version} (the `GetTemplateVersion` operationId).
+	GetTemplateVersion(ctx context.Context, id string, version int, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RestoreTemplateVersion Restore a version of a template
+	//
+	// Adds a new current version equal to this one (name, description, documents, roles and tags).
+	//
+	// Corresponds with POST /api/v1/templates/{id}/versions/{version}/restore (the `RestoreTemplateVersion` operationId).
+	RestoreTemplateVersion(ctx context.Context, id string, version int, params *RestoreTemplateVersionParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListTransactions List transactions, newest first
 	//
@@ -1860,6 +2216,210 @@ func (c *Client) CreateMarkupRoom(ctx context.Context, params *CreateMarkupRoomP
 // Corresponds with GET /api/v1/markup-rooms/{id} (the `GetMarkupRoom` operationId).
 func (c *Client) GetMarkupRoom(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetMarkupRoomRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListTemplates List templates, newest first
+//
+// Archived templates are not listed.
+//
+// Corresponds with GET /api/v1/templates (the `ListTemplates` operationId).
+func (c *Client) ListTemplates(ctx context.Context, params *ListTemplatesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListTemplatesRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateTemplateWithBody Create a template
+//
+// Creates a template (its version 1) either from a transaction of the
+// organization — `{"name", "transactionId"}`: its documents and tags are
+// copied, each participant becomes a role named "First Last" in
+// participant order, renamed in order by the optional `roleNames` — or
+// from `{"name", "documents", "roles", "tags"}`. Every problem is listed
+// at once: 400 for syntax, types, required fields and limits (20
+// documents, 50 roles, 5,000 tags per document); 422 for references
+// (`unknown_document`: an upload of another organization or none,
+// `unknown_transaction`, `duplicate_role`, `unknown_role`: a tag's role
+// not declared, `page_out_of_range`, `outside_page`) and for
+// `too_many_templates` (an organization keeps at most 1,000 templates
+// that are not archived; the server's configuration may differ).
+// Nothing is written unless everything is accepted.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/templates (the `CreateTemplate` operationId).
+func (c *Client) CreateTemplateWithBody(ctx context.Context, params *CreateTemplateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateTemplateRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateTemplate Create a template
+//
+// Creates a template (its version 1) either from a transaction of the
+// organization — `{"name", "transactionId"}`: its documents and tags are
+// copied, each participant becomes a role named "First Last" in
+// participant order, renamed in order by the optional `roleNames` — or
+// from `{"name", "documents", "roles", "tags"}`. Every problem is listed
+// at once: 400 for syntax, types, required fields and limits (20
+// documents, 50 roles, 5,000 tags per document); 422 for references
+// (`unknown_document`: an upload of another organization or none,
+// `unknown_transaction`, `duplicate_role`, `unknown_role`: a tag's role
+// not declared, `page_out_of_range`, `outside_page`) and for
+// `too_many_templates` (an organization keeps at most 1,000 templates
+// that are not archived; the server's configuration may differ).
+// Nothing is written unless everything is accepted.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/templates (the `CreateTemplate` operationId).
+func (c *Client) CreateTemplate(ctx context.Context, params *CreateTemplateParams, body CreateTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateTemplateRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ArchiveTemplate Archive a template
+//
+// The template leaves lists and reads (404 afterwards); its versions are kept for the audit trail.
+//
+// Corresponds with DELETE /api/v1/templates/{id} (the `ArchiveTemplate` operationId).
+func (c *Client) ArchiveTemplate(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewArchiveTemplateRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetTemplate Read a template (its current version)
+//
+// An archived template, or another organization's, is 404.
+//
+// Corresponds with GET /api/v1/templates/{id} (the `GetTemplate` operationId).
+func (c *Client) GetTemplate(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetTemplateRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ReplaceTemplateWithBody Replace a template (a new version)
+//
+// Makes the body (the same as the create operation's; a read may be sent
+// back, its `documentId` naming the upload) the template's new current
+// version: `version` + 1; the earlier versions are kept. Send `If-Match`
+// with the `ETag` you read to refuse a lost update (412).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /api/v1/templates/{id} (the `ReplaceTemplate` operationId).
+func (c *Client) ReplaceTemplateWithBody(ctx context.Context, id string, params *ReplaceTemplateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReplaceTemplateRequestWithBody(c.Server, id, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ReplaceTemplate Replace a template (a new version)
+//
+// Makes the body (the same as the create operation's; a read may be sent
+// back, its `documentId` naming the upload) the template's new current
+// version: `version` + 1; the earlier versions are kept. Send `If-Match`
+// with the `ETag` you read to refuse a lost update (412).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /api/v1/templates/{id} (the `ReplaceTemplate` operationId).
+func (c *Client) ReplaceTemplate(ctx context.Context, id string, params *ReplaceTemplateParams, body ReplaceTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReplaceTemplateRequest(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListTemplateVersions List a template's versions, newest first
+//
+// Corresponds with GET /api/v1/templates/{id}/versions (the `ListTemplateVersions` operationId).
+func (c *Client) ListTemplateVersions(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListTemplateVersionsRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetTemplateVersion Read one version of a template
+//
+// Corresponds with GET /api/v1/templates/{id}/versions/{version} (the `GetTemplateVersion` operationId).
+func (c *Client) GetTemplateVersion(ctx context.Context, id string, version int, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetTemplateVersionRequest(c.Server, id, version)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RestoreTemplateVersion Restore a version of a template
+//
+// Adds a new current version equal to this one (name, description, documents, roles and tags).
+//
+// Corresponds with POST /api/v1/templates/{id}/versions/{version}/restore (the `RestoreTemplateVersion` operationId).
+func (c *Client) RestoreTemplateVersion(ctx context.Context, id string, version int, params *RestoreTemplateVersionParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRestoreTemplateVersionRequest(c.Server, id, version, params)
 	if err != nil {
 		return nil, err
 	}
@@ -2538,6 +3098,400 @@ func NewGetMarkupRoomRequest(server string, id string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewListTemplatesRequest constructs an http.Request for the ListTemplates method
+func NewListTemplatesRequest(server string, params *ListTemplatesParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/templates")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Q != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "q", *params.Q, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateTemplateRequest calls the generic CreateTemplate builder with application/json body
+func NewCreateTemplateRequest(server string, params *CreateTemplateParams, body CreateTemplateJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateTemplateRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewCreateTemplateRequestWithBody constructs an http.Request for the CreateTemplate method, with any body, and a specified content type
+func NewCreateTemplateRequestWithBody(server string, params *CreateTemplateParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/templates")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewArchiveTemplateRequest constructs an http.Request for the ArchiveTemplate method
+func NewArchiveTemplateRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/templates/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetTemplateRequest constructs an http.Request for the GetTemplate method
+func NewGetTemplateRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/templates/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewReplaceTemplateRequest calls the generic ReplaceTemplate builder with application/json body
+func NewReplaceTemplateRequest(server string, id string, params *ReplaceTemplateParams, body ReplaceTemplateJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewReplaceTemplateRequestWithBody(server, id, params, "application/json", bodyReader)
+}
+
+// NewReplaceTemplateRequestWithBody constructs an http.Request for the ReplaceTemplate method, with any body, and a specified content type
+func NewReplaceTemplateRequestWithBody(server string, id string, params *ReplaceTemplateParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/templates/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewListTemplateVersionsRequest constructs an http.Request for the ListTemplateVersions method
+func NewListTemplateVersionsRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/templates/%s/versions", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetTemplateVersionRequest constructs an http.Request for the GetTemplateVersion method
+func NewGetTemplateVersionRequest(server string, id string, version int) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "version", version, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/templates/%s/versions/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewRestoreTemplateVersionRequest constructs an http.Request for the RestoreTemplateVersion method
+func NewRestoreTemplateVersionRequest(server string, id string, version int, params *RestoreTemplateVersionParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "version", version, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/templates/%s/versions/%s/restore", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewListTransactionsRequest constructs an http.Request for the ListTransactions method
 func NewListTransactionsRequest(server string, params *ListTransactionsParams) (*http.Request, error) {
 	var err error
@@ -3157,6 +4111,122 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v1/markup-rooms/{id} (the `GetMarkupRoom` operationId).
 	GetMarkupRoomWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetMarkupRoomResponse, error)
+
+	// ListTemplatesWithResponse List templates, newest first
+	//
+	// Archived templates are not listed.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/templates (the `ListTemplates` operationId).
+	ListTemplatesWithResponse(ctx context.Context, params *ListTemplatesParams, reqEditors ...RequestEditorFn) (*ListTemplatesResponse, error)
+
+	// CreateTemplateWithBodyWithResponse Create a template
+	//
+	// Creates a template (its version 1) either from a transaction of the
+	// organization — `{"name", "transactionId"}`: its documents and tags are
+	// copied, each participant becomes a role named "First Last" in
+	// participant order, renamed in order by the optional `roleNames` — or
+	// from `{"name", "documents", "roles", "tags"}`. Every problem is listed
+	// at once: 400 for syntax, types, required fields and limits (20
+	// documents, 50 roles, 5,000 tags per document); 422 for references
+	// (`unknown_document`: an upload of another organization or none,
+	// `unknown_transaction`, `duplicate_role`, `unknown_role`: a tag's role
+	// not declared, `page_out_of_range`, `outside_page`) and for
+	// `too_many_templates` (an organization keeps at most 1,000 templates
+	// that are not archived; the server's configuration may differ).
+	// Nothing is written unless everything is accepted.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/templates (the `CreateTemplate` operationId).
+	CreateTemplateWithBodyWithResponse(ctx context.Context, params *CreateTemplateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTemplateResponse, error)
+
+	// CreateTemplateWithResponse Create a template
+	//
+	// Creates a template (its version 1) either from a transaction of the
+	// organization — `{"name", "transactionId"}`: its documents and tags are
+	// copied, each participant becomes a role named "First Last" in
+	// participant order, renamed in order by the optional `roleNames` — or
+	// from `{"name", "documents", "roles", "tags"}`. Every problem is listed
+	// at once: 400 for syntax, types, required fields and limits (20
+	// documents, 50 roles, 5,000 tags per document); 422 for references
+	// (`unknown_document`: an upload of another organization or none,
+	// `unknown_transaction`, `duplicate_role`, `unknown_role`: a tag's role
+	// not declared, `page_out_of_range`, `outside_page`) and for
+	// `too_many_templates` (an organization keeps at most 1,000 templates
+	// that are not archived; the server's configuration may differ).
+	// Nothing is written unless everything is accepted.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/templates (the `CreateTemplate` operationId).
+	CreateTemplateWithResponse(ctx context.Context, params *CreateTemplateParams, body CreateTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTemplateResponse, error)
+
+	// ArchiveTemplateWithResponse Archive a template
+	//
+	// The template leaves lists and reads (404 afterwards); its versions are kept for the audit trail.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/v1/templates/{id} (the `ArchiveTemplate` operationId).
+	ArchiveTemplateWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*ArchiveTemplateResponse, error)
+
+	// GetTemplateWithResponse Read a template (its current version)
+	//
+	// An archived template, or another organization's, is 404.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/templates/{id} (the `GetTemplate` operationId).
+	GetTemplateWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetTemplateResponse, error)
+
+	// ReplaceTemplateWithBodyWithResponse Replace a template (a new version)
+	//
+	// Makes the body (the same as the create operation's; a read may be sent
+	// back, its `documentId` naming the upload) the template's new current
+	// version: `version` + 1; the earlier versions are kept. Send `If-Match`
+	// with the `ETag` you read to refuse a lost update (412).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/v1/templates/{id} (the `ReplaceTemplate` operationId).
+	ReplaceTemplateWithBodyWithResponse(ctx context.Context, id string, params *ReplaceTemplateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReplaceTemplateResponse, error)
+
+	// ReplaceTemplateWithResponse Replace a template (a new version)
+	//
+	// Makes the body (the same as the create operation's; a read may be sent
+	// back, its `documentId` naming the upload) the template's new current
+	// version: `version` + 1; the earlier versions are kept. Send `If-Match`
+	// with the `ETag` you read to refuse a lost update (412).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/v1/templates/{id} (the `ReplaceTemplate` operationId).
+	ReplaceTemplateWithResponse(ctx context.Context, id string, params *ReplaceTemplateParams, body ReplaceTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*ReplaceTemplateResponse, error)
+
+	// ListTemplateVersionsWithResponse List a template's versions, newest first
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/templates/{id}/versions (the `ListTemplateVersions` operationId).
+	ListTemplateVersionsWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*ListTemplateVersionsResponse, error)
+
+	// GetTemplateVersionWithResponse Read one version of a template
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/templates/{id}/versions/{version} (the `GetTemplateVersion` operationId).
+	GetTemplateVersionWithResponse(ctx context.Context, id string, version int, reqEditors ...RequestEditorFn) (*GetTemplateVersionResponse, error)
+
+	// RestoreTemplateVersionWithResponse Restore a version of a template
+	//
+	// Adds a new current version equal to this one (name, description, documents, roles and tags).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/templates/{id}/versions/{version}/restore (the `RestoreTemplateVersion` operationId).
+	RestoreTemplateVersionWithResponse(ctx context.Context, id string, version int, params *RestoreTemplateVersionParams, reqEditors ...RequestEditorFn) (*RestoreTemplateVersionResponse, error)
 
 	// ListTransactionsWithResponse List transactions, newest first
 	//
@@ -4122,6 +5192,850 @@ func (r GetMarkupRoomResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetMarkupRoomResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListTemplatesResponse401Headers the declared response headers of an HTTP 401 response for ListTemplates
+type ListTemplatesResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// ListTemplatesResponse429Headers the declared response headers of an HTTP 429 response for ListTemplates
+type ListTemplatesResponse429Headers struct {
+	RateLimitLimit     int
+	RateLimitRemaining int
+	RateLimitReset     int
+	RetryAfter         int
+}
+
+type ListTemplatesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Items []TemplateSummary `json:"items"`
+
+		// NextCursor Present when there are more.
+		NextCursor *string `json:"nextCursor,omitempty"`
+	}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationproblemJSONDefault *Problem
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListTemplatesResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListTemplatesResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListTemplatesResponse) GetJSON200() *struct {
+	Items []TemplateSummary `json:"items"`
+
+	// NextCursor Present when there are more.
+	NextCursor *string `json:"nextCursor,omitempty"`
+} {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListTemplatesResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListTemplatesResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListTemplatesResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r ListTemplatesResponse) GetApplicationproblemJSONDefault() *Problem {
+	return r.ApplicationproblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ListTemplatesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListTemplatesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListTemplatesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListTemplatesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateTemplateResponse201Headers the declared response headers of an HTTP 201 response for CreateTemplate
+type CreateTemplateResponse201Headers struct {
+	ETag     *string
+	Location *string
+}
+
+// CreateTemplateResponse401Headers the declared response headers of an HTTP 401 response for CreateTemplate
+type CreateTemplateResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// CreateTemplateResponse429Headers the declared response headers of an HTTP 429 response for CreateTemplate
+type CreateTemplateResponse429Headers struct {
+	RateLimitLimit     int
+	RateLimitRemaining int
+	RateLimitReset     int
+	RetryAfter         int
+}
+
+type CreateTemplateResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *TemplateCreated
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Problem
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *Problem
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationproblemJSONDefault *Problem
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateTemplateResponse201Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CreateTemplateResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateTemplateResponse429Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateTemplateResponse) GetJSON201() *TemplateCreated {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateTemplateResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateTemplateResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateTemplateResponse) GetApplicationproblemJSON409() *Problem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CreateTemplateResponse) GetApplicationproblemJSON413() *Problem {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r CreateTemplateResponse) GetApplicationproblemJSON415() *Problem {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreateTemplateResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CreateTemplateResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r CreateTemplateResponse) GetApplicationproblemJSONDefault() *Problem {
+	return r.ApplicationproblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateTemplateResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateTemplateResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateTemplateResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateTemplateResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ArchiveTemplateResponse401Headers the declared response headers of an HTTP 401 response for ArchiveTemplate
+type ArchiveTemplateResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// ArchiveTemplateResponse429Headers the declared response headers of an HTTP 429 response for ArchiveTemplate
+type ArchiveTemplateResponse429Headers struct {
+	RateLimitLimit     int
+	RateLimitRemaining int
+	RateLimitReset     int
+	RetryAfter         int
+}
+
+type ArchiveTemplateResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationproblemJSONDefault *Problem
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ArchiveTemplateResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ArchiveTemplateResponse429Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ArchiveTemplateResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ArchiveTemplateResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ArchiveTemplateResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ArchiveTemplateResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r ArchiveTemplateResponse) GetApplicationproblemJSONDefault() *Problem {
+	return r.ApplicationproblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ArchiveTemplateResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ArchiveTemplateResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ArchiveTemplateResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ArchiveTemplateResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetTemplateResponse200Headers the declared response headers of an HTTP 200 response for GetTemplate
+type GetTemplateResponse200Headers struct {
+	ETag *string
+}
+
+// GetTemplateResponse401Headers the declared response headers of an HTTP 401 response for GetTemplate
+type GetTemplateResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// GetTemplateResponse429Headers the declared response headers of an HTTP 429 response for GetTemplate
+type GetTemplateResponse429Headers struct {
+	RateLimitLimit     int
+	RateLimitRemaining int
+	RateLimitReset     int
+	RetryAfter         int
+}
+
+type GetTemplateResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TemplateRead
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationproblemJSONDefault *Problem
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetTemplateResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetTemplateResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetTemplateResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetTemplateResponse) GetJSON200() *TemplateRead {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetTemplateResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetTemplateResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetTemplateResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetTemplateResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r GetTemplateResponse) GetApplicationproblemJSONDefault() *Problem {
+	return r.ApplicationproblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r GetTemplateResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetTemplateResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetTemplateResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetTemplateResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ReplaceTemplateResponse200Headers the declared response headers of an HTTP 200 response for ReplaceTemplate
+type ReplaceTemplateResponse200Headers struct {
+	ETag *string
+}
+
+// ReplaceTemplateResponse401Headers the declared response headers of an HTTP 401 response for ReplaceTemplate
+type ReplaceTemplateResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// ReplaceTemplateResponse429Headers the declared response headers of an HTTP 429 response for ReplaceTemplate
+type ReplaceTemplateResponse429Headers struct {
+	RateLimitLimit     int
+	RateLimitRemaining int
+	RateLimitReset     int
+	RetryAfter         int
+}
+
+type ReplaceTemplateResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TemplateRead
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Problem
+	// ApplicationproblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationproblemJSON412 *Problem
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *Problem
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationproblemJSONDefault *Problem
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ReplaceTemplateResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ReplaceTemplateResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ReplaceTemplateResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ReplaceTemplateResponse) GetJSON200() *TemplateRead {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ReplaceTemplateResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ReplaceTemplateResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ReplaceTemplateResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r ReplaceTemplateResponse) GetApplicationproblemJSON409() *Problem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r ReplaceTemplateResponse) GetApplicationproblemJSON412() *Problem {
+	return r.ApplicationproblemJSON412
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ReplaceTemplateResponse) GetApplicationproblemJSON413() *Problem {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r ReplaceTemplateResponse) GetApplicationproblemJSON415() *Problem {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ReplaceTemplateResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ReplaceTemplateResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r ReplaceTemplateResponse) GetApplicationproblemJSONDefault() *Problem {
+	return r.ApplicationproblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ReplaceTemplateResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ReplaceTemplateResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ReplaceTemplateResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ReplaceTemplateResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListTemplateVersionsResponse401Headers the declared response headers of an HTTP 401 response for ListTemplateVersions
+type ListTemplateVersionsResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// ListTemplateVersionsResponse429Headers the declared response headers of an HTTP 429 response for ListTemplateVersions
+type ListTemplateVersionsResponse429Headers struct {
+	RateLimitLimit     int
+	RateLimitRemaining int
+	RateLimitReset     int
+	RetryAfter         int
+}
+
+type ListTemplateVersionsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Items []TemplateVersionSummary `json:"items"`
+	}
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationproblemJSONDefault *Problem
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListTemplateVersionsResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListTemplateVersionsResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListTemplateVersionsResponse) GetJSON200() *struct {
+	Items []TemplateVersionSummary `json:"items"`
+} {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListTemplateVersionsResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListTemplateVersionsResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListTemplateVersionsResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListTemplateVersionsResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r ListTemplateVersionsResponse) GetApplicationproblemJSONDefault() *Problem {
+	return r.ApplicationproblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ListTemplateVersionsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListTemplateVersionsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListTemplateVersionsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListTemplateVersionsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetTemplateVersionResponse401Headers the declared response headers of an HTTP 401 response for GetTemplateVersion
+type GetTemplateVersionResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// GetTemplateVersionResponse429Headers the declared response headers of an HTTP 429 response for GetTemplateVersion
+type GetTemplateVersionResponse429Headers struct {
+	RateLimitLimit     int
+	RateLimitRemaining int
+	RateLimitReset     int
+	RetryAfter         int
+}
+
+type GetTemplateVersionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TemplateVersion
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationproblemJSONDefault *Problem
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetTemplateVersionResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetTemplateVersionResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetTemplateVersionResponse) GetJSON200() *TemplateVersion {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetTemplateVersionResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetTemplateVersionResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetTemplateVersionResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetTemplateVersionResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r GetTemplateVersionResponse) GetApplicationproblemJSONDefault() *Problem {
+	return r.ApplicationproblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r GetTemplateVersionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetTemplateVersionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetTemplateVersionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetTemplateVersionResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RestoreTemplateVersionResponse201Headers the declared response headers of an HTTP 201 response for RestoreTemplateVersion
+type RestoreTemplateVersionResponse201Headers struct {
+	ETag     *string
+	Location *string
+}
+
+// RestoreTemplateVersionResponse401Headers the declared response headers of an HTTP 401 response for RestoreTemplateVersion
+type RestoreTemplateVersionResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// RestoreTemplateVersionResponse429Headers the declared response headers of an HTTP 429 response for RestoreTemplateVersion
+type RestoreTemplateVersionResponse429Headers struct {
+	RateLimitLimit     int
+	RateLimitRemaining int
+	RateLimitReset     int
+	RetryAfter         int
+}
+
+type RestoreTemplateVersionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *TemplateCreated
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationproblemJSONDefault *Problem
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *RestoreTemplateVersionResponse201Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RestoreTemplateVersionResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RestoreTemplateVersionResponse429Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r RestoreTemplateVersionResponse) GetJSON201() *TemplateCreated {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RestoreTemplateVersionResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RestoreTemplateVersionResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r RestoreTemplateVersionResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r RestoreTemplateVersionResponse) GetApplicationproblemJSON409() *Problem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r RestoreTemplateVersionResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r RestoreTemplateVersionResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r RestoreTemplateVersionResponse) GetApplicationproblemJSONDefault() *Problem {
+	return r.ApplicationproblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r RestoreTemplateVersionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RestoreTemplateVersionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RestoreTemplateVersionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RestoreTemplateVersionResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -5270,6 +7184,182 @@ func (c *ClientWithResponses) GetMarkupRoomWithResponse(ctx context.Context, id 
 	return ParseGetMarkupRoomResponse(rsp)
 }
 
+// ListTemplatesWithResponse List templates, newest first
+//
+// Archived templates are not listed.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/templates (the `ListTemplates` operationId).
+func (c *ClientWithResponses) ListTemplatesWithResponse(ctx context.Context, params *ListTemplatesParams, reqEditors ...RequestEditorFn) (*ListTemplatesResponse, error) {
+	rsp, err := c.ListTemplates(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListTemplatesResponse(rsp)
+}
+
+// CreateTemplateWithBodyWithResponse Create a template
+//
+// Creates a template (its version 1) either from a transaction of the
+// organization — `{"name", "transactionId"}`: its documents and tags are
+// copied, each participant becomes a role named "First Last" in
+// participant order, renamed in order by the optional `roleNames` — or
+// from `{"name", "documents", "roles", "tags"}`. Every problem is listed
+// at once: 400 for syntax, types, required fields and limits (20
+// documents, 50 roles, 5,000 tags per document); 422 for references
+// (`unknown_document`: an upload of another organization or none,
+// `unknown_transaction`, `duplicate_role`, `unknown_role`: a tag's role
+// not declared, `page_out_of_range`, `outside_page`) and for
+// `too_many_templates` (an organization keeps at most 1,000 templates
+// that are not archived; the server's configuration may differ).
+// Nothing is written unless everything is accepted.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/templates (the `CreateTemplate` operationId).
+func (c *ClientWithResponses) CreateTemplateWithBodyWithResponse(ctx context.Context, params *CreateTemplateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTemplateResponse, error) {
+	rsp, err := c.CreateTemplateWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateTemplateResponse(rsp)
+}
+
+// CreateTemplateWithResponse Create a template
+//
+// Creates a template (its version 1) either from a transaction of the
+// organization — `{"name", "transactionId"}`: its documents and tags are
+// copied, each participant becomes a role named "First Last" in
+// participant order, renamed in order by the optional `roleNames` — or
+// from `{"name", "documents", "roles", "tags"}`. Every problem is listed
+// at once: 400 for syntax, types, required fields and limits (20
+// documents, 50 roles, 5,000 tags per document); 422 for references
+// (`unknown_document`: an upload of another organization or none,
+// `unknown_transaction`, `duplicate_role`, `unknown_role`: a tag's role
+// not declared, `page_out_of_range`, `outside_page`) and for
+// `too_many_templates` (an organization keeps at most 1,000 templates
+// that are not archived; the server's configuration may differ).
+// Nothing is written unless everything is accepted.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/templates (the `CreateTemplate` operationId).
+func (c *ClientWithResponses) CreateTemplateWithResponse(ctx context.Context, params *CreateTemplateParams, body CreateTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTemplateResponse, error) {
+	rsp, err := c.CreateTemplate(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateTemplateResponse(rsp)
+}
+
+// ArchiveTemplateWithResponse Archive a template
+//
+// The template leaves lists and reads (404 afterwards); its versions are kept for the audit trail.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/v1/templates/{id} (the `ArchiveTemplate` operationId).
+func (c *ClientWithResponses) ArchiveTemplateWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*ArchiveTemplateResponse, error) {
+	rsp, err := c.ArchiveTemplate(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseArchiveTemplateResponse(rsp)
+}
+
+// GetTemplateWithResponse Read a template (its current version)
+//
+// An archived template, or another organization's, is 404.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/templates/{id} (the `GetTemplate` operationId).
+func (c *ClientWithResponses) GetTemplateWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetTemplateResponse, error) {
+	rsp, err := c.GetTemplate(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetTemplateResponse(rsp)
+}
+
+// ReplaceTemplateWithBodyWithResponse Replace a template (a new version)
+//
+// Makes the body (the same as the create operation's; a read may be sent
+// back, its `documentId` naming the upload) the template's new current
+// version: `version` + 1; the earlier versions are kept. Send `If-Match`
+// with the `ETag` you read to refuse a lost update (412).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/v1/templates/{id} (the `ReplaceTemplate` operationId).
+func (c *ClientWithResponses) ReplaceTemplateWithBodyWithResponse(ctx context.Context, id string, params *ReplaceTemplateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReplaceTemplateResponse, error) {
+	rsp, err := c.ReplaceTemplateWithBody(ctx, id, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReplaceTemplateResponse(rsp)
+}
+
+// ReplaceTemplateWithResponse Replace a template (a new version)
+//
+// Makes the body (the same as the create operation's; a read may be sent
+// back, its `documentId` naming the upload) the template's new current
+// version: `version` + 1; the earlier versions are kept. Send `If-Match`
+// with the `ETag` you read to refuse a lost update (412).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/v1/templates/{id} (the `ReplaceTemplate` operationId).
+func (c *ClientWithResponses) ReplaceTemplateWithResponse(ctx context.Context, id string, params *ReplaceTemplateParams, body ReplaceTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*ReplaceTemplateResponse, error) {
+	rsp, err := c.ReplaceTemplate(ctx, id, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReplaceTemplateResponse(rsp)
+}
+
+// ListTemplateVersionsWithResponse List a template's versions, newest first
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/templates/{id}/versions (the `ListTemplateVersions` operationId).
+func (c *ClientWithResponses) ListTemplateVersionsWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*ListTemplateVersionsResponse, error) {
+	rsp, err := c.ListTemplateVersions(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListTemplateVersionsResponse(rsp)
+}
+
+// GetTemplateVersionWithResponse Read one version of a template
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/templates/{id}/versions/{version} (the `GetTemplateVersion` operationId).
+func (c *ClientWithResponses) GetTemplateVersionWithResponse(ctx context.Context, id string, version int, reqEditors ...RequestEditorFn) (*GetTemplateVersionResponse, error) {
+	rsp, err := c.GetTemplateVersion(ctx, id, version, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetTemplateVersionResponse(rsp)
+}
+
+// RestoreTemplateVersionWithResponse Restore a version of a template
+//
+// Adds a new current version equal to this one (name, description, documents, roles and tags).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/templates/{id}/versions/{version}/restore (the `RestoreTemplateVersion` operationId).
+func (c *ClientWithResponses) RestoreTemplateVersionWithResponse(ctx context.Context, id string, version int, params *RestoreTemplateVersionParams, reqEditors ...RequestEditorFn) (*RestoreTemplateVersionResponse, error) {
+	rsp, err := c.RestoreTemplateVersion(ctx, id, version, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRestoreTemplateVersionResponse(rsp)
+}
+
 // ListTransactionsWithResponse List transactions, newest first
 //
 // Returns a wrapper object for the known response body format(s).
@@ -6388,6 +8478,966 @@ func ParseGetMarkupRoomResponse(rsp *http.Response) (*GetMarkupRoomResponse, err
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetMarkupRoomResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListTemplatesResponse parses an HTTP response from a ListTemplatesWithResponse call
+func ParseListTemplatesResponse(rsp *http.Response) (*ListTemplatesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListTemplatesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Items []TemplateSummary `json:"items"`
+
+			// NextCursor Present when there are more.
+			NextCursor *string `json:"nextCursor,omitempty"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers ListTemplatesResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListTemplatesResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateTemplateResponse parses an HTTP response from a CreateTemplateWithResponse call
+func ParseCreateTemplateResponse(rsp *http.Response) (*CreateTemplateResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateTemplateResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest TemplateCreated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateTemplateResponse201Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 401:
+		var headers CreateTemplateResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers CreateTemplateResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseArchiveTemplateResponse parses an HTTP response from a ArchiveTemplateWithResponse call
+func ParseArchiveTemplateResponse(rsp *http.Response) (*ArchiveTemplateResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ArchiveTemplateResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers ArchiveTemplateResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ArchiveTemplateResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetTemplateResponse parses an HTTP response from a GetTemplateWithResponse call
+func ParseGetTemplateResponse(rsp *http.Response) (*GetTemplateResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetTemplateResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TemplateRead
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetTemplateResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetTemplateResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetTemplateResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseReplaceTemplateResponse parses an HTTP response from a ReplaceTemplateWithResponse call
+func ParseReplaceTemplateResponse(rsp *http.Response) (*ReplaceTemplateResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ReplaceTemplateResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TemplateRead
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON412 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ReplaceTemplateResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ReplaceTemplateResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ReplaceTemplateResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListTemplateVersionsResponse parses an HTTP response from a ListTemplateVersionsWithResponse call
+func ParseListTemplateVersionsResponse(rsp *http.Response) (*ListTemplateVersionsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListTemplateVersionsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Items []TemplateVersionSummary `json:"items"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers ListTemplateVersionsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListTemplateVersionsResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetTemplateVersionResponse parses an HTTP response from a GetTemplateVersionWithResponse call
+func ParseGetTemplateVersionResponse(rsp *http.Response) (*GetTemplateVersionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetTemplateVersionResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TemplateVersion
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers GetTemplateVersionResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetTemplateVersionResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRestoreTemplateVersionResponse parses an HTTP response from a RestoreTemplateVersionWithResponse call
+func ParseRestoreTemplateVersionResponse(rsp *http.Response) (*RestoreTemplateVersionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RestoreTemplateVersionResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest TemplateCreated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers RestoreTemplateVersionResponse201Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 401:
+		var headers RestoreTemplateVersionResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers RestoreTemplateVersionResponse429Headers
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {

@@ -1,0 +1,193 @@
+package models
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// templateContent is what one template version holds, checked and ready to
+// write: its name, description, documents, roles and tags.
+type templateContent struct {
+	name        string
+	description *string
+	documents   []TemplateDocument
+	roles       []TemplateRole
+	tags        []TemplateTag
+}
+
+// prepareTemplate turns a parsed body into a version's content, reading the
+// uploads or the transaction it names; every reference and placement
+// problem is one 422-class error. Nothing is written.
+func (s *Store) prepareTemplate(ctx context.Context, orgID int64, in *TemplateInput) (*templateContent, error) {
+	if in.TransactionID != "" {
+		return s.templateFromTransaction(ctx, orgID, in)
+	}
+	refs := make([]string, len(in.Documents))
+	for i, d := range in.Documents {
+		refs[i] = d.Ref
+	}
+	docs, err := s.FindDocumentsByRef(ctx, orgID, refs)
+	if err != nil {
+		return nil, err
+	}
+	c := &templateContent{name: in.Name, description: in.Description, roles: in.Roles, tags: in.Tags}
+	var p Problems
+	for i, d := range in.Documents {
+		doc := docs[d.Ref]
+		if doc == nil {
+			p.Add(pointer(pointer("#/documents", i), d.RefField), "unknown_document",
+				"No document uploaded by this organization is named %q.", truncateForDetail(d.Ref))
+			continue
+		}
+		title := doc.Title
+		if d.Title != nil {
+			title = *d.Title
+		}
+		c.documents = append(c.documents, TemplateDocument{Position: i, DocumentID: doc.ID, Title: title, Pages: doc.PageCount, PageBoxes: doc.Pages})
+	}
+	if p.Len() == 0 {
+		checkTemplateContent(&p, c)
+	}
+	if err := p.Err(KindUnprocessable, "The template cannot be processed; see errors for each problem."); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// checkTemplateContent records the problems of roles and tags: duplicate role
+// names, a tag's role not declared, its document not in the template, its
+// page not in the document or its rectangle outside the page box.
+func checkTemplateContent(p *Problems, c *templateContent) {
+	roles := make(map[string]bool, len(c.roles))
+	for i, r := range c.roles {
+		if roles[r.Name] {
+			p.Add(pointer(pointer("#/roles", i), "name"), "duplicate_role", "Another role of this template is already named %q.", truncateForDetail(r.Name))
+		}
+		roles[r.Name] = true
+	}
+	for i, t := range c.tags {
+		ptr := pointer("#/tags", i)
+		if t.Role != "" && !roles[t.Role] {
+			p.Add(pointer(ptr, "role"), "unknown_role", "No role of this template is named %q; declare it in \"roles\".", truncateForDetail(t.Role))
+		}
+		if t.Document >= len(c.documents) {
+			p.Add(pointer(ptr, "document"), "unknown_document", "The template has %d documents; document %d does not exist.", len(c.documents), t.Document)
+			continue
+		}
+		doc := c.documents[t.Document]
+		if t.Page > doc.Pages || t.Page > len(doc.PageBoxes) {
+			p.Add(pointer(ptr, "page"), "page_out_of_range", "The document has %d pages; page %d does not exist.", doc.Pages, t.Page)
+			continue
+		}
+		box := doc.PageBoxes[t.Page-1].CropBox
+		if !box.Contains(t.X, t.Y, t.Width, t.Height) {
+			p.Add(ptr, "outside_page", "The tag (x %s, y %s, width %s, height %s) does not lie inside page %d (%s,%s to %s,%s).",
+				fmtNum(t.X), fmtNum(t.Y), fmtNum(t.Width), fmtNum(t.Height), t.Page,
+				fmtNum(box.LLX), fmtNum(box.LLY), fmtNum(box.URX), fmtNum(box.URY))
+		}
+	}
+}
+
+// templateFromTransaction copies a transaction of the organization: its
+// documents (with the page boxes their uploads recorded) and tags; each
+// participant becomes a role named "First Last", in participant order,
+// renamed in order by RoleNames.
+func (s *Store) templateFromTransaction(ctx context.Context, orgID int64, in *TemplateInput) (*templateContent, error) {
+	const ptr = "#/transactionId"
+	t, err := s.transactionLayout(ctx, orgID, in.TransactionID)
+	if errors.Is(err, ErrNotFound) {
+		return nil, Unprocessable(ptr, "unknown_transaction", fmt.Sprintf("No transaction of this organization has the id %q.", truncateForDetail(in.TransactionID)))
+	}
+	if err != nil {
+		return nil, err
+	}
+	var p Problems
+	if len(t.Documents) == 0 {
+		p.Add(ptr, "no_documents", "The transaction has no documents; a template has at least one.")
+	}
+	if len(t.Documents) > MaxTemplateDocuments {
+		p.Add(ptr, "too_many_documents", "The transaction has %d documents; a template has at most %d.", len(t.Documents), MaxTemplateDocuments)
+	}
+	if len(t.Participants) > MaxTemplateRoles {
+		p.Add(ptr, "too_many_roles", "The transaction has %d participants; a template has at most %d roles.", len(t.Participants), MaxTemplateRoles)
+	}
+	if len(in.RoleNames) > len(t.Participants) {
+		p.Add("#/roleNames", "too_many_roles", "The transaction has %d participants; %d role names were given.", len(t.Participants), len(in.RoleNames))
+	}
+	if err := p.Err(KindUnprocessable, "The template cannot be processed; see errors for each problem."); err != nil {
+		return nil, err
+	}
+
+	c := &templateContent{name: in.Name, description: in.Description, roles: make([]TemplateRole, len(t.Participants))}
+	roleOf := make(map[string]string, len(t.Participants))
+	seen := make(map[string]int, len(t.Participants))
+	for i, part := range t.Participants {
+		name := strings.TrimSpace(part.FirstName + " " + part.LastName)
+		at := ptr
+		if i < len(in.RoleNames) {
+			name, at = in.RoleNames[i], pointer("#/roleNames", i)
+		}
+		if j, dup := seen[name]; dup {
+			p.Add(at, "duplicate_role", "Participants %d and %d would both be the role %q; name them apart in \"roleNames\".", j, i, truncateForDetail(name))
+		}
+		seen[name] = i
+		c.roles[i] = TemplateRole{Name: name}
+		roleOf[part.ParticipantID] = name
+	}
+	if err := p.Err(KindUnprocessable, "The template cannot be processed; see errors for each problem."); err != nil {
+		return nil, err
+	}
+
+	ids := make([]string, len(t.Documents))
+	for i, d := range t.Documents {
+		ids[i] = d.DocumentID
+	}
+	docs, err := s.FindDocumentsByRef(ctx, orgID, ids)
+	if err != nil {
+		return nil, err
+	}
+	for i, d := range t.Documents {
+		doc := docs[d.DocumentID]
+		if doc == nil {
+			return nil, Unprocessable(ptr, "unknown_document", "A document of the transaction is no longer an upload of this organization.")
+		}
+		c.documents = append(c.documents, TemplateDocument{Position: i, DocumentID: doc.ID, Title: d.Title, Pages: doc.PageCount, PageBoxes: doc.Pages})
+		for _, tag := range d.Tags {
+			c.tags = append(c.tags, TemplateTag{
+				Type: tag.Type, X: tag.X, Y: tag.Y, Width: tag.Width, Height: tag.Height, Role: roleOf[tag.SignerID],
+				Document: i, CustomData: []byte(tag.CustomData.orEmpty()), Page: tag.Page, Required: tag.Required,
+				StateFormat: tag.StateFormat, DateFormat: tag.DateFormat, FontSize: tag.FontSize,
+			})
+		}
+	}
+	return c, nil
+}
+
+// transactionLayout reads what a template copies of a transaction: its
+// documents (without their XFDF), their tags (without ids) and its
+// participants' ids and names, with four queries whatever its size.
+func (s *Store) transactionLayout(ctx context.Context, orgID int64, id string) (*Transaction, error) {
+	t, err := s.getTransactionRow(ctx, s.db, orgID, id)
+	if err != nil {
+		return nil, err
+	}
+	db := s.db.WithContext(ctx)
+	err = db.Select("transaction_id", "position", "document_id", "title").Where("transaction_id = ?", id).Order("position").Find(&t.Documents).Error
+	if err != nil {
+		return nil, mapDBError(err)
+	}
+	var tags []Tag
+	err = db.Select("document_position", "type", "x", "y", "width", "height", "signer_id", "custom_data", "page", "required",
+		"state_format", "date_format", "font_size").Where("transaction_id = ?", id).Order("document_position, position").Find(&tags).Error
+	if err != nil {
+		return nil, mapDBError(err)
+	}
+	err = db.Select("participant_id", "first_name", "last_name").Where("transaction_id = ?", id).Order("position").Find(&t.Participants).Error
+	if err != nil {
+		return nil, mapDBError(err)
+	}
+	attachTags(t, tags)
+	return t, nil
+}
