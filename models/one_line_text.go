@@ -40,20 +40,12 @@ func checkRequiredLine(p *Problems, pointer, s string, max int) {
 
 // line reads a string field that is one line of text (a title or a name).
 func (o *jsonObject) line(name string, required bool, max int) (string, bool) {
-	s, ok := o.str(name, required, max)
-	if ok && strings.ContainsFunc(s, isControl) {
-		code, detail := lineProblem(s, max)
-		o.p.Add(o.at(name), code, "%s", detail)
-		return s, false
-	}
-	return s, ok
+	v, refused := o.text(name)
+	return o.check(name, refused).line(name, v, required, max)
 }
 
 // optLine reads an optional one-line string field as a pointer (nil when absent or invalid).
 func (o *jsonObject) optLine(name string, max int) *string {
-	s, ok := o.line(name, false, max)
-	if !ok {
-		return nil
-	}
-	return &s
+	v, refused := o.text(name)
+	return o.check(name, refused).optLine(name, v, max)
 }
