@@ -6,8 +6,9 @@ import "strings"
 // lists, file names and e-mail headers, where a tab, a line break or another
 // control character either breaks the layout or smuggles in something else.
 // lineProblem is the one validator of such a value; the API's JSON fields
-// and the room and console forms all call it (through jsonObject.line,
-// checkLine and checkRequiredLine).
+// and the room and console forms all call it (through fieldChecker.line,
+// which jsonObject.line and the room's participant form use, checkLine and
+// checkRequiredLine).
 
 // lineProblem is textProblem for one line of text: control characters (C0
 // with tab, CR and LF, DEL, C1, and the Unicode line and paragraph
@@ -42,10 +43,4 @@ func checkRequiredLine(p *Problems, pointer, s string, max int) {
 func (o *jsonObject) line(name string, required bool, max int) (string, bool) {
 	v, refused := o.text(name)
 	return o.check(name, refused).line(name, v, required, max)
-}
-
-// optLine reads an optional one-line string field as a pointer (nil when absent or invalid).
-func (o *jsonObject) optLine(name string, max int) *string {
-	v, refused := o.text(name)
-	return o.check(name, refused).optLine(name, v, max)
 }

@@ -26,7 +26,8 @@ type TagBatch struct {
 // TagBatchCreate is one new tag of a batch, on the document at DocumentPosition.
 type TagBatchCreate struct {
 	DocumentPosition int
-	Form             TagDraft
+	// Form is the tag's fields as sent (readBatchTag), checked by checkForm.
+	Form TagDraft
 	// Suggestion, when not empty, is the key (SuggestionKey) of the suggested
 	// field of the tag's page this tag accepts: its customData then records
 	// the label it came from, as a placed text tag's does.
@@ -35,7 +36,8 @@ type TagBatchCreate struct {
 
 // TagBatchUpdate is the new fields of one existing tag (it stays in its document).
 type TagBatchUpdate struct {
-	ID   string
+	ID string
+	// Form is the tag's fields as sent (readBatchTag), checked by checkForm.
 	Form TagDraft
 }
 
