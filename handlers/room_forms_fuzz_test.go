@@ -48,6 +48,8 @@ func FuzzRoomForms(f *testing.F) {
 		{0, "documents/0/pages/1/move", "to=3"},
 		{0, "documents/0/remove", ""},
 		{0, "tags/{tag}", "x=1"},
+		{1, "tags/{tag}", "type=&signerId={p0}&page=2.5&x=left&y=1e999&width=0&height=-1&required=yes&dateFormat=YY&fontSize=0x10"},
+		{0, "participants", "firstName=+&lastName=Lee%0A&email=+bad+&phone=abc&authenticationType=retina&twoFactorContact=pigeon&personalPassword=x"},
 	} {
 		f.Add(s.method, s.suffix, s.form)
 	}

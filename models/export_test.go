@@ -39,3 +39,21 @@ func WriteBatchAtomically(ctx context.Context, s *Store, writes ...[]any) error 
 // work (after the rewrite, before the new version is read), so a test can
 // hold an edit there.
 func SetPDFStepHook(s *Store, fn func(ctx context.Context)) { s.pdfStepHook = fn }
+
+// CheckTagDraft checks a decoded tag with the room's rules, as checkForm
+// does before it looks at the room (checkTag with roomTagRules).
+func CheckTagDraft(base string, d TagDraft) (TagInput, error) {
+	var p Problems
+	t := checkTag(&p, base, d, roomTagRules())
+	return t, p.Err(KindInvalid, "The tag is not valid; see errors for each field.")
+}
+
+// CheckTagForm decodes a posted tag form (RoomTagForm.draft) and checks it
+// as a room does before it looks at the room.
+func CheckTagForm(f RoomTagForm) (TagInput, error) { return CheckTagDraft("#", f.draft()) }
+
+// CheckParticipantForm decodes and checks a posted participant form as a
+// room with every flag on does (participantFromForm).
+func CheckParticipantForm(id string, f ParticipantForm) (ParticipantInput, error) {
+	return (&Room{Config: DefaultRoomConfig()}).participantFromForm(id, f)
+}

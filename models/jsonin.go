@@ -127,78 +127,78 @@ func (o *jsonObject) missing(name string) {
 	o.p.Add(o.at(name), "required", "The field %q is required.", name)
 }
 
+// text reads a string field's value without checking it: nil when absent
+// or null; a value of another JSON type is reported and refused.
+func (o *jsonObject) text(name string) (v *string, refused bool) {
+	raw, ok := o.raw(name)
+	if !ok {
+		return nil, false
+	}
+	if raw.kind != "string" {
+		o.p.Add(o.at(name), "invalid_type", "The field %q must be a string, got %s.", name, raw.kind)
+		return nil, true
+	}
+	s := decodeJSONString(raw.raw)
+	return &s, false
+}
+
+// num reads a number field's value without checking its range: nil when
+// absent or null; a value of another JSON type, or one no float64 holds
+// (1e999), is reported and refused.
+func (o *jsonObject) num(name string) (v *float64, refused bool) {
+	raw, ok := o.raw(name)
+	if !ok {
+		return nil, false
+	}
+	f, ok := raw.float()
+	if raw.kind != "number" || !ok || math.IsInf(f, 0) || math.IsNaN(f) {
+		o.p.Add(o.at(name), "invalid_type", "The field %q must be a number, got %s.", name, raw.kind)
+		return nil, true
+	}
+	return &f, false
+}
+
+// check returns the checker of this object's fields (field_check.go); a
+// refused field is not reported missing.
+func (o *jsonObject) check(name string, refused bool) fieldChecker {
+	c := fieldChecker{p: o.p, base: o.ptr}
+	if refused {
+		c.refused = []string{name}
+	}
+	return c
+}
+
 // str reads a string field; required fields report their absence. Values are
 // bounded by max characters (0 means no bound beyond the body limit) and may
 // not contain NUL, which PostgreSQL text cannot store.
 func (o *jsonObject) str(name string, required bool, max int) (string, bool) {
-	raw, ok := o.raw(name)
-	if !ok {
-		if required {
-			o.missing(name)
-		}
-		return "", false
-	}
-	if raw.kind != "string" {
-		o.p.Add(o.at(name), "invalid_type", "The field %q must be a string, got %s.", name, raw.kind)
-		return "", false
-	}
-	s := decodeJSONString(raw.raw)
-	if required && strings.TrimSpace(s) == "" {
-		o.p.Add(o.at(name), "required", "The field %q must not be blank.", name)
-		return s, false
-	}
-	if max <= 0 {
-		max = int(^uint(0) >> 1)
-	}
-	if code, detail := textProblem(s, max); code != "" {
-		o.p.Add(o.at(name), code, "%s", detail)
-		return s, false
-	}
-	return s, true
+	v, refused := o.text(name)
+	return o.check(name, refused).str(name, v, required, max)
 }
 
 // optStr reads an optional string field as a pointer (nil when absent or invalid).
 func (o *jsonObject) optStr(name string, max int) *string {
-	s, ok := o.str(name, false, max)
-	if !ok {
-		return nil
-	}
-	return &s
+	v, refused := o.text(name)
+	return o.check(name, refused).optStr(name, v, max)
 }
 
 // headerStr reads an optional one-line string that ends up in a mail header:
 // CR, LF and other control characters are refused (header injection).
 func (o *jsonObject) headerStr(name string, max int) *string {
-	v := o.optStr(name, max)
-	if v != nil && strings.ContainsFunc(*v, isControl) {
-		o.p.Add(o.at(name), "invalid_character", "The field %q is one line of text: it may not contain line breaks or control characters.", name)
-		return nil
-	}
-	return v
+	v, refused := o.text(name)
+	return o.check(name, refused).headerStr(name, v, max)
 }
 
 // email reads a required e-mail address field.
 func (o *jsonObject) email(name string) string {
-	s, ok := o.str(name, true, MaxEmailLength)
-	if ok && !ValidEmail(s) {
-		o.p.Add(o.at(name), "invalid_email", "%q is not a valid e-mail address.", truncateForDetail(s))
-	}
-	return s
+	v, refused := o.text(name)
+	return o.check(name, refused).email(name, v)
 }
 
 // enum reads a string field that must be one of allowed.
 func (o *jsonObject) enum(name string, required bool, allowed []string) (string, bool) {
-	s, ok := o.str(name, required, 0)
-	if !ok {
-		return "", false
-	}
-	for _, a := range allowed {
-		if s == a {
-			return s, true
-		}
-	}
-	o.p.Add(o.at(name), "invalid_enum", "%q is not allowed here; use one of: %s.", truncateForDetail(s), strings.Join(allowed, ", "))
-	return "", false
+	v, refused := o.text(name)
+	return o.check(name, refused).enum(name, v, required, allowed)
 }
 
 // boolean reads an optional boolean field as a pointer.
@@ -217,49 +217,20 @@ func (o *jsonObject) boolean(name string) *bool {
 
 // number reads a finite number field within [min, max].
 func (o *jsonObject) number(name string, required bool, min, max float64) (float64, bool) {
-	raw, ok := o.raw(name)
-	if !ok {
-		if required {
-			o.missing(name)
-		}
-		return 0, false
-	}
-	f, ok := raw.float()
-	if raw.kind != "number" || !ok || math.IsInf(f, 0) || math.IsNaN(f) {
-		o.p.Add(o.at(name), "invalid_type", "The field %q must be a number, got %s.", name, raw.kind)
-		return 0, false
-	}
-	if f < min || f > max {
-		o.p.Add(o.at(name), "out_of_range", "The field %q must be between %s and %s.", name, fmtNum(min), fmtNum(max))
-		return f, false
-	}
-	return f, true
+	v, refused := o.num(name)
+	return o.check(name, refused).number(name, v, required, min, max)
 }
 
 // integer reads a whole-number field within [min, max].
 func (o *jsonObject) integer(name string, required bool, min, max int) (int, bool) {
-	f, ok := o.number(name, required, float64(min), float64(max))
-	if !ok {
-		return int(f), false
-	}
-	if f != math.Trunc(f) {
-		o.p.Add(o.at(name), "not_integer", "The field %q must be a whole number.", name)
-		return 0, false
-	}
-	return int(f), true
+	v, refused := o.num(name)
+	return o.check(name, refused).integer(name, v, required, min, max)
 }
 
 // optInt reads an optional whole number as a pointer.
 func (o *jsonObject) optInt(name string, min, max int) *int {
-	if !o.has(name) {
-		o.field(name, true)
-		return nil
-	}
-	n, ok := o.integer(name, false, min, max)
-	if !ok {
-		return nil
-	}
-	return &n
+	v, refused := o.num(name)
+	return o.check(name, refused).optInt(name, v, min, max)
 }
 
 // array reads an array field, bounded to max elements.

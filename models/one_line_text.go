@@ -6,8 +6,9 @@ import "strings"
 // lists, file names and e-mail headers, where a tab, a line break or another
 // control character either breaks the layout or smuggles in something else.
 // lineProblem is the one validator of such a value; the API's JSON fields
-// and the room and console forms all call it (through jsonObject.line,
-// checkLine and checkRequiredLine).
+// and the room and console forms all call it (through fieldChecker.line,
+// which jsonObject.line and the room's participant form use, checkLine and
+// checkRequiredLine).
 
 // lineProblem is textProblem for one line of text: control characters (C0
 // with tab, CR and LF, DEL, C1, and the Unicode line and paragraph
@@ -40,20 +41,6 @@ func checkRequiredLine(p *Problems, pointer, s string, max int) {
 
 // line reads a string field that is one line of text (a title or a name).
 func (o *jsonObject) line(name string, required bool, max int) (string, bool) {
-	s, ok := o.str(name, required, max)
-	if ok && strings.ContainsFunc(s, isControl) {
-		code, detail := lineProblem(s, max)
-		o.p.Add(o.at(name), code, "%s", detail)
-		return s, false
-	}
-	return s, ok
-}
-
-// optLine reads an optional one-line string field as a pointer (nil when absent or invalid).
-func (o *jsonObject) optLine(name string, max int) *string {
-	s, ok := o.line(name, false, max)
-	if !ok {
-		return nil
-	}
-	return &s
+	v, refused := o.text(name)
+	return o.check(name, refused).line(name, v, required, max)
 }

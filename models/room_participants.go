@@ -118,8 +118,10 @@ func deletedTagOfInput(t TagInput) DeletedTag {
 	}
 }
 
-// participantFromForm checks a posted participant with the API's own rules
-// and the room's flags (a hidden option cannot be posted: 403).
+// participantFromForm checks a posted participant against the room's flags
+// (a hidden option cannot be posted: 403), then decodes it
+// (ParticipantForm.draft) and checks it with the API's own rules
+// (checkParticipant).
 func (r *Room) participantFromForm(id string, f ParticipantForm) (ParticipantInput, error) {
 	if f.KBARequired {
 		if err := r.Config.Require(ActionSetKBA); err != nil {
@@ -140,29 +142,10 @@ func (r *Room) participantFromForm(id string, f ParticipantForm) (ParticipantInp
 		if err := r.Config.Require(ActionUseTwoFactor); err != nil {
 			return ParticipantInput{}, err
 		}
-	case "":
-		f.AuthenticationType = AuthNone
-	}
-	if f.TwoFactorContact == "" {
-		f.TwoFactorContact = ContactEmail
-	}
-	obj := map[string]any{
-		"id": id, "firstName": f.FirstName, "lastName": f.LastName, "email": strings.TrimSpace(f.Email),
-		"authenticationType": f.AuthenticationType, "twoFactorContact": f.TwoFactorContact,
-		"kbaRequired": f.KBARequired, "credAnalysisRequired": f.CredAnalysisRequired,
-	}
-	for name, v := range map[string]string{"middleName": f.MiddleName, "phone": f.Phone, "personalPasswordQuestion": f.PersonalPasswordQuestion, "personalPassword": f.PersonalPassword} {
-		if strings.TrimSpace(v) != "" {
-			obj[name] = v
-		}
-	}
-	raw, err := json.Marshal(obj)
-	if err != nil {
-		return ParticipantInput{}, err
 	}
 	var p Problems
-	pi, _ := parseParticipantInput(&p, "#", scanJSON(raw))
-	if f.AuthenticationType != AuthPersonalPassword {
+	pi := checkParticipant(&p, "#", f.draft(id))
+	if pi.AuthenticationType != AuthPersonalPassword {
 		pi.PersonalPassword, pi.PersonalPasswordQuestion = nil, nil
 	}
 	if err := p.Err(KindInvalid, "The participant is not valid; see errors for each field."); err != nil {

@@ -203,30 +203,17 @@ func (e *tagEditor) templateBatch(ctx context.Context, t *Template, in *RoomTemp
 	}
 	b := &TagBatch{Create: make([]TagBatchCreate, len(tags))}
 	for i, tag := range tags {
-		b.Create[i] = TagBatchCreate{DocumentPosition: in.Document, Form: tagInputForm(tag), customData: tag.CustomData}
+		b.Create[i] = TagBatchCreate{DocumentPosition: in.Document, Form: tagDraft(tag)}
 	}
 	return b, doc.row.Title, nil
 }
 
-// tagInputForm is a tag as the room's tag form carries it, for the one-tag
-// checker (checkForm).
-func tagInputForm(t TagInput) RoomTagForm {
-	num := func(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
-	f := RoomTagForm{
-		Type: t.Type, SignerID: t.SignerID, Page: strconv.Itoa(t.Page),
-		X: num(t.X), Y: num(t.Y), Width: num(t.Width), Height: num(t.Height),
+// tagDraft is a template's tag (with its signer and customData) as the
+// room's tag checker takes it (checkForm).
+func tagDraft(t TagInput) TagDraft {
+	page := float64(t.Page)
+	return TagDraft{
+		Type: &t.Type, SignerID: &t.SignerID, Page: &page, X: &t.X, Y: &t.Y, Width: &t.Width, Height: &t.Height,
+		Required: t.Required, StateFormat: t.StateFormat, DateFormat: t.DateFormat, FontSize: t.FontSize, CustomData: t.CustomData,
 	}
-	if t.Required != nil {
-		f.Required = strconv.FormatBool(*t.Required)
-	}
-	if t.DateFormat != nil {
-		f.DateFormat = *t.DateFormat
-	}
-	if t.StateFormat != nil {
-		f.StateFormat = *t.StateFormat
-	}
-	if t.FontSize != nil {
-		f.FontSize = num(*t.FontSize)
-	}
-	return f
 }

@@ -26,20 +26,19 @@ type TagBatch struct {
 // TagBatchCreate is one new tag of a batch, on the document at DocumentPosition.
 type TagBatchCreate struct {
 	DocumentPosition int
-	Form             RoomTagForm
+	// Form is the tag's fields as sent (readBatchTag), checked by checkForm.
+	Form TagDraft
 	// Suggestion, when not empty, is the key (SuggestionKey) of the suggested
 	// field of the tag's page this tag accepts: its customData then records
 	// the label it came from, as a placed text tag's does.
 	Suggestion string
-	// customData, when not nil, is the new tag's customData (a template's
-	// tag applied in the room names its template; ApplyRoomTemplate).
-	customData RawJSON
 }
 
 // TagBatchUpdate is the new fields of one existing tag (it stays in its document).
 type TagBatchUpdate struct {
-	ID   string
-	Form RoomTagForm
+	ID string
+	// Form is the tag's fields as sent (readBatchTag), checked by checkForm.
+	Form TagDraft
 }
 
 // TagBatchResult is what a batch stored: the created tags in request order,
@@ -88,7 +87,7 @@ func ParseTagBatch(body []byte) (*TagBatch, error) {
 		}
 		pos, _ := e.integer("documentPosition", true, 0, MaxDocuments-1)
 		suggestion, _ := e.str("suggestion", false, MaxShortTextLength)
-		b.Create = append(b.Create, TagBatchCreate{DocumentPosition: pos, Form: readTagForm(e), Suggestion: suggestion})
+		b.Create = append(b.Create, TagBatchCreate{DocumentPosition: pos, Form: readBatchTag(e), Suggestion: suggestion})
 		e.finish()
 	}
 	for i, node := range updates {
@@ -97,7 +96,7 @@ func ParseTagBatch(body []byte) (*TagBatch, error) {
 			continue
 		}
 		id, _ := e.str("id", true, MaxShortTextLength)
-		b.Update = append(b.Update, TagBatchUpdate{ID: id, Form: readTagForm(e)})
+		b.Update = append(b.Update, TagBatchUpdate{ID: id, Form: readBatchTag(e)})
 		e.finish()
 	}
 	for i, node := range deletes {
@@ -129,41 +128,51 @@ func ParseTagBatch(body []byte) (*TagBatch, error) {
 	return b, nil
 }
 
-// readTagForm reads the fields of one tag of a batch into the form the
-// one-tag routes check, so both go through checkForm. A field of the wrong
-// JSON type is reported here; absent and null fields stay empty.
-func readTagForm(o *jsonObject) RoomTagForm {
-	text := func(name string) string {
-		raw, ok := o.raw(name)
-		if !ok {
-			return ""
-		}
-		if raw.kind != "string" {
-			o.p.Add(o.at(name), "invalid_type", "The field %q must be a string, got %s.", name, raw.kind)
-			return ""
-		}
-		return decodeJSONString(raw.raw)
+// readBatchTag decodes the fields of one tag of a batch into the TagDraft
+// the one-tag routes' forms decode into, so both go through checkForm. A
+// field of the wrong JSON type is reported here; absent and null fields
+// are absent, except that the type and the signer are always there (as a
+// form sends them: empty when absent). A number is read as a form's is
+// (parseFormNumber), so one that is not a finite decimal is unreadable.
+func readBatchTag(o *jsonObject) TagDraft {
+	d := TagDraft{CustomData: RawJSON("{}")}
+	text := func(name string) *string {
+		v, _ := o.text(name)
+		return v
 	}
-	number := func(name string) string {
+	number := func(name string) *float64 {
 		raw, ok := o.raw(name)
 		if !ok {
-			return ""
+			return nil
 		}
 		if raw.kind != "number" {
 			o.p.Add(o.at(name), "invalid_type", "The field %q must be a number, got %s.", name, raw.kind)
-			return ""
+			return nil
 		}
-		return string(raw.raw)
+		f, ok := parseFormNumber(string(raw.raw))
+		if !ok {
+			d.unreadable = append(d.unreadable, name)
+			return nil
+		}
+		return &f
 	}
-	f := RoomTagForm{
-		Type: text("type"), SignerID: text("signerId"), Page: number("page"),
-		X: number("x"), Y: number("y"), Width: number("width"), Height: number("height"),
-		DateFormat: text("dateFormat"), StateFormat: text("stateFormat"), FontSize: number("fontSize"),
+	always := func(v *string) *string {
+		if v == nil {
+			v = new(string)
+		}
+		return v
 	}
-	if r := o.boolean("required"); r != nil {
-		f.Required = strconv.FormatBool(*r)
+	d.Type, d.SignerID = always(text("type")), always(text("signerId"))
+	d.Page, d.X, d.Y, d.Width, d.Height = number("page"), number("x"), number("y"), number("width"), number("height")
+	if v := text("dateFormat"); v != nil && *v != "" {
+		d.DateFormat = v
 	}
-	return f
+	if v := text("stateFormat"); v != nil && *v != "" {
+		d.StateFormat = v
+	}
+	d.FontSize = number("fontSize")
+	d.Required = o.boolean("required")
+	return d
 }
 
 // ApplyRoomTagBatch writes a batch of tag edits of a room's transaction in

@@ -109,9 +109,6 @@ func (e *tagEditor) checkBatch(ctx context.Context, b *TagBatch, stored map[stri
 		if err == nil {
 			created[i], err = e.checkForm(doc, c.Form, base)
 		}
-		if err == nil && c.customData != nil {
-			created[i].CustomData = c.customData
-		}
 		if err == nil && c.Suggestion != "" {
 			created[i].CustomData, err = acceptedSuggestion(doc, created[i].Page, c.Suggestion, pointer(base, "suggestion"))
 		}

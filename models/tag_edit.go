@@ -2,15 +2,12 @@ package models
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/markuproom/markuproom/models/pdf/detect"
 	"github.com/markuproom/markuproom/models/secret"
-	"github.com/markuproom/markuproom/models/tagtype"
 	"github.com/markuproom/markuproom/models/xfdf"
 )
 
@@ -37,6 +34,7 @@ func NewTagID() (string, error) {
 // the OpenAPI document's Tag schema as text, coordinates in PDF points from the page's bottom-left
 // corner. An empty SignerID leaves the tag unassigned (a draft may hold
 // such tags; creating the e-signature session needs every tag assigned).
+// It is decoded into a TagDraft (RoomTagForm.draft) and checked as every tag is.
 type RoomTagForm struct {
 	Type, SignerID, Page, X, Y, Width, Height string
 	// Optional fields: empty means absent.
@@ -73,7 +71,7 @@ func (s *Store) AddRoomTag(ctx context.Context, roomID string, docPos int, f Roo
 		if len(tags) >= MaxTagsPerDocument {
 			return Unprocessable("#", "too_many_tags", "A document holds at most "+strconv.Itoa(MaxTagsPerDocument)+" tags.")
 		}
-		tag, err := e.checkForm(doc, f, "#")
+		tag, err := e.checkForm(doc, f.draft(), "#")
 		if err != nil {
 			return err
 		}
@@ -104,7 +102,7 @@ func (s *Store) UpdateRoomTag(ctx context.Context, roomID, tagID string, f RoomT
 		if err != nil {
 			return err
 		}
-		tag, err := e.checkForm(doc, f, "#")
+		tag, err := e.checkForm(doc, f.draft(), "#")
 		if err != nil {
 			return err
 		}
@@ -205,60 +203,20 @@ func (e *tagEditor) tag(ctx context.Context, tagID string) (*Tag, *roomDocument,
 	return &rows[0], doc, nil
 }
 
-// checkForm validates a posted tag with operation A's rules: the tag's own
-// fields (400), then its signer, page and rectangle against the room (422).
-// Problems point below base: "#" for the one-tag routes, the entry's
-// pointer ("#/create/3") for a batch.
-func (e *tagEditor) checkForm(doc *roomDocument, f RoomTagForm, base string) (*Tag, error) {
-	obj := map[string]any{"type": f.Type, "signerId": "-", "customData": map[string]any{}}
+// checkForm checks a posted tag (a form's, decoded by RoomTagForm.draft,
+// or a batch entry's) with operation A's rules: the tag's own fields
+// (checkTag, 400), then its signer, page and rectangle against the room
+// (422). Problems point below base: "#" for the one-tag routes, the
+// entry's pointer ("#/create/3") for a batch.
+func (e *tagEditor) checkForm(doc *roomDocument, d TagDraft, base string) (*Tag, error) {
 	var bad Problems
-	for _, n := range []struct {
-		name, value string
-		required    bool
-	}{{"page", f.Page, true}, {"x", f.X, true}, {"y", f.Y, true}, {"width", f.Width, true}, {"height", f.Height, true}, {"fontSize", f.FontSize, false}} {
-		v := strings.TrimSpace(n.value)
-		if v == "" {
-			if n.required {
-				bad.Add(pointer(base, n.name), "required", "The field %q is required.", n.name)
-			}
-			continue
-		}
-		num, ok := parseFormNumber(v)
-		if !ok {
-			bad.Add(pointer(base, n.name), "invalid_type", "The field %q must be a finite decimal number (such as 72 or 100.5).", n.name)
-			continue
-		}
-		obj[n.name] = json.Number(strconv.FormatFloat(num, 'f', -1, 64))
-	}
-	switch f.Required {
-	case "":
-	case "false", "off":
-		obj["required"] = false
-	case "true", "on":
-		obj["required"] = true
-	default:
-		bad.Add(pointer(base, "required"), "invalid_type", "The field \"required\" must be true or false.")
-	}
-	if f.DateFormat != "" {
-		obj["dateFormat"] = f.DateFormat
-	}
-	if f.StateFormat != "" {
-		obj["stateFormat"] = f.StateFormat
-	}
-	raw, err := json.Marshal(obj)
-	if err != nil {
-		return nil, err
-	}
-	in, _ := parseTagInput(&bad, base, scanJSON(raw), tagtype.Codes())
-	if len(f.SignerID) > MaxShortTextLength {
-		bad.Add(pointer(base, "signerId"), "too_long", "The signer id is too long.")
-	}
+	in := checkTag(&bad, base, d, roomTagRules())
 	if err := bad.Err(KindInvalid, "The tag is not valid; see errors for each field."); err != nil {
 		return nil, err
 	}
 	var p Problems
-	if f.SignerID != "" && e.signerIndex(f.SignerID) < 0 {
-		p.Add(pointer(base, "signerId"), "unknown_signer", "No participant of this room has the id %q.", truncateForDetail(f.SignerID))
+	if in.SignerID != "" && e.signerIndex(in.SignerID) < 0 {
+		p.Add(pointer(base, "signerId"), "unknown_signer", "No participant of this room has the id %q.", truncateForDetail(in.SignerID))
 	}
 	if in.Page > doc.upload.PageCount {
 		p.Add(pointer(base, "page"), "page_out_of_range", "The document has %d pages; page %d does not exist.", doc.upload.PageCount, in.Page)
@@ -271,7 +229,7 @@ func (e *tagEditor) checkForm(doc *roomDocument, f RoomTagForm, base string) (*T
 		return nil, err
 	}
 	return &Tag{
-		Type: in.Type, X: in.X, Y: in.Y, Width: in.Width, Height: in.Height, SignerID: f.SignerID,
+		Type: in.Type, X: in.X, Y: in.Y, Width: in.Width, Height: in.Height, SignerID: in.SignerID,
 		CustomData: in.CustomData, Page: in.Page, Required: in.Required, StateFormat: in.StateFormat,
 		DateFormat: in.DateFormat, FontSize: in.FontSize,
 	}, nil

@@ -157,7 +157,9 @@ func parseTemplateDocumentInput(p *Problems, ptr string, raw jsonNode) (Template
 	if d.RefField != "" {
 		d.Ref, _ = o.str(d.RefField, true, 2048)
 	}
-	d.Title = o.optLine("title", MaxTitleLength)
+	if title, ok := o.line("title", false, MaxTitleLength); ok {
+		d.Title = &title
+	}
 	o.ignore("index", "pages")
 	o.finish()
 	return d, true

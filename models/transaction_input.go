@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/markuproom/markuproom/models/passwordhash"
 	"github.com/markuproom/markuproom/models/tagtype"
 	"github.com/markuproom/markuproom/models/xfdf"
 )
@@ -230,26 +229,38 @@ func liftedTagFields() []string {
 	return []string{"page", "required", "stateFormat", "dateFormat", "fontSize"}
 }
 
+// parseTagInput reads one tag of the API's JSON (readTagJSON) and checks it (checkTag).
 func parseTagInput(p *Problems, ptr string, raw jsonNode, tagTypeCodes []string) (TagInput, bool) {
 	o, ok := readObject(p, ptr, raw)
 	if !ok {
 		return TagInput{}, false
 	}
-	var t TagInput
-	t.Type, _ = o.enum("type", true, tagTypeCodes)
-	t.X, _ = o.number("x", true, -MaxCoordinate, MaxCoordinate)
-	t.Y, _ = o.number("y", true, -MaxCoordinate, MaxCoordinate)
-	t.Width, _ = o.number("width", true, 0, MaxCoordinate)
-	t.Height, _ = o.number("height", true, 0, MaxCoordinate)
-	for _, f := range []struct {
-		name string
-		v    float64
-	}{{"width", t.Width}, {"height", t.Height}} {
-		if o.has(f.name) && f.v == 0 {
-			p.Add(o.at(f.name), "out_of_range", "The field %q must be greater than 0.", f.name)
+	t := checkTag(p, ptr, readTagJSON(o), tagRules{typeCodes: tagTypeCodes})
+	o.finish()
+	return t, true
+}
+
+// readTagJSON decodes one tag of the API's JSON, reporting fields of the
+// wrong JSON type and a malformed customData; checkTag checks the rest.
+func readTagJSON(o *jsonObject) TagDraft {
+	var d TagDraft
+	text := func(from *jsonObject, name string) *string {
+		v, refused := from.text(name)
+		if refused {
+			d.refused = append(d.refused, name)
 		}
+		return v
 	}
-	t.SignerID, _ = o.str("signerId", true, MaxShortTextLength)
+	num := func(from *jsonObject, name string) *float64 {
+		v, refused := from.num(name)
+		if refused {
+			d.refused = append(d.refused, name)
+		}
+		return v
+	}
+	d.Type = text(o, "type")
+	d.X, d.Y, d.Width, d.Height = num(o, "x"), num(o, "y"), num(o, "width"), num(o, "height")
+	d.SignerID = text(o, "signerId")
 
 	// customData: an object kept byte for byte, except that the lifted fields
 	// found inside it move out beside it.
@@ -257,14 +268,14 @@ func parseTagInput(p *Problems, ptr string, raw jsonNode, tagTypeCodes []string)
 	if rawCD, ok := o.raw("customData"); !ok {
 		o.missing("customData")
 	} else if rawCD.kind != "object" {
-		p.Add(o.at("customData"), "invalid_type", "The field \"customData\" must be an object, got %s.", rawCD.kind)
+		o.p.Add(o.at("customData"), "invalid_type", "The field \"customData\" must be an object, got %s.", rawCD.kind)
 	} else if len(rawCD.raw) > MaxCustomDataBytes {
-		p.Add(o.at("customData"), "too_long", "customData has %d bytes; at most %d are allowed.", len(rawCD.raw), MaxCustomDataBytes)
+		o.p.Add(o.at("customData"), "too_long", "customData has %d bytes; at most %d are allowed.", len(rawCD.raw), MaxCustomDataBytes)
 	} else {
 		var lifted jsonNode
-		t.CustomData, lifted = splitObject(rawCD, liftedTagFields())
+		d.CustomData, lifted = splitObject(rawCD, liftedTagFields())
 		if len(lifted.keys) > 0 {
-			inner, _ = readObject(p, o.at("customData"), lifted)
+			inner, _ = readObject(o.p, o.at("customData"), lifted)
 		}
 	}
 	// Each lifted field is read from beside customData, else from inside it;
@@ -276,72 +287,60 @@ func parseTagInput(p *Problems, ptr string, raw jsonNode, tagTypeCodes []string)
 			outerVal, _ := o.field(name, false)
 			innerVal, _ := inner.field(name, true)
 			if !jsonEqual(outerVal.raw, innerVal.raw) {
-				p.Add(inner.at(name), "conflicting_value", "%q is given beside and inside customData with different values.", name)
+				o.p.Add(inner.at(name), "conflicting_value", "%q is given beside and inside customData with different values.", name)
 			}
 			return o
 		case in:
 			o.field(name, true)
+			d.nested = append(d.nested, name)
 			return inner
 		default:
 			return o
 		}
 	}
-	t.Page, _ = pick("page").integer("page", true, 1, 100000)
-	t.Required = pick("required").boolean("required")
-	t.StateFormat = pick("stateFormat").optStr("stateFormat", MaxStateFormatLength)
-	if v, ok := pick("dateFormat").enum("dateFormat", false, DateFormats()); ok {
-		t.DateFormat = &v
-	}
-	if v, ok := pick("fontSize").number("fontSize", false, 1, MaxTagFontSize); ok {
-		t.FontSize = &v
-	}
-	o.finish()
-	return t, true
+	d.Page = num(pick("page"), "page")
+	d.Required = pick("required").boolean("required")
+	d.StateFormat = text(pick("stateFormat"), "stateFormat")
+	d.DateFormat = text(pick("dateFormat"), "dateFormat")
+	d.FontSize = num(pick("fontSize"), "fontSize")
+	return d
 }
 
+// parseParticipantInput reads one participant of the API's JSON
+// (readParticipantJSON) and checks it (checkParticipant).
 func parseParticipantInput(p *Problems, ptr string, raw jsonNode) (ParticipantInput, bool) {
 	o, ok := readObject(p, ptr, raw)
 	if !ok {
 		return ParticipantInput{}, false
 	}
-	var in ParticipantInput
-	in.ID, _ = o.str("id", true, MaxShortTextLength)
-	in.Order = o.optInt("order", 0, MaxOrder)
-	in.Email = o.email("email")
-	in.FirstName, _ = o.line("firstName", true, MaxNameLength)
-	in.MiddleName = o.optLine("middleName", MaxNameLength)
-	in.LastName, _ = o.line("lastName", true, MaxNameLength)
-	in.Address1 = o.optStr("address1", MaxShortTextLength)
-	in.Address2 = o.optStr("address2", MaxShortTextLength)
-	in.Country = o.optStr("country", MaxShortTextLength)
-	in.City = o.optStr("city", MaxShortTextLength)
-	in.State = o.optStr("state", MaxShortTextLength)
-	in.Zip = o.optStr("zip", 32)
-	in.Phone = o.optStr("phone", 32)
-	if in.Phone != nil && !validPhone(*in.Phone) {
-		p.Add(o.at("phone"), "invalid_phone", "%q is not a phone number (digits, spaces, +, -, (, ) and . only).", truncateForDetail(*in.Phone))
-	}
-	in.KBARequired = o.boolean("kbaRequired")
-	in.CredAnalysisRequired = o.boolean("credAnalysisRequired")
-	in.ExternalID = o.optStr("externalId", MaxShortTextLength)
-	in.AuthenticationType, _ = o.enum("authenticationType", true, AuthenticationTypes())
-	in.TwoFactorContact, _ = o.enum("twoFactorContact", true, TwoFactorContacts())
-	in.PersonalPasswordQuestion = o.optStr("personalPasswordQuestion", MaxShortTextLength)
-	if pw, ok := o.str("personalPassword", false, 0); ok {
-		if len(pw) > passwordhash.MaxPasswordLength {
-			p.Add(o.at("personalPassword"), "too_long", "The personal password is longer than %d bytes.", passwordhash.MaxPasswordLength)
-		} else if pw != "" {
-			in.PersonalPassword = &pw
-		}
-	}
-	in.InviteEmailSubject = o.headerStr("inviteEmailSubject", MaxShortTextLength)
-	if o.has("role") {
-		in.Role, _ = o.line("role", true, MaxNameLength)
-	} else {
-		o.field("role", true)
-	}
+	in := checkParticipant(p, ptr, readParticipantJSON(o))
 	o.finish()
 	return in, true
+}
+
+// readParticipantJSON decodes one participant of the API's JSON, reporting
+// fields of the wrong JSON type; checkParticipant checks the rest.
+func readParticipantJSON(o *jsonObject) participantDraft {
+	var d participantDraft
+	text := func(name string) *string {
+		v, refused := o.text(name)
+		if refused {
+			d.refused = append(d.refused, name)
+		}
+		return v
+	}
+	d.ID = text("id")
+	d.Order, _ = o.num("order")
+	d.Email, d.FirstName, d.MiddleName, d.LastName = text("email"), text("firstName"), text("middleName"), text("lastName")
+	d.Address1, d.Address2, d.Country = text("address1"), text("address2"), text("country")
+	d.City, d.State, d.Zip, d.Phone = text("city"), text("state"), text("zip"), text("phone")
+	d.KBARequired, d.CredAnalysisRequired = o.boolean("kbaRequired"), o.boolean("credAnalysisRequired")
+	d.ExternalID = text("externalId")
+	d.AuthenticationType, d.TwoFactorContact = text("authenticationType"), text("twoFactorContact")
+	d.PersonalPasswordQuestion, d.PersonalPassword = text("personalPasswordQuestion"), text("personalPassword")
+	d.InviteEmailSubject = text("inviteEmailSubject")
+	d.Role = text("role")
+	return d
 }
 
 // validPhone accepts the characters people write phone numbers with and 5 to 20 digits.
