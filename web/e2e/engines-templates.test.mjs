@@ -15,6 +15,8 @@ import { startServer } from "./lib/server.mjs";
 import { launch, engine } from "./lib/engine.mjs";
 
 const T = { timeout: 240000 };
+// WebKit's window (MiniBrowser) is no narrower than about 450 px: its phone is 460 px wide, as in engines-polish.
+const PHONE = engine === "webkit" ? { width: 460, height: 844 } : { width: 390, height: 844 };
 let srv, browser, mixed;
 
 before(async () => {
@@ -126,6 +128,7 @@ test("Save as template… saves the demo room's tags; a room from the API with i
   const tmpl = await srv.api("GET", `/api/v1/templates/${items[0].id}`);
   assert.equal(tmpl.tags.length, drawn, `${engine}: the template holds every tag of the room`);
   await assertClean(page);
+  await page.close(); // WebKit drives one page at a time
 
   // A room from the API with the template: its documents, with the tags where the template has them.
   const room = await srv.api("POST", "/api/v1/markup-rooms", {
@@ -164,8 +167,8 @@ test("Apply template… places a template's tags with a role mapping; one undo r
 
   await openDialog(page, "[data-template-apply]", "[data-template-apply-dialog]");
   await page.fill("[data-template-search]", `Mixed form ${engine}`);
-  await page.waitFor((id) => document.querySelector(`[data-template-list] input[value="${id}"]`), tmpl.id, { message: `${engine}: the template found` });
-  await page.click(`[data-template-list] input[value="${tmpl.id}"]`);
+  await page.waitFor((id) => !!document.querySelector(`[data-template-list] input[value="${id}"]`), tmpl.id, { message: `${engine}: the template found` });
+  await page.click(`[data-template-list] label[data-template-id="${tmpl.id}"]`);
   await page.waitFor(() => document.querySelectorAll("[data-template-role-fields] select").length === 2, null, { message: `${engine}: a choice per role` });
   const prefilled = await page.eval(() => [...document.querySelectorAll("[data-template-role-fields] select")].map((s) => s.value));
   assert.deepEqual(prefilled, [pat, robin], `${engine}: roles prefilled by order`);
@@ -197,14 +200,14 @@ test("Apply template… places a template's tags with a role mapping; one undo r
   await assertClean(page);
 });
 
-test("the template dialogs at phone width (390 px): in the documents sheet, on screen, Escape closes them", T, async () => {
+test("the template dialogs at phone width (390 px; WebKit 460 px): in the documents sheet, on screen, Escape closes them", T, async () => {
   await srv.api("POST", "/api/v1/templates", {
     name: `Phone ${engine}`,
     documents: [{ document: mixed.location }],
     roles: [{ name: "Buyer" }],
     tags: [{ type: "SIGNATURETEMPLATE", x: 72, y: 100, width: 144, height: 36, page: 1, document: 0, role: "Buyer", customData: {} }],
   });
-  const page = await openRoom(srv.roomURL, { width: 390, height: 844 });
+  const page = await openRoom(srv.roomURL, PHONE);
   await page.click('[data-sheet-open="documents"]');
   await page.waitFor(() => {
     const el = document.querySelector("[data-template-save]");
@@ -219,17 +222,17 @@ test("the template dialogs at phone width (390 px): in the documents sheet, on s
     return d.left >= 0 && d.right <= innerWidth + 0.5;
   });
   assert.ok(fits, `${engine}: the save dialog fits the screen`);
-  await page.screenshot("roomtpl-save-390");
+  await page.screenshot(`roomtpl-save-${PHONE.width}`);
   await page.press("Escape");
   await page.waitFor(() => !document.querySelector("[data-template-save-dialog]").open, null, { message: `${engine}: Escape closes it` });
   await openDialog(page, "[data-template-apply]", "[data-template-apply-dialog]");
-  await page.waitFor(() => document.querySelector("[data-template-list] input"), null, { message: `${engine}: templates listed` });
-  await page.click("[data-template-list] input");
+  await page.waitFor(() => !!document.querySelector("[data-template-list] input"), null, { message: `${engine}: templates listed` });
+  await page.click("[data-template-list] label");
   const applyFits = await page.eval(() => {
     const d = document.querySelector("[data-template-apply-dialog]").getBoundingClientRect();
     return d.left >= 0 && d.right <= innerWidth + 0.5;
   });
   assert.ok(applyFits, `${engine}: the apply dialog fits the screen`);
-  await page.screenshot("roomtpl-apply-390");
+  await page.screenshot(`roomtpl-apply-${PHONE.width}`);
   await assertClean(page);
 });

@@ -122,6 +122,7 @@ function wireApply(dialog, on, setStatus) {
     }
     for (const t of found) {
       const label = document.createElement("label");
+      label.dataset.templateId = t.id;
       const input = document.createElement("input");
       Object.assign(input, { type: "radio", name: "templateId", value: t.id, checked: chosen?.id === t.id });
       const tags = t.documents.reduce((n, d) => n + d.tags, 0);
