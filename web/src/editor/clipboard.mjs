@@ -6,6 +6,7 @@ import { keepInside } from "./align.mjs";
 import { clampRect, pdfRectToScreen, screenDeltaToPdf, screenRectToPdf } from "./coords.mjs";
 import { createGroup } from "./groups.mjs";
 
+/** Copies the selected tags (as shown now) and says so in the status line; false when nothing is selected. */
 export function copy(ed) {
   const els = ed.selectedEls;
   if (!els.length) return false;

@@ -62,19 +62,20 @@ function showGuides(ed, page, guides = []) {
 }
 
 /** A moved PDF rectangle, snapped (unless off): {rect, guides}. */
-function snapMoved(ed, page, rect, target, off) {
+function snapMoved(page, rect, target, off) {
   if (off) return { rect, guides: [] };
   const s = snapMove(pdfRectToScreen(page.box, page.rotate, 1, rect), target.lines, target.w, target.h, target.threshold);
   return { rect: s.dx || s.dy ? moveRect(page.box, page.rotate, rect, s.dx, s.dy) : rect, guides: s.guides };
 }
 
 /** A resized PDF rectangle (edges in dir), snapped (unless off): {rect, guides}. */
-function snapResized(ed, page, rect, dir, target, off) {
+function snapResized(page, rect, dir, target, off) {
   if (off) return { rect, guides: [] };
   const s = snapEdges(pdfRectToScreen(page.box, page.rotate, 1, rect), dir, target.lines, target.w, target.h, target.threshold, MIN_SIZE);
   return { rect: s.guides.length ? clampRect(page.box, screenRectToPdf(page.box, page.rotate, 1, s.rect)) : rect, guides: s.guides };
 }
 
+/** A press on the pages: on a tag, a group member, a page with a type picked, or an empty spot (each gesture below). */
 function onPointerDown(ed, e) {
   if (e.button !== 0) return;
   const page = ed.viewer.pageOf(e.target);
@@ -127,7 +128,7 @@ function onPointerDown(ed, e) {
 }
 
 /** Follows a pointer from a press on el until it is released: move(ev), end(ev or null when cancelled). */
-function follow(ed, e, el, move, end) {
+function follow(e, el, move, end) {
   el.setPointerCapture?.(e.pointerId);
   const up = (ev) => {
     el.removeEventListener("pointermove", move);
@@ -152,7 +153,7 @@ function startMarquee(ed, e, page) {
   const y0 = e.clientY - box.top;
   const add = e.shiftKey || e.ctrlKey || e.metaKey;
   let band = null;
-  follow(ed, e, page.el, (ev) => {
+  follow(e, page.el, (ev) => {
     const x = ev.clientX - box.left;
     const y = ev.clientY - box.top;
     if (!band && Math.hypot(x - x0, y - y0) < DRAG_THRESHOLD) return;
@@ -195,7 +196,7 @@ function startDraw(ed, e, page, type, at) {
   const target = snapTarget(ed, page, new Set());
   let ghost = null;
   let shown = null; // the drawn rectangle, as the page shows it, in points
-  follow(ed, e, page.el, (ev) => {
+  follow(e, page.el, (ev) => {
     const x = Math.min(Math.max(ev.clientX - box.left, 0), box.width);
     const y = Math.min(Math.max(ev.clientY - box.top, 0), box.height);
     if (!ghost && Math.hypot(x - at.left, y - at.top) < DRAG_THRESHOLD) return;
@@ -247,7 +248,7 @@ function startDrag(ed, e, tag, page, dir) {
   let rect = null;
   let over = page; // the page under the pointer
   tag.setPointerCapture(e.pointerId);
-  const follow = (ev) => {
+  const track = (ev) => {
     const dx = ev.clientX - start.x;
     const dy = ev.clientY - start.y;
     if (!rect && Math.hypot(dx, dy) < DRAG_THRESHOLD) return;
@@ -266,20 +267,20 @@ function startDrag(ed, e, tag, page, dir) {
     const right = dx / page.scale;
     const down = dy / page.scale;
     const snapped = dir
-      ? snapResized(ed, page, resizeRect(page.box, page.rotate, rect0, dir, right, down, MIN_SIZE), dir, target, ev.altKey)
-      : snapMoved(ed, page, moveRect(page.box, page.rotate, rect0, right, down), target, ev.altKey);
+      ? snapResized(page, resizeRect(page.box, page.rotate, rect0, dir, right, down, MIN_SIZE), dir, target, ev.altKey)
+      : snapMoved(page, moveRect(page.box, page.rotate, rect0, right, down), target, ev.altKey);
     rect = snapped.rect;
     showGuides(ed, page, snapped.guides);
     page.placeTag(tag, rect);
   };
   const move = (ev) => {
-    follow(ev);
+    track(ev);
     if (dir || !rect) return;
     const v = scroller.getBoundingClientRect();
     const edge = ev.clientY < v.top + 32 ? -1 : ev.clientY > v.bottom - 32 ? 1 : 0;
     if (edge) {
       scroller.scrollTop += 24 * edge;
-      follow(ev);
+      track(ev);
     }
   };
   const end = () => {
@@ -315,14 +316,14 @@ function startGroupDrag(ed, e, tag, page) {
   const grabbed = members.find((m) => m.el === tag);
   const target = snapTarget(ed, page, new Set(ed.ids));
   let delta = null; // [right, down] in points on screen
-  follow(ed, e, tag, (ev) => {
+  follow(e, tag, (ev) => {
     const dx = ev.clientX - start.x;
     const dy = ev.clientY - start.y;
     if (!delta && Math.hypot(dx, dy) < DRAG_THRESHOLD) return;
     members.forEach((m) => m.el.classList.add("tag--dragging"));
     let [r, d] = clampGroupMove(members, dx / page.scale, dy / page.scale);
     const moved = moveRect(grabbed.box, grabbed.rotate, grabbed.rect, r, d);
-    const snapped = snapMoved(ed, page, moved, target, ev.altKey);
+    const snapped = snapMoved(page, moved, target, ev.altKey);
     if (snapped.guides.length) {
       const a = pdfRectToScreen(page.box, page.rotate, 1, grabbed.rect);
       const b = pdfRectToScreen(page.box, page.rotate, 1, snapped.rect);
