@@ -12,8 +12,8 @@ type ViewerView struct {
 	PDFJSURL, WorkerURL, FontsURL string
 	// IconsURL is the SVG sprite of the tag type icons (static/img/tags.svg).
 	IconsURL string
-	// TagURL receives new tags (POST) and, followed by "/<tag id>", changes
-	// (PUT) and removals (DELETE). Empty when not editable.
+	// TagURL receives new tags (POST); each tag's SaveURL its changes and
+	// removal. Empty when not editable.
 	TagURL string
 	// SuggestionsURL receives dismissals of suggested fields (POST, JSON).
 	// Empty when not editable.
