@@ -5,6 +5,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/models"
 )
 
@@ -12,7 +13,14 @@ import (
 // undo's): it fires the htmx event "markuproom:removal" with what was done,
 // from which the editor's undo history records it.
 type removalTrigger struct {
-	Removal *models.RoomRemoval `json:"markuproom:removal"`
+	Removal removalDone `json:"markuproom:removal"`
+}
+
+// removalDone is what a removal did, and the URL that undoes it (empty
+// after an undo), so the editor composes no path.
+type removalDone struct {
+	*models.RoomRemoval
+	RestoreURL string `json:"restoreUrl,omitempty"`
 }
 
 // removeRoomDocument removes a document and its tags from the room:
@@ -64,7 +72,11 @@ func (h *roomHandler) restoreRoomRemoval(c *gin.Context) error {
 // afterRemoval answers a removal or its undo like every room change, telling
 // an htmx client what was done (HX-Trigger).
 func (h *roomHandler) afterRemoval(c *gin.Context, roomID string, done *models.RoomRemoval) error {
-	if b, err := json.Marshal(removalTrigger{Removal: done}); err == nil && c.GetHeader("HX-Request") == "true" {
+	trigger := removalTrigger{Removal: removalDone{RoomRemoval: done}}
+	if done != nil && done.Removal != "" {
+		trigger.Removal.RestoreURL = route.RoomRemovalRestore.Path(roomID, done.Removal)
+	}
+	if b, err := json.Marshal(trigger); err == nil && c.GetHeader("HX-Request") == "true" {
 		c.Header("HX-Trigger", string(b))
 	}
 	return h.afterRoomChange(c, roomID)

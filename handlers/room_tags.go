@@ -6,6 +6,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/gin-gonic/gin"
 
+	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/templates"
 )
@@ -29,7 +30,7 @@ func (h *roomHandler) addRoomTag(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	renderTag(c, http.StatusCreated, edit)
+	renderTag(c, http.StatusCreated, roomID, edit)
 	return nil
 }
 
@@ -43,7 +44,7 @@ func (h *roomHandler) updateRoomTag(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	renderTag(c, http.StatusOK, edit)
+	renderTag(c, http.StatusOK, roomID, edit)
 	return nil
 }
 
@@ -69,17 +70,20 @@ func tagFormFromRequest(c *gin.Context) models.RoomTagForm {
 	}
 }
 
-func renderTag(c *gin.Context, status int, e *models.TagEdit) {
-	render(c, status, tagComponent(e))
+func renderTag(c *gin.Context, status int, roomID string, e *models.TagEdit) {
+	render(c, status, tagComponent(roomID, e))
 }
 
-// tagComponent is the server's rendering of one edited tag (templates.Tag).
-func tagComponent(e *models.TagEdit) templ.Component {
+// tagComponent is the server's rendering of one edited tag of a room
+// (templates.Tag), with the URL the editor saves and removes it at.
+func tagComponent(roomID string, e *models.TagEdit) templ.Component {
 	signers := viewerSigners{}
 	if e.Signer != nil {
 		signers[e.Signer.ParticipantID] = templates.TagView{
 			SignerName: e.Signer.FullName(), Initials: initials(e.Signer.FirstName, e.Signer.LastName), ColorClass: signerClass(e.SignerIndex),
 		}
 	}
-	return templates.Tag(signers.tagView(&e.Tag, true))
+	v := signers.tagView(&e.Tag, true)
+	v.SaveURL = route.RoomTag.Path(roomID, e.Tag.TagID)
+	return templates.Tag(v)
 }

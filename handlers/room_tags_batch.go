@@ -37,7 +37,7 @@ func (h *roomHandler) applyRoomTagBatch(c *gin.Context) error {
 	}
 	var buf bytes.Buffer
 	for _, e := range append(res.Created, res.Updated...) {
-		if err := tagComponent(e).Render(c.Request.Context(), &buf); err != nil {
+		if err := tagComponent(roomID, e).Render(c.Request.Context(), &buf); err != nil {
 			return err
 		}
 	}

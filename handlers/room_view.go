@@ -58,9 +58,11 @@ func roomView(assets *static.Assets, ws *models.RoomWorkspace, now time.Time, fo
 	if v.Can.EditTags {
 		v.Viewer.TagURL = route.RoomTags.Path(r.ID)
 		v.Viewer.SuggestionsURL = route.RoomSuggestions.Path(r.ID)
+		v.Viewer.BatchURL = route.RoomTagBatch.Path(r.ID)
 		for i := range v.Viewer.Documents {
 			d := &v.Viewer.Documents[i]
 			d.Suggestions = suggestionsJSON(ws.Suggestions[d.Position])
+			roomEditURLs(r.ID, d, v.Can.AdvancedEdit)
 		}
 	}
 	v.TagGroups = paletteGroups()
@@ -260,3 +262,25 @@ func deref(s *string) string {
 }
 
 func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// roomEditURLs gives a room document of the viewer the URLs the editor sends
+// its changes to (docs/frontend.md: the browser composes no path): each
+// tag's, and, when the room allows page edits, the document's and each
+// page's.
+func roomEditURLs(roomID string, d *templates.ViewerDocument, pageEdits bool) {
+	pos := strconv.Itoa(d.Position)
+	if pageEdits {
+		d.RestoreURL = route.RoomDocumentRestore.Path(roomID, pos)
+		d.RemoveURL = route.RoomDocumentRemove.Path(roomID, pos)
+	}
+	for i := range d.Pages {
+		pg := &d.Pages[i]
+		if pageEdits {
+			page := strconv.Itoa(pg.Number)
+			pg.MoveURL, pg.DeleteURL = route.RoomPageMove.Path(roomID, pos, page), route.RoomPageDelete.Path(roomID, pos, page)
+		}
+		for j := range pg.Tags {
+			pg.Tags[j].SaveURL = route.RoomTag.Path(roomID, pg.Tags[j].ID)
+		}
+	}
+}

@@ -12,15 +12,18 @@ type ViewerView struct {
 	PDFJSURL, WorkerURL, FontsURL string
 	// IconsURL is the SVG sprite of the tag type icons (static/img/tags.svg).
 	IconsURL string
-	// TagURL receives new tags (POST) and, followed by "/<tag id>", changes
-	// (PUT) and removals (DELETE). Empty when not editable.
+	// TagURL receives new tags (POST); each tag's SaveURL its changes and
+	// removal. Empty when not editable.
 	TagURL string
 	// SuggestionsURL receives dismissals of suggested fields (POST, JSON).
 	// Empty when not editable.
 	SuggestionsURL string
 	// TagTypes is the JSON list of every tag type (ViewerTagType), in palette
 	// order, for the editor to read (data-tag-types).
-	TagTypes  string
+	TagTypes string
+	// BatchURL receives a group of tag changes in one request (POST, JSON).
+	// Empty when not editable.
+	BatchURL  string
 	Documents []ViewerDocument
 }
 
@@ -48,7 +51,11 @@ type ViewerDocument struct {
 	Position   int
 	Title      string
 	ContentURL string
-	Pages      []ViewerPage
+	// RestoreURL undoes a page edit of this document and RemoveURL removes
+	// it (both POST, for the editor's undo and redo); empty unless the room
+	// allows page edits.
+	RestoreURL, RemoveURL string
+	Pages                 []ViewerPage
 	// Suggestions is the JSON list of the suggested fields the room offers on
 	// this document (SuggestionView), for the editor to draw (data-suggested-fields);
 	// empty when there are none or the viewer is not editable.
@@ -83,6 +90,9 @@ type ViewerPage struct {
 	Box    string
 	Rotate int
 	Tags   []TagView
+	// MoveURL and DeleteURL move and delete this page (POST, for the
+	// editor's redo of a page edit); empty unless the room allows page edits.
+	MoveURL, DeleteURL string
 }
 
 // TagView is one tag: its PDF rectangle (bottom-left origin, points) and
@@ -110,6 +120,9 @@ type TagView struct {
 	DateWords, DefaultFormat string
 	// Editable makes the tag focusable and selectable.
 	Editable bool
+	// SaveURL is where the editor saves (PUT) and removes (DELETE) the tag;
+	// empty when it is not editable.
+	SaveURL string
 }
 
 // TagText is the words on a tag: its type's name; a date tag, what it holds

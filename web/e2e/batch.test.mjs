@@ -1,4 +1,4 @@
-// Browser test of the batch client (web/src/editor/batch.mjs) against the real
+// Browser test of the batch client (web/src/editor/batch.mjs, sent by server.mjs) against the real
 // server: the module, bundled as the editor's build does, runs in a room page
 // with the page's own cookies and CSRF token; one batch creates, updates and
 // deletes tags, the answer's elements come back in request order, and the
@@ -24,7 +24,7 @@ before(async () => {
   const doc = await srv.upload(mixedPDF(), "Mixed pages");
   room = await srv.room([doc]);
   const out = await build({
-    stdin: { contents: 'export * from "./batch.mjs"; export * from "./pagecopy.mjs";', resolveDir: join(repo, "web/src/editor"), loader: "js" },
+    stdin: { contents: 'export * from "./batch.mjs"; export * from "./server.mjs"; export * from "./pagecopy.mjs";', resolveDir: join(repo, "web/src/editor"), loader: "js" },
     bundle: true,
     format: "iife",
     globalName: "batchClient",
@@ -54,7 +54,7 @@ test("one batch creates, updates and deletes tags; a refused one changes nothing
   // Two tags by batch (copied to pages 1-2 with copyToPage, as the copy dialog does), then one more batch moving one and deleting the other.
   const first = await page.evaluate(async (tag) => {
     const b = window.batchClient;
-    const url = b.batchURL(document.querySelector("[data-tag-url]").dataset.tagUrl);
+    const url = document.querySelector("[data-tag-batch-url]").dataset.tagBatchUrl;
     const pageOf = (n) => {
       const el = document.querySelector(`.viewer-page[data-page="${n}"]`);
       return { box: el.dataset.box, rotate: Number(el.dataset.rotate || 0) };

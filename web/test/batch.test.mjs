@@ -1,7 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { batchBody, batchError, batchURL, sendBatch } from "../src/editor/batch.mjs";
-import { SaveError } from "../src/editor/server.mjs";
+import { batchBody, batchError } from "../src/editor/batch.mjs";
+import { SaveError } from "../src/editor/problem.mjs";
+import { sendBatch } from "../src/editor/server.mjs";
 
 const tag = { type: "SIGNATURETEMPLATE", signerId: "p1", page: 2, x: 72, y: 100, width: 150, height: 30, required: true, dateFormat: "", stateFormat: "", fontSize: "" };
 
@@ -30,11 +31,6 @@ test("batchBody keeps absent lists empty and refuses what the server could only 
   assert.throws(() => batchBody({ create: [{ ...tag, documentPosition: -1 }] }), /documentPosition/);
   assert.throws(() => batchBody({ update: [{ ...tag }] }), /update\[0\]\.id must be a tag id/);
   assert.throws(() => batchBody({ delete: [""] }), /delete\[0\]/);
-});
-
-test("batchURL is the one-tag route's /batch", () => {
-  assert.equal(batchURL("/rooms/r1/tags"), "/rooms/r1/tags/batch");
-  assert.equal(batchURL("/rooms/r1/tags/"), "/rooms/r1/tags/batch");
 });
 
 test("batchError keeps the status and the server's words", () => {

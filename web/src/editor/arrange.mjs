@@ -4,6 +4,7 @@
 // each one undo step. One Tab stop: the arrows, Home and End move focus
 // along it (a roving tabindex, as the ARIA toolbar pattern does).
 import { listenUntil } from "./bus.mjs";
+import { arrange } from "./groups.mjs";
 
 export function createArrangeToolbar({ root, editor, bus, signal }) {
   if (!root) return null;
@@ -22,9 +23,9 @@ export function createArrangeToolbar({ root, editor, bus, signal }) {
     if (!b) return;
     buttons.forEach((x) => (x.tabIndex = x === b ? 0 : -1));
     const d = b.dataset;
-    if (d.align) editor.arrange("align", d.align);
-    else if (d.distribute) editor.arrange("distribute", d.distribute);
-    else if (d.same) editor.arrange("same", d.same);
+    if (d.align) arrange(editor, "align", d.align);
+    else if (d.distribute) arrange(editor, "distribute", d.distribute);
+    else if (d.same) arrange(editor, "same", d.same);
   });
   on(root, "keydown", (e) => {
     const i = buttons.indexOf(document.activeElement);

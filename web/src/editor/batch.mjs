@@ -1,6 +1,6 @@
-// The batch client: many tag changes in one request, written by the server
+// The batch format: many tag changes in one request, written by the server
 // in one database transaction with one history entry, all or nothing
-// (POST /rooms/{id}/tags/batch). A multi-selection's move, delete, paste,
+// (POST to the viewer's data-tag-batch-url, /rooms/{id}/tags/batch). A multi-selection's move, delete, paste,
 // align and copy to pages each go out as one batch, so one undo step is one
 // request and a refusal leaves every tag as it was on the server.
 //
@@ -9,18 +9,9 @@
 // element the one-tag routes answer with; deleted tags have none. A refusal
 // is a problem body (400/404/422 with errors pointing into the request, e.g.
 // "#/update/2/id"; 403 a stale CSRF token; 409 a completed room).
-import { problemMessage, readProblem } from "./problem.mjs";
-import { SaveError } from "./server.mjs";
-
-/** The batch route of a room, from the one-tag route (the editor root's data-tag-url, "/rooms/{id}/tags"). */
-export function batchURL(tagURL) {
-  return String(tagURL).replace(/\/+$/, "") + "/batch";
-}
-
-/** The room's CSRF token, as the one-tag requests send it (the page's csrf-token meta element). */
-export function pageCSRFToken() {
-  return globalThis.document?.querySelector('meta[name="csrf-token"]')?.content || "";
-}
+//
+// This module builds the body and reads the answer; server.mjs sends it.
+import { refusal, SaveError } from "./problem.mjs";
 
 const NUMBER_FIELDS = ["page", "x", "y", "width", "height"];
 
@@ -79,9 +70,7 @@ function tagId(v, where) {
 
 /** The SaveError of a refused batch: the server's words from its problem body, its status and field errors. */
 export function batchError(status, text) {
-  const p = readProblem(text);
-  if (!p) return new SaveError(`The server answered ${status}; none of the changes was saved.`, status);
-  return new SaveError(problemMessage(p, `The server answered ${status}.`), status, p.errors);
+  return refusal(status, text, "none of the changes was saved");
 }
 
 /** The tag elements of an answer, in order (parsed with a <template>, so nothing runs or loads). */
@@ -92,35 +81,16 @@ export function parseTags(html) {
 }
 
 /**
- * Sends one batch. Resolves to {created, updated}: the server's tag
- * elements (not yet in the page), created in the order of changes.create,
- * updated in the order of changes.update. Rejects with a SaveError (status
- * 0 when the server could not be reached, else the answer's status and the
- * problem's field errors); an aborted request (signal) rejects with the
- * fetch's AbortError. csrfToken empty or null: the page's token.
+ * The server's tag elements of a batch's answer: {created, updated}, in the
+ * order of changes.create and changes.update. Throws a SaveError when the
+ * answer does not hold one element per change.
  */
-export async function sendBatch(url, csrfToken, changes, { signal } = {}) {
-  const body = batchBody(changes);
-  let res;
-  try {
-    res = await fetch(url, {
-      method: "POST",
-      credentials: "same-origin",
-      headers: { "Content-Type": "application/json", Accept: "text/html", "X-CSRF-Token": csrfToken || pageCSRFToken() },
-      body,
-      signal,
-    });
-  } catch (err) {
-    if (err?.name === "AbortError") throw err;
-    throw new SaveError("The server could not be reached. Check your connection; none of the changes was saved.", 0);
-  }
-  const text = await res.text();
-  if (!res.ok) throw batchError(res.status, text);
-  const tags = parseTags(text);
+export function batchAnswer(html, changes, status) {
+  const tags = parseTags(html);
   const nCreate = (changes?.create || []).length;
   const nUpdate = (changes?.update || []).length;
   if (tags.length !== nCreate + nUpdate) {
-    throw new SaveError(`The server answered ${tags.length} tags for ${nCreate + nUpdate} changes; reload the page to see what was saved.`, res.status);
+    throw new SaveError(`The server answered ${tags.length} tags for ${nCreate + nUpdate} changes; reload the page to see what was saved.`, status);
   }
   return { created: tags.slice(0, nCreate), updated: tags.slice(nCreate) };
 }

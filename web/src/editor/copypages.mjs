@@ -7,6 +7,7 @@
 // not copied onto its own page. The originals stay selected: the copies are
 // on other pages, out of view, where a Delete would remove what is not seen.
 import { listenUntil } from "./bus.mjs";
+import { createGroup } from "./groups.mjs";
 import { copyToPage, parsePages } from "./pagecopy.mjs";
 
 /** A page as pagecopy.mjs takes it: its crop box as [x1, y1, x2, y2] and its /Rotate. */
@@ -68,7 +69,7 @@ export function createCopyToPages({ dialog, editor, viewer, bus, signal }) {
     }
     showError("");
     dialog.close();
-    editor.run(editor.createGroup(out, "copy to pages", { select: false }).then(() => {
+    editor.run(createGroup(editor, out, "copy to pages", { select: false }).then(() => {
       bus.emit("copied", { tags: out.length, pages: targets.size });
       bus.emit("status", { message: `Copied ${out.length === 1 ? "1 tag" : `${out.length} tags`} to ${targets.size === 1 ? "1 page" : `${targets.size} pages`}.` });
     }));

@@ -20,7 +20,7 @@ import { describeRoomEdit, createPageEdits } from "./pages.mjs";
 import { readProblem } from "./problem.mjs";
 import { createPalette, createSignerPicker } from "./palette.mjs";
 import { createProperties } from "./properties.mjs";
-import { createServer, installServerEvents, isUndoRoomChange } from "./server.mjs";
+import { connect } from "./server.mjs";
 import { createSession, PAGE_EDIT_EVENT, REMOVAL_EVENT, TAGS_PLACED_EVENT } from "./session.mjs";
 import { createSheets } from "./sheets.mjs";
 import { createSuggestions } from "./suggestions.mjs";
@@ -34,6 +34,7 @@ import { Viewer } from "./viewer.mjs";
 let pdfjsReady = null; // pdf.js, imported once, its worker started once
 let current = null; // the running editor
 let session = null; // the room's undo history and handles: outlives every start
+let net = null; // the page's connection to the server (server.mjs): made once, at boot
 
 function loadPDFJS(root) {
   if (!pdfjsReady) {
@@ -77,7 +78,7 @@ async function start(prev) {
   });
   wireToolbar(viewer, bus, signal);
   createThumbnails(viewer, bus, signal);
-  createPageEdits(bus, signal);
+  createPageEdits(bus, net, signal);
   createUpload(signal);
   wireChecklistLinks(signal);
   const status = document.querySelector("[data-save-status]");
@@ -89,7 +90,7 @@ async function start(prev) {
   };
   bus.on("status", ({ message }) => setStatus(message));
   bus.on("error", ({ message }) => setStatus(`Not saved: ${message}`, "error"));
-  createTemplates({ setStatus, signal });
+  createTemplates({ net, setStatus, signal });
   const state = { root, viewer, bus, setStatus, editor: null, palette: null, history: null };
   state.destroy = () => {
     lifetime.abort();
@@ -103,9 +104,9 @@ async function start(prev) {
   }
 
   const typeInfo = typeCatalog(root);
-  session ||= createSession({ base: root.dataset.tagUrl.replace(/\/tags$/, ""), onChange: syncUndoButtons });
+  session ||= createSession({ net, onChange: syncUndoButtons });
   const history = session.history;
-  const server = createServer(root.dataset.tagUrl, bus);
+  const server = net.tags({ tagURL: root.dataset.tagUrl, batchURL: root.dataset.tagBatchUrl }, bus);
   const signers = createSignerPicker(document.querySelector("[data-signer-picker]"), { signal });
   let palette = null;
   const editor = new TagEditor({ root, viewer, server, session, bus, signers, typeInfo, armed: () => palette?.armed || "", signal });
@@ -113,7 +114,7 @@ async function start(prev) {
   createProperties({ root: document.querySelector("[data-tag-props]"), editor, viewer, bus, typeInfo, signal });
   createArrangeToolbar({ root: document.querySelector("[data-arrange-toolbar]"), editor, bus, signal });
   createCopyToPages({ dialog: document.querySelector("[data-copy-pages-dialog]"), editor, viewer, bus, signal });
-  createSuggestions({ viewerRoot: root, listRoot: document.querySelector("[data-suggestions]"), editor, viewer, history, bus, signal });
+  createSuggestions({ viewerRoot: root, listRoot: document.querySelector("[data-suggestions]"), editor, viewer, history, net, bus, signal });
   watchCounts(root, signal);
   state.sheets = createSheets({ editor, palette, bus, viewer, signal });
   state.sheets?.reopen(prev?.sheet); // the sheet in use stays open when a page edit rebuilds the room
@@ -235,7 +236,7 @@ async function restartIfSwapped() {
 
 /** A page edit the user made (its answer's HX-Trigger): one step of the undo history. */
 function onPageEdit(e) {
-  if (!session || isUndoRoomChange(e.target)) return; // an undo or redo records itself
+  if (!session || net.isUndoRoomChange(e.target)) return; // an undo or redo records itself
   session.pageEdited(e.detail);
 }
 
@@ -246,7 +247,7 @@ function onTagsPlaced(e) {
 
 /** A document or participant the user removed (its answer's HX-Trigger): one step of the undo history. */
 function onRemoval(e) {
-  if (!session || isUndoRoomChange(e.target)) return;
+  if (!session || net.isUndoRoomChange(e.target)) return;
   session.removed(e.detail);
 }
 
@@ -267,7 +268,7 @@ function onAfterRequest(e) {
 }
 
 async function boot() {
-  installServerEvents();
+  net = connect(document);
   document.addEventListener("keydown", onKeydown);
   document.addEventListener("htmx:confirm", describeRoomEdit, true);
   document.addEventListener("htmx:beforeSwap", onBeforeSwap);

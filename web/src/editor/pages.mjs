@@ -7,16 +7,17 @@
 // from the answer's HX-Trigger). Listeners go with signal (a rebuild).
 import { listenUntil } from "./bus.mjs";
 
-export function createPageEdits(bus, signal) {
+/** Wires the sidebar's page edits and signing order; net (server.mjs connect) sends a drag's move. */
+export function createPageEdits(bus, net, signal) {
   const on = listenUntil(signal);
   for (const list of document.querySelectorAll("[data-page-edits]")) {
     const menu = list.parentElement.querySelector("[data-control='thumbnail-context-menu']");
     wireMenu(list, menu, on);
-    wireDrag(list, bus, ".room-thumb", (li) => li.dataset.page, "Moving the page…", on);
+    wireDrag(list, bus, net, ".room-thumb", (li) => li.dataset.page, "Moving the page…", on);
   }
   // Participants in a signing order reorder the same way.
   const people = document.querySelector("[data-participant-order]");
-  if (people) wireDrag(people, bus, ".room-participant", (li) => li.dataset.position, "Changing the signing order…", on);
+  if (people) wireDrag(people, bus, net, ".room-participant", (li) => li.dataset.position, "Changing the signing order…", on);
 }
 
 /**
@@ -128,7 +129,7 @@ function wireMenu(list, menu, on) {
 }
 
 /** Drag an item of list onto another to move it there (one request to its data-move-url). */
-function wireDrag(list, bus, selector, positionOf, message, on) {
+function wireDrag(list, bus, net, selector, positionOf, message, on) {
   let dragged = null;
   const clear = () => list.querySelectorAll(".drop-target").forEach((el) => el.classList.remove("drop-target"));
   on(list, "dragstart", (e) => {
@@ -155,12 +156,6 @@ function wireDrag(list, bus, selector, positionOf, message, on) {
     if (!dragged || !over || over === dragged) return;
     e.preventDefault();
     bus.emit("status", { message });
-    window.htmx.ajax("POST", dragged.dataset.moveUrl, {
-      source: dragged,
-      values: { to: positionOf(over) },
-      target: ".room",
-      select: ".room",
-      swap: "outerHTML",
-    });
+    net.moveInRoom(dragged, dragged.dataset.moveUrl, { to: positionOf(over) });
   });
 }

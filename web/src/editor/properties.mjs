@@ -9,9 +9,11 @@
 // with the placeholder "Mixed", a "Mixed" choice, an indeterminate checkbox)
 // and is left alone unless changed. Numbers typed here are never snapped.
 import { listenUntil } from "./bus.mjs";
+import { copy } from "./clipboard.mjs";
 import { rectInside } from "./coords.mjs";
 import { formatDate } from "./dates.mjs";
 import { tagFields } from "./editor.mjs";
+import { changeGroup, removeGroup } from "./groups.mjs";
 import { reveal } from "./reveal.mjs";
 
 export function createProperties({ root, editor, viewer, bus, typeInfo, signal }) {
@@ -106,7 +108,7 @@ export function createProperties({ root, editor, viewer, bus, typeInfo, signal }
       .map((el) => ({ id: el.dataset.tagId, after: { ...editor.current(el), [name]: value } }));
     i.removeAttribute("data-mixed");
     i.indeterminate = false;
-    editor.run(editor.changeGroup(entries, { label: `change ${name} of tags` }));
+    editor.run(changeGroup(editor, entries, { label: `change ${name} of tags` }));
   };
 
   const showError = (message) => {
@@ -210,9 +212,9 @@ export function createProperties({ root, editor, viewer, bus, typeInfo, signal }
   });
   on(form, "click", (e) => {
     const action = e.target.closest("[data-action]")?.dataset.action;
-    if (action === "delete" && several) editor.run(editor.removeGroup(several.map((el) => el.dataset.tagId)));
+    if (action === "delete" && several) editor.run(removeGroup(editor, several.map((el) => el.dataset.tagId)));
     else if (action === "delete" && current) editor.run(editor.remove(current.dataset.tagId));
-    if (action === "copy") editor.copy();
+    if (action === "copy") copy(editor);
   });
 
   bus.on("select", ({ el, els = el ? [el] : [] }) => {

@@ -1,23 +1,87 @@
-// The one place that talks to the server. Every tag change is one htmx
-// request whose answer — the server's rendering of the tag — is swapped in
-// place of the editor's guess; the server stays the source of truth. Changes
-// of one tag are sent one after another, never two at once.
-import { sendBatch } from "./batch.mjs";
-import { problemMessage, readProblem } from "./problem.mjs";
+// The one place that talks to the server: every request the editor sends
+// goes out here, the room's CSRF token is read here (once, by connect), and
+// every refusal becomes one SaveError with the server's words (problem.mjs).
+// No URL is composed here or anywhere in the editor: each comes from the
+// markup the server rendered (data-tag-url, data-tag-batch-url and each
+// tag's data-save-url on the viewer; data-restore-url, data-remove-url,
+// data-move-url, data-delete-url on documents, pages and participants; a
+// removal's restoreUrl in its HX-Trigger; data-suggestions-url).
+//
+// Every tag change is one htmx request whose answer — the server's
+// rendering of the tag — is swapped in place of the editor's guess; the
+// server stays the source of truth. Changes of one tag are sent one after
+// another, never two at once. A group's changes go as one batch (batch.mjs
+// builds its body and reads its answer).
+import { batchAnswer, batchBody, batchError } from "./batch.mjs";
+import { findTag } from "./dom.mjs";
+import { refusal, SaveError } from "./problem.mjs";
 
-/** A save that the server refused or that never reached it. */
-export class SaveError extends Error {
-  constructor(message, status, fields) {
-    super(message);
-    this.status = status;
-    this.fields = fields || [];
-  }
+/** The room's CSRF token: the page's csrf-token meta element ("" when there is none). */
+export function pageCSRFToken(doc = globalThis.document) {
+  return doc?.querySelector('meta[name="csrf-token"]')?.content || "";
 }
 
-const outcome = new WeakMap(); // source element → {status, body}
+/**
+ * Sends one batch (POST, JSON) to url. Resolves to {created, updated}: the
+ * server's tag elements (not yet in the page), created in the order of
+ * changes.create, updated in the order of changes.update. Rejects with a
+ * SaveError (status 0 when the server could not be reached, else the
+ * answer's status and the problem's field errors); an aborted request
+ * (signal) rejects with the fetch's AbortError. csrfToken empty or null:
+ * the page's token.
+ */
+export async function sendBatch(url, csrfToken, changes, { signal } = {}) {
+  const body = batchBody(changes);
+  let res;
+  try {
+    res = await fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", Accept: "text/html", "X-CSRF-Token": csrfToken || pageCSRFToken() },
+      body,
+      signal,
+    });
+  } catch (err) {
+    if (err?.name === "AbortError") throw err;
+    throw batchError(0, "");
+  }
+  const text = await res.text();
+  if (!res.ok) throw batchError(res.status, text);
+  return batchAnswer(text, changes, res.status);
+}
 
-/** Records how each tag request ended; installed once for every editor the page starts. */
-export function installServerEvents() {
+/**
+ * Posts body as JSON to url (a room change answered with no content, such
+ * as a suggestion's dismissal). Rejects with a SaveError carrying the
+ * server's words when it is refused, status 0 when it could not be sent.
+ */
+export async function sendJSON(url, csrfToken, body, { signal } = {}) {
+  let res;
+  try {
+    res = await fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrfToken, Accept: "application/problem+json" },
+      body: JSON.stringify(body),
+      signal,
+    });
+  } catch (err) {
+    if (err?.name === "AbortError") throw err;
+    throw refusal(0, "");
+  }
+  if (!res.ok) throw refusal(res.status, await res.text());
+}
+
+/**
+ * The connection of this page to the server, made once when the editor
+ * boots (main.mjs): reads the CSRF token and listens to htmx's events for
+ * the outcome of the requests it sends. doc: the page's document.
+ */
+export function connect(doc = globalThis.document) {
+  const csrf = pageCSRFToken(doc);
+  const outcome = new WeakMap(); // source element → {status, body, detail}
+  const roomChangeSources = new WeakSet(); // elements that sent a room change of an undo or redo
+
   const record = (e) => {
     const o = outcome.get(e.detail.elt);
     if (!o) return;
@@ -26,50 +90,139 @@ export function installServerEvents() {
     o.body = xhr ? xhr.responseText : "";
     if (o.status >= 400 || o.status === 0) e.detail.shouldSwap = false;
   };
-  document.addEventListener("htmx:beforeSwap", record);
-  document.addEventListener("htmx:responseError", (e) => {
+  doc.addEventListener("htmx:beforeSwap", record);
+  doc.addEventListener("htmx:responseError", (e) => {
     const o = outcome.get(e.detail.elt);
     if (o && o.status <= 0) record(e);
   });
-  document.addEventListener("htmx:sendError", (e) => {
+  doc.addEventListener("htmx:sendError", (e) => {
     const o = outcome.get(e.detail.elt);
     if (o) o.status = 0;
   });
+
+  /** Sends one htmx request from source; resolves with {status, body, detail} once it is answered (or not). */
+  async function ajax(verb, url, source, options, eventName) {
+    const o = { status: -1, body: "", detail: null };
+    outcome.set(source, o);
+    const onEvent = (e) => {
+      if (e.target === source) o.detail = e.detail;
+    };
+    if (eventName) doc.addEventListener(eventName, onEvent);
+    try {
+      await window.htmx.ajax(verb, url, { source, ...options, headers: { "X-CSRF-Token": csrf, ...options.headers } });
+    } catch {
+      o.status = 0;
+    } finally {
+      if (eventName) doc.removeEventListener(eventName, onEvent);
+    }
+    return o;
+  }
+
+  const ok = (o) => o.status >= 200 && o.status < 300;
+
+  return {
+    /**
+     * The tag requests of one start of the editor: urls.tagURL receives new
+     * tags, urls.batchURL groups, each tag's data-save-url its changes and
+     * its removal. bus hears "saving" {inFlight} and "saved" {inFlight, ms};
+     * a refusal rejects the request's promise (the caller puts the tag back
+     * and says why).
+     */
+    tags(urls, bus) {
+      return createTagRequests(urls, bus, csrf, ajax, ok);
+    },
+
+    /**
+     * Sends a room change (an undo or redo of a page edit or a removal)
+     * whose answer is the room, swapped in as a page edit's is; resolves
+     * with the detail of the event the answer fires (eventName, from
+     * HX-Trigger), throws a SaveError with the server's words when it is refused.
+     */
+    async roomChange(url, values, eventName) {
+      if (!url) throw new SaveError("This change can no longer be sent: reload the room.", 0);
+      const source = doc.querySelector(".room") || doc.body;
+      roomChangeSources.add(source);
+      try {
+        const o = await ajax("POST", url, source, { values, target: ".room", select: ".room", swap: "outerHTML" }, eventName);
+        if (ok(o)) return o.detail;
+        throw refusal(o.status, o.body);
+      } finally {
+        roomChangeSources.delete(source);
+      }
+    },
+
+    /** Whether el sent a room change of an undo or redo (its event is not a new step). */
+    isUndoRoomChange(el) {
+      return roomChangeSources.has(el);
+    },
+
+    /**
+     * Sends a move of a page or a participant dragged in the sidebar (source,
+     * its data-move-url): the answer is the room, which htmx swaps in; a
+     * refusal is shown by main.mjs's htmx:afterRequest listener, as for the
+     * sidebar's buttons.
+     */
+    moveInRoom(source, url, values) {
+      return ajax("POST", url, source, { values, target: ".room", select: ".room", swap: "outerHTML" });
+    },
+
+    /** Posts a decision about suggested fields (JSON) to url; rejects with a SaveError carrying the server's words. */
+    decideSuggestions(url, body) {
+      return sendJSON(url, csrf, body);
+    },
+
+    /**
+     * Asks a room route for JSON (the template dialogs, templates.mjs): GET
+     * url when body is undefined, else POST body as JSON. Resolves with the
+     * answer's JSON; rejects with a SaveError carrying the server's words.
+     */
+    async requestJSON(url, body) {
+      const headers = { Accept: "application/json" };
+      const init = { headers, credentials: "same-origin" };
+      if (body !== undefined) {
+        Object.assign(headers, { "Content-Type": "application/json", "X-CSRF-Token": csrf });
+        Object.assign(init, { method: "POST", body: JSON.stringify(body) });
+      }
+      let res;
+      try {
+        res = await fetch(url, init);
+      } catch {
+        throw refusal(0, "");
+      }
+      const text = await res.text();
+      if (!res.ok) throw refusal(res.status, text);
+      return JSON.parse(text);
+    },
+
+    /** Fetches the room again from url and swaps it in as a room change's answer is (main.mjs then starts the editor again). */
+    reloadRoom(url) {
+      const source = doc.querySelector(".room") || doc.body;
+      return ajax("GET", url, source, { target: ".room", select: ".room", swap: "outerHTML" });
+    },
+  };
 }
 
-export function createServer(tagURL, bus) {
-  const csrf = document.querySelector('meta[name="csrf-token"]')?.content || "";
+/** The one-tag and batch requests of one start (connect's tags). */
+function createTagRequests({ tagURL, batchURL }, bus, csrf, ajax, ok) {
   const chains = new Map(); // tag key → promise of the last request
   let inFlight = 0;
 
   /** Sends one request from source (swapped with the answer unless swap is "none"). */
   async function send(verb, url, source, values, swap) {
-    const o = { status: -1, body: "" };
-    outcome.set(source, o);
     inFlight++;
     bus.emit("saving", { inFlight });
     const started = performance.now();
+    let o;
     try {
-      await window.htmx.ajax(verb, url, {
-        source,
-        target: source,
-        swap,
-        values,
-        headers: { "X-CSRF-Token": csrf, Accept: "text/html" },
-      });
-    } catch {
-      o.status = 0;
+      o = await ajax(verb, url, source, { target: source, swap, values, headers: { Accept: "text/html" } });
     } finally {
       inFlight--;
     }
-    const ms = performance.now() - started;
-    if (o.status >= 200 && o.status < 300) {
-      bus.emit("saved", { inFlight, ms });
+    if (ok(o)) {
+      bus.emit("saved", { inFlight, ms: performance.now() - started });
       return o.body;
     }
-    const err = problemOf(o);
-    bus.emit("save-failed", { inFlight, error: err });
-    throw err;
+    throw refusal(o.status, o.body);
   }
 
   /** Runs fn after the previous request about the same tag. */
@@ -79,6 +232,14 @@ export function createServer(tagURL, bus) {
     chains.set(key, next);
     next.finally(() => chains.get(key) === next && chains.delete(key)).catch(() => {});
     return next;
+  }
+
+  /** The tag element with this id and the URL it is saved at; throws a 404 SaveError when it is gone. */
+  function saved(tagId) {
+    const el = findTag(tagId);
+    if (!el) throw new SaveError("This tag no longer exists; it was removed in another window.", 404);
+    if (!el.dataset.saveUrl) throw new SaveError("This tag cannot be saved from this page: reload the room.", 0);
+    return el;
   }
 
   return {
@@ -92,24 +253,23 @@ export function createServer(tagURL, bus) {
     /** Saves every field of a tag; resolves with the server's element. */
     update(tagId, fields) {
       return chain(tagId, async () => {
-        const el = findTag(tagId);
-        if (!el) throw new SaveError("This tag no longer exists; it was removed in another window.", 404);
-        await send("PUT", `${tagURL}/${encodeURIComponent(tagId)}`, el, fieldsToForm(fields), "outerHTML");
+        const el = saved(tagId);
+        await send("PUT", el.dataset.saveUrl, el, fieldsToForm(fields), "outerHTML");
         return findTag(tagId);
       });
     },
     /** Removes a tag. */
     remove(tagId) {
       return chain(tagId, async () => {
-        const el = findTag(tagId);
-        if (!el) return;
-        await send("DELETE", `${tagURL}/${encodeURIComponent(tagId)}`, el, {}, "delete");
+        if (!findTag(tagId)) return;
+        const el = saved(tagId);
+        await send("DELETE", el.dataset.saveUrl, el, {}, "delete");
       });
     },
     /**
-     * Sends a group's changes ({create, update, delete}) as one request
-     * (batch.mjs), after the requests under way about the same tags; resolves
-     * with the server's {created, updated} elements (not yet in the page).
+     * Sends a group's changes ({create, update, delete}) as one request,
+     * after the requests under way about the same tags; resolves with the
+     * server's {created, updated} elements (not yet in the page).
      */
     async batch(changes) {
       const ids = [...(changes.update || []).map((u) => u.id), ...(changes.delete || [])];
@@ -118,16 +278,14 @@ export function createServer(tagURL, bus) {
         inFlight++;
         bus.emit("saving", { inFlight });
         const started = performance.now();
+        let out;
         try {
-          const out = await sendBatch(`${tagURL}/batch`, csrf, changes);
+          out = await sendBatch(batchURL, csrf, changes);
+        } finally {
           inFlight--;
-          bus.emit("saved", { inFlight, ms: performance.now() - started });
-          return out;
-        } catch (err) {
-          inFlight--;
-          bus.emit("save-failed", { inFlight, error: err });
-          throw err;
         }
+        bus.emit("saved", { inFlight, ms: performance.now() - started });
+        return out;
       });
       for (const id of ids) chain(id, () => run.catch(() => {}));
       return run;
@@ -136,46 +294,6 @@ export function createServer(tagURL, bus) {
       return inFlight > 0;
     },
   };
-}
-
-const roomChangeSources = new WeakSet(); // elements that sent a room change of an undo or redo
-
-/** Whether el sent a room change of an undo or redo (its page-edit event is not a new step). */
-export function isUndoRoomChange(el) {
-  return roomChangeSources.has(el);
-}
-
-/**
- * Sends a room change (an undo or redo of a page edit) whose answer is the
- * room, swapped in as a page edit's is; resolves with the detail of the
- * event the answer fires (eventName, from HX-Trigger), throws a SaveError
- * with the server's words when it is refused.
- */
-export async function sendRoomChange(url, values, eventName) {
-  const source = document.querySelector(".room") || document.body;
-  const csrf = document.querySelector('meta[name="csrf-token"]')?.content || "";
-  const o = { status: -1, body: "", detail: null };
-  outcome.set(source, o);
-  roomChangeSources.add(source);
-  const onEvent = (e) => {
-    if (e.target === source) o.detail = e.detail;
-  };
-  document.addEventListener(eventName, onEvent);
-  try {
-    await window.htmx.ajax("POST", url, { source, values, target: ".room", select: ".room", swap: "outerHTML", headers: { "X-CSRF-Token": csrf } });
-  } catch {
-    o.status = 0;
-  } finally {
-    document.removeEventListener(eventName, onEvent);
-    roomChangeSources.delete(source);
-  }
-  if (o.status >= 200 && o.status < 300) return o.detail;
-  throw problemOf(o);
-}
-
-/** The tag element with this id. */
-export function findTag(id) {
-  return id ? document.querySelector(`.tag[data-tag-id="${CSS.escape(id)}"]`) : null;
 }
 
 function idIn(html) {
@@ -198,43 +316,4 @@ export function fieldsToForm(f) {
     stateFormat: f.stateFormat || "",
     fontSize: f.fontSize == null || f.fontSize === "" ? "" : String(f.fontSize),
   };
-}
-
-function problemOf(o) {
-  if (o.status === 0 || o.status === -1) return new SaveError("The server could not be reached. Check your connection; the change was not saved.", 0);
-  const p = readProblem(o.body);
-  if (!p) return new SaveError(`The server answered ${o.status}; the change was not saved.`, o.status);
-  return new SaveError(problemMessage(p, `The server answered ${o.status}.`), o.status, p.errors);
-}
-
-/**
- * Asks a room route for JSON (the template dialogs, templates.mjs): GET url
- * when body is undefined, else POST body as JSON with the room's CSRF token.
- * Resolves with the answer's JSON; throws a SaveError with the server's
- * words when it is refused or never arrives.
- */
-export async function requestJSON(url, body) {
-  const headers = { Accept: "application/json" };
-  const init = { headers, credentials: "same-origin" };
-  if (body !== undefined) {
-    headers["Content-Type"] = "application/json";
-    headers["X-CSRF-Token"] = document.querySelector('meta[name="csrf-token"]')?.content || "";
-    Object.assign(init, { method: "POST", body: JSON.stringify(body) });
-  }
-  const o = { status: 0, body: "" };
-  try {
-    const res = await fetch(url, init);
-    o.status = res.status;
-    o.body = await res.text();
-  } catch {
-    o.status = 0;
-  }
-  if (o.status < 200 || o.status >= 300) throw problemOf(o);
-  return JSON.parse(o.body);
-}
-
-/** Fetches the room again and swaps it in as a room change's answer is (main.mjs then starts the editor again). */
-export async function reloadRoom(url) {
-  const source = document.querySelector(".room") || document.body;
-  await window.htmx.ajax("GET", url, { source, target: ".room", select: ".room", swap: "outerHTML" });
 }

@@ -9,8 +9,9 @@
 // steps of that edit move the handle along), a page {doc, page}, looked up
 // in the room as it is when the step runs. Undo and redo run in order, so a
 // step finds the room as it was right after (undo) or before (redo) it.
+import { findTag } from "./dom.mjs";
+import { applyBatch, recreate } from "./groups.mjs";
 import { createHistory } from "./history.mjs";
-import { findTag, sendRoomChange } from "./server.mjs";
 
 /** The event (HX-Trigger) a page edit's answer fires, with what the edit did. */
 export const PAGE_EDIT_EVENT = "markuproom:page-edit";
@@ -19,14 +20,17 @@ export const TAGS_PLACED_EVENT = "markuproom:tags-placed";
 /** The event (HX-Trigger) a document's or participant's removal (or its undo) fires, with what was done. */
 export const REMOVAL_EVENT = "markuproom:removal";
 
-export function createSession({ base = "", onChange = () => {} } = {}) {
+/**
+ * net: the page's connection to the server (server.mjs connect), which
+ * sends the steps' room changes; onChange(history) follows the history.
+ */
+export function createSession({ net, onChange = () => {} } = {}) {
   const docs = new Map(); // document id → handle {id}
   let next = null; // resolvers of the next start
   const session = {
     history: createHistory({ limit: 100, onChange: () => onChange(session.history) }),
     tags: new Map(), // tag id → handle {id}
     editor: null, // the editor of the room as it is now
-    base, // the room's path: "/rooms/{id}"
     notice: "", // what the next start says in the status line (an upload's placed tags)
 
     /** The handle of a document, by its id now. */
@@ -73,9 +77,9 @@ export function createSession({ base = "", onChange = () => {} } = {}) {
           const ed = session.editor;
           const els = handles.map((h) => findTag(h.id)).filter(Boolean);
           items = els.map((el) => ({ handle: ed.handle(el.dataset.tagId), loc: ed.locate(ed.viewer.pageOf(el)), fields: ed.saved(el) }));
-          if (items.length) await ed.applyBatch({ delete: items.map((i) => i.handle.id) });
+          if (items.length) await applyBatch(ed, { delete: items.map((i) => i.handle.id) });
         },
-        redo: () => items.length && session.editor.recreate(items),
+        redo: () => items.length && recreate(session.editor, items),
       });
       const n = placed.problems || 0;
       session.notice = `Placed ${ids.length} ${ids.length === 1 ? "tag" : "tags"} from ${placed.title}` + (n ? `; ${n} text ${n === 1 ? "tag" : "tags"} could not be read (see Documents).` : ".");
@@ -90,7 +94,7 @@ export function createSession({ base = "", onChange = () => {} } = {}) {
     /** Sends a room change of an undo or redo; resolves with what it did once the editor runs on its answer. */
     async roomChange(url, values, eventName = PAGE_EDIT_EVENT) {
       const started = session.nextStart();
-      const edit = await sendRoomChange(url, values, eventName);
+      const edit = await net.roomChange(url, values, eventName);
       await started;
       return edit;
     },
@@ -98,15 +102,28 @@ export function createSession({ base = "", onChange = () => {} } = {}) {
   return session;
 }
 
-/** The position of the document whose id is now id; throws when the room no longer holds it. */
-export function positionOf(id) {
-  const page = document.querySelector(`.viewer-page[data-document-id="${CSS.escape(id)}"]`);
-  const pos = page?.closest(".viewer-doc")?.dataset.docPosition;
-  if (pos === undefined) {
-    // gone: the history drops this step, so the older ones can still be undone.
-    throw Object.assign(new Error("This document was removed or changed in another window, so this page change cannot be undone or redone (it leaves the undo list)."), { gone: true });
-  }
-  return pos;
+const GONE = "This document was removed or changed in another window, so this page change cannot be undone or redone (it leaves the undo list).";
+
+/**
+ * The URL the server rendered as attribute name on el (the document, page
+ * or participant a step acts on); throws when the room no longer holds it.
+ */
+function urlOf(el, name, gone = GONE) {
+  const url = el?.getAttribute(name);
+  // gone: the history drops this step, so the older ones can still be undone.
+  if (!url) throw Object.assign(new Error(gone), { gone: true });
+  return url;
+}
+
+/** Page n of the document whose id is now id (n omitted: its first page). */
+function pageEl(id, n) {
+  const page = `.viewer-page[data-document-id="${CSS.escape(id)}"]`;
+  return document.querySelector(n === undefined ? page : `${page}[data-page="${CSS.escape(String(n))}"]`);
+}
+
+/** The viewer's section of the document whose id is now id. */
+function documentEl(id) {
+  return pageEl(id)?.closest(".viewer-doc");
 }
 
 /**
@@ -123,13 +140,11 @@ function pageStep(session, edit) {
     label: deleted ? `delete page ${edit.page}` : `move page ${edit.from} to ${edit.to}`,
     before: edit.fromDocumentId,
     undo: async () => {
-      const pos = positionOf(doc.id);
-      const done = await session.roomChange(`${session.base}/documents/${pos}/restore`, { version: step.before, current: doc.id });
+      const done = await session.roomChange(urlOf(documentEl(doc.id), "data-restore-url"), { version: step.before, current: doc.id });
       session.rebindDoc(doc, done?.toDocumentId || step.before);
     },
     redo: async () => {
-      const pos = positionOf(doc.id);
-      const url = deleted ? `${session.base}/documents/${pos}/pages/${edit.page}/delete` : `${session.base}/documents/${pos}/pages/${edit.from}/move`;
+      const url = deleted ? urlOf(pageEl(doc.id, edit.page), "data-delete-url") : urlOf(pageEl(doc.id, edit.from), "data-move-url");
       const done = await session.roomChange(url, deleted ? { current: doc.id } : { current: doc.id, to: String(edit.to) });
       if (!done) throw new Error("The server did not say what the page change did; reload the room.");
       step.before = done.fromDocumentId;
@@ -159,15 +174,16 @@ function removalStep(session, done) {
   const doc = isDoc ? session.doc(done.documentId) : null;
   const step = {
     label: `remove ${done.title}`,
-    removal: done.removal,
+    restoreUrl: done.restoreUrl, // the server's URL of the undo (HX-Trigger)
     undo: async () => {
-      await session.roomChange(`${session.base}/removals/${encodeURIComponent(step.removal)}/restore`, roomIDs(), REMOVAL_EVENT);
+      await session.roomChange(step.restoreUrl, roomIDs(), REMOVAL_EVENT);
     },
     redo: async () => {
-      const url = isDoc ? `${session.base}/documents/${positionOf(doc.id)}/remove` : `${session.base}/participants/${encodeURIComponent(done.participantId)}/remove`;
+      const url = isDoc ? urlOf(documentEl(doc.id), "data-remove-url")
+        : urlOf(document.querySelector(`.room-participant[data-participant-id="${CSS.escape(done.participantId)}"]`), "data-remove-url", "This participant was removed or changed in another window, so this change cannot be redone (it leaves the undo list).");
       const again = await session.roomChange(url, isDoc ? { current: doc.id } : {}, REMOVAL_EVENT);
-      if (!again?.removal) throw new Error("The server did not say what the removal did; reload the room.");
-      step.removal = again.removal;
+      if (!again?.restoreUrl) throw new Error("The server did not say what the removal did; reload the room.");
+      step.restoreUrl = again.restoreUrl;
     },
   };
   return step;

@@ -8,7 +8,7 @@
 // stored for the room (POST data-suggestions-url) and is one undo step too.
 // covers, parseSuggestions and suggestionName are pure and node-tested.
 import { el as h } from "./dom.mjs";
-import { problemMessage, readProblem } from "./problem.mjs";
+import { createGroup } from "./groups.mjs";
 import { reveal } from "./reveal.mjs";
 import { readTagTypes, typeIcon } from "./taglabel.mjs";
 import { tagRect } from "./viewer.mjs";
@@ -59,13 +59,13 @@ let live = null; // the suggestions of the editor running now: undo steps act on
 /**
  * Draws the suggestions of every document under viewerRoot on their pages
  * and lists them in listRoot ([data-suggestions]); keeps both in step with
- * the tags. history is the room's undo history, editor the TagEditor.
+ * the tags. history is the room's undo history, editor the TagEditor, net
+ * the page's connection (server.mjs), which posts the dismissals.
  */
-export function createSuggestions({ viewerRoot, listRoot, editor, viewer, history, bus, signal }) {
+export function createSuggestions({ viewerRoot, listRoot, editor, viewer, history, net, bus, signal }) {
   const url = viewerRoot.dataset.suggestionsUrl;
   const types = readTagTypes(viewerRoot.dataset.tagTypes);
   if (!url || !listRoot) return null;
-  const csrf = document.querySelector('meta[name="csrf-token"]')?.content || "";
   const all = new Map(); // id → suggestion
   const els = new Map(); // id → element on its page
   const dismissed = new Set();
@@ -233,15 +233,7 @@ export function createSuggestions({ viewerRoot, listRoot, editor, viewer, histor
     });
   };
 
-  const post = async (body) => {
-    const res = await fetch(url, {
-      method: "POST",
-      credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf, Accept: "application/problem+json" },
-      body: JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(problemMessage(await readProblem(res)) || `The server answered ${res.status}.`);
-  };
+  const post = (body) => net.decideSuggestions(url, body); // a refusal: a SaveError in the server's words
   const refs = (items) => items.map((s) => ({ documentPosition: s.doc, page: s.page, key: s.key }));
   const fail = (err) => bus.emit("error", { message: err.message || String(err) });
 
@@ -264,7 +256,7 @@ export function createSuggestions({ viewerRoot, listRoot, editor, viewer, histor
       for (const s of items) accepting.add(s.id);
       render(); // gone from the list at once; back if the server refuses
       try {
-        await editor.createGroup(list, list.length === 1 ? "accept suggested field" : `accept ${list.length} suggested fields`);
+        await createGroup(editor, list, list.length === 1 ? "accept suggested field" : `accept ${list.length} suggested fields`);
       } finally {
         for (const s of items) accepting.delete(s.id);
         queue();

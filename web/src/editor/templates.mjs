@@ -6,9 +6,9 @@
 // roles to a participant (by name, else by order), says how many tags it
 // places, and applies it: one request, whose placed tags the undo history
 // records as one step (session.mjs tagsPlaced), then the room is fetched
-// again. Requests go through server.mjs (requestJSON, reloadRoom).
+// again. Requests go through the page's connection (server.mjs connect:
+// requestJSON, reloadRoom).
 import { listenUntil } from "./bus.mjs";
-import { reloadRoom, requestJSON } from "./server.mjs";
 import { TAGS_PLACED_EVENT } from "./session.mjs";
 
 /** "1 tag" / "n tags", and the like. */
@@ -36,12 +36,13 @@ export function prefillRoles(roles, people) {
   });
 }
 
-export function createTemplates({ setStatus, signal }) {
+/** Wires the template dialogs of the room; net is the page's connection (server.mjs connect). */
+export function createTemplates({ net, setStatus, signal }) {
   const on = listenUntil(signal);
   const save = document.querySelector("[data-template-save-dialog]");
   const apply = document.querySelector("[data-template-apply-dialog]");
-  if (save) wireSave(save, on, setStatus);
-  if (apply) wireApply(apply, on, setStatus);
+  if (save) wireSave(save, on, net, setStatus);
+  if (apply) wireApply(apply, on, net, setStatus);
 }
 
 function errorShower(dialog) {
@@ -52,7 +53,7 @@ function errorShower(dialog) {
   };
 }
 
-function wireSave(dialog, on, setStatus) {
+function wireSave(dialog, on, net, setStatus) {
   const form = dialog.querySelector("form");
   const showError = errorShower(dialog);
   on(document, "click", (e) => e.target.closest?.("[data-template-save]") && showError(""));
@@ -70,7 +71,7 @@ function wireSave(dialog, on, setStatus) {
     const button = form.querySelector('[type="submit"]');
     button.disabled = true;
     try {
-      const t = await requestJSON(form.dataset.url, body);
+      const t = await net.requestJSON(form.dataset.url, body);
       dialog.close();
       setStatus(`Saved template ‘${t.name}’ (version ${t.version}).`, "ok");
     } catch (err) {
@@ -81,7 +82,7 @@ function wireSave(dialog, on, setStatus) {
   });
 }
 
-function wireApply(dialog, on, setStatus) {
+function wireApply(dialog, on, net, setStatus) {
   const form = dialog.querySelector("form");
   const showError = errorShower(dialog);
   const search = form.querySelector("[data-template-search]");
@@ -103,7 +104,7 @@ function wireApply(dialog, on, setStatus) {
     const mine = ++asked;
     const url = `${form.dataset.listUrl}?q=${encodeURIComponent(search.value.trim())}`;
     try {
-      const { items } = await requestJSON(url);
+      const { items } = await net.requestJSON(url);
       if (mine !== asked) return;
       found = items;
       showList();
@@ -200,11 +201,11 @@ function wireApply(dialog, on, setStatus) {
     const body = { templateId: chosen.id, templateDocument: Number(from.value) || 0, document: Number(target.value), roles };
     submit.disabled = true;
     try {
-      const placed = await requestJSON(form.dataset.url, body);
+      const placed = await net.requestJSON(form.dataset.url, body);
       // The undo step first: its notice is said once the room is back.
       document.dispatchEvent(new CustomEvent(TAGS_PLACED_EVENT, { detail: { tagIds: placed.tagIds, title: `template ‘${chosen.name}’` } }));
       dialog.close();
-      await reloadRoom(form.dataset.roomUrl);
+      await net.reloadRoom(form.dataset.roomUrl);
     } catch (err) {
       showError(err.message);
       submit.disabled = false;

@@ -393,7 +393,6 @@ export class Viewer {
       // pdf.js's own words.
       if (this.destroyed || !view.el.isConnected || isCancellation(err)) return;
       view.showProblem(true);
-      this.bus.emit("render-failed", { page: view });
     }
   }
 
