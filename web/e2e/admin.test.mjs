@@ -208,10 +208,18 @@ test("a webhook endpoint added in the console; outgoing messages show held invit
   await page.getByRole("link", { name: "Outgoing messages" }).click();
   const held = page.locator('[data-message-id][data-status="held"]');
   const dead = page.locator('[data-message-id][data-status="dead"]');
-  for (let i = 0; i < 40 && ((await held.count()) < 2 || (await dead.count()) < 2); i++) {
-    await page.waitForTimeout(500);
-    await page.reload();
-  }
+  // The outbox worker delivers in the background and the page does not refresh itself: the page's own
+  // HTML is fetched again (polling, no event to wait for) until it lists both, then the page is reloaded.
+  await page.waitForFunction(
+    async () => {
+      const html = await (await fetch(location.href, { credentials: "same-origin" })).text();
+      const doc = new DOMParser().parseFromString(html, "text/html");
+      return doc.querySelectorAll('[data-message-id][data-status="held"]').length >= 2 && doc.querySelectorAll('[data-message-id][data-status="dead"]').length >= 2;
+    },
+    null,
+    { polling: 500, timeout: 30000 },
+  );
+  await page.reload();
   assert.equal(await held.count(), 2, "two held invitations");
   assert.equal(await dead.count(), 2, "transaction.updated and transaction.esign_pending calls, dead");
   assert.match(await held.first().textContent(), /(pat|robin)@example\.com/);
