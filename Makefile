@@ -3,7 +3,7 @@ SHELL := /bin/bash
 GO    ?= go
 PKGS  := ./...
 
-.PHONY: run test test-quick test-browser test-engines vet templ-check generate assets bench bench-go load soak fmt lint-openapi apiclient-check
+.PHONY: run test test-stages test-deps test-quick test-browser test-engines vet templ-check generate assets bench bench-go load soak fmt lint-openapi apiclient-check
 
 ## run: start the server with embedded defaults (SQLite in ./data, demo data printed)
 run:
@@ -11,19 +11,42 @@ run:
 
 CHROMIUM ?= /usr/lib/chromium/chromium
 
-## test: gofmt, vet, staticcheck, templ freshness, every Go test (SQLite always; PostgreSQL too when TEST_DATABASE_URL is set),
-## then the browser tests when Chromium and node_modules are present (CI installs both)
-test: vet templ-check apiclient-check
-	@$(call timed,go test,$(GO) test -count=1 -timeout 20m $(PKGS))
-	@if [ -d node_modules/esbuild ]; then npm run --silent check && npm run --silent test:unit; \
-	elif [ -n "$$CI" ]; then echo "CI: node_modules missing; .ci/run should have run npm ci"; exit 1; \
-	else echo "NOTE: front-end checks not run here: run 'npm ci' first"; fi
-	@if [ -x node_modules/.bin/redocly ]; then $(MAKE) --no-print-directory lint-openapi; \
-	elif [ -n "$$CI" ]; then echo "CI: node_modules/.bin/redocly missing; .ci/run should have run npm ci"; exit 1; \
-	else echo "NOTE: OpenAPI lint not run here: run 'npm ci' first"; fi
-	@if [ -x "$(CHROMIUM)" ] && [ -d node_modules/playwright-core ]; then $(MAKE) --no-print-directory test-browser; \
-	elif [ -n "$$CI" ]; then echo "CI: Chromium or node_modules missing; .ci/run should have installed them"; exit 1; \
-	else echo "NOTE: browser tests not run here: install Debian's chromium and run 'npm ci' (bash .ci/run does both)"; fi
+## test: every suite, on a fresh machine too. First what the suites need, when missing (test-deps:
+## Debian's browsers and tools through .ci/install-deps, as .ci/run does, which stops with the command
+## to run when it cannot install; node_modules through npm ci). Then gofmt, vet, staticcheck, templ and
+## API client freshness, go test (SQLite; PostgreSQL too when TEST_DATABASE_URL is set), the front-end
+## checks and node unit tests, the OpenAPI lint, and the browser tests (test-browser: Chromium, then
+## web/e2e/engines*.test.mjs on Firefox and WebKit). It ends with a summary: each suite that ran and its
+## time, and, without TEST_DATABASE_URL, the PostgreSQL passes that did not run.
+test:
+	@log=$$(mktemp -t markuproom-make-test.XXXXXX); trap 'rm -f "$$log"' EXIT; start=$$SECONDS; \
+	MARKUPROOM_TEST_LOG=$$log $(MAKE) --no-print-directory test-stages; rc=$$?; \
+	printf '\n==> make test: the suites that ran\n'; cat "$$log"; [ -s "$$log" ] || echo "    (none)"; \
+	if [ -z "$$TEST_DATABASE_URL" ]; then \
+	  echo "==> not run: the PostgreSQL passes (go test, the browser tests on PostgreSQL): TEST_DATABASE_URL is unset;"; \
+	  echo "    set it (TEST_DATABASE_URL=postgres://… make test) or run bash .ci/run to include them"; fi; \
+	if [ $$rc -eq 0 ]; then echo "==> make test passed in $$((SECONDS - start)) s"; \
+	else echo "==> make test FAILED (exit $$rc) after $$((SECONDS - start)) s"; fi; \
+	exit $$rc
+
+# test-stages: make test's steps in order (make test runs it and prints the summary)
+test-stages: test-deps
+	@$(call timed,gofmt vet staticcheck,$(MAKE) --no-print-directory vet)
+	@$(call timed,templ and API client freshness,$(MAKE) --no-print-directory templ-check apiclient-check)
+	@$(call timed,go test$(if $(TEST_DATABASE_URL), on SQLite and PostgreSQL, on SQLite),$(GO) test -count=1 -timeout 20m $(PKGS))
+	@$(call timed,front-end checks and node unit tests,npm run --silent check && npm run --silent test:unit)
+	@$(call timed,OpenAPI lint,$(MAKE) --no-print-directory lint-openapi)
+	@$(MAKE) --no-print-directory test-browser
+
+## test-deps: install what make test needs when missing: Debian packages through .ci/install-deps
+## (node, pdfinfo, the three browsers with xvfb; psql with TEST_DATABASE_URL), exiting 1 with the
+## command to run when this shell cannot install; node_modules through npm ci
+test-deps:
+	@CHROMIUM=$(CHROMIUM) FIREFOX=$(FIREFOX) WEBKIT_DRIVER=$(WEBKIT_DRIVER) .ci/install-deps node pdf browsers $(if $(TEST_DATABASE_URL),psql)
+	@if [ ! -d node_modules/esbuild ] || [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/puppeteer-core ] || [ ! -x node_modules/.bin/redocly ]; then \
+	  echo "==> node_modules missing: PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund"; \
+	  PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error || exit 1; \
+	fi
 
 ## test-quick: the inner loop, under 2 minutes: the Go unit and handler tests on SQLite alone (go test
 ## -short, TEST_DATABASE_URL unset: the tests that build and start the server binary, the soak and other
@@ -35,18 +58,18 @@ test-quick:
 	@if [ -d node_modules ]; then $(call timed,node unit tests,npm run --silent test:unit); \
 	else echo "NOTE: node unit tests not run here: run 'npm ci' first"; fi
 
-## test-browser: drive the real pages in headless Chromium (playwright-core; engines.test.mjs through
+## test-browser: drive the real pages in headless Chromium (playwright-core; engines*.test.mjs through
 ## puppeteer-core), on the embedded SQLite, then on PostgreSQL too when TEST_DATABASE_URL is set (a
-## fresh database per server), where web/e2e/engines*.test.mjs also run on Firefox and WebKit
+## fresh database per server); then web/e2e/engines*.test.mjs on Firefox and WebKit, on PostgreSQL when
+## TEST_DATABASE_URL is set, else on SQLite. A missing browser fails it (make test-deps installs them).
 test-browser:
+	@for b in "$(CHROMIUM)" "$(FIREFOX)" "$(WEBKIT_DRIVER)"; do [ -x "$$b" ] || { echo "test-browser: $$b missing: run make test-deps (or .ci/install-deps browsers)"; exit 1; }; done; \
+	command -v xvfb-run >/dev/null || { echo "test-browser: xvfb-run missing: run make test-deps (or .ci/install-deps browsers)"; exit 1; }
 	@$(call timed,browser tests on Chromium and SQLite,CHROMIUM_PATH=$(CHROMIUM) npm run --silent test:browser)
 	@if [ -n "$$TEST_DATABASE_URL" ]; then \
 	  $(call timed,browser tests on Chromium and PostgreSQL,CHROMIUM_PATH=$(CHROMIUM) E2E_POSTGRES_URL="$$TEST_DATABASE_URL" npm run --silent test:browser) || exit 1; \
-	  if [ -x "$(FIREFOX)" ] && [ -x "$(WEBKIT_DRIVER)" ] && command -v xvfb-run >/dev/null; then \
-	    for e in firefox webkit; do $(MAKE) --no-print-directory test-engines ENGINE=$$e E2E_POSTGRES_URL="$$TEST_DATABASE_URL" || exit 1; done; \
-	  elif [ -n "$$CI" ]; then echo "CI: firefox-esr, webkit2gtk-driver or xvfb missing; .ci/run should have installed them"; exit 1; \
-	  else echo "NOTE: Firefox and WebKit not run: apt-get install firefox-esr webkit2gtk-driver xvfb xauth"; fi; \
 	fi
+	@for e in firefox webkit; do $(MAKE) --no-print-directory test-engines ENGINE=$$e $(if $(TEST_DATABASE_URL),E2E_POSTGRES_URL="$$TEST_DATABASE_URL") || exit 1; done
 
 FIREFOX       ?= /usr/bin/firefox-esr
 WEBKIT_DRIVER ?= /usr/bin/WebKitWebDriver
@@ -60,8 +83,11 @@ test-engines:
 	  $(if $(filter webkit,$(ENGINE)),xvfb-run -a -s "-screen 0 1280x1024x24") \
 	  node --test --test-concurrency=1 web/e2e/engines*.test.mjs)
 
-# timed: $(call timed,NAME,COMMAND) runs COMMAND and prints "==> stage NAME took N s" (.ci/run's timings)
-timed = (start=$$SECONDS; $(2); rc=$$?; echo "==> stage $(1) took $$((SECONDS - start)) s"; exit $$rc)
+# timed: $(call timed,NAME,COMMAND) runs COMMAND and prints "==> stage NAME took N s" (.ci/run's timings);
+# under make test (MARKUPROOM_TEST_LOG set) it also adds a line to make test's summary
+timed = (start=$$SECONDS; $(2); rc=$$?; took=$$((SECONDS - start)); echo "==> stage $(1) took $$took s"; \
+  if [ -n "$$MARKUPROOM_TEST_LOG" ]; then printf '    %-6s %5d s  %s\n' "$$([ $$rc -eq 0 ] && echo ok || echo FAILED)" "$$took" "$(1)" >> "$$MARKUPROOM_TEST_LOG"; fi; \
+  exit $$rc)
 
 vet:
 	@unformatted=$$(gofmt -l $$(git ls-files --cached --others --exclude-standard '*.go' 2>/dev/null || find . -name '*.go' -not -path './node_modules/*')); \

@@ -18,6 +18,7 @@ type adminHandler struct {
 	organizations OrganizationStore
 	webhooks      WebhookStore
 	outbox        OutboxStore
+	templates     AdminTemplateStore
 }
 
 // AdminAuthStore signs admins in and keeps their console sessions.
@@ -36,6 +37,16 @@ type AdminTransactionStore interface {
 	AdminListTransactions(ctx context.Context, f models.AdminTransactionFilter) (*models.AdminTransactionPage, error)
 	AdminGetTransaction(ctx context.Context, id string) (*models.AdminTransaction, error)
 	OrganizationNames(ctx context.Context) ([]models.Organization, error)
+}
+
+// AdminTemplateStore lists and reads every organization's templates,
+// restores their versions and archives them (the store records these in the
+// activity log).
+type AdminTemplateStore interface {
+	AdminListTemplates(ctx context.Context, f models.AdminTemplateFilter) (*models.AdminTemplatePage, error)
+	AdminGetTemplate(ctx context.Context, id string) (*models.AdminTemplate, error)
+	AdminRestoreTemplateVersion(ctx context.Context, id string, n int) (*models.Template, error)
+	AdminArchiveTemplate(ctx context.Context, id string) error
 }
 
 // AdminDocumentStore reads a transaction's documents for the console.

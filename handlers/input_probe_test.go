@@ -32,6 +32,7 @@ func probedQueries() map[string][]string {
 		"GET /api/v1/markup-rooms": {"cursor", "status", "limit"},
 		"GET /api/v1/templates":    {"q", "cursor", "limit"},
 		"GET /admin/transactions":  {"q", "after", "before", "status", "org"},
+		"GET /admin/templates":     {"q", "after", "before", "status", "org"},
 		"GET /admin/rooms":         {"after"},
 		"GET /admin/outbox":        {"before", "status"},
 		"GET /admin/activity":      {"before"},
@@ -138,6 +139,7 @@ func (w *probeWorld) valueFor(route, param string) string {
 		"/api/v1/transactions/": "transaction", "/api/v1/documents/": "document", "/api/v1/markup-rooms/": "room",
 		"/api/v1/webhooks/": "webhook", "/rooms/": "room", "/admin/transactions/": "transaction", "/admin/rooms/": "room",
 		"/admin/organizations/": "organization", "/admin/outbox/": "message", "/api/v1/templates/": "template",
+		"/admin/templates/": "template",
 	} {
 		if strings.HasPrefix(route, prefix) {
 			return w.values[kind]

@@ -71,6 +71,7 @@ type Store interface {
 	AdminAuthStore
 	AdminTransactionStore
 	AdminRoomStore
+	AdminTemplateStore
 	ActivityStore
 	OrganizationStore
 	OutboxStore
@@ -126,7 +127,7 @@ func New(d Deps) (http.Handler, error) {
 	api := &apiHandler{site: s, documents: st, transactions: st, idempotency: st, rooms: st, webhooks: st, templates: st}
 	room := &roomHandler{site: s, rooms: st, participants: st, documents: st, tags: st, templates: st, files: st}
 	console := &adminHandler{site: s, auth: st, transactions: st, documents: st, rooms: st, activity: st,
-		organizations: st, webhooks: st, outbox: st}
+		organizations: st, webhooks: st, outbox: st, templates: st}
 	limiter := newRateLimiter(st, d.Config.RateLimits)
 
 	r := gin.New()
@@ -196,6 +197,11 @@ func New(d Deps) (http.Handler, error) {
 	handle(signedIn, http.MethodPost, route.AdminLogout, console.adminLogout)
 	handle(signedIn, http.MethodPost, route.AdminRevokeSessions, console.adminRevokeAllSessions)
 	handle(signedIn, http.MethodGet, route.AdminTransactions, console.adminTransactions)
+	handle(signedIn, http.MethodGet, route.AdminTemplates, console.adminTemplates)
+	handle(signedIn, http.MethodGet, route.AdminTemplate, console.adminTemplate)
+	handle(signedIn, http.MethodGet, route.AdminTemplateContent, console.adminTemplateContent)
+	handle(signedIn, http.MethodPost, route.AdminTemplateRestore, console.adminRestoreTemplate)
+	handle(signedIn, http.MethodPost, route.AdminTemplateArchive, console.adminArchiveTemplate)
 	handle(signedIn, http.MethodGet, route.AdminTransaction, console.adminTransaction)
 	handle(signedIn, http.MethodGet, route.AdminDocumentContent, console.adminDocumentContent)
 	handle(signedIn, http.MethodGet, route.AdminDocumentXFDF, console.adminDocumentXFDF)

@@ -74,7 +74,29 @@ func (s viewerSigners) tagView(t *models.Tag, editable bool) templates.TagView {
 // gives each document's page geometry (by upload id); contentURL is where the
 // browser fetches a document's PDF.
 func viewerView(assets *static.Assets, t *models.Transaction, uploads map[string]*models.Document, contentURL func(pos int) string, editable bool) templates.ViewerView {
-	v := templates.ViewerView{
+	v := newViewerView(assets, editable)
+	signers := newViewerSigners(t.Participants)
+	for _, d := range t.Documents {
+		byPage := map[int][]templates.TagView{}
+		for i := range d.Tags {
+			byPage[d.Tags[i].Page] = append(byPage[d.Tags[i].Page], signers.tagView(&d.Tags[i], editable))
+		}
+		var known []pdf.Page
+		if upload := uploads[d.DocumentID]; upload != nil {
+			known = upload.Pages
+		}
+		v.Documents = append(v.Documents, templates.ViewerDocument{
+			ID: d.DocumentID, Position: d.Position, Title: d.Title, ContentURL: contentURL(d.Position),
+			Pages: viewerPages(d.Pages, known, byPage),
+		})
+	}
+	return v
+}
+
+// newViewerView is a viewer without documents: where its scripts, fonts,
+// icons and tag types are.
+func newViewerView(assets *static.Assets, editable bool) templates.ViewerView {
+	return templates.ViewerView{
 		Editable:  editable,
 		PDFJSURL:  assets.URL("vendor/pdfjs/pdf.min.mjs"),
 		WorkerURL: assets.URL("vendor/pdfjs/pdf.worker.min.mjs"),
@@ -82,32 +104,29 @@ func viewerView(assets *static.Assets, t *models.Transaction, uploads map[string
 		IconsURL:  assets.URL("img/tags.svg"),
 		TagTypes:  tagTypesJSON(),
 	}
-	signers := newViewerSigners(t.Participants)
-	for _, d := range t.Documents {
-		dv := templates.ViewerDocument{ID: d.DocumentID, Position: d.Position, Title: d.Title, ContentURL: contentURL(d.Position)}
-		upload := uploads[d.DocumentID]
-		byPage := map[int][]templates.TagView{}
-		for i := range d.Tags {
-			byPage[d.Tags[i].Page] = append(byPage[d.Tags[i].Page], signers.tagView(&d.Tags[i], editable))
+}
+
+// viewerPages shapes count pages of a document, with their tags by page
+// number: each page's displayed size (after /Rotate), crop box and rotation
+// from known, US Letter for a page known does not hold.
+func viewerPages(count int, known []pdf.Page, byPage map[int][]templates.TagView) []templates.ViewerPage {
+	out := make([]templates.ViewerPage, 0, count)
+	for n := 1; n <= count; n++ {
+		p := pdf.Page{CropBox: pdf.Box{URX: 612, URY: 792}} // US Letter when the upload is unknown
+		if n <= len(known) {
+			p = known[n-1]
 		}
-		for n := 1; n <= d.Pages; n++ {
-			p := pdf.Page{CropBox: pdf.Box{URX: 612, URY: 792}} // US Letter when the upload is unknown
-			if upload != nil && n <= len(upload.Pages) {
-				p = upload.Pages[n-1]
-			}
-			w, h := p.CropBox.Width(), p.CropBox.Height()
-			if p.Rotate == 90 || p.Rotate == 270 {
-				w, h = h, w
-			}
-			box := p.CropBox
-			dv.Pages = append(dv.Pages, templates.ViewerPage{
-				Number: n, Width: num(w), Height: num(h), Rotate: p.Rotate, Tags: byPage[n],
-				Box: num(box.LLX) + " " + num(box.LLY) + " " + num(box.URX) + " " + num(box.URY),
-			})
+		w, h := p.CropBox.Width(), p.CropBox.Height()
+		if p.Rotate == 90 || p.Rotate == 270 {
+			w, h = h, w
 		}
-		v.Documents = append(v.Documents, dv)
+		box := p.CropBox
+		out = append(out, templates.ViewerPage{
+			Number: n, Width: num(w), Height: num(h), Rotate: p.Rotate, Tags: byPage[n],
+			Box: num(box.LLX) + " " + num(box.LLY) + " " + num(box.URX) + " " + num(box.URY),
+		})
 	}
-	return v
+	return out
 }
 
 // tagTypesJSON is the viewer's data-tag-types: every tag type of

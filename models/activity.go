@@ -21,6 +21,8 @@ const (
 	ActivityExpire      = "expire"
 	ActivityRetry       = "retry"
 	ActivityDelete      = "delete"
+	ActivityRestore     = "restore"
+	ActivityArchive     = "archive"
 	// ActivitySignOutEverywhere ends every console session of the admin.
 	ActivitySignOutEverywhere = "sign out everywhere"
 	maxActivityTextBytes      = 1000

@@ -73,36 +73,11 @@ func (s *Store) AdminListTransactions(ctx context.Context, f AdminTransactionFil
 		q = q.Where(`(LOWER(t.reference_id) LIKE ? ESCAPE '\' OR EXISTS (SELECT 1 FROM transaction_participants tp
 			WHERE tp.transaction_id = t.id AND LOWER(tp.email) LIKE ? ESCAPE '\'))`, like, like)
 	}
-	backwards := f.Before != "" && f.After == ""
-	switch {
-	case backwards:
-		q = q.Where("t.id > ?", f.Before).Order("t.id ASC")
-	case f.After != "":
-		q = q.Where("t.id < ?", f.After).Order("t.id DESC")
-	default:
-		q = q.Order("t.id DESC")
+	k, err := pageAdminRows(q, "t.id", f.After, f.Before, func(r *AdminTransactionRow) string { return r.ID })
+	if err != nil {
+		return nil, err
 	}
-	var rows []AdminTransactionRow
-	if err := q.Limit(AdminPageSize + 1).Scan(&rows).Error; err != nil {
-		return nil, mapDBError(err)
-	}
-	more := len(rows) > AdminPageSize
-	if more {
-		rows = rows[:AdminPageSize]
-	}
-	if backwards {
-		slices.Reverse(rows)
-	}
-	page := &AdminTransactionPage{Rows: rows, Filter: f}
-	if len(rows) > 0 {
-		page.FirstID, page.LastID = rows[0].ID, rows[len(rows)-1].ID
-	}
-	if backwards {
-		page.HasPrev, page.HasNext = more, true
-	} else {
-		page.HasNext, page.HasPrev = more, f.After != ""
-	}
-	return page, nil
+	return &AdminTransactionPage{Rows: k.Rows, HasNext: k.HasNext, HasPrev: k.HasPrev, FirstID: k.FirstID, LastID: k.LastID, Filter: f}, nil
 }
 
 // OrganizationNames lists every organization's id and name, by name.

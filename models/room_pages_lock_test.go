@@ -64,7 +64,7 @@ func TestPageEditsDoNotHoldTheWriteLock(t *testing.T) {
 		if err != nil || took > 2*time.Second {
 			t.Errorf("write %d while a page edit reads its PDF: %v after %s", i, err, took)
 		}
-		time.Sleep(500 * time.Millisecond)
+		time.Sleep(500 * time.Millisecond) // deliberately fixed: the writes are spread over the page edit's PDF work
 	}
 	t.Logf("slowest of 6 writes during the page edit's PDF work: %s", slowest)
 	close(release)

@@ -354,7 +354,7 @@ func fullRunLogs(t *testing.T, dialect, dbURL string) {
 	}
 	released := make(chan struct{})
 	go func() {
-		time.Sleep(800 * time.Millisecond)
+		time.Sleep(800 * time.Millisecond) // deliberately fixed: the lock is held that long, the behaviour under test
 		lock.Rollback()
 		close(released)
 	}()

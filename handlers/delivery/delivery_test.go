@@ -525,11 +525,9 @@ func TestTwoWorkersDeliverEachMessageOnce(t *testing.T) {
 			w := newWorker(t, store, delivery.Config{SMTPURL: smtpd.URL(), Batch: 10, Concurrency: 4, Poll: 10 * time.Millisecond})
 			wg.Go(func() { w.Run(ctx) })
 		}
-		deadline := time.Now().Add(60 * time.Second)
-		for len(smtpd.Messages()) < 200 && time.Now().Before(deadline) {
-			time.Sleep(20 * time.Millisecond)
-		}
-		time.Sleep(200 * time.Millisecond) // a duplicate would arrive now
+		smtpd.WaitMessages(t, 200, 60*time.Second)
+		// Deliberately a fixed wait: it shows that nothing more comes (a duplicate would arrive now).
+		time.Sleep(200 * time.Millisecond)
 		cancel()
 		wg.Wait()
 		got := smtpd.Messages()

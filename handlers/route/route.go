@@ -75,6 +75,11 @@ const (
 	AdminWebhookRotate   Route = "/admin/organizations/:id/webhooks/:webhookId/rotate-secret"
 	AdminOutbox          Route = "/admin/outbox"
 	AdminOutboxRetry     Route = "/admin/outbox/:id/retry"
+	AdminTemplates       Route = "/admin/templates"
+	AdminTemplate        Route = "/admin/templates/:id"
+	AdminTemplateContent Route = "/admin/templates/:id/documents/:position/content"
+	AdminTemplateRestore Route = "/admin/templates/:id/versions/:version/restore"
+	AdminTemplateArchive Route = "/admin/templates/:id/archive"
 
 	// The API (every operation of handlers/apispec/openapi.yaml).
 	APIUpload           Route = "/api/v1/documents/upload"

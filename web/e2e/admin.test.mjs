@@ -1,6 +1,7 @@
 // Browser tests of the admin console (issue "Admin console") in Chromium:
 // sign-in, sign-out, "Sign out everywhere" and the lockout; the transactions table's filters and
 // search; a transaction's page with its tags drawn by the room's viewer;
+// templates listed, one drawn with its tags and a version restored;
 // tokens created and revoked, the API access switch, a disabled user and an
 // expired room, each checked against the API; the activity log; webhook
 // endpoints and the outgoing messages list (issue "Outbound delivery").
@@ -113,6 +114,61 @@ test("find a transaction by a participant's e-mail, see its tags and who changed
   await page.screenshot({ path: join(artifacts, "admin-transaction.png"), fullPage: true });
 });
 
+test("templates: the list, a template's tags on its pages, and Restore making a new version", async () => {
+  const seen = problems.length;
+  const doc = await srv.upload(mixedPDF(), "Purchase agreement");
+  const tag = (type, role, x) => ({ type, x, y: 640, width: 144, height: 36, page: 1, document: 0, role, customData: {} });
+  const created = await srv.api("POST", "/api/v1/templates", {
+    name: "Weekly purchase agreement", documents: [{ document: doc.location }],
+    roles: [{ name: "Buyer" }, { name: "Seller" }],
+    tags: [tag("SIGNATURETEMPLATE", "Buyer", 72), tag("DATETEMPLATE", "Seller", 300)],
+  });
+  const v1 = await srv.api("GET", `/api/v1/templates/${created.id}`);
+  await srv.api("PUT", `/api/v1/templates/${created.id}`, { ...v1, tags: [v1.tags[0]] }); // version 2: one tag
+
+  await page.goto(srv.base + "/admin/transactions");
+  if (page.url().endsWith("/admin/login")) await signIn(page, "admin@example.com", srv.adminPassword); // when run alone
+  await page.waitForURL(/\/admin\/transactions/);
+  await page.getByRole("link", { name: "Templates", exact: true }).click();
+  await page.waitForURL(/\/admin\/templates$/);
+  await page.getByLabel("Search").fill("WEEKLY");
+  await page.waitForFunction(() => document.querySelectorAll("[data-template-id]").length === 1);
+  const row = page.locator(`[data-template-id="${created.id}"]`);
+  assert.match(await row.textContent(), /Weekly purchase agreement[\s\S]*Demo/);
+  await page.screenshot({ path: join(artifacts, "admin-templates.png") });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: join(artifacts, "admin-templates-390.png"), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  await row.getByRole("link").click();
+  await page.waitForURL(new RegExp(`/admin/templates/${created.id}$`));
+  await page.locator(".viewer-page--rendered").first().waitFor();
+  const placed = page.locator(".tag[data-tag-id][data-placed]");
+  assert.equal(await placed.count(), 1, "version 2's one tag is drawn");
+  assert.equal(await placed.first().getAttribute("data-signer-id"), "Buyer");
+  assert.equal(await page.locator(".viewer[data-editable]").count(), 0, "read-only");
+  assert.equal(await page.locator("[data-template-current-version]").textContent(), "2");
+  await page.screenshot({ path: join(artifacts, "admin-template.png"), fullPage: true });
+  for (const [width, height, name] of [[390, 844, "admin-template-390.png"], [1280, 900, ""]]) {
+    await page.setViewportSize({ width, height }); // the viewer fits its pages to the width it loads at
+    await page.reload();
+    await page.locator(".viewer-page--rendered").first().waitFor();
+    if (name) await page.screenshot({ path: join(artifacts, name), fullPage: true });
+  }
+
+  await page.locator('[data-template-version="1"]').getByRole("button", { name: "Restore" }).click();
+  assert.match(await answerConfirm(page), /Restore version 1\?/);
+  await page.waitForFunction(() => document.querySelector("[data-template-current-version]")?.textContent === "3");
+  await page.locator(".viewer-page--rendered").first().waitFor();
+  await page.waitForFunction(() => document.querySelectorAll(".tag[data-tag-id][data-placed]").length === 2);
+  const v3 = await srv.api("GET", `/api/v1/templates/${created.id}`);
+  assert.equal(v3.version, 3);
+  assert.deepEqual(v3.tags, v1.tags, "version 3 equals version 1");
+  const versions = await srv.api("GET", `/api/v1/templates/${created.id}/versions`);
+  assert.deepEqual([versions.items[0].restoredFrom, versions.items[0].actor.kind], [1, "admin"]);
+  assert.deepEqual(problems.slice(seen), []);
+});
+
 test("tokens, API access, a disabled user and an expired room take effect at once", async () => {
   await page.goto(srv.base + "/admin/organizations");
   const orgRow = page.locator("[data-org-id]").first();
@@ -208,10 +264,18 @@ test("a webhook endpoint added in the console; outgoing messages show held invit
   await page.getByRole("link", { name: "Outgoing messages" }).click();
   const held = page.locator('[data-message-id][data-status="held"]');
   const dead = page.locator('[data-message-id][data-status="dead"]');
-  for (let i = 0; i < 40 && ((await held.count()) < 2 || (await dead.count()) < 2); i++) {
-    await page.waitForTimeout(500);
-    await page.reload();
-  }
+  // The outbox worker delivers in the background and the page does not refresh itself: the page's own
+  // HTML is fetched again (polling, no event to wait for) until it lists both, then the page is reloaded.
+  await page.waitForFunction(
+    async () => {
+      const html = await (await fetch(location.href, { credentials: "same-origin" })).text();
+      const doc = new DOMParser().parseFromString(html, "text/html");
+      return doc.querySelectorAll('[data-message-id][data-status="held"]').length >= 2 && doc.querySelectorAll('[data-message-id][data-status="dead"]').length >= 2;
+    },
+    null,
+    { polling: 500, timeout: 30000 },
+  );
+  await page.reload();
   assert.equal(await held.count(), 2, "two held invitations");
   assert.equal(await dead.count(), 2, "transaction.updated and transaction.esign_pending calls, dead");
   assert.match(await held.first().textContent(), /(pat|robin)@example\.com/);

@@ -8,7 +8,8 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { mixedPDF } from "./lib/pdf.mjs";
-import { startServer, launchBrowser, watchProblems, artifacts, answerConfirm, acceptConfirms } from "./lib/server.mjs";
+import { startServer, launchBrowser, artifacts, answerConfirm, acceptConfirms } from "./lib/server.mjs";
+import { openRoom, setZoom, viewerIdle } from "./lib/room.mjs";
 
 let srv, browser, mixed;
 
@@ -22,16 +23,6 @@ after(async () => {
   await browser?.close();
   srv?.stop();
 });
-
-/** Opens a room URL in a fresh context (or the given one). */
-async function openRoom(url, context) {
-  const ctx = context || (await browser.newContext({ viewport: { width: 1440, height: 900 } }));
-  const page = await ctx.newPage();
-  const problems = watchProblems(page);
-  await page.goto(url);
-  await page.locator(".viewer-page--rendered").first().waitFor();
-  return { page, problems, ctx };
-}
 
 const isTagSave = (method) => (r) => r.url().includes("/tags") && r.request().method() === method;
 const pageEl = (page, docId, n) => page.locator(`.viewer-page[data-document-id="${docId}"][data-page="${n}"]`);
@@ -59,7 +50,7 @@ async function roomEdit(page, urlPattern, action) {
 }
 
 test("page moves and deletes that saved raise no false alarm and no pdf.js wording", async () => {
-  const { page, problems, ctx } = await openRoom(srv.roomURL);
+  const { page, problems, ctx } = await openRoom(browser, srv.roomURL);
   await recordStatus(page);
   const thumb = (n) => page.locator(`.room-doc[data-document="0"] .room-thumb[data-page="${n}"]`);
   acceptConfirms(page);
@@ -72,10 +63,10 @@ test("page moves and deletes that saved raise no false alarm and no pdf.js wordi
   for (const op of ops) {
     await roomEdit(page, /\/pages\/\d+\/(delete|move)$/, op);
     // Let the pages and thumbnails of the new room draw.
-    await page.waitForTimeout(600);
+    await viewerIdle(page);
   }
   await page.mouse.wheel(0, 2000);
-  await page.waitForTimeout(600);
+  await viewerIdle(page);
   const seen = await page.evaluate(() => window.statusSeen);
   assert.ok(!seen.some((s) => /Not saved/.test(s)), `the status said: ${JSON.stringify(seen)}`);
   assert.ok(!seen.some((s) => /PDFWorker|worker|could not be drawn|Exception/i.test(s)), `pdf.js wording: ${JSON.stringify(seen)}`);
@@ -115,13 +106,12 @@ test("a drag moves a tag without resizing it, and a resize keeps the edges not d
     { x: 100.37, y: 500.11, width: 60, height: 30, page: 1 },
     { x: 100, y: 300, width: 60, height: 30, page: 5 },
   ]);
-  const { page, problems, ctx } = await openRoom(r.url);
+  const { page, problems, ctx } = await openRoom(browser, r.url);
   // One tag per page: the API's tags carry no id, the page tells them apart.
   const stored = async (n) => (await srv.transaction(r.transactionId)).documents[0].tags.find((t) => t.page === n);
   const tagOn = (n) => pageEl(page, mixed.id, n).locator(".tag");
   for (const zoom of ["fit", "1.25", "0.75"]) {
-    await page.getByLabel("Zoom", { exact: true }).selectOption(zoom);
-    await page.waitForTimeout(100);
+    await setZoom(page, zoom);
     const scale = await page.evaluate(() => window.markupRoomViewer.scale);
     for (const n of [1, 5]) {
       const tag = tagOn(n);
@@ -160,7 +150,7 @@ test("a drag moves a tag without resizing it, and a resize keeps the edges not d
 
 test("the page context menu follows the WAI-ARIA menu pattern, opened by right-click or Shift+F10", async () => {
   const r = await srv.room([mixed]);
-  const { page, problems, ctx } = await openRoom(r.url);
+  const { page, problems, ctx } = await openRoom(browser, r.url);
   const thumb = page.locator('.room-thumb[data-page="2"]');
   const menu = page.locator("[data-control='thumbnail-context-menu']");
   const focused = () => page.evaluate(() => document.activeElement?.textContent.trim() || "");
@@ -200,8 +190,8 @@ test("a tag removed in another window is dropped when edited here, with a plain 
     { x: 300, y: 500, width: 60, height: 30, page: 1 },
     { x: 100, y: 300, width: 60, height: 30, page: 1 },
   ]);
-  const a = await openRoom(r.url);
-  const b = await openRoom(r.url, a.ctx);
+  const a = await openRoom(browser, r.url);
+  const b = await openRoom(browser, r.url, { context: a.ctx });
   await recordStatus(b.page);
   const tagsIn = (page) => pageEl(page, mixed.id, 1).locator(".tag[data-tag-id]");
   const [first, second, third] = await tagsIn(a.page).evaluateAll((els) => els.map((el) => el.dataset.tagId));
@@ -245,8 +235,8 @@ test("a tag removed in another window is dropped when edited here, with a plain 
 
 test("Ctrl+V pastes at the pointer, else at the spot last clicked, kept inside the page", async () => {
   const r = await roomWithTags([{ x: 100, y: 600, width: 60, height: 30, page: 1 }]);
-  const { page, problems, ctx } = await openRoom(r.url);
-  await page.getByLabel("Zoom", { exact: true }).selectOption("1");
+  const { page, problems, ctx } = await openRoom(browser, r.url);
+  await setZoom(page, "1");
   const px = 96 / 72;
   const all = async () => (await srv.transaction(r.transactionId)).documents[0].tags;
   /** Where the newest tag on page n shows, in pixels from the page's top-left corner. */
@@ -286,7 +276,7 @@ test("Ctrl+V pastes at the pointer, else at the spot last clicked, kept inside t
   assert.ok(Math.abs(at.left - 120) <= px && Math.abs(at.top - 90) <= px, `pasted at ${JSON.stringify(at)}, clicked at 120,90`);
 
   // Pointing at the bottom-right corner of page 3 (all of it in view at fit width): the copy stays inside the page.
-  await page.getByLabel("Zoom", { exact: true }).selectOption("fit");
+  await setZoom(page, "fit");
   await top(p3);
   b = await p3.boundingBox();
   await page.mouse.move(b.x + b.width - 3, b.y + b.height - 3);
@@ -307,7 +297,7 @@ test("removing a participant asks with their tag count as it is now and says the
   const robin = tx.participants[1];
   tx.documents[0].tags = [{ type: "SIGNATURETEMPLATE", x: 100, y: 600, width: 60, height: 30, page: 1, signerId: robin.id, customData: {} }];
   await srv.api("PUT", `/api/v1/transactions/${r.transactionId}`, tx);
-  const { page, problems, ctx } = await openRoom(r.url);
+  const { page, problems, ctx } = await openRoom(browser, r.url);
   // Two more tags for Robin in this page session.
   await page.locator("[data-signer-picker] label", { hasText: "Robin Seller" }).click();
   for (const y of [100, 200]) {
@@ -337,7 +327,7 @@ test("removing a participant asks with their tag count as it is now and says the
 
 test("participant dialog errors name and mark their fields, and the address bar stays the room's", async () => {
   const r = await srv.room([mixed]);
-  const { page, problems, ctx } = await openRoom(r.url);
+  const { page, problems, ctx } = await openRoom(browser, r.url);
   const roomPath = new URL(page.url()).pathname;
   await page.getByRole("button", { name: "Add Participant" }).click();
   let dialog = page.locator("dialog#participant-add");
@@ -414,9 +404,8 @@ test("a drag carries a tag to another page of its document, or to another docume
   const sig = { type: "SIGNATURETEMPLATE", y: 400, width: 60, height: 30, signerId: tx.participants[0].id, customData: {} };
   tx.documents[0].tags = [{ ...sig, x: 100, page: 1 }, { ...sig, x: 300, page: 5 }];
   await srv.api("PUT", `/api/v1/transactions/${r.transactionId}`, tx);
-  const { page, problems, ctx } = await openRoom(r.url);
-  await page.getByLabel("Zoom", { exact: true }).selectOption("0.5");
-  await page.waitForTimeout(100);
+  const { page, problems, ctx } = await openRoom(browser, r.url);
+  await setZoom(page, "0.5");
   const docs = async () => (await srv.transaction(r.transactionId)).documents;
   const ids = [mixed.id, other.id];
   const pageOf = (d, n) => pageEl(page, ids[d], n);

@@ -12,7 +12,8 @@ import { gzipSync } from "node:zlib";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { mixedPDF, longPDF } from "./lib/pdf.mjs";
-import { startServer, launchBrowser, watchProblems, artifacts } from "./lib/server.mjs";
+import { startServer, launchBrowser, artifacts } from "./lib/server.mjs";
+import { openRoom, setZoom, viewerIdle } from "./lib/room.mjs";
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 let srv, browser, mixed, room;
@@ -29,23 +30,8 @@ after(async () => {
   srv?.stop();
 });
 
-/** Opens a room URL in a fresh page of the given (or a new) context. */
-async function openRoom(url, context) {
-  const ctx = context || (await browser.newContext({ viewport: { width: 1440, height: 900 } }));
-  const page = await ctx.newPage();
-  const problems = watchProblems(page);
-  await page.goto(url);
-  await page.locator(".viewer-page--rendered").first().waitFor();
-  return { page, problems, ctx };
-}
-
 const pageEl = (page, docId, n) => page.locator(`.viewer-page[data-document-id="${docId}"][data-page="${n}"]`);
 const isTagSave = (method) => (r) => r.url().includes("/tags") && r.request().method() === method;
-
-async function setZoom(page, value) {
-  await page.getByLabel("Zoom", { exact: true }).selectOption(value);
-  await page.waitForFunction((z) => Math.abs(window.markupRoomViewer.zoom - z) < 1e-6, Number(value));
-}
 
 async function tags(txID) {
   const tx = await srv.transaction(txID);
@@ -77,7 +63,7 @@ async function clickPlace(page, type, docId, n, pos) {
 }
 
 test("pages render, and tags land where they are put on every page at 50, 100 and 200 %", async () => {
-  const { page, problems, ctx } = await openRoom(room.url);
+  const { page, problems, ctx } = await openRoom(browser, room.url);
   const nonWhite = await page.evaluate(() => {
     const c = document.querySelector(".viewer-page--rendered canvas");
     const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
@@ -127,7 +113,7 @@ test("pages render, and tags land where they are put on every page at 50, 100 an
 
 test("drag from the palette, move, resize, nudge, copy/paste, delete, undo and redo", async () => {
   const r = await srv.room([mixed]);
-  const { page, problems, ctx } = await openRoom(r.url);
+  const { page, problems, ctx } = await openRoom(browser, r.url);
   await setZoom(page, "1");
   const scale = 96 / 72;
 
@@ -228,7 +214,7 @@ test("drag from the palette, move, resize, nudge, copy/paste, delete, undo and r
 
 test("the properties panel edits exact PDF points and options, and refuses bad values", async () => {
   const r = await srv.room([mixed]);
-  const { page, problems, ctx } = await openRoom(r.url);
+  const { page, problems, ctx } = await openRoom(browser, r.url);
   await setZoom(page, "1");
   const id = await clickPlace(page, "DATETEMPLATE", mixed.id, 1, { x: 100, y: 120 });
   const panel = page.locator("[data-tag-props]");
@@ -294,8 +280,8 @@ test("the properties panel edits exact PDF points and options, and refuses bad v
 test("a reload shows exactly what was saved, and two tabs editing at once lose nothing", async () => {
   const r = await srv.room([mixed]);
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const a = await openRoom(r.url, ctx);
-  const b = await openRoom(a.page.url(), ctx);
+  const a = await openRoom(browser, r.url, { context: ctx });
+  const b = await openRoom(browser, a.page.url(), { context: ctx });
   for (const p of [a.page, b.page]) await setZoom(p, "1");
   // Both tabs place tags at the same time.
   await Promise.all([
@@ -336,7 +322,7 @@ test("a reload shows exactly what was saved, and two tabs editing at once lose n
 
 test("keyboard alone: pick and place from the palette, Tab through tags, edit them", async () => {
   const r = await srv.room([mixed]);
-  const { page, problems, ctx } = await openRoom(r.url);
+  const { page, problems, ctx } = await openRoom(browser, r.url);
   await setZoom(page, "1");
   // Enter on a palette item picks it; Enter again places it on the page in view.
   const sig = page.locator('[data-palette] [data-tag-type="SIGNATURETEMPLATE"]');
@@ -387,7 +373,7 @@ test("keyboard alone: pick and place from the palette, Tab through tags, edit th
 });
 
 test("the demo room printed at start-up: real pages, tags for both demo participants", async () => {
-  const { page, problems, ctx } = await openRoom(srv.roomURL);
+  const { page, problems, ctx } = await openRoom(browser, srv.roomURL);
   const roomID = await page.locator("[data-room-id]").getAttribute("data-room-id");
   const { transactionId } = await srv.api("GET", `/api/v1/markup-rooms/${roomID}`);
   const before = await srv.transaction(transactionId);
@@ -440,7 +426,7 @@ test("the demo room printed at start-up: real pages, tags for both demo particip
 
 test("without documents.edit the tools are absent and a forged request is refused", async () => {
   const r = await srv.room([mixed], { documents: { edit: false } });
-  const { page, problems, ctx } = await openRoom(r.url);
+  const { page, problems, ctx } = await openRoom(browser, r.url);
   for (const sel of ["[data-palette]", "[data-tag-props]", "[data-signer-picker]", ".viewer[data-editable]"]) {
     assert.equal(await page.locator(sel).count(), 0, `${sel} is absent`);
   }
@@ -462,9 +448,10 @@ test("without documents.edit the tools are absent and a forged request is refuse
 test("a 50-page PDF paints its first page fast and never renders every page; budgets", async () => {
   const long = await srv.upload(longPDF(50), "Fifty pages");
   const r = await srv.room([long]);
-  const { page, problems, ctx } = await openRoom(r.url);
+  const { page, problems, ctx } = await openRoom(browser, r.url);
   const firstPaint = await page.evaluate(() => performance.getEntriesByName("markuproom:first-page")[0].startTime);
-  await page.waitForTimeout(500);
+  // Once the viewer has drawn all it wants (nothing queued): only the pages in view and their neighbours.
+  await viewerIdle(page);
   const early = await page.locator(".viewer-page--rendered").count();
   assert.ok(early <= 4, `${early} pages rendered up front`);
   await page.locator(".room-thumb--drawn").first().waitFor();

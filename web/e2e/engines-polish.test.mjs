@@ -14,6 +14,7 @@ import assert from "node:assert/strict";
 import { mixedPDF } from "./lib/pdf.mjs";
 import { startServer } from "./lib/server.mjs";
 import { launch, engine } from "./lib/engine.mjs";
+import { enginePages, assertNoProblems, clickable } from "./lib/room.mjs";
 
 const T = { timeout: 240000 };
 // WebKitGTK's MiniBrowser window is never narrower than about 447 px: there the
@@ -33,59 +34,17 @@ after(async () => {
   srv?.stop();
 });
 
-const open = new Set();
-afterEach(async () => {
-  for (const p of open) await p.close().catch(() => {});
-  open.clear();
-});
-
-async function newPage(size = { width: 1440, height: 900 }) {
-  const page = await browser.newPage(size);
-  const close = page.close;
-  page.close = async () => {
-    open.delete(page);
-    await close();
-  };
-  open.add(page);
-  return page;
-}
+const pages = enginePages(() => browser);
+const { newPage, openRoom } = pages;
+afterEach(pages.closeAll);
 
 const pageSel = (docId, n) => `.viewer-page[data-document-id="${docId}"][data-page="${n}"]`;
 const tagSel = (id) => `.tag[data-tag-id="${id}"]`;
-
-async function openRoom(url, size) {
-  const page = await newPage(size);
-  await page.goto(url);
-  await page.waitForSelector(".viewer-page--rendered");
-  return page;
-}
 
 /** On a phone, opens the dock's sheet name and waits until sel in it takes a click (the sheet slides in). */
 async function openSheet(page, name, sel) {
   await page.click(`[data-room-dock] [data-sheet-open='${name}']`);
   await clickable(page, sel, `${sel} in the ${name} sheet`);
-}
-
-/** Waits until the element matching sel takes a click at its centre (a sheet has slid in or out). */
-function clickable(page, sel, message = `${sel} takes a click`) {
-  return page.waitFor(
-    (sel) => {
-      const el = document.querySelector(sel);
-      const r = el?.getBoundingClientRect();
-      if (!r || !r.width) return false;
-      const at = `${Math.round(r.left)},${Math.round(r.top)}`;
-      const still = window.__e2eLastAt === at; // not sliding any more
-      window.__e2eLastAt = at;
-      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-      return still && !!hit && el.contains(hit);
-    },
-    sel,
-    { message, interval: 150 },
-  );
-}
-
-async function assertClean(page) {
-  assert.deepEqual(await page.problems(), [], `${engine}: console problems`);
 }
 
 /** The words the server wrote on the tag (its HTML fetched again, no script run). */
@@ -140,7 +99,7 @@ test("a date tag says 'Date signed · MM/DD/YYYY', not today's date, the same dr
   shown = await shownText(page, id);
   assert.ok(["MMMM do, yyyy", "Date signed · MMMM do, yyyy"].includes(shown.text), `${engine} 50 %: "${shown.text}" (${shown.mode})`);
   assert.doesNotMatch(shown.text, /\d/, "no date that reads as fixed");
-  await assertClean(page);
+  await assertNoProblems(page);
   await page.close();
 });
 
@@ -230,7 +189,7 @@ test("required fields are marked in every dialog and form of the room: aria-requ
     assert.deepEqual(fields.map((f) => f.name), ["title"]);
     assertMarked(fields, "rename");
     await page.screenshot(`polish-required-rename-${size.width}`);
-    await assertClean(page);
+    await assertNoProblems(page);
     await page.close();
   }
 });
@@ -259,7 +218,7 @@ test("an empty room says so in the toolbar, with no page count or page navigatio
     assert.doesNotMatch(bar.text, /page|of 1|No document\b/i, `${engine} ${size.width}: ${bar.text}`);
     assert.ok(bar.undo, `${engine} ${size.width}: Undo stays (a removal can be undone)`);
     await page.screenshot(`polish-empty-room-${size.width}`);
-    await assertClean(page);
+    await assertNoProblems(page);
     await page.close();
   }
   // A room with a document still numbers its pages.
@@ -338,7 +297,7 @@ test("the save status has a slot of its own in the toolbar at 1440×900, 1024×7
     const place = await statusPlace(page);
     assert.deepEqual(place.others.filter((o) => overlap(place.status, o)).map((o) => o.what), [], `${engine} ${size.width}: after a save`);
     await page.screenshot(`polish-status-saved-${size.width}`);
-    await assertClean(page);
+    await assertNoProblems(page);
     await page.close();
   }
 });

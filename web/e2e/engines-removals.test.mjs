@@ -17,6 +17,7 @@ import { fileURLToPath } from "node:url";
 import { mixedPDF, makePDF } from "./lib/pdf.mjs";
 import { startServer } from "./lib/server.mjs";
 import { launch, engine } from "./lib/engine.mjs";
+import { enginePages, assertNoProblems, clickable } from "./lib/room.mjs";
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const T = { timeout: 240000 };
@@ -34,11 +35,9 @@ after(async () => {
   srv?.stop();
 });
 
-const open = new Set();
-afterEach(async () => {
-  for (const p of open) await p.close().catch(() => {});
-  open.clear();
-});
+const pages = enginePages(() => browser);
+const { openRoom } = pages;
+afterEach(pages.closeAll);
 
 const DIALOG = "[data-confirm-dialog]";
 const OPEN = `${DIALOG}[open]`;
@@ -76,21 +75,7 @@ function domTags(page) {
   );
 }
 
-/** Opens url in a fresh page, waits for a drawn page, and replaces window.confirm by one that records and throws. */
-async function openRoom(url, size = { width: 1440, height: 900 }) {
-  const page = await browser.newPage(size);
-  const close = page.close;
-  page.close = async () => {
-    open.delete(page);
-    await close();
-  };
-  open.add(page);
-  await page.goto(url);
-  await page.waitForSelector(".viewer-page--rendered");
-  await trapConfirm(page);
-  return page;
-}
-
+/** Replaces the page's window.confirm by one that records and throws (the room must ask in its own dialog). */
 function trapConfirm(page) {
   return page.eval(() => {
     window.__confirmCalls = [];
@@ -103,11 +88,6 @@ function trapConfirm(page) {
 
 async function assertNoNativeConfirm(page) {
   assert.deepEqual(await page.eval(() => window.__confirmCalls), [], `${engine}: window.confirm called`);
-}
-
-async function assertClean(page, allowed = () => false) {
-  const problems = (await page.problems()).filter((p) => !allowed(p));
-  assert.deepEqual(problems, [], `${engine}: console problems`);
 }
 
 /** Runs a room change and waits until the editor has started again on the room swapped in. */
@@ -149,6 +129,7 @@ async function escapeCancels(page) {
   const before = (await page.requests()).length;
   await page.press("Escape");
   await page.waitForSelector(DIALOG, { hidden: true });
+  // Proves that nothing is sent: no event to wait for, so the request log is read after 300 ms (a deliberate wait).
   await new Promise((r) => setTimeout(r, 300));
   assert.deepEqual((await page.requests()).slice(before).filter((r) => r.method === "POST"), [], `${engine}: Escape sent a request`);
 }
@@ -159,6 +140,7 @@ test("removing a document: the room's dialog names it and its tags, Escape cance
   const r = await removalRoom();
   const before = await state(r.transactionId);
   const page = await openRoom(r.url);
+  await trapConfirm(page);
   const tagsBefore = await domTags(page);
   assert.equal(tagsBefore.length, 8);
 
@@ -204,7 +186,7 @@ test("removing a document: the room's dialog names it and its tags, Escape cance
   assert.deepEqual(await domTags(page), tagsBefore);
 
   await assertNoNativeConfirm(page);
-  await assertClean(page);
+  await assertNoProblems(page);
   await page.close();
 });
 
@@ -213,6 +195,7 @@ test("removing a participant (at 1024×768): the dialog names them and their tag
   const before = await state(r.transactionId);
   const robin = before.participants[1][0];
   const page = await openRoom(r.url, { width: 1024, height: 768 });
+  await trapConfirm(page);
   const tagsBefore = await domTags(page);
   const row = `.room-participant[data-participant-id="${robin}"]`;
   const ask = async () => {
@@ -261,13 +244,14 @@ test("removing a participant (at 1024×768): the dialog names them and their tag
 
   await assertNoNativeConfirm(page);
   // The browser reports the refused request (422) itself on some engines; nothing else.
-  await assertClean(page, (p) => /status of 422|422 \(Unprocessable/.test(p));
+  await assertNoProblems(page, (p) => /status of 422|422 \(Unprocessable/.test(p));
   await page.close();
 });
 
 test("deleting a page asks in the room's dialog too (Escape keeps it), and no script of ours calls window.confirm", T, async () => {
   const r = await removalRoom();
   const page = await openRoom(r.url);
+  await trapConfirm(page);
   const del = '.room-doc[data-document="0"] .room-thumb[data-page="2"] [data-page-action="delete"]';
   await page.click(del);
   const asked = await dialogState(page);
@@ -280,7 +264,7 @@ test("deleting a page asks in the room's dialog too (Escape keeps it), and no sc
   await roomChange(page, /\/pages\/2\/delete$/, () => page.click(`${OPEN} [data-confirm-ok]`));
   assert.equal((await srv.transaction(r.transactionId)).documents[0].pages, 4);
   await assertNoNativeConfirm(page);
-  await assertClean(page);
+  await assertNoProblems(page);
   await page.close();
 
   // No script or template of ours calls window.confirm (htmx's hx-confirm would: none is used).
@@ -298,9 +282,10 @@ const PHONE = { width: engine === "webkit" ? 447 : 390, height: 844 };
 test("the confirm dialog on a phone (390×844): the documents sheet's Remove asks in the dialog, which fits the screen", T, async () => {
   const r = await removalRoom();
   const page = await openRoom(r.url, PHONE);
+  await trapConfirm(page);
   await page.click('[data-sheet-open="documents"]');
   await page.waitFor(() => document.querySelector("[data-room-layout]").dataset.openSheet === "documents");
-  await new Promise((r) => setTimeout(r, 500)); // the sheet slides in
+  await clickable(page, docRemove(1), `${engine}: the documents sheet slid in`);
   await page.click(docRemove(1));
   const asked = await dialogState(page);
   assert.equal(asked.title, "Remove “Addendum” and its 3 tags?");
@@ -310,6 +295,6 @@ test("the confirm dialog on a phone (390×844): the documents sheet's Remove ask
   await roomChange(page, /\/documents\/1\/remove$/, () => page.click(`${OPEN} [data-confirm-ok]`));
   assert.equal((await srv.transaction(r.transactionId)).documents.length, 1);
   await assertNoNativeConfirm(page);
-  await assertClean(page);
+  await assertNoProblems(page);
   await page.close();
 });

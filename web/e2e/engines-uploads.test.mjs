@@ -16,6 +16,7 @@ import assert from "node:assert/strict";
 import { mixedPDF, textTagsPDF } from "./lib/pdf.mjs";
 import { startServer } from "./lib/server.mjs";
 import { launch, engine } from "./lib/engine.mjs";
+import { enginePages, assertClean } from "./lib/room.mjs";
 
 const T = { timeout: 240000 };
 let srv, browser, mixed;
@@ -31,35 +32,9 @@ after(async () => {
   srv?.stop();
 });
 
-const open = new Set();
-afterEach(async () => {
-  for (const p of open) await p.close().catch(() => {});
-  open.clear();
-});
-
-/** Opens url in a fresh page of the given size (closed after the test) and waits until a page is drawn. */
-async function openRoom(url, size = { width: 1440, height: 900 }) {
-  const page = await browser.newPage(size);
-  const close = page.close;
-  page.close = async () => {
-    open.delete(page);
-    await close();
-  };
-  open.add(page);
-  await page.goto(url);
-  await page.waitForSelector(".viewer-page--rendered");
-  return page;
-}
-
-/** Fails on console errors and warnings, uncaught errors, CSP violations, and a red status message. */
-async function assertClean(page) {
-  assert.deepEqual(await page.problems(), [], `${engine}: console problems`);
-  const status = await page.eval(() => {
-    const el = document.querySelector("[data-save-status]");
-    return el ? { kind: el.dataset.kind || "", text: el.textContent.trim() } : null;
-  });
-  if (status) assert.notEqual(status.kind, "error", `${engine}: red status "${status.text}"`);
-}
+const pages = enginePages(() => browser);
+const { openRoom } = pages;
+afterEach(pages.closeAll);
 
 /** The tags of a transaction's document, signers named by their place among the participants. */
 async function signedTags(txID, pos) {

@@ -23,6 +23,7 @@ import { fileURLToPath } from "node:url";
 import { mixedPDF } from "./lib/pdf.mjs";
 import { startServer } from "./lib/server.mjs";
 import { launch, engine } from "./lib/engine.mjs";
+import { enginePages, assertClean } from "./lib/room.mjs";
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const T = { timeout: 600000 };
@@ -52,38 +53,12 @@ after(async () => {
   srv?.stop();
 });
 
-// A page a failed test left open is closed, so the next test starts clean (WebKit drives one page at a time).
-const open = new Set();
-afterEach(async () => {
-  for (const p of open) await p.close().catch(() => {});
-  open.clear();
-});
+const pages = enginePages(() => browser);
+const { openRoom } = pages;
+afterEach(pages.closeAll);
 
-/** Opens url in a fresh page of the given size and waits until a page is drawn. */
-async function openRoom(url, size) {
-  const page = await browser.newPage(size);
-  const close = page.close;
-  page.close = async () => {
-    open.delete(page);
-    await close();
-  };
-  open.add(page);
-  assert.deepEqual(await page.viewport(), size, `${engine}: the viewport`);
-  await page.goto(url);
-  await page.waitForSelector(".viewer-page--rendered");
-  return page;
-}
-
-/** Fails on console errors and warnings, uncaught errors, CSP violations, and a red status message. */
-async function assertClean(page) {
-  assert.deepEqual(await page.problems(), [], `${engine}: console problems`);
-  const status = await page.eval(() => {
-    const el = document.querySelector("[data-save-status]");
-    return el ? { kind: el.dataset.kind || "", text: el.textContent.trim() } : null;
-  });
-  if (status) assert.notEqual(status.kind, "error", `${engine}: red status "${status.text}"`);
-}
-
+// Two animation frames and 30 ms: the time a scroll the click caused would take to show. The test proves the
+// room does NOT move, so there is no event to wait for: this is a deliberate "nothing happens within" wait.
 const frames = (page) => page.eval(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 30)))));
 
 /**

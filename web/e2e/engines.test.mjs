@@ -22,6 +22,7 @@ import { fileURLToPath } from "node:url";
 import { mixedPDF, longPDF } from "./lib/pdf.mjs";
 import { startServer } from "./lib/server.mjs";
 import { launch, engine } from "./lib/engine.mjs";
+import { enginePages, assertClean } from "./lib/room.mjs";
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const T = { timeout: 240000 };
@@ -38,50 +39,15 @@ after(async () => {
   srv?.stop();
 });
 
-// A page a failed test left open is closed, so the next test starts clean (WebKit drives one page at a time).
-const open = new Set();
-afterEach(async () => {
-  for (const p of open) await p.close().catch(() => {});
-  open.clear();
-});
-
-/** A fresh page of the given size (closed after the test). */
-async function newPage(size) {
-  const page = await browser.newPage(size);
-  const close = page.close;
-  page.close = async () => {
-    open.delete(page);
-    await close();
-  };
-  open.add(page);
-  if (size) assert.deepEqual(await page.viewport(), size, `${engine}: the viewport`);
-  return page;
-}
+const pages = enginePages(() => browser);
+const { newPage, openRoom } = pages;
+afterEach(pages.closeAll);
 
 const TAGS = /\/tags(\/|$)/;
 const pageSel = (docId, n) => `.viewer-page[data-document-id="${docId}"][data-page="${n}"]`;
 const paletteSel = (type) => `[data-palette] [data-tag-type="${type}"]`;
 const tagSel = (id) => `.tag[data-tag-id="${id}"]`;
 const tagIdOf = (req) => /data-tag-id="([^"]+)"/.exec(req.body)?.[1];
-
-/** Opens url in a fresh page of the given size and waits until a page is drawn. */
-async function openRoom(url, size = { width: 1440, height: 900 }) {
-  const page = await newPage(size);
-  await page.goto(url);
-  await page.waitForSelector(".viewer-page--rendered");
-  return page;
-}
-
-/** Fails on console errors and warnings, uncaught errors, CSP violations, and a red status message. */
-async function assertClean(page, allowed = () => false) {
-  const problems = (await page.problems()).filter((p) => !allowed(p));
-  assert.deepEqual(problems, [], `${engine}: console problems`);
-  const status = await page.eval(() => {
-    const el = document.querySelector("[data-save-status]");
-    return el ? { kind: el.dataset.kind || "", text: el.textContent.trim() } : null;
-  });
-  if (status) assert.notEqual(status.kind, "error", `${engine}: red status "${status.text}"`);
-}
 
 async function setZoom(page, value) {
   await page.select("[data-zoom-select]", value);

@@ -10,7 +10,8 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { makePDF } from "./lib/pdf.mjs";
-import { startServer, launchBrowser, watchProblems, artifacts } from "./lib/server.mjs";
+import { startServer, launchBrowser, artifacts } from "./lib/server.mjs";
+import { openRoom } from "./lib/room.mjs";
 
 let srv, browser;
 
@@ -27,14 +28,7 @@ after(async () => {
 const isTagSave = (method) => (r) => /\/tags(\/[^/]+)?$/.test(new URL(r.url()).pathname) && r.request().method() === method;
 
 /** Opens url at w×h; waits for the first page. */
-async function open(url, w = 1440, h = 900) {
-  const ctx = await browser.newContext({ viewport: { width: w, height: h } });
-  const page = await ctx.newPage();
-  const problems = watchProblems(page);
-  await page.goto(url);
-  await page.locator(".viewer-page--rendered").first().waitFor();
-  return { ctx, page, problems };
-}
+const open = (url, w = 1440, h = 900) => openRoom(browser, url, { viewport: { width: w, height: h } });
 
 /** A fresh room on a three-page and a one-page document (ref: its referenceId, "" for none). */
 async function freshRoom(ref = "") {

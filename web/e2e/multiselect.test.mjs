@@ -13,7 +13,8 @@ import { join } from "node:path";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { makePDF, mixedPDF } from "./lib/pdf.mjs";
-import { startServer, launchBrowser, watchProblems, artifacts } from "./lib/server.mjs";
+import { startServer, launchBrowser, artifacts } from "./lib/server.mjs";
+import { openRoom, setZoom, DESKTOP } from "./lib/room.mjs";
 
 let srv, browser, doc, mixed;
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -45,8 +46,8 @@ const START = {
 };
 const TYPES = Object.keys(START);
 
-/** A room on the three-page document with the START tags, opened at 100 % in a 1440 × 900 window. */
-async function openRoom(viewport = { width: 1440, height: 900 }, onDoc = doc) {
+/** A room on the three-page document with the START tags, opened at 100 % in a 1440 × 900 window (or viewport). */
+async function openStartRoom(viewport = DESKTOP, onDoc = doc) {
   const r = await srv.room([onDoc]);
   const tx = await srv.transaction(r.transactionId);
   tx.documents[0].tags = TYPES.map((type) => {
@@ -54,17 +55,12 @@ async function openRoom(viewport = { width: 1440, height: 900 }, onDoc = doc) {
     return { type, x: s.x, y: s.y, width: s.width, height: s.height, page: 1, signerId: tx.participants[s.signer].id, customData: {}, required: true };
   });
   await srv.api("PUT", `/api/v1/transactions/${r.transactionId}`, tx);
-  const ctx = await browser.newContext({ viewport });
-  const page = await ctx.newPage();
-  const problems = watchProblems(page);
+  const { page, ctx, problems } = await openRoom(browser, r.url, { viewport });
   const batches = [];
   page.on("request", (req) => {
     if (req.method() === "POST" && req.url().endsWith("/tags/batch")) batches.push(JSON.parse(req.postData() || "{}"));
   });
-  await page.goto(r.url);
-  await page.locator(".viewer-page--rendered").first().waitFor();
-  await page.getByLabel("Zoom", { exact: true }).selectOption("1");
-  await page.waitForFunction(() => Math.abs(window.markupRoomViewer.zoom - 1) < 1e-6);
+  await setZoom(page, "1");
   return { r, page, ctx, problems, batches };
 }
 
@@ -116,7 +112,7 @@ async function redo(page) {
 }
 
 test("three tags are selected each way, marked, counted in the status line, and Escape clears them", async () => {
-  const { page, ctx, problems } = await openRoom();
+  const { page, ctx, problems } = await openStartRoom();
   const selected = () => page.locator(".tag[data-selected]").evaluateAll((els) => els.map((el) => el.dataset.tagType).sort());
   const all = [...TYPES].sort();
   const status = page.locator("[data-save-status]");
@@ -180,7 +176,7 @@ test("three tags are selected each way, marked, counted in the status line, and 
 });
 
 test("a group moves by a drag and by the arrows as one request and one undo step each", async () => {
-  const { r, page, ctx, problems, batches } = await openRoom();
+  const { r, page, ctx, problems, batches } = await openStartRoom();
   await selectAllOnPage1(page);
   const steps = await page.evaluate(() => window.markupRoomHistory.size);
   // Drag the date tag 30 px right and 20 px down with Alt held (no snapping).
@@ -206,7 +202,9 @@ test("a group moves by a drag and by the arrows as one request and one undo step
   // Arrows: 1 pt, Shift: 10 pt, the whole group.
   await page.keyboard.press("ArrowLeft");
   await settled(page);
-  await page.waitForTimeout(1100); // past the merge window: the next press is a step of its own
+  // Past the merge window (history.mjs merges nudges within 1 s): the time passing is what is tested, so a
+  // deliberate wait; the next press is then a step of its own.
+  await page.waitForTimeout(1100);
   await page.keyboard.press("Shift+ArrowUp");
   await settled(page);
   const nudged = await serverRects(r.transactionId);
@@ -264,7 +262,7 @@ test("a group moves by a drag and by the arrows as one request and one undo step
 });
 
 test("align each way, distribute and same size: one step each, undone and redone", async () => {
-  const { r, page, ctx, problems, batches } = await openRoom();
+  const { r, page, ctx, problems, batches } = await openStartRoom();
   await selectAllOnPage1(page);
   const bar = page.locator("[data-arrange-toolbar]");
   const expect = {
@@ -345,7 +343,7 @@ test("align each way, distribute and same size: one step each, undone and redone
 });
 
 test("a tag is drawn with a type picked; a tiny drag or a click gives the default size", async () => {
-  const { r, page, ctx, problems } = await openRoom();
+  const { r, page, ctx, problems } = await openStartRoom();
   const p2 = page.locator('.viewer-page[data-page="2"]');
   await p2.evaluate((el) => el.scrollIntoView({ block: "start" }));
   const box = await p2.boundingBox();
@@ -385,7 +383,7 @@ test("a tag is drawn with a type picked; a tiny drag or a click gives the defaul
 });
 
 test("a move snaps to another tag's edge (guide shown, stored x exact) and Alt turns snapping off", async () => {
-  const { r, page, ctx, problems } = await openRoom();
+  const { r, page, ctx, problems } = await openStartRoom();
   const scale = 96 / 72;
   // Move the date tag (x 250) so its left edge comes 3 px right of the signature's (x 72).
   const b = await tagEl(page, "DATETEMPLATE").boundingBox();
@@ -428,7 +426,7 @@ test("a move snaps to another tag's edge (guide shown, stored x exact) and Alt t
 });
 
 test("the properties panel shows mixed values and edits what the selection shares in one step", async () => {
-  const { r, page, ctx, problems, batches } = await openRoom();
+  const { r, page, ctx, problems, batches } = await openStartRoom();
   await selectAllOnPage1(page);
   const panel = page.locator("[data-tag-props]");
   const signer = panel.getByLabel("Signer");
@@ -463,7 +461,7 @@ test("the properties panel shows mixed values and edits what the selection share
 });
 
 test("copy to pages 2-4 of a mixed-size document: every copy inside its page box at the same relative place, one step", async () => {
-  const { r, page, ctx, problems, batches } = await openRoom(undefined, mixed);
+  const { r, page, ctx, problems, batches } = await openStartRoom(undefined, mixed);
   await selectAllOnPage1(page);
   await page.locator("[data-copy-pages-open]").click();
   const dialog = page.locator("[data-copy-pages-dialog]");
@@ -501,9 +499,9 @@ test("copy to pages 2-4 of a mixed-size document: every copy inside its page box
       assert.ok(Math.abs(got[0] - want[0]) <= tolX && Math.abs(got[1] - want[1]) <= tolY, `${type} on page ${n} at ${got}, source at ${want}`);
     }
   }
-  // The field list redraws on the next animation frame after the tags change: poll it, then count.
+  // The field list redraws on the next animation frame after the tags change: wait for a fourth entry, then count.
   const listed = page.locator("[data-field-list] [data-field-tag]").filter({ hasText: "Initials" });
-  for (let i = 0; i < 100 && (await listed.count()) < 4; i++) await page.waitForTimeout(50);
+  await listed.nth(3).waitFor();
   assert.equal((await listed.count()) >= 4, true, "the field list shows the copies");
   await undo(page);
   assert.equal((await srv.transaction(r.transactionId)).documents[0].tags.length, 3, "undo removes every copy");
@@ -520,11 +518,7 @@ test("the gain: signature, date and initials for two signers on each of 10 pages
   /** Opens a fresh room on the ten pages; act() counts one user action (a click or a key press). */
   const setup = async () => {
     const r = await srv.room([ten]);
-    const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const page = await ctx.newPage();
-    const problems = watchProblems(page);
-    await page.goto(r.url);
-    await page.locator(".viewer-page--rendered").first().waitFor();
+    const { ctx, page, problems } = await openRoom(browser, r.url);
     let actions = 0;
     const act = async (fn) => {
       actions++;
@@ -585,7 +579,7 @@ test("the gain: signature, date and initials for two signers on each of 10 pages
 });
 
 test("a refused group save puts every member back and says why", async () => {
-  const { r, page, ctx } = await openRoom();
+  const { r, page, ctx } = await openStartRoom();
   await selectAllOnPage1(page);
   await page.route("**/tags/batch", (route) =>
     route.fulfill({ status: 422, contentType: "application/problem+json", body: JSON.stringify({ title: "Unprocessable", status: 422, detail: "This room is completed: its tags can no longer change." }) }),
@@ -606,7 +600,7 @@ test("a refused group save puts every member back and says why", async () => {
 
 test("screenshots of the arrange toolbar at 1440×900, 1024×768 and 390×844", async () => {
   for (const [w, h] of [[1440, 900], [1024, 768], [390, 844]]) {
-    const { page, ctx, problems } = await openRoom({ width: w, height: h });
+    const { page, ctx, problems } = await openStartRoom({ width: w, height: h });
     await selectAllOnPage1(page);
     if (w < 768) await page.locator('[data-sheet-open="props"]').click();
     const bar = page.locator("[data-arrange-toolbar]");

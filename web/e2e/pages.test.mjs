@@ -7,7 +7,8 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { mixedPDF } from "./lib/pdf.mjs";
-import { startServer, launchBrowser, watchProblems, artifacts, answerConfirm } from "./lib/server.mjs";
+import { startServer, launchBrowser, artifacts, answerConfirm } from "./lib/server.mjs";
+import { openRoom } from "./lib/room.mjs";
 
 let srv, browser, doc;
 
@@ -63,11 +64,7 @@ async function edit(page, action) {
 
 test("delete and move pages by buttons, context menu and drag; tags follow", async () => {
   const r = await roomWithMarkedPages();
-  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const page = await ctx.newPage();
-  const problems = watchProblems(page);
-  await page.goto(r.url);
-  await page.locator(".viewer-page--rendered").first().waitFor();
+  const { ctx, page, problems } = await openRoom(browser, r.url);
   const thumb = (n) => page.locator(`.room-thumb[data-page="${n}"]`);
 
   // Delete page 2 with its button; the question names its tag.
@@ -148,11 +145,7 @@ test("without documents.advancedEdit the page buttons and menu are absent and a 
 
 test("the documents panel uploads PDFs with clear refusals, and removes a document after asking", async () => {
   const r = await roomWithMarkedPages();
-  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const page = await ctx.newPage();
-  const problems = watchProblems(page);
-  await page.goto(r.url);
-  await page.locator(".viewer-page--rendered").first().waitFor();
+  const { ctx, page, problems } = await openRoom(browser, r.url);
   const input = page.locator("[data-upload-input]");
   const error = page.locator("[data-upload-error]");
   let sent = 0;
@@ -210,11 +203,7 @@ test("with a signing order, participants reorder by buttons and by dragging; ord
   const tx = await srv.transaction(r.transactionId);
   tx.signingOrder = true;
   await srv.api("PUT", `/api/v1/transactions/${r.transactionId}`, tx);
-  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const page = await ctx.newPage();
-  const problems = watchProblems(page);
-  await page.goto(r.url);
-  await page.locator(".viewer-page--rendered").first().waitFor();
+  const { ctx, page, problems } = await openRoom(browser, r.url);
   const names = async () => (await srv.transaction(r.transactionId)).participants.map((p) => `${p.order} ${p.firstName}`);
   assert.deepEqual(await names(), ["1 Pat", "2 Robin"]);
 

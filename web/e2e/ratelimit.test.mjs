@@ -6,6 +6,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mixedPDF } from "./lib/pdf.mjs";
 import { startServer, launchBrowser, watchProblems } from "./lib/server.mjs";
+import { openRoom } from "./lib/room.mjs";
 
 let srv, browser, doc;
 
@@ -23,11 +24,7 @@ after(async () => {
 
 test("a room session over its rate limit is told to wait; another browser is not", async () => {
   const r = await srv.room([doc]);
-  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const page = await ctx.newPage();
-  const problems = watchProblems(page);
-  await page.goto(r.url);
-  await page.locator(".viewer-page--rendered").first().waitFor();
+  const { ctx, page, problems } = await openRoom(browser, r.url);
 
   // Spend what is left of this session's bucket.
   const refused = await page.evaluate(async () => {

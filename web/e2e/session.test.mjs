@@ -5,7 +5,8 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { mixedPDF } from "./lib/pdf.mjs";
-import { startServer, launchBrowser, watchProblems, artifacts, submitted, answerConfirm } from "./lib/server.mjs";
+import { startServer, launchBrowser, artifacts, submitted, answerConfirm } from "./lib/server.mjs";
+import { openRoom } from "./lib/room.mjs";
 
 let srv, browser, doc;
 
@@ -22,11 +23,7 @@ after(async () => {
 
 test("the checklist guides to a complete room, then the session is created", async () => {
   const r = await srv.room([doc]);
-  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const page = await ctx.newPage();
-  const problems = watchProblems(page);
-  await page.goto(r.url);
-  await page.locator(".viewer-page--rendered").first().waitFor();
+  const { ctx, page, problems } = await openRoom(browser, r.url);
 
   const open = page.getByRole("button", { name: "Create e-signature session" });
   const dialog = page.locator("#session-dialog");
@@ -78,11 +75,7 @@ test("the checklist guides to a complete room, then the session is created", asy
 });
 
 test("a newcomer on the printed demo room: tags for two people on two documents, a page deleted, another moved, the session created", async () => {
-  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const page = await ctx.newPage();
-  const problems = watchProblems(page);
-  await page.goto(srv.roomURL);
-  await page.locator(".viewer-page--rendered").first().waitFor();
+  const { ctx, page, problems } = await openRoom(browser, srv.roomURL);
   const roomID = await page.locator("[data-room-id]").getAttribute("data-room-id");
   const { transactionId } = await srv.api("GET", `/api/v1/markup-rooms/${roomID}`);
   let tx = await srv.transaction(transactionId);

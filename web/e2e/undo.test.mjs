@@ -8,7 +8,8 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mixedPDF } from "./lib/pdf.mjs";
 import { join } from "node:path";
-import { startServer, launchBrowser, watchProblems, artifacts, acceptConfirms } from "./lib/server.mjs";
+import { startServer, launchBrowser, artifacts, acceptConfirms } from "./lib/server.mjs";
+import { openRoom } from "./lib/room.mjs";
 
 let srv, browser, doc;
 
@@ -41,16 +42,6 @@ async function serverState(txID) {
   const r = (n) => Math.round(n * 100) / 100;
   const tags = d.tags.map((t) => `${t.page}:${t.type}:${r(t.x)},${r(t.y)},${r(t.width)}x${r(t.height)}`).sort();
   return { pages: d.pages, tags };
-}
-
-async function openRoom(r) {
-  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const page = await ctx.newPage();
-  const problems = watchProblems(page);
-  await page.goto(r.url);
-  await page.locator(".viewer-page--rendered").first().waitFor();
-  acceptConfirms(page);
-  return { ctx, page, problems };
 }
 
 /** Runs a page edit (or its undo/redo) and waits until the editor has started again on the room swapped in. */
@@ -88,7 +79,8 @@ const historySize = (page) => page.evaluate(() => window.markupRoomHistory.size)
 
 test("a page delete is undone by Ctrl Z and by the Undo button, with its tags and their ids; redo deletes it again", async () => {
   const r = await roomWithMarkedPages();
-  const { ctx, page, problems } = await openRoom(r);
+  const { ctx, page, problems } = await openRoom(browser, r.url);
+  acceptConfirms(page);
   const initial = await serverState(r.transactionId);
   const idsOnPage2 = await page.locator('.viewer-page[data-page="2"] .tag').evaluateAll((els) => els.map((el) => el.dataset.tagId));
   assert.equal(idsOnPage2.length, 1);
@@ -133,7 +125,8 @@ test("a page delete is undone by Ctrl Z and by the Undo button, with its tags an
 
 test("an undo against a document changed in another window is refused, plainly, and changes nothing", async () => {
   const r = await roomWithMarkedPages();
-  const { ctx, page } = await openRoom(r);
+  const { ctx, page } = await openRoom(browser, r.url);
+  acceptConfirms(page);
   await rebuilt(page, () => page.locator('.room-thumb[data-page="3"]').getByRole("button", { name: "Delete page 3" }).click());
   // Another window deletes a page too: this window's room still shows the version before.
   const other = await ctx.newPage();
@@ -159,7 +152,8 @@ test("an undo against a document changed in another window is refused, plainly, 
 
 test("more than 50 mixed steps undo and redo one by one, the server's state right after each", async () => {
   const r = await roomWithMarkedPages();
-  const { ctx, page, problems } = await openRoom(r);
+  const { ctx, page, problems } = await openRoom(browser, r.url);
+  acceptConfirms(page);
   const states = [await serverState(r.transactionId)];
   let steps = 0;
   const record = async () => {

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/mail"
 	"testing"
+	"time"
 
 	"github.com/markuproom/markuproom/handlers/delivery/mailcatch"
 )
@@ -29,12 +30,19 @@ func (r Received) Header(t testing.TB) mail.Header {
 type SMTPServer struct {
 	Addr    string
 	catcher *mailcatch.Catcher
+	arrived chan struct{} // a message arrived since the last look (WaitMessages)
 }
 
 // StartSMTP starts a server that stops when the test ends.
 func StartSMTP(t testing.TB) *SMTPServer {
 	t.Helper()
-	c := &mailcatch.Catcher{}
+	arrived := make(chan struct{}, 1)
+	c := &mailcatch.Catcher{OnMessage: func(mailcatch.Message) {
+		select {
+		case arrived <- struct{}{}:
+		default: // a signal is already waiting
+		}
+	}}
 	srv := mailcatch.NewServer(c)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -42,7 +50,7 @@ func StartSMTP(t testing.TB) *SMTPServer {
 	}
 	go func() { _ = srv.Serve(l) }()
 	t.Cleanup(func() { _ = srv.Close() })
-	return &SMTPServer{Addr: l.Addr().String(), catcher: c}
+	return &SMTPServer{Addr: l.Addr().String(), catcher: c, arrived: arrived}
 }
 
 // URL is the server's smtp:// URL.
@@ -62,4 +70,23 @@ func (s *SMTPServer) Messages() []Received {
 		out[i] = Received(m)
 	}
 	return out
+}
+
+// WaitMessages waits until at least n messages have arrived, woken by each
+// arrival (the catcher's OnMessage), and returns them; it fails the test when
+// fewer than n arrive within the given time.
+func (s *SMTPServer) WaitMessages(t testing.TB, n int, within time.Duration) []Received {
+	t.Helper()
+	deadline := time.NewTimer(within)
+	defer deadline.Stop()
+	for {
+		if got := s.Messages(); len(got) >= n {
+			return got
+		}
+		select {
+		case <-s.arrived:
+		case <-deadline.C:
+			t.Fatalf("%d of %d messages arrived within %s", len(s.Messages()), n, within)
+		}
+	}
 }

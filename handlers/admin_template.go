@@ -1,0 +1,119 @@
+package handlers
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/markuproom/markuproom/handlers/route"
+	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/templates/admin"
+)
+
+// adminTemplate shows one template of any organization: GET
+// /admin/templates/:id, its current version's tags drawn on the pages and
+// its versions.
+func (h *adminHandler) adminTemplate(c *gin.Context) error {
+	at, err := h.templates.AdminGetTemplate(c.Request.Context(), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	t := at.Template
+	when := func(tm time.Time) string { return tm.UTC().Format("2 Jan 2006, 15:04:05 UTC") }
+	v := admin.TemplateView{
+		BackURL: route.AdminTemplates.Path(),
+		ID:      t.ID, Name: t.Name, Description: deref(t.Description), Organization: at.Organization.Name,
+		Status: templateStatus(t.ArchivedAt), Version: t.Version, Created: when(t.CreatedAt), Updated: when(t.UpdatedAt),
+		Uses: t.Uses, CSRFToken: csrfToken(c),
+	}
+	if t.LastUsedAt != nil {
+		v.LastUsed, v.LastUsedISO = when(*t.LastUsedAt), t.LastUsedAt.UTC().Format(time.RFC3339)
+	}
+	live := t.ArchivedAt == nil
+	if live {
+		v.ArchiveURL = route.AdminTemplateArchive.Path(t.ID)
+	}
+	v.Viewer, v.Roles, v.Documents = templateViewer(h.assets, t.Current, func(pos int) string {
+		return route.AdminTemplateContent.Path(t.ID, strconv.Itoa(pos)) + "?v=" + url.QueryEscape(t.Current.Documents[pos].DocumentID)
+	})
+	for i := range at.Versions {
+		ver := &at.Versions[i]
+		vv := admin.TemplateVersionView{
+			Version: ver.Version, Name: ver.Name, When: when(ver.CreatedAt), WhenISO: ver.CreatedAt.UTC().Format(time.RFC3339),
+			Actor: ver.ActorLabel, Kind: ver.ActorKind, Tags: ver.TagCount, Current: ver.Version == t.Version,
+		}
+		if ver.RestoredFrom != nil {
+			vv.RestoredFrom = strconv.Itoa(*ver.RestoredFrom)
+		}
+		if live && !vv.Current {
+			vv.RestoreURL = route.AdminTemplateRestore.Path(t.ID, strconv.Itoa(ver.Version))
+		}
+		v.Versions = append(v.Versions, vv)
+	}
+	p := h.adminPage(c, t.Name, route.AdminTemplates.Path())
+	useViewerAssets(&p)
+	render(c, http.StatusOK, admin.TemplatePage(p, v))
+	return nil
+}
+
+// adminTemplateContent serves a document of a template's current version
+// to the console's viewer: GET /admin/templates/:id/documents/:position/content.
+func (h *adminHandler) adminTemplateContent(c *gin.Context) error {
+	at, err := h.templates.AdminGetTemplate(c.Request.Context(), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	docs := at.Template.Current.Documents
+	pos, err := strconv.Atoi(c.Param("position"))
+	if err != nil || pos < 0 || pos >= len(docs) {
+		return models.ErrNotFound
+	}
+	doc, err := h.documents.GetDocument(c.Request.Context(), at.Template.OrganizationID, docs[pos].DocumentID)
+	if err != nil {
+		return err
+	}
+	return servePDF(c, h.documents, doc, "private, no-cache")
+}
+
+// adminRestoreTemplate makes a new version of a template equal to an
+// older one: POST /admin/templates/:id/versions/:version/restore.
+func (h *adminHandler) adminRestoreTemplate(c *gin.Context) error {
+	if err := adminForm(c); err != nil {
+		return err
+	}
+	n, err := strconv.Atoi(c.Param("version"))
+	if err != nil || n <= 0 {
+		return models.ErrNotFound
+	}
+	_, err = h.templates.AdminRestoreTemplateVersion(c.Request.Context(), c.Param("id"), n)
+	if err != nil {
+		return archivedTemplateError(err)
+	}
+	c.Redirect(http.StatusSeeOther, route.AdminTemplate.Path(c.Param("id"))+"#admin-versions-title")
+	return nil
+}
+
+// adminArchiveTemplate archives a template: POST /admin/templates/:id/archive.
+func (h *adminHandler) adminArchiveTemplate(c *gin.Context) error {
+	if err := adminForm(c); err != nil {
+		return err
+	}
+	if err := h.templates.AdminArchiveTemplate(c.Request.Context(), c.Param("id")); err != nil {
+		return archivedTemplateError(err)
+	}
+	c.Redirect(http.StatusSeeOther, route.AdminTemplate.Path(c.Param("id")))
+	return nil
+}
+
+// archivedTemplateError words the store's ErrConflict for a console change
+// of a template: it was archived already.
+func archivedTemplateError(err error) error {
+	if errors.Is(err, models.ErrConflict) {
+		return errStatus(http.StatusConflict, "This template is archived; its versions can no longer change.")
+	}
+	return err
+}
