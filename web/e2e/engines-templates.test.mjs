@@ -13,6 +13,7 @@ import assert from "node:assert/strict";
 import { mixedPDF } from "./lib/pdf.mjs";
 import { startServer } from "./lib/server.mjs";
 import { launch, engine } from "./lib/engine.mjs";
+import { enginePages, assertClean, clickable } from "./lib/room.mjs";
 
 const T = { timeout: 240000 };
 // WebKit's window (MiniBrowser) is no narrower than about 450 px: its phone is 460 px wide, as in engines-polish.
@@ -30,35 +31,9 @@ after(async () => {
   srv?.stop();
 });
 
-const open = new Set();
-afterEach(async () => {
-  for (const p of open) await p.close().catch(() => {});
-  open.clear();
-});
-
-/** Opens url in a fresh page of the given size (closed after the test) and waits until a page is drawn. */
-async function openRoom(url, size = { width: 1280, height: 900 }) {
-  const page = await browser.newPage(size);
-  const close = page.close;
-  page.close = async () => {
-    open.delete(page);
-    await close();
-  };
-  open.add(page);
-  await page.goto(url);
-  await page.waitForSelector(".viewer-page--rendered");
-  return page;
-}
-
-/** Fails on console errors and warnings, uncaught errors, CSP violations, and a red status message. */
-async function assertClean(page) {
-  assert.deepEqual(await page.problems(), [], `${engine}: console problems`);
-  const status = await page.eval(() => {
-    const el = document.querySelector("[data-save-status]");
-    return el ? { kind: el.dataset.kind || "", text: el.textContent.trim() } : null;
-  });
-  if (status) assert.notEqual(status.kind, "error", `${engine}: red status "${status.text}"`);
-}
+const pages = enginePages(() => browser);
+const { openRoom } = pages;
+afterEach(pages.closeAll);
 
 /** Every tag drawn in the room: {id, doc (position), type, page, x, y, width, height}. */
 function drawnTags(page) {
@@ -107,7 +82,7 @@ async function openDialog(page, control, dialog) {
 }
 
 test("Save as template… saves the demo room's tags; a room from the API with its templateId draws them in place", T, async () => {
-  const page = await openRoom(srv.roomURL);
+  const page = await openRoom(srv.roomURL, { width: 1280, height: 900 });
   await placeTags(page, [
     { documentPosition: 0, type: "SIGNATURETEMPLATE", page: 1, x: 72, y: 100, width: 144, height: 36 },
     { documentPosition: 0, type: "DATETEMPLATE", page: 1, x: 300.25, y: 100.5, width: 120, height: 20, dateFormat: "MM/DD/YYYY" },
@@ -139,7 +114,7 @@ test("Save as template… saves the demo room's tags; a room from the API with i
       { firstName: "Robin", lastName: "Seller", email: "robin@example.com" },
     ],
   });
-  const fresh = await openRoom(room.url);
+  const fresh = await openRoom(room.url, { width: 1280, height: 900 });
   await fresh.waitFor((n) => document.querySelectorAll(".viewer-page .tag[data-tag-id]").length === n, tmpl.tags.length, { message: `${engine}: the template's tags drawn` });
   const placed = await drawnTags(fresh);
   for (const t of tmpl.tags) {
@@ -161,7 +136,7 @@ test("Apply template… places a template's tags with a role mapping; one undo r
     ],
   });
   const r = await srv.room([mixed], { documents: { detectTags: false } });
-  const page = await openRoom(r.url);
+  const page = await openRoom(r.url, { width: 1280, height: 900 });
   const tx = await srv.transaction(r.transactionId);
   const [pat, robin] = tx.participants.map((p) => p.id);
 
@@ -209,13 +184,8 @@ test("the template dialogs at phone width (390 px; WebKit 460 px): in the docume
   });
   const page = await openRoom(srv.roomURL, PHONE);
   await page.click('[data-sheet-open="documents"]');
-  await page.waitFor(() => {
-    const el = document.querySelector("[data-template-save]");
-    el.scrollIntoView({ block: "center" });
-    const r = el.getBoundingClientRect();
-    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-    return r.width > 0 && r.left >= 0 && r.right <= innerWidth && (hit === el || el.contains(hit));
-  }, null, { message: `${engine}: the documents sheet shows the template controls` });
+  await page.eval(() => document.querySelector("[data-template-save]").scrollIntoView({ block: "center" }));
+  await clickable(page, "[data-template-save]", `${engine}: the documents sheet shows the template controls`);
   await openDialog(page, "[data-template-save]", "[data-template-save-dialog]");
   const fits = await page.eval(() => {
     const d = document.querySelector("[data-template-save-dialog]").getBoundingClientRect();
