@@ -6,6 +6,7 @@ import (
 
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/models/pdf/detect"
+	"github.com/markuproom/markuproom/models/templatematch"
 )
 
 // apiHandler serves the API (/api/v1, described by
@@ -28,6 +29,8 @@ type DocumentStore interface {
 	GetDocument(ctx context.Context, orgID int64, id string) (*models.Document, error)
 	OpenDocumentContent(ctx context.Context, d *models.Document) (models.DocumentContent, error)
 	DocumentDetection(ctx context.Context, orgID int64, id string) (*detect.Detection, error)
+	DocumentTemplateMatches(ctx context.Context, orgID int64, id string) ([]models.TemplateMatch, error)
+	FingerprintTemplateMatches(ctx context.Context, orgID int64, fp templatematch.Fingerprint) ([]models.TemplateMatch, error)
 }
 
 // TransactionStore creates, replaces and reads e-signature transactions.

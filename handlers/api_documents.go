@@ -38,6 +38,10 @@ type documentResponse struct {
 	// Repairs lists what was repaired in the upload's structure (the
 	// upload's answer only, always there; [] when nothing).
 	Repairs *[]string `json:"repairs,omitempty"`
+	// TemplateMatches lists the organization's templates whose document
+	// the upload resembles (the upload's answer only, always there; []
+	// when none; GET …/template-matches lists them again).
+	TemplateMatches *[]templateMatchJSON `json:"templateMatches,omitempty"`
 }
 
 // pageBoxJSON tells callers where tags may go on one page.
@@ -93,6 +97,12 @@ func (h *apiHandler) uploadDocument(c *gin.Context) error {
 	// The bytes received identify the request: a decrypted or repaired
 	// copy is written anew (with a new date and file ID) on each try.
 	return h.withIdempotency(c, []byte(staged.ReceivedSHA256()+"\n"+title), func() error {
+		// Matched before the document is stored, so that a failure
+		// stores nothing.
+		matches, err := h.documents.FingerprintTemplateMatches(c.Request.Context(), p.Organization.ID, staged.Fingerprint())
+		if err != nil {
+			return err
+		}
 		doc, err := h.documents.SaveDocument(c.Request.Context(), staged, models.NewDocument{
 			OrganizationID: p.Organization.ID, TokenID: &p.Token.ID, Title: title,
 		})
@@ -101,8 +111,8 @@ func (h *apiHandler) uploadDocument(c *gin.Context) error {
 		}
 		c.Header("Location", doc.LocationPath())
 		out := h.documentJSON(doc)
-		n, decrypted, repairs := staged.DetectedTags(), staged.Decrypted(), staged.Repairs()
-		out.DetectedTags, out.Decrypted, out.Repairs = &n, &decrypted, &repairs
+		n, decrypted, repairs, found := staged.DetectedTags(), staged.Decrypted(), staged.Repairs(), templateMatchesJSON(matches)
+		out.DetectedTags, out.Decrypted, out.Repairs, out.TemplateMatches = &n, &decrypted, &repairs, &found
 		c.JSON(http.StatusCreated, out)
 		return nil
 	})

@@ -228,6 +228,7 @@ func New(d Deps) (http.Handler, error) {
 	handle(apiGroup, http.MethodGet, route.APIDocument, api.getDocument)
 	handle(apiGroup, http.MethodGet, route.APIDocumentContent, api.getDocumentContent)
 	handle(apiGroup, http.MethodGet, route.APIDocumentTags, api.getDetectedTags)
+	handle(apiGroup, http.MethodGet, route.APIDocumentMatches, api.getTemplateMatches)
 	handle(apiGroup, http.MethodPost, route.APITransactions, api.createTransaction)
 	handle(apiGroup, http.MethodGet, route.APITransactions, api.listTransactions)
 	handle(apiGroup, http.MethodGet, route.APITransaction, api.getTransaction)

@@ -31,6 +31,11 @@ type Document struct {
 	// (detect.Detection), written with the row; nil for a document uploaded
 	// before detection existed, until ensureDetection computes it once.
 	Detection *string `gorm:"column:detection;<-:create"`
+	// Fingerprint is the content's template fingerprint
+	// (templatematch.Fingerprint.MarshalBinary), written with the row; nil
+	// for a document stored before fingerprints were kept, until
+	// Store.DocumentFingerprint computes it once.
+	Fingerprint []byte `gorm:"column:fingerprint;<-:create"`
 }
 
 // TableName implements gorm's tabler.

@@ -78,6 +78,9 @@ type Store struct {
 	// pdfStepHook, when set (tests only, SetPDFStepHook), runs inside a page
 	// edit's PDF work, after the rewrite and before the new version is read.
 	pdfStepHook func(ctx context.Context)
+	// templateIndexes keeps each organization's template index in memory
+	// (models/template_index.go); shared by the Store's copies.
+	templateIndexes *templateIndexes
 }
 
 // NewStore builds a Store on an open database and bucket.
@@ -101,6 +104,8 @@ func NewStore(d *Database, bucket *blob.Bucket, opts StoreOptions) *Store {
 		sleep:          opts.Sleep,
 		verifyPassword: opts.VerifyPassword,
 		maxTemplates:   opts.MaxTemplates,
+
+		templateIndexes: newTemplateIndexes(maxIndexedOrganizations),
 	}
 	if s.sleep == nil {
 		s.sleep = sleepContext

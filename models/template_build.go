@@ -53,7 +53,24 @@ func (s *Store) prepareTemplate(ctx context.Context, orgID int64, in *TemplateIn
 	if err := p.Err(KindUnprocessable, "The template cannot be processed; see errors for each problem."); err != nil {
 		return nil, err
 	}
+	for i, d := range in.Documents {
+		if c.documents[i].Fingerprint, err = s.storedFingerprint(ctx, docs[d.Ref]); err != nil {
+			return nil, err
+		}
+	}
 	return c, nil
+}
+
+// storedFingerprint is the encoded template fingerprint of d, as its row
+// keeps it (computed and kept now for a document stored before
+// fingerprints were).
+func (s *Store) storedFingerprint(ctx context.Context, d *Document) ([]byte, error) {
+	if d.Fingerprint == nil {
+		if _, err := s.documentFingerprint(ctx, d); err != nil {
+			return nil, err
+		}
+	}
+	return d.Fingerprint, nil
 }
 
 // checkTemplateContent records the problems of roles and tags: duplicate role
@@ -156,7 +173,12 @@ func (s *Store) templateFromTransaction(ctx context.Context, orgID int64, in *Te
 		if doc == nil {
 			return nil, Unprocessable(ptr, "unknown_document", "A document of the transaction is no longer an upload of this organization.")
 		}
-		c.documents = append(c.documents, TemplateDocument{Position: i, DocumentID: doc.ID, Title: d.Title, Pages: doc.PageCount, PageBoxes: doc.Pages})
+		fp, err := s.storedFingerprint(ctx, doc)
+		if err != nil {
+			return nil, err
+		}
+		c.documents = append(c.documents, TemplateDocument{Position: i, DocumentID: doc.ID, Title: d.Title, Pages: doc.PageCount,
+			PageBoxes: doc.Pages, Fingerprint: fp})
 		for _, tag := range d.Tags {
 			c.tags = append(c.tags, TemplateTag{
 				Type: tag.Type, X: tag.X, Y: tag.Y, Width: tag.Width, Height: tag.Height, Role: roleOf[tag.SignerID],

@@ -42,6 +42,7 @@ func (s *Store) CreateTemplate(ctx context.Context, actor TemplateActor, in *Tem
 		var b writeBatch
 		addRows(&b, 1, "templates", templateColumns(), []Template{*t}, templateValues)
 		tx.addTemplateVersion(&b, t.Current)
+		addTemplateGeneration(&b, actor.OrganizationID)
 		return tx.execBatch(ctx, &b)
 	})
 	if err != nil {
@@ -66,16 +67,49 @@ func (s *Store) ReplaceTemplate(ctx context.Context, actor TemplateActor, id str
 }
 
 // RestoreTemplateVersion makes a new current version equal to version n of
-// the template (its name, description, documents, roles and tags).
+// the template (its name, description, documents with their fingerprints,
+// roles and tags). Version n is read before the database transaction: a
+// version never changes once written.
 func (s *Store) RestoreTemplateVersion(ctx context.Context, actor TemplateActor, id string, n int) (*Template, error) {
-	return s.addVersion(ctx, actor, id, "", func(tx *Store, _ *Template) (*templateContent, *int, error) {
-		v, err := tx.loadTemplateVersion(ctx, id, n, true)
-		if err != nil {
-			return nil, nil, err
+	v, err := s.GetTemplateVersion(ctx, actor.OrganizationID, id, n)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.loadTemplateFingerprints(ctx, actor.OrganizationID, v); err != nil {
+		return nil, err
+	}
+	c := &templateContent{name: v.Name, description: v.Description, documents: v.Documents, roles: v.Roles, tags: v.Tags}
+	return s.addVersion(ctx, actor, id, "", func(*Store, *Template) (*templateContent, *int, error) { return c, &n, nil })
+}
+
+// loadTemplateFingerprints reads the fingerprints of v's documents (those of
+// a version written without one are taken from its uploads).
+func (s *Store) loadTemplateFingerprints(ctx context.Context, orgID int64, v *TemplateVersion) error {
+	var rows []TemplateDocument
+	err := s.db.WithContext(ctx).Select("position", "fingerprint").Where("template_id = ? AND version = ?", v.TemplateID, v.Version).
+		Find(&rows).Error
+	if err != nil {
+		return mapDBError(err)
+	}
+	for _, r := range rows {
+		if r.Position >= 0 && r.Position < len(v.Documents) {
+			v.Documents[r.Position].Fingerprint = r.Fingerprint
 		}
-		c := &templateContent{name: v.Name, description: v.Description, documents: v.Documents, roles: v.Roles, tags: v.Tags}
-		return c, &n, nil
-	})
+	}
+	for i := range v.Documents {
+		d := &v.Documents[i]
+		if d.Fingerprint != nil {
+			continue
+		}
+		doc, err := s.GetDocument(ctx, orgID, d.DocumentID)
+		if err != nil {
+			return err
+		}
+		if d.Fingerprint, err = s.storedFingerprint(ctx, doc); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // addVersion locks a live template, asks content for the new version's
@@ -106,6 +140,7 @@ func (s *Store) addVersion(ctx context.Context, actor TemplateActor, id, ifMatch
 		b.add(`UPDATE templates SET name = ?, description = ?, version = ?, document_count = ?, page_count = ?, tag_count = ?,
 	role_count = ?, updated_at = ? WHERE id = ?`,
 			t.Name, t.Description, t.Version, t.DocumentCount, t.PageCount, t.TagCount, t.RoleCount, t.UpdatedAt, t.ID)
+		addTemplateGeneration(&b, actor.OrganizationID)
 		return tx.execBatch(ctx, &b)
 	})
 	if err != nil {
@@ -118,16 +153,20 @@ func (s *Store) addVersion(ctx context.Context, actor TemplateActor, id, ifMatch
 // versions are kept.
 func (s *Store) ArchiveTemplate(ctx context.Context, actor TemplateActor, id string) error {
 	now := s.Now()
-	res := s.db.WithContext(ctx).Model(&Template{}).
-		Where("id = ? AND organization_id = ? AND archived_at IS NULL", id, actor.OrganizationID).
-		Updates(map[string]any{"archived_at": now, "updated_at": now})
-	if res.Error != nil {
-		return mapDBError(res.Error)
-	}
-	if res.RowsAffected == 0 {
-		return ErrNotFound
-	}
-	return nil
+	return s.inTx(ctx, func(tx *Store) error {
+		res := tx.db.WithContext(ctx).Model(&Template{}).
+			Where("id = ? AND organization_id = ? AND archived_at IS NULL", id, actor.OrganizationID).
+			Updates(map[string]any{"archived_at": now, "updated_at": now})
+		if res.Error != nil {
+			return mapDBError(res.Error)
+		}
+		if res.RowsAffected == 0 {
+			return ErrNotFound
+		}
+		var b writeBatch
+		addTemplateGeneration(&b, actor.OrganizationID)
+		return tx.execBatch(ctx, &b)
+	})
 }
 
 // GetTemplate reads a live template of one organization with its current

@@ -255,6 +255,10 @@ func (s *Store) SaveDocument(ctx context.Context, u *StagedUpload, in NewDocumen
 		return nil, err
 	}
 	detectionText := string(detection)
+	fingerprint, err := u.fingerprint.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
 	d := &Document{
 		ID:                id.String(),
 		OrganizationID:    in.OrganizationID,
@@ -268,6 +272,7 @@ func (s *Store) SaveDocument(ctx context.Context, u *StagedUpload, in NewDocumen
 		UploadedByTokenID: in.TokenID,
 		CreatedAt:         s.Now(),
 		Detection:         &detectionText,
+		Fingerprint:       fingerprint,
 	}
 	if err := s.putObject(ctx, d.ObjectKey, u.file); err != nil {
 		return nil, err

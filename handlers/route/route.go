@@ -87,6 +87,7 @@ const (
 	APIDocument         Route = "/api/v1/documents/:id"
 	APIDocumentContent  Route = "/api/v1/documents/:id/content"
 	APIDocumentTags     Route = "/api/v1/documents/:id/detected-tags"
+	APIDocumentMatches  Route = "/api/v1/documents/:id/template-matches"
 	APITransactions     Route = "/api/v1/transactions"
 	APITransaction      Route = "/api/v1/transactions/:id"
 	APITransactionXFDF  Route = "/api/v1/transactions/:id/documents/:documentId/xfdf"

@@ -677,7 +677,13 @@ type Document struct {
 	Repairs   *[]DocumentRepairs `json:"repairs,omitempty"`
 	Sha256    string             `json:"sha256"`
 	SizeBytes int                `json:"sizeBytes"`
-	Title     string             `json:"title"`
+
+	// TemplateMatches In the upload's answer only (always there; empty when none): the
+	// organization's templates whose document this upload resembles,
+	// best first (`GET /api/v1/documents/{id}/template-matches` lists
+	// them again).
+	TemplateMatches *[]TemplateMatch `json:"templateMatches,omitempty"`
+	Title           string           `json:"title"`
 }
 
 // DocumentRepairs defines model for Document.Repairs.
@@ -1092,6 +1098,26 @@ type TemplateInput struct {
 	UpdatedAt     *time.Time `json:"updatedAt,omitempty"`
 	Uses          *int       `json:"uses,omitempty"`
 	Version       *int       `json:"version,omitempty"`
+}
+
+// TemplateMatch A template of the organization whose document an upload resembles.
+type TemplateMatch struct {
+	// Document The position (0-based) of the resembling document in that version.
+	Document int `json:"document"`
+
+	// Name The template's name.
+	Name string `json:"name"`
+
+	// Score How alike the two documents are, in 0–1 (listed from 0.6): the
+	// page count and page sizes (within 1 pt) must be equal, then the
+	// form's own words are compared page by page, leaving out what a
+	// form is filled in with (numbers, names, values drawn after a
+	// label); the same form filled in otherwise scores about 0.95–1.
+	Score      float32 `json:"score"`
+	TemplateId string  `json:"templateId"`
+
+	// Version The template's current version.
+	Version int `json:"version"`
 }
 
 // TemplateRole defines model for TemplateRole.
@@ -1750,6 +1776,20 @@ type ClientInterface interface {
 	// Corresponds with GET /api/v1/documents/{id}/detected-tags (the `GetDetectedTags` operationId).
 	GetDetectedTags(ctx context.Context, id DocumentID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetTemplateMatches The organization's templates an uploaded document resembles
+	//
+	// The templates of the organization whose document this upload
+	// resembles (the same form, filled in otherwise), as the upload's
+	// answer lists them in `templateMatches`: documents of the current
+	// version of each template not archived, best first, at most 5, each
+	// with a `score` of at least 0.6. A form of other page sizes or
+	// another page count, a different form, and a document without text
+	// (a scan) are not listed. Apply one with operation B's `templateId`,
+	// or operation A's `documents[i].templateId` and `templateDocument`.
+	//
+	// Corresponds with GET /api/v1/documents/{id}/template-matches (the `GetTemplateMatches` operationId).
+	GetTemplateMatches(ctx context.Context, id DocumentID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListMarkupRooms List Markup Rooms, newest first
 	//
 	// Corresponds with GET /api/v1/markup-rooms (the `ListMarkupRooms` operationId).
@@ -2151,6 +2191,30 @@ func (c *Client) GetDocumentContent(ctx context.Context, id DocumentID, reqEdito
 // Corresponds with GET /api/v1/documents/{id}/detected-tags (the `GetDetectedTags` operationId).
 func (c *Client) GetDetectedTags(ctx context.Context, id DocumentID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetDetectedTagsRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetTemplateMatches The organization's templates an uploaded document resembles
+//
+// The templates of the organization whose document this upload
+// resembles (the same form, filled in otherwise), as the upload's
+// answer lists them in `templateMatches`: documents of the current
+// version of each template not archived, best first, at most 5, each
+// with a `score` of at least 0.6. A form of other page sizes or
+// another page count, a different form, and a document without text
+// (a scan) are not listed. Apply one with operation B's `templateId`,
+// or operation A's `documents[i].templateId` and `templateDocument`.
+//
+// Corresponds with GET /api/v1/documents/{id}/template-matches (the `GetTemplateMatches` operationId).
+func (c *Client) GetTemplateMatches(ctx context.Context, id DocumentID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetTemplateMatchesRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -2927,6 +2991,40 @@ func NewGetDetectedTagsRequest(server string, id DocumentID) (*http.Request, err
 	}
 
 	operationPath := fmt.Sprintf("/api/v1/documents/%s/detected-tags", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetTemplateMatchesRequest constructs an http.Request for the GetTemplateMatches method
+func NewGetTemplateMatchesRequest(server string, id DocumentID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/documents/%s/template-matches", pathParam0)
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -4083,6 +4181,22 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/v1/documents/{id}/detected-tags (the `GetDetectedTags` operationId).
 	GetDetectedTagsWithResponse(ctx context.Context, id DocumentID, reqEditors ...RequestEditorFn) (*GetDetectedTagsResponse, error)
 
+	// GetTemplateMatchesWithResponse The organization's templates an uploaded document resembles
+	//
+	// The templates of the organization whose document this upload
+	// resembles (the same form, filled in otherwise), as the upload's
+	// answer lists them in `templateMatches`: documents of the current
+	// version of each template not archived, best first, at most 5, each
+	// with a `score` of at least 0.6. A form of other page sizes or
+	// another page count, a different form, and a document without text
+	// (a scan) are not listed. Apply one with operation B's `templateId`,
+	// or operation A's `documents[i].templateId` and `templateDocument`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/documents/{id}/template-matches (the `GetTemplateMatches` operationId).
+	GetTemplateMatchesWithResponse(ctx context.Context, id DocumentID, reqEditors ...RequestEditorFn) (*GetTemplateMatchesResponse, error)
+
 	// ListMarkupRoomsWithResponse List Markup Rooms, newest first
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -4906,6 +5020,110 @@ func (r GetDetectedTagsResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetDetectedTagsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetTemplateMatchesResponse401Headers the declared response headers of an HTTP 401 response for GetTemplateMatches
+type GetTemplateMatchesResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// GetTemplateMatchesResponse429Headers the declared response headers of an HTTP 429 response for GetTemplateMatches
+type GetTemplateMatchesResponse429Headers struct {
+	RateLimitLimit     int
+	RateLimitRemaining int
+	RateLimitReset     int
+	RetryAfter         int
+}
+
+// GetTemplateMatchesResponse503Headers the declared response headers of an HTTP 503 response for GetTemplateMatches
+type GetTemplateMatchesResponse503Headers struct {
+	RetryAfter int
+}
+
+type GetTemplateMatchesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Items []TemplateMatch `json:"items"`
+	}
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *PDFBusy
+	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationproblemJSONDefault *Problem
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetTemplateMatchesResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetTemplateMatchesResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetTemplateMatchesResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetTemplateMatchesResponse) GetJSON200() *struct {
+	Items []TemplateMatch `json:"items"`
+} {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetTemplateMatchesResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetTemplateMatchesResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetTemplateMatchesResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetTemplateMatchesResponse) GetApplicationproblemJSON503() *PDFBusy {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r GetTemplateMatchesResponse) GetApplicationproblemJSONDefault() *Problem {
+	return r.ApplicationproblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r GetTemplateMatchesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetTemplateMatchesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetTemplateMatchesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetTemplateMatchesResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -7131,6 +7349,28 @@ func (c *ClientWithResponses) GetDetectedTagsWithResponse(ctx context.Context, i
 	return ParseGetDetectedTagsResponse(rsp)
 }
 
+// GetTemplateMatchesWithResponse The organization's templates an uploaded document resembles
+//
+// The templates of the organization whose document this upload
+// resembles (the same form, filled in otherwise), as the upload's
+// answer lists them in `templateMatches`: documents of the current
+// version of each template not archived, best first, at most 5, each
+// with a `score` of at least 0.6. A form of other page sizes or
+// another page count, a different form, and a document without text
+// (a scan) are not listed. Apply one with operation B's `templateId`,
+// or operation A's `documents[i].templateId` and `templateDocument`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/documents/{id}/template-matches (the `GetTemplateMatches` operationId).
+func (c *ClientWithResponses) GetTemplateMatchesWithResponse(ctx context.Context, id DocumentID, reqEditors ...RequestEditorFn) (*GetTemplateMatchesResponse, error) {
+	rsp, err := c.GetTemplateMatches(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetTemplateMatchesResponse(rsp)
+}
+
 // ListMarkupRoomsWithResponse List Markup Rooms, newest first
 //
 // Returns a wrapper object for the known response body format(s).
@@ -8188,6 +8428,123 @@ func ParseGetDetectedTagsResponse(rsp *http.Response) (*GetDetectedTagsResponse,
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetTemplateMatchesResponse parses an HTTP response from a GetTemplateMatchesWithResponse call
+func ParseGetTemplateMatchesResponse(rsp *http.Response) (*GetTemplateMatchesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetTemplateMatchesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest struct {
+			Items []TemplateMatch `json:"items"`
+		}
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest PDFBusy
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers GetTemplateMatchesResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetTemplateMatchesResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetTemplateMatchesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil

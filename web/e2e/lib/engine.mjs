@@ -266,8 +266,16 @@ async function launchWebKit() {
           }
           good = 0;
           if (i >= 12) throw new Error(`WebKit's viewport is ${w}×${h}, not ${width}×${height}`);
+          // Measured while a navigation settles, the viewport can read 0 or a fraction, and the rectangle
+          // can be fractional: WebDriver refuses a width that is not a positive whole number ("Invalid
+          // width value"), so ask for a whole one and measure again when the reading makes no sense.
+          if (!(w > 0 && h > 0)) {
+            await driver.sleep(50 * (i + 1));
+            continue;
+          }
           const got = await driver.manage().window().getRect();
-          await driver.manage().window().setRect({ width: got.width + width - w, height: got.height + height - h });
+          const whole = (v, min) => Math.max(min, Math.round(v));
+          await driver.manage().window().setRect({ width: whole(got.width + width - w, 200), height: whole(got.height + height - h, 200) });
           await driver.sleep(50 * i); // let a late resize land before measuring again
         }
       };
