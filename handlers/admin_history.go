@@ -21,19 +21,7 @@ func historyWords(e models.TransactionEvent) string {
 	case models.CreatedSummary:
 		return fmt.Sprintf("Created with %s, %s and %s", templates.Plural(s.Documents, "document", "documents"), templates.Plural(s.Tags, "tag", "tags"), templates.Plural(s.Participants, "participant", "participants"))
 	case models.ReplacedSummary:
-		var parts []string
-		for _, c := range []struct {
-			name  string
-			count models.Count
-		}{{"documents", s.Documents}, {"tags", s.Tags}, {"participants", s.Participants}} {
-			if c.count.Before != c.count.After {
-				parts = append(parts, fmt.Sprintf("%s %d → %d", c.name, c.count.Before, c.count.After))
-			}
-		}
-		if len(parts) == 0 {
-			return "Replaced (same number of documents, tags and participants)"
-		}
-		return "Replaced: " + strings.Join(parts, ", ")
+		return replacedWords(s)
 	case models.StatusChangedSummary:
 		return fmt.Sprintf("Status %s → %s", s.From, s.To)
 	case models.TagAddedSummary:
@@ -68,13 +56,13 @@ func historyWords(e models.TransactionEvent) string {
 		default:
 			where = " in " + templates.Plural(len(s.Documents), "document", "documents")
 		}
-		return "Tags edited together: " + strings.Join(parts, ", ") + where
+		return "Tags edited together: " + strings.Join(parts, ", ") + where + typeCounts(s.Types)
 	case models.PageDeletedSummary:
 		return fmt.Sprintf("Page %d %s deleted (%s removed with it)", s.Page, ofDocument(s.Document, s.DocumentTitle), templates.Plural(s.TagsRemoved, "tag", "tags"))
 	case models.PageMovedSummary:
 		return fmt.Sprintf("Page %d %s moved to position %d", s.From, ofDocument(s.Document, s.DocumentTitle), s.To)
 	case models.PageRestoredSummary:
-		return "page restored"
+		return restoredWords(s)
 	case models.DocumentAddedSummary:
 		return fmt.Sprintf("Document “%s” added (%s)", s.DocumentTitle, templates.Plural(s.Pages, "page", "pages"))
 	case models.DocumentRemovedSummary:

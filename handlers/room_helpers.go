@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/gin-contrib/sessions"
 	"github.com/gin-gonic/gin"
 
 	"github.com/markuproom/markuproom/handlers/route"
@@ -71,6 +72,10 @@ func (h *roomHandler) roomPostWithin(c *gin.Context, limit int64) (string, error
 	if err := checkRoomCSRF(c, id); err != nil {
 		return "", err
 	}
+	// The history names the room's changes by this session and address.
+	c.Request = c.Request.WithContext(models.WithRoomVisitor(c.Request.Context(), models.RoomVisitor{
+		Session: models.ShortSessionID(rateSessionID(sessions.Default(c))), ClientAddr: c.ClientIP(),
+	}))
 	return id, nil
 }
 

@@ -133,6 +133,9 @@ func TestRoomTagBatchWritesEverythingAtOnce(t *testing.T) {
 		if !strings.Contains(page, "Tags edited together: 2 tags added, 1 tag changed, 1 tag removed in “") {
 			t.Error("the console's history does not show the batch")
 		}
+		if !strings.Contains(page, "1 tag removed in “contract” (3 Signature, 1 Date)") {
+			t.Error("the console's history does not count the batch's tags by type")
+		}
 	})
 }
 

@@ -52,12 +52,37 @@ type Count struct {
 	Before int `json:"before"`
 }
 
-// ReplacedSummary records a replace: the counts before and after, and the new version.
+// ReplacedSummary records a replace: the counts before and after, the new
+// version, and who and what the replace added, removed, renamed or changed
+// (participants matched by their id, documents by their document id). Rows
+// written before those lists were kept have only the counts.
 type ReplacedSummary struct {
-	Documents    Count `json:"documents"`
-	Participants Count `json:"participants"`
-	Tags         Count `json:"tags"`
-	Version      int   `json:"version"`
+	Documents           Count               `json:"documents"`
+	DocumentsAdded      []string            `json:"documentsAdded,omitempty"`
+	DocumentsRemoved    []string            `json:"documentsRemoved,omitempty"`
+	DocumentsRenamed    []Rename            `json:"documentsRenamed,omitempty"`
+	Participants        Count               `json:"participants"`
+	ParticipantsAdded   []string            `json:"participantsAdded,omitempty"`
+	ParticipantsChanged []ParticipantChange `json:"participantsChanged,omitempty"`
+	ParticipantsRemoved []string            `json:"participantsRemoved,omitempty"`
+	ParticipantsRenamed []Rename            `json:"participantsRenamed,omitempty"`
+	Tags                Count               `json:"tags"`
+	Version             int                 `json:"version"`
+}
+
+// Rename is a value before and after a change: a participant's name, a
+// document's title, an e-mail address or an authentication type.
+type Rename struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// ParticipantChange records a participant (by name, as they are now) whose
+// e-mail address or authentication type a replace changed.
+type ParticipantChange struct {
+	Auth  *Rename `json:"auth,omitempty"`
+	Email *Rename `json:"email,omitempty"`
+	Name  string  `json:"name"`
 }
 
 // Kind implements HistorySummary.
@@ -111,14 +136,17 @@ func (TagRemovedSummary) Kind() string { return EventTagRemoved }
 
 // TagsBatchSummary records a batch of tag edits of the Markup Room (one
 // request, one database transaction): how many tags it created, updated and
-// deleted, and the documents it touched (positions in order, with their
+// deleted, their types, and the documents it touched (positions in order, with their
 // titles at the same index).
 type TagsBatchSummary struct {
 	Created        int      `json:"created"`
 	Deleted        int      `json:"deleted"`
 	DocumentTitles []string `json:"documentTitles"`
 	Documents      []int    `json:"documents"`
-	Updated        int      `json:"updated"`
+	// Types counts the tags the batch created, changed or deleted by tag
+	// type code; absent from rows written before it was kept.
+	Types   map[string]int `json:"types,omitempty"`
+	Updated int            `json:"updated"`
 	RoomVersion
 }
 

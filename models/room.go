@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -47,6 +48,9 @@ type Room struct {
 	// TemplateID is the template the room was made from or last saved as
 	// (nil: none); "Save as template…" offers a new version of it.
 	TemplateID *string `gorm:"column:template_id"`
+	// SenderName is the sender's "First Last" as RoomByID reads it (empty
+	// when read otherwise): the history names a room's changes by it.
+	SenderName string `gorm:"-"`
 }
 
 // CanAddDocuments tells whether staff may upload documents into the room.
@@ -347,9 +351,19 @@ func (s *Store) OpenRoom(ctx context.Context, token string) (*Room, error) {
 
 // RoomByID reads a room for a browser session already bound to it.
 func (s *Store) RoomByID(ctx context.Context, id string) (*Room, error) {
-	var r Room
-	if err := s.db.WithContext(ctx).Where("id = ?", id).Take(&r).Error; err != nil {
+	var row struct {
+		Room            `gorm:"embedded"`
+		SenderFirstName string
+		SenderLastName  string
+	}
+	err := s.db.WithContext(ctx).Table("markup_rooms").
+		Select("markup_rooms.*, COALESCE(users.first_name, '') AS sender_first_name, COALESCE(users.last_name, '') AS sender_last_name").
+		Joins("LEFT JOIN users ON users.id = markup_rooms.sender_id").
+		Where("markup_rooms.id = ?", id).Take(&row).Error
+	if err != nil {
 		return nil, mapDBError(err)
 	}
+	r := row.Room
+	r.SenderName = strings.TrimSpace(row.SenderFirstName + " " + row.SenderLastName)
 	return &r, nil
 }

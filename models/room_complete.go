@@ -123,7 +123,7 @@ func (s *Store) CompleteRoom(ctx context.Context, roomID string, notifyEmail boo
 		in.Status = StatusESignPending
 		in.HasNotify, in.NotifyEmail = true, &notifyEmail
 		in.HasNotify, in.NotifyEmail = true, &notifyEmail
-		actor := Actor{OrganizationID: room.OrganizationID, UserID: &room.SenderID, Label: "Markup Room " + room.ID}
+		actor := roomActor(ctx, room)
 		t, err := tx.prepareTransaction(ctx, actor, old.ID, in)
 		if err != nil {
 			return err

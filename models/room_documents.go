@@ -263,20 +263,20 @@ func (s *Store) editRoomDocuments(ctx context.Context, roomID string, change fun
 // to its next version and records the change in its history.
 func (s *Store) bumpTransaction(ctx context.Context, room *Room, t *Transaction, summary roomEditSummary) error {
 	var b writeBatch
-	if err := s.addBump(&b, room, t, summary); err != nil {
+	if err := s.addBump(ctx, &b, room, t, summary); err != nil {
 		return err
 	}
 	return s.execBatch(ctx, &b)
 }
 
 // addBump adds bumpTransaction's writes to b, after the change's own.
-func (s *Store) addBump(b *writeBatch, room *Room, t *Transaction, summary roomEditSummary) error {
+func (s *Store) addBump(ctx context.Context, b *writeBatch, room *Room, t *Transaction, summary roomEditSummary) error {
 	t.Version++
 	t.UpdatedAt = s.Now()
 	b.add("UPDATE transactions SET version = ?, document_count = ?, tag_count = ?, updated_at = ? WHERE id = ?",
 		t.Version, t.DocumentCount, t.TagCount, t.UpdatedAt, t.ID)
 	summary.setVersion(t.Version)
-	return s.addEvent(b, t, Actor{OrganizationID: room.OrganizationID, Label: "Markup Room " + room.ID}, summary)
+	return s.addEvent(b, t, roomActor(ctx, room), summary)
 }
 
 // RoomDocument reads a document of a room's transaction by its document id,

@@ -95,7 +95,7 @@ func (s *Store) editRoomWith(ctx context.Context, roomID string, action RoomActi
 		if err := change(tx, room, in); err != nil {
 			return err
 		}
-		actor := Actor{OrganizationID: room.OrganizationID, Label: "Markup Room " + room.ID}
+		actor := roomActor(ctx, room)
 		t, err := tx.prepareTransaction(ctx, actor, room.TransactionID, in)
 		if err != nil {
 			return err

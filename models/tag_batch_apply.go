@@ -217,7 +217,7 @@ func (e *tagEditor) writeBatchTags(ctx context.Context, b *TagBatch, stored map[
 
 // recordBatch writes every edited document's XFDF, the version and the
 // history entry: one statement on PostgreSQL.
-func (e *tagEditor) recordBatch(ctx context.Context, b *TagBatch, positions []int, docs *batchDocuments) error {
+func (e *tagEditor) recordBatch(ctx context.Context, b *TagBatch, positions []int, docs *batchDocuments, types map[string]int) error {
 	var writes writeBatch
 	titles := make([]string, len(positions))
 	for i, pos := range positions {
@@ -232,7 +232,25 @@ func (e *tagEditor) recordBatch(ctx context.Context, b *TagBatch, positions []in
 	}
 	summary := &TagsBatchSummary{
 		Created: len(b.Create), Updated: len(b.Update), Deleted: len(b.Delete),
-		Documents: positions, DocumentTitles: titles,
+		Documents: positions, DocumentTitles: titles, Types: types,
 	}
 	return e.bump(ctx, &writes, len(b.Create)-len(b.Delete), summary)
+}
+
+// batchTypes counts the tags a batch creates, changes (by their new type) and
+// deletes by tag type code, for its history entry.
+func batchTypes(b *TagBatch, stored map[string]*Tag, created, updated []*Tag) map[string]int {
+	types := map[string]int{}
+	for _, t := range created {
+		types[t.Type]++
+	}
+	for _, t := range updated {
+		types[t.Type]++
+	}
+	for _, id := range b.Delete {
+		if t := stored[id]; t != nil {
+			types[t.Type]++
+		}
+	}
+	return types
 }

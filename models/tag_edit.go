@@ -293,7 +293,7 @@ func (e *tagEditor) finishDocument(ctx context.Context, row *TransactionDocument
 // in one statement on PostgreSQL.
 func (e *tagEditor) bump(ctx context.Context, b *writeBatch, tagDelta int, summary roomEditSummary) error {
 	e.t.TagCount += tagDelta
-	if err := e.tx.addBump(b, e.room, e.t, summary); err != nil {
+	if err := e.tx.addBump(ctx, b, e.room, e.t, summary); err != nil {
 		return err
 	}
 	return e.tx.execBatch(ctx, b)

@@ -157,6 +157,10 @@ func (s *Store) writeReplacement(ctx context.Context, actor Actor, old, t *Trans
 	if err := s.requirePasswords(ctx, t, old); err != nil {
 		return err
 	}
+	// The history names who and what changed, from the rows about to go.
+	if err := s.loadReplacedNames(ctx, old); err != nil {
+		return err
+	}
 	t.Version, t.CreatedAt, t.UpdatedAt = old.Version+1, old.CreatedAt, s.Now()
 	// The deletes go first, on their own: the inserts that follow reuse
 	// their keys, and the parts of one statement see one snapshot.
@@ -177,6 +181,7 @@ func (s *Store) writeReplacement(ctx context.Context, actor Actor, old, t *Trans
 		Participants: Count{Before: old.ParticipantCount, After: t.ParticipantCount},
 		Version:      t.Version,
 	}
+	describeReplace(&summary, old, t)
 	if err := s.addEvent(&b, t, actor, summary); err != nil {
 		return err
 	}

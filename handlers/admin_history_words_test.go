@@ -1,0 +1,40 @@
+package handlers
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/markuproom/markuproom/models"
+)
+
+// An undo says which page edit it undid; a batch counts its tags by type;
+// entries written before those were kept still read.
+func TestHistoryWordsOfUndoAndBatch(t *testing.T) {
+	two, three, one := 2, 3, 1
+	for _, c := range []struct {
+		sum  models.HistorySummary
+		want string
+	}{
+		{models.PageRestoredSummary{Document: 0, DocumentTitle: "Lease", From: &three, To: &two, Undoes: models.EventPageMoved},
+			"Page move undone: page 3 of “Lease” back to position 2"},
+		{models.PageRestoredSummary{Document: 1, Page: &two, TagsRestored: &one, Undoes: models.EventPageDeleted},
+			"Page deletion undone: page 2 of document 2 restored with 1 tag"},
+		{models.TagsBatchSummary{Created: 2, Deleted: 1, Documents: []int{0}, DocumentTitles: []string{"Lease"},
+			Types: map[string]int{"SIGNATURETEMPLATE": 2, "DATETEMPLATE": 1}}, "Tags edited together: 2 tags added, 1 tag removed in “Lease” (2 Signature, 1 Date)"},
+		{models.TagsBatchSummary{Created: 1, Documents: []int{0}, DocumentTitles: []string{"Lease"}}, "Tags edited together: 1 tag added in “Lease”"},
+		{models.ReplacedSummary{Participants: models.Count{Before: 3, After: 2}}, "Replaced: participants 3 → 2"},
+		{models.ReplacedSummary{Documents: models.Count{Before: 1, After: 1}, DocumentsRenamed: []models.Rename{{From: "Lease", To: "Lease v2"}},
+			ParticipantsChanged: []models.ParticipantChange{{Name: "Pat Buyer", Email: &models.Rename{From: "a@x.test", To: "b@x.test"},
+				Auth: &models.Rename{From: "none", To: "sms"}}}},
+			"Replaced: “Pat Buyer” e-mail a@x.test → b@x.test, “Pat Buyer” authentication none → sms, document renamed “Lease” → “Lease v2”"},
+	} {
+		data, err := json.Marshal(c.sum)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := historyWords(models.TransactionEvent{Kind: c.sum.Kind(), Summary: data})
+		if got != c.want {
+			t.Errorf("%s: got %q, want %q", c.sum.Kind(), got, c.want)
+		}
+	}
+}

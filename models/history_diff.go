@@ -1,0 +1,112 @@
+package models
+
+import (
+	"context"
+	"strings"
+)
+
+// What a replace changed, by name, for its history entry (ReplacedSummary):
+// the participants and documents before (read from the database when the
+// caller did not load them) against those after.
+
+// loadReplacedNames reads old's participants and documents, with only the
+// columns the history names, when the caller has not loaded them (the API's
+// replace): one query, before the rows are deleted.
+func (s *Store) loadReplacedNames(ctx context.Context, old *Transaction) error {
+	if old.Participants != nil || old.Documents != nil || (old.ParticipantCount == 0 && old.DocumentCount == 0) {
+		return nil
+	}
+	var rows []struct {
+		Kind     string
+		Position int
+		ID       string
+		First    string
+		Middle   string
+		Last     string
+		Email    string
+		Auth     string
+	}
+	err := s.db.WithContext(ctx).Raw(`SELECT 'p' AS kind, position, participant_id AS id, first_name AS first,
+	COALESCE(middle_name, '') AS middle, last_name AS last, email, authentication_type AS auth
+	FROM transaction_participants WHERE transaction_id = ?
+	UNION ALL SELECT 'd', position, document_id, title, '', '', '', '' FROM transaction_documents WHERE transaction_id = ?
+	ORDER BY kind, position`, old.ID, old.ID).Scan(&rows).Error
+	if err != nil {
+		return mapDBError(err)
+	}
+	for _, r := range rows {
+		if r.Kind == "d" {
+			old.Documents = append(old.Documents, TransactionDocument{Position: r.Position, DocumentID: r.ID, Title: r.First})
+			continue
+		}
+		p := Participant{Position: r.Position, ParticipantID: r.ID, FirstName: r.First, LastName: r.Last, Email: r.Email, AuthenticationType: r.Auth}
+		if r.Middle != "" {
+			middle := r.Middle
+			p.MiddleName = &middle
+		}
+		old.Participants = append(old.Participants, p)
+	}
+	return nil
+}
+
+// describeReplace fills sum's lists of participants and documents added,
+// removed, renamed or changed between old and t.
+func describeReplace(sum *ReplacedSummary, old, t *Transaction) {
+	before := map[string]*Participant{}
+	for i := range old.Participants {
+		before[old.Participants[i].ParticipantID] = &old.Participants[i]
+	}
+	for i := range t.Participants {
+		p := &t.Participants[i]
+		was, ok := before[p.ParticipantID]
+		if !ok {
+			sum.ParticipantsAdded = append(sum.ParticipantsAdded, p.FullName())
+			continue
+		}
+		delete(before, p.ParticipantID)
+		if was.FullName() != p.FullName() {
+			sum.ParticipantsRenamed = append(sum.ParticipantsRenamed, Rename{From: was.FullName(), To: p.FullName()})
+		}
+		change := ParticipantChange{Name: p.FullName()}
+		if !strings.EqualFold(was.Email, p.Email) {
+			change.Email = &Rename{From: was.Email, To: p.Email}
+		}
+		if was.AuthenticationType != p.AuthenticationType {
+			change.Auth = &Rename{From: was.AuthenticationType, To: p.AuthenticationType}
+		}
+		if change.Email != nil || change.Auth != nil {
+			sum.ParticipantsChanged = append(sum.ParticipantsChanged, change)
+		}
+	}
+	for i := range old.Participants {
+		if _, gone := before[old.Participants[i].ParticipantID]; gone {
+			sum.ParticipantsRemoved = append(sum.ParticipantsRemoved, old.Participants[i].FullName())
+		}
+	}
+	// A document id may appear twice: the copies pair in order.
+	docs := map[string][]*TransactionDocument{}
+	for i := range old.Documents {
+		id := old.Documents[i].DocumentID
+		docs[id] = append(docs[id], &old.Documents[i])
+	}
+	for i := range t.Documents {
+		d := &t.Documents[i]
+		queue := docs[d.DocumentID]
+		if len(queue) == 0 {
+			sum.DocumentsAdded = append(sum.DocumentsAdded, d.Title)
+			continue
+		}
+		was := queue[0]
+		docs[d.DocumentID] = queue[1:]
+		if was.Title != d.Title {
+			sum.DocumentsRenamed = append(sum.DocumentsRenamed, Rename{From: was.Title, To: d.Title})
+		}
+	}
+	for i := range old.Documents {
+		for _, left := range docs[old.Documents[i].DocumentID] {
+			if left == &old.Documents[i] {
+				sum.DocumentsRemoved = append(sum.DocumentsRemoved, left.Title)
+			}
+		}
+	}
+}
