@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/models/tagtype"
@@ -12,8 +14,8 @@ import (
 
 // replacedWords says what a replace changed: the participants and documents
 // added, removed, renamed or changed by name, then the counts the names do
-// not already say (all of them for entries written before the names were
-// kept).
+// not already say; a replace that names nothing (entries written before the
+// names were kept, a change of tags only) reads “Replaced: …” with counts.
 func replacedWords(s models.ReplacedSummary) string {
 	var parts []string
 	for _, n := range s.ParticipantsAdded {
@@ -42,6 +44,7 @@ func replacedWords(s models.ReplacedSummary) string {
 	for _, r := range s.DocumentsRenamed {
 		parts = append(parts, fmt.Sprintf("document renamed “%s” → “%s”", r.From, r.To))
 	}
+	namedParts := len(parts)
 	named := map[string]bool{
 		"documents":    len(s.DocumentsAdded)+len(s.DocumentsRemoved) > 0,
 		"participants": len(s.ParticipantsAdded)+len(s.ParticipantsRemoved) > 0,
@@ -57,7 +60,13 @@ func replacedWords(s models.ReplacedSummary) string {
 	if len(parts) == 0 {
 		return "Replaced (same number of documents, tags and participants)"
 	}
-	return "Replaced: " + strings.Join(parts, ", ")
+	if namedParts == 0 {
+		return "Replaced: " + strings.Join(parts, ", ")
+	}
+	// What was named leads the line: “Participant renamed …”.
+	line := strings.Join(parts, ", ")
+	r, size := utf8.DecodeRuneInString(line)
+	return string(unicode.ToUpper(r)) + line[size:]
 }
 
 // restoredWords says which page edit an undo undid, with the page and its

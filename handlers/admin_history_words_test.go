@@ -26,7 +26,7 @@ func TestHistoryWordsOfUndoAndBatch(t *testing.T) {
 		{models.ReplacedSummary{Documents: models.Count{Before: 1, After: 1}, DocumentsRenamed: []models.Rename{{From: "Lease", To: "Lease v2"}},
 			ParticipantsChanged: []models.ParticipantChange{{Name: "Pat Buyer", Email: &models.Rename{From: "a@x.test", To: "b@x.test"},
 				Auth: &models.Rename{From: "none", To: "sms"}}}},
-			"Replaced: “Pat Buyer” e-mail a@x.test → b@x.test, “Pat Buyer” authentication none → sms, document renamed “Lease” → “Lease v2”"},
+			"“Pat Buyer” e-mail a@x.test → b@x.test, “Pat Buyer” authentication none → sms, document renamed “Lease” → “Lease v2”"},
 	} {
 		data, err := json.Marshal(c.sum)
 		if err != nil {

@@ -251,7 +251,7 @@ func TestAdminTransactionPage(t *testing.T) {
 		b, _ := adminSignIn(t, s, "ada@example.com", "correct horse")
 		page := b.get("/admin/transactions/" + tr.room.TransactionID).status(http.StatusOK).Body.String()
 		for _, want := range []string{`data-tag-id="` + id + `"`, "data-viewer", `data-participant-id="` + ids[0] + `"`, "Pat Buyer", ">XFDF<",
-			"Signature tag added on page 2", "Sam Sender · Markup Room · session ", "Created with 1 document"} {
+			"Signature tag added on page 2", "Sam Sender · Markup Room", "· session ", "Created with 1 document"} {
 			if !strings.Contains(page, want) {
 				t.Errorf("transaction page lacks %q", want)
 			}

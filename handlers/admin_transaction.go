@@ -56,7 +56,9 @@ func (h *adminHandler) adminTransaction(c *gin.Context) error {
 	}
 	for i := len(at.Events) - 1; i >= 0; i-- { // newest first
 		e := at.Events[i]
-		v.History = append(v.History, admin.EventView{When: when(e.CreatedAt), WhenISO: e.CreatedAt.UTC().Format(time.RFC3339), Actor: e.Actor, Words: historyWords(e)})
+		ev := admin.EventView{When: when(e.CreatedAt), WhenISO: e.CreatedAt.UTC().Format(time.RFC3339), Words: historyWords(e)}
+		ev.Actor, ev.ActorFrom = models.ActorParts(e.Actor)
+		v.History = append(v.History, ev)
 	}
 	msgs, err := h.outbox.ListMessages(c.Request.Context(), models.MessageFilter{TransactionID: t.ID, Limit: models.AdminPageSize})
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"strings"
 )
 
 // RoomVisitor is the browser session that changes a Markup Room: a short id
@@ -51,4 +52,14 @@ func roomActor(ctx context.Context, room *Room) Actor {
 		}
 	}
 	return Actor{OrganizationID: room.OrganizationID, UserID: &room.SenderID, Label: label}
+}
+
+// ActorParts splits a history entry's actor label into who (the room's
+// sender, an API token, an admin) and where from (a room session's short id
+// and client address, as roomActor writes them; empty for other labels).
+func ActorParts(label string) (who, from string) {
+	if i := strings.Index(label, " · session "); i >= 0 {
+		return label[:i], label[i+len(" · "):]
+	}
+	return label, ""
 }

@@ -74,9 +74,11 @@ type DocumentView struct {
 	XFDFURL string
 }
 
-// EventView is one history entry in words.
+// EventView is one history entry in words: Actor is who made the change,
+// ActorFrom where from (a room session's short id and client address; empty
+// for others).
 type EventView struct {
-	When, WhenISO, Actor, Words string
+	When, WhenISO, Actor, ActorFrom, Words string
 }
 
 // RoomsView is the console's Markup Rooms table.

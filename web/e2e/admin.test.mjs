@@ -82,6 +82,21 @@ test("find a transaction by a participant's e-mail, see its tags and who changed
   const tx = await srv.transaction(txID);
   tx.documents[0].tags = [{ type: "SIGNATURETEMPLATE", x: 72, y: 100, width: 144, height: 36, page: 1, signerId: tx.participants[0].id, customData: {} }];
   await srv.api("PUT", `/api/v1/transactions/${txID}`, tx);
+  // Changes through the room: a participant added, the document renamed (the history names both, and the room's sender).
+  const roomPage = await ctx.newPage();
+  await roomPage.goto(srv.roomURL);
+  const statuses = await roomPage.evaluate(async () => {
+    const token = document.querySelector('meta[name="csrf-token"]').content;
+    const post = (path, body) => fetch(location.pathname + path, {
+      method: "POST", headers: { "X-CSRF-Token": token, "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(body),
+    }).then((r) => r.status);
+    return [
+      await post("/participants", { firstName: "Dana", lastName: "Doe", email: "dana@example.com" }),
+      await post("/documents/0/title", { title: "Purchase agreement (signed copy)" }),
+    ];
+  });
+  assert.deepEqual(statuses, [200, 200], "the room took both changes (redirects followed)");
+  await roomPage.close();
   // Another transaction to filter out, already out for signing.
   const other = await srv.api("POST", "/api/v1/transactions", {
     status: "esign_pending", referenceId: "ORDER-7731", documents: [],
@@ -111,6 +126,21 @@ test("find a transaction by a participant's e-mail, see its tags and who changed
   const history = await page.locator(".admin-history").textContent();
   assert.match(history, /Replaced: tags 0 → 1/);
   assert.match(history, /API token 1 \(Demo token\)/);
+  assert.match(history, /Participant “Dana Doe” added/);
+  assert.match(history, /Document renamed “[^”]+” → “Purchase agreement \(signed copy\)”/);
+  assert.match(history, / · Markup Room\s*· session [0-9a-f]{8} · /);
+  await page.locator("#admin-history-title").scrollIntoViewIfNeeded();
+  await page.locator("section[aria-labelledby='admin-history-title']").screenshot({ path: join(artifacts, "admin-history-1280.png") });
+  // One line per event at 1280 px: each cell's text lies on one line; words cut short by an
+  // ellipsis keep the whole text in their title.
+  const wrapped = await page.$$eval(".admin-history li", (rows) => rows.filter((li) => [...li.children].some((cell) => {
+    const range = document.createRange();
+    range.selectNodeContents(cell);
+    const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+    const cut = cell.scrollWidth > cell.clientWidth && cell.title !== cell.textContent;
+    return tops.size > 1 || cut;
+  })).map((li) => li.textContent.trim()));
+  assert.deepEqual(wrapped, [], "every history event fits on one line");
   await page.screenshot({ path: join(artifacts, "admin-transaction.png"), fullPage: true });
 });
 
