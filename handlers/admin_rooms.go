@@ -23,9 +23,12 @@ func (h *adminHandler) adminRooms(c *gin.Context) error {
 	v := admin.RoomsView{CSRFToken: csrfToken(c)}
 	for _, r := range rows {
 		rv := admin.RoomRowView{
-			ID: r.ID, Organization: r.OrganizationName, Sender: r.SenderName, SenderEmail: r.SenderEmail,
+			ID: r.ID, ShortID: shortID(r.ID), Title: r.Title, Organization: r.OrganizationName, Sender: r.SenderName, SenderEmail: r.SenderEmail,
 			Status: r.Status(now), Expires: r.ExpiresAt.UTC().Format("2 Jan 2006, 15:04 UTC"), ExpiresISO: r.ExpiresAt.UTC().Format(time.RFC3339),
 			TransactionURL: route.AdminTransaction.Path(r.TransactionID),
+		}
+		if rv.Title == "" {
+			rv.Title = "No documents"
 		}
 		if rv.Status == models.RoomOpen {
 			rv.ExpireURL = route.AdminRoomExpire.Path(r.ID)

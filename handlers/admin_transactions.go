@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -46,12 +47,9 @@ func (h *adminHandler) adminTransactions(c *gin.Context) error {
 	for _, s := range models.TransactionStatuses() {
 		v.Statuses = append(v.Statuses, templates.OptionView{Value: s, Label: s})
 	}
+	now := h.clock.Now()
 	for _, r := range page.Rows {
-		v.Rows = append(v.Rows, admin.TransactionRowView{
-			ID: r.ID, URL: route.AdminTransaction.Path(r.ID), Organization: r.OrganizationName,
-			ReferenceID: r.ReferenceID, Status: r.Status, Participants: r.ParticipantCount, Documents: r.DocumentCount,
-			Updated: r.UpdatedAt.UTC().Format("2 Jan 2006, 15:04"), UpdatedISO: r.UpdatedAt.UTC().Format(time.RFC3339),
-		})
+		v.Rows = append(v.Rows, transactionRow(now, r))
 	}
 	pageURL := func(key, id string) string {
 		q := url.Values{}
@@ -71,4 +69,31 @@ func (h *adminHandler) adminTransactions(c *gin.Context) error {
 	c.Header("Vary", "HX-Request")
 	render(c, http.StatusOK, admin.TransactionsPage(h.adminPage(c, "Transactions", route.AdminTransactions.Path()), v))
 	return nil
+}
+
+// transactionRow is one transaction as the console's list shows it.
+func transactionRow(now time.Time, r models.AdminTransactionRow) admin.TransactionRowView {
+	row := admin.TransactionRowView{
+		ID: r.ID, ShortID: shortID(r.ID), URL: route.AdminTransaction.Path(r.ID), Organization: r.OrganizationName,
+		Title: r.Title, ReferenceID: r.ReferenceID, Sender: r.SenderName, CreatedBy: r.CreatedBy,
+		Status: r.Status, StatusAge: age(now, r.StatusSince), StatusSinceISO: r.StatusSince.UTC().Format(time.RFC3339),
+		Participants: namesList(r.Participants, 3), Documents: r.DocumentCount,
+		Updated: ago(now, r.UpdatedAt), UpdatedFull: r.UpdatedAt.UTC().Format("2 Jan 2006, 15:04 UTC"),
+		UpdatedISO: r.UpdatedAt.UTC().Format(time.RFC3339),
+	}
+	if row.Title == "" {
+		row.Title = "No documents"
+	}
+	if r.DocumentCount > 1 {
+		row.MoreDocuments = strconv.Itoa(r.DocumentCount-1) + " more"
+	}
+	return row
+}
+
+// namesList is the first few names, then "and N more".
+func namesList(names []string, few int) string {
+	if len(names) <= few {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:few], ", ") + " and " + strconv.Itoa(len(names)-few) + " more"
 }

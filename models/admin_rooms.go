@@ -12,9 +12,11 @@ type AdminRoomRow struct {
 	SenderName       string
 	SenderEmail      string
 	TransactionID    string
-	State            string
-	ExpiresAt        time.Time
-	CreatedAt        time.Time
+	// Title is the transaction's first document's title (empty without documents).
+	Title     string
+	State     string
+	ExpiresAt time.Time
+	CreatedAt time.Time
 }
 
 // Status is the row's room status at time now (open, completed or expired).
@@ -28,7 +30,8 @@ func (r AdminRoomRow) Status(now time.Time) string {
 func (s *Store) AdminListRooms(ctx context.Context, after string) ([]AdminRoomRow, bool, error) {
 	q := s.db.WithContext(ctx).Table("markup_rooms AS r").
 		Select(`r.id, o.name AS organization_name, u.first_name || ' ' || u.last_name AS sender_name, u.email AS sender_email,
-			r.transaction_id, r.status AS state, r.expires_at, r.created_at`).
+			r.transaction_id, r.status AS state, r.expires_at, r.created_at,
+			COALESCE((SELECT d.title FROM transaction_documents d WHERE d.transaction_id = r.transaction_id ORDER BY d.position LIMIT 1), '') AS title`).
 		Joins("JOIN organizations o ON o.id = r.organization_id").
 		Joins("JOIN users u ON u.id = r.sender_id").
 		Order("r.id DESC").Limit(AdminPageSize + 1)

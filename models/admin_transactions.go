@@ -29,10 +29,27 @@ type AdminTransactionRow struct {
 	ID               string
 	OrganizationID   int64
 	OrganizationName string
+	// ReferenceID is the caller's referenceId, empty when a room set it to
+	// its own id (a room created without one).
 	ReferenceID      string
 	Status           string
 	ParticipantCount int
 	DocumentCount    int
+	// Title is the first document's title (empty without documents).
+	Title string
+	// SenderName is the sender of the transaction's first Markup Room,
+	// empty for a transaction made through the API alone.
+	SenderName string
+	// CreatedBy is who created the transaction, as its history names them.
+	CreatedBy string
+	// Participants are the participants' full names, in position order.
+	Participants []string `gorm:"-"`
+	// StatusSince is when the status was last set: its last change in the
+	// history, else the creation.
+	StatusSince time.Time `gorm:"-"`
+	// LastStatusChange is the history's last status change, if any.
+	LastStatusChange dbTime
+	CreatedAt        time.Time
 	UpdatedAt        time.Time
 }
 
@@ -60,7 +77,13 @@ func (s *Store) AdminListTransactions(ctx context.Context, f AdminTransactionFil
 		return nil, err
 	}
 	q := s.db.WithContext(ctx).Table("transactions AS t").
-		Select("t.id, t.organization_id, o.name AS organization_name, t.reference_id, t.status, t.participant_count, t.document_count, t.updated_at").
+		Select(`t.id, t.organization_id, o.name AS organization_name, t.status, t.participant_count, t.document_count, t.created_at, t.updated_at,
+			CASE WHEN EXISTS (SELECT 1 FROM markup_rooms r WHERE r.transaction_id = t.id AND r.id = t.reference_id) THEN '' ELSE t.reference_id END AS reference_id,
+			COALESCE((SELECT d.title FROM transaction_documents d WHERE d.transaction_id = t.id ORDER BY d.position LIMIT 1), '') AS title,
+			COALESCE((SELECT u.first_name || ' ' || u.last_name FROM markup_rooms r JOIN users u ON u.id = r.sender_id
+				WHERE r.transaction_id = t.id ORDER BY r.id LIMIT 1), '') AS sender_name,
+			COALESCE((SELECT e.actor FROM transaction_events e WHERE e.transaction_id = t.id AND e.kind = 'created' ORDER BY e.created_at LIMIT 1), '') AS created_by,
+			(SELECT e.created_at FROM transaction_events e WHERE e.transaction_id = t.id AND e.kind = 'status_changed' ORDER BY e.created_at DESC LIMIT 1) AS last_status_change`).
 		Joins("JOIN organizations o ON o.id = t.organization_id")
 	if f.OrganizationID > 0 {
 		q = q.Where("t.organization_id = ?", f.OrganizationID)
@@ -77,7 +100,44 @@ func (s *Store) AdminListTransactions(ctx context.Context, f AdminTransactionFil
 	if err != nil {
 		return nil, err
 	}
+	if err := s.fillAdminTransactionRows(ctx, k.Rows); err != nil {
+		return nil, err
+	}
 	return &AdminTransactionPage{Rows: k.Rows, HasNext: k.HasNext, HasPrev: k.HasPrev, FirstID: k.FirstID, LastID: k.LastID, Filter: f}, nil
+}
+
+// fillAdminTransactionRows reads the page's participants' names, one query
+// for the whole page (never one per row), and dates each row's status.
+func (s *Store) fillAdminTransactionRows(ctx context.Context, rows []AdminTransactionRow) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	ids := make([]string, len(rows))
+	at := make(map[string]*AdminTransactionRow, len(rows))
+	for i := range rows {
+		ids[i] = rows[i].ID
+		rows[i].StatusSince = rows[i].CreatedAt
+		if !rows[i].LastStatusChange.IsZero() {
+			rows[i].StatusSince = rows[i].LastStatusChange.Time
+		}
+		at[rows[i].ID] = &rows[i]
+	}
+	var people []struct {
+		TransactionID, FirstName, LastName string
+		MiddleName                         *string
+	}
+	err := s.db.WithContext(ctx).Table("transaction_participants").
+		Select("transaction_id, first_name, middle_name, last_name").
+		Where("transaction_id IN ?", ids).Order("transaction_id, position").Scan(&people).Error
+	if err != nil {
+		return mapDBError(err)
+	}
+	for _, p := range people {
+		part := Participant{FirstName: p.FirstName, MiddleName: p.MiddleName, LastName: p.LastName}
+		r := at[p.TransactionID]
+		r.Participants = append(r.Participants, part.FullName())
+	}
+	return nil
 }
 
 // OrganizationNames lists every organization's id and name, by name.

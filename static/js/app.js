@@ -77,12 +77,14 @@
       return;
     }
 
-    // <button data-copy="#id"> copies the text of #id to the clipboard.
-    var copier = target.closest("[data-copy]");
+    // <button data-copy="#id"> copies the text of #id to the clipboard;
+    // <button data-copy-text="…"> copies its own value (a list's whole id).
+    var copier = target.closest("[data-copy], [data-copy-text]");
     if (copier) {
-      var source = document.querySelector(copier.getAttribute("data-copy"));
-      if (source && navigator.clipboard) {
-        navigator.clipboard.writeText(source.textContent.trim()).then(function () {
+      var source = copier.hasAttribute("data-copy") ? document.querySelector(copier.getAttribute("data-copy")) : null;
+      var text = source ? source.textContent.trim() : copier.getAttribute("data-copy-text");
+      if (text && navigator.clipboard) {
+        navigator.clipboard.writeText(text).then(function () {
           copier.textContent = "Copied";
         });
       }

@@ -31,15 +31,24 @@ type TransactionsView struct {
 
 // TransactionRowView is one transaction of the table.
 type TransactionRowView struct {
-	ID           string
+	// ID is the whole id (copied); ShortID its end, the one id shown.
+	ID, ShortID  string
 	URL          string
 	Organization string
-	ReferenceID  string
-	Status       string
-	Participants int
+	// Title is the first document's title; MoreDocuments "N more" when
+	// there are others.
+	Title, MoreDocuments string
+	// ReferenceID is the caller's referenceId, empty when none was set.
+	ReferenceID string
+	// Sender is the room's sender; CreatedBy who made the transaction.
+	Sender, CreatedBy string
+	// Participants names the first few participants, then "and N more".
+	Participants string
 	Documents    int
-	Updated      string
-	UpdatedISO   string
+	// StatusAge is how long the status has held ("3 d").
+	Status, StatusAge, StatusSinceISO string
+	// Updated is how long ago the last change was; UpdatedFull its time.
+	Updated, UpdatedFull, UpdatedISO string
 }
 
 // TransactionView is one transaction's page in the console.
@@ -90,8 +99,11 @@ type RoomsView struct {
 
 // RoomRowView is one room; ExpireURL is set for an open room.
 type RoomRowView struct {
-	ID, Organization, Sender, SenderEmail, Status, Expires, ExpiresISO string
-	TransactionURL, ExpireURL                                          string
+	// ID is the whole id (copied); ShortID its end, the one id shown.
+	ID, ShortID, Organization, Sender, SenderEmail, Status, Expires, ExpiresISO string
+	// Title is the transaction's first document's title.
+	Title                     string
+	TransactionURL, ExpireURL string
 }
 
 // ActivityView is the console's activity log.
