@@ -9,7 +9,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { mixedPDF } from "./lib/pdf.mjs";
-import { startServer, launchBrowser, watchProblems, artifacts, answerConfirm } from "./lib/server.mjs";
+import { startServer, launchBrowser, watchProblems, artifacts, answerConfirm, horizontalOverflow } from "./lib/server.mjs";
 
 let srv, browser, ctx, page, problems;
 
@@ -142,6 +142,47 @@ test("find a transaction by a participant's e-mail, see its tags and who changed
   })).map((li) => li.textContent.trim()));
   assert.deepEqual(wrapped, [], "every history event fits on one line");
   await page.screenshot({ path: join(artifacts, "admin-transaction.png"), fullPage: true });
+});
+
+test("the lists name documents and people with one short id; the navigation is one line at 1280 and fits a phone", async () => {
+  const rooms = await srv.api("GET", "/api/v1/markup-rooms");
+  const demo = rooms.items[rooms.items.length - 1];
+  await page.goto(srv.base + "/admin/transactions");
+  const row = page.locator(`[data-transaction-id="${demo.transactionId}"]`);
+  const text = (await row.textContent()).replace(/\s+/g, " ");
+  assert.match(text, /Pat Buyer/, "the participants are named");
+  assert.match(text, /Sam Sender/, "the sender is named");
+  assert.doesNotMatch(text, new RegExp(demo.id), "the room's id is not shown as a reference");
+  assert.doesNotMatch(text, new RegExp(demo.transactionId), "one short id, not the whole one");
+  assert.equal(await row.locator("[data-short-id]").textContent(), demo.transactionId.slice(-8));
+  assert.match(await page.locator("[data-transaction-id]", { hasText: "ORDER-7731" }).locator("[data-reference-id]").textContent(), /ORDER-7731/);
+
+  // The copy button copies the whole id.
+  await ctx.grantPermissions(["clipboard-read", "clipboard-write"], { origin: srv.base });
+  await row.getByRole("button", { name: "Copy the transaction id" }).click();
+  await row.getByRole("button", { name: "Copy the transaction id" }).filter({ hasText: "Copied" }).waitFor();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), demo.transactionId);
+
+  // One line of navigation at 1280 and 1024; at 390 nothing is wider than the window.
+  const linkTops = () => page.locator(".site-nav__link").evaluateAll((links) => links.map((l) => Math.round(l.getBoundingClientRect().top)));
+  for (const width of [1280, 1024]) {
+    await page.setViewportSize({ width, height: 900 });
+    const tops = await linkTops();
+    assert.ok(tops.length >= 6 && tops.every((t) => t === tops[0]), `the navigation wraps at ${width} px: ${tops}`);
+    const nav = await page.locator(".site-nav__list").evaluate((l) => ({ used: l.lastElementChild.getBoundingClientRect().right - l.getBoundingClientRect().left, room: l.clientWidth }));
+    assert.ok(nav.used <= nav.room, `the navigation is cut at ${width} px: ${JSON.stringify(nav)}`);
+    assert.equal(await horizontalOverflow(page), 0, `the page is wider than ${width} px`);
+  }
+  await page.screenshot({ path: join(artifacts, "admin-transactions-1024.png") });
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const path of ["/admin/transactions", "/admin/rooms", "/admin/organizations", "/admin/outbox", "/admin/activity", "/admin/templates"]) {
+    await page.goto(srv.base + path);
+    assert.equal(await horizontalOverflow(page), 0, `${path} is wider than a 390 px window`);
+  }
+  await page.goto(srv.base + "/admin/rooms");
+  assert.equal(await page.locator(`[data-room-id="${demo.id}"] [data-short-id]`).textContent(), demo.id.slice(-8));
+  await page.screenshot({ path: join(artifacts, "admin-rooms-390.png"), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
 });
 
 test("templates: the list, a template's tags on its pages, and Restore making a new version", async () => {

@@ -114,6 +114,11 @@ export async function startServer(extraEnv = {}) {
   };
 }
 
+/** How many CSS pixels the page is wider than its window (0 when it fits). */
+export function horizontalOverflow(page) {
+  return page.evaluate(() => Math.max(0, document.documentElement.scrollWidth - document.documentElement.clientWidth));
+}
+
 /** Launches Debian's Chromium headless. */
 export function launchBrowser() {
   return chromium.launch({
