@@ -143,7 +143,7 @@
     });
     return d;
   }
-  function askConfirm(source, question, onYes) {
+  function askConfirm(source, question, onYes, onNo) {
     if (!confirmDialog || !confirmDialog.isConnected) confirmDialog = buildConfirmDialog();
     var d = confirmDialog;
     var words = (source.getAttribute("data-confirm-action") || source.textContent || "").trim().replace(/…$/, "");
@@ -159,6 +159,7 @@
       function () {
         if (back && back.isConnected && typeof back.focus === "function") back.focus();
         if (d.returnValue === "ok") onYes();
+        else if (onNo) onNo();
       },
       { once: true }
     );
@@ -185,16 +186,29 @@
     });
   });
 
-  // An htmx request from an element with data-confirm (or hx-confirm) asks first.
+  // An htmx request from an element with data-confirm (or hx-confirm) asks
+  // first; a switch with data-confirm-off asks only when it is turned off,
+  // and Cancel turns it on again.
   document.addEventListener("htmx:confirm", function (event) {
     var elt = event.detail && event.detail.elt;
     var own = elt instanceof Element && elt.getAttribute("data-confirm");
-    var question = own || event.detail.question;
+    var turnedOff = elt instanceof HTMLInputElement && elt.type === "checkbox" && !elt.checked;
+    var offQuestion = turnedOff && elt.getAttribute("data-confirm-off");
+    var question = own || offQuestion || event.detail.question;
     if (!question) return;
     event.preventDefault();
-    askConfirm(elt, question, function () {
-      event.detail.issueRequest(true);
-    });
+    askConfirm(
+      elt,
+      question,
+      function () {
+        event.detail.issueRequest(true);
+      },
+      offQuestion
+        ? function () {
+            elt.checked = true;
+          }
+        : null
+    );
   });
 
   // <select data-control="authentication-type"> shows only the fields of the

@@ -260,7 +260,13 @@ test("tokens, API access, a disabled user and an expired room take effect at onc
   // API access off: operation B refuses the demo token; on again: it works.
   const room = { senderId: srv.senderId, documents: [], participants: [{ firstName: "A", lastName: "B", email: "a@example.com" }] };
   const toggle = page.getByRole("switch", { name: "API access" });
-  await Promise.all([page.waitForResponse((r) => r.url().endsWith("/api-access")), toggle.uncheck()]);
+  // Turning it off asks first; Cancel leaves it on.
+  await toggle.uncheck();
+  assert.equal(await answerConfirm(page, false), "Turn API access off?");
+  // The dialog's close event (which turns the switch back on) comes after the click.
+  await page.waitForFunction(() => document.querySelector('input[role="switch"]').checked, null, { timeout: 5000 });
+  assert.equal(await apiStatus("GET", "/api/v1/markup-rooms", srv.token), 200);
+  await Promise.all([page.waitForResponse((r) => r.url().endsWith("/api-access")), toggle.uncheck(), answerConfirm(page)]);
   assert.equal(await apiStatus("POST", "/api/v1/markup-rooms", srv.token, room), 401);
   await Promise.all([page.waitForResponse((r) => r.url().endsWith("/api-access")), toggle.check()]);
   assert.equal(await apiStatus("POST", "/api/v1/markup-rooms", srv.token, room), 200);
