@@ -19,7 +19,7 @@ CHROMIUM ?= /usr/lib/chromium/chromium
 ## web/e2e/engines*.test.mjs on Firefox and WebKit). It ends with a summary: each suite that ran and its
 ## time, and, without TEST_DATABASE_URL, the PostgreSQL passes that did not run.
 test:
-	@log=$$(mktemp -t markuproom-make-test.XXXXXX); trap 'rm -f "$$log"' EXIT; start=$$SECONDS; \
+	@log=$$(mktemp -p "$(CURDIR)" .make-test-summary.XXXXXX); trap 'rm -f "$$log"' EXIT; start=$$SECONDS; \
 	MARKUPROOM_TEST_LOG=$$log $(MAKE) --no-print-directory test-stages; rc=$$?; \
 	printf '\n==> make test: the suites that ran\n'; cat "$$log"; [ -s "$$log" ] || echo "    (none)"; \
 	if [ -z "$$TEST_DATABASE_URL" ]; then \
