@@ -70,6 +70,7 @@ func (h *roomHandler) addRoomDocument(c *gin.Context) error {
 		return err
 	}
 	v := roomView(h.assets, ws, h.clock.Now(), nil)
+	h.withTemplateOffers(c, ws, &v)
 	v.UploadNote = uploadNote(staged.Decrypted(), staged.Repairs())
 	v.UploadTitle = added.Document.Title
 	for _, p := range added.Problems {

@@ -42,7 +42,9 @@ func (h *roomHandler) roomPage(c *gin.Context) error {
 // renderRoom renders the room page; form, when not nil, is a dialog to show
 // again with the values and errors of a refused submission.
 func (h *roomHandler) renderRoom(c *gin.Context, status int, ws *models.RoomWorkspace, form *templates.ParticipantFormView) {
-	h.renderRoomView(c, status, roomView(h.assets, ws, h.clock.Now(), form))
+	v := roomView(h.assets, ws, h.clock.Now(), form)
+	h.withTemplateOffers(c, ws, &v)
+	h.renderRoomView(c, status, v)
 }
 
 // renderRoomView renders the room page from its view model.

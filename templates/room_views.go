@@ -102,6 +102,22 @@ type RoomDocumentView struct {
 	// RemoveURL removes the document with its tags (documents.advancedEdit).
 	RemoveURL string
 	Pages     []RoomPageView
+	// TemplateOffer is the template the document matches, offered to apply
+	// in one click (nil: none).
+	TemplateOffer *TemplateOfferView
+}
+
+// TemplateOfferView is a template a document of the room resembles
+// (web/src/editor/templates.mjs applies or dismisses it).
+type TemplateOfferView struct {
+	TemplateID string
+	Name       string
+	// Percent is the match's score in percent, rounded.
+	Percent int
+	// TemplateDocument is the template's document the room's resembles.
+	TemplateDocument int
+	// DismissKey names the offer in the tab's sessionStorage once dismissed.
+	DismissKey string
 }
 
 // RoomPageView is one page in the documents sidebar.

@@ -6,7 +6,11 @@
 // roles to a participant (by name, else by order), says how many tags it
 // places, and applies it: one request, whose placed tags the undo history
 // records as one step (session.mjs tagsPlaced), then the room is fetched
-// again. Requests go through the page's connection (server.mjs connect:
+// again. A document that resembles a template offers it
+// ([data-template-offer], templates/room_templates.templ templateOffer): one
+// click applies it as the dialog would, with the roles prefilled the same
+// way (prefillRoles), as one undo step; dismissed, it stays hidden for the
+// tab (sessionStorage, keyed by room, document and template). Requests go through the page's connection (server.mjs connect:
 // requestJSON, reloadRoom).
 import { listenUntil } from "./bus.mjs";
 import { TAGS_PLACED_EVENT } from "./session.mjs";
@@ -43,6 +47,7 @@ export function createTemplates({ net, setStatus, signal }) {
   const apply = document.querySelector("[data-template-apply-dialog]");
   if (save) wireSave(save, on, net, setStatus);
   if (apply) wireApply(apply, on, net, setStatus);
+  if (apply) wireOffers(apply, on, net, setStatus);
 }
 
 function errorShower(dialog) {
@@ -95,7 +100,7 @@ function wireApply(dialog, on, net, setStatus) {
   const summary = form.querySelector("[data-template-summary]");
   const submit = form.querySelector("[data-template-apply-submit]");
   const participants = form.querySelector("[data-template-participants]");
-  const people = [...participants.content.querySelectorAll("option")].filter((o) => o.value).map((o) => ({ id: o.value, name: o.textContent }));
+  const people = roomPeople(dialog);
   let found = []; // the templates of the last search
   let chosen = null;
   let asked = 0;
@@ -209,6 +214,60 @@ function wireApply(dialog, on, net, setStatus) {
     } catch (err) {
       showError(err.message);
       submit.disabled = false;
+      setStatus(`Not applied: ${err.message}`, "error");
+    }
+  });
+}
+
+/** The room's participants as "Apply template…" lists them: [{id, name}] in room order. */
+function roomPeople(dialog) {
+  const participants = dialog.querySelector("[data-template-participants]");
+  return [...participants.content.querySelectorAll("option")].filter((o) => o.value).map((o) => ({ id: o.value, name: o.textContent }));
+}
+
+/** Whether an offer was dismissed in this tab (a storage the browser refuses counts as not). */
+function dismissed(key) {
+  try {
+    return sessionStorage.getItem(key) === "1";
+  } catch {
+    return false;
+  }
+}
+
+function wireOffers(dialog, on, net, setStatus) {
+  for (const offer of document.querySelectorAll("[data-template-offer]")) {
+    if (dismissed(offer.dataset.dismissKey)) offer.hidden = true;
+  }
+  on(document, "click", async (e) => {
+    const offer = e.target.closest?.("[data-template-offer]");
+    if (!offer) return;
+    if (e.target.closest("[data-template-offer-dismiss]")) {
+      try {
+        sessionStorage.setItem(offer.dataset.dismissKey, "1");
+      } catch {
+        // No storage: hidden until the room is drawn again.
+      }
+      offer.hidden = true;
+      return;
+    }
+    const button = e.target.closest("[data-template-offer-apply]");
+    if (!button || button.disabled) return;
+    const { templateId, templateName } = offer.dataset;
+    button.disabled = true;
+    try {
+      // The template's roles, as the dialog's search answers them.
+      const { items } = await net.requestJSON(`${offer.dataset.listUrl}?q=${encodeURIComponent(templateName)}`);
+      const t = items.find((it) => it.id === templateId);
+      if (!t) throw new Error(`The template ‘${templateName}’ is no longer available.`);
+      const holders = prefillRoles(t.roles, roomPeople(dialog));
+      const roles = {};
+      t.roles.forEach((role, i) => holders[i] && (roles[role] = holders[i]));
+      const body = { templateId, templateDocument: Number(offer.dataset.templateDocument) || 0, document: Number(offer.dataset.offerDocument), roles };
+      const placed = await net.requestJSON(offer.dataset.url, body);
+      document.dispatchEvent(new CustomEvent(TAGS_PLACED_EVENT, { detail: { tagIds: placed.tagIds, title: `template ‘${t.name}’` } }));
+      await net.reloadRoom(offer.dataset.roomUrl);
+    } catch (err) {
+      button.disabled = false;
       setStatus(`Not applied: ${err.message}`, "error");
     }
   });
