@@ -7,10 +7,12 @@
 // "Save as template…" saves the demo room's tags as a template; a room made
 // from the API with that templateId draws the template's tags where the
 // template has them; "Apply template…" places a template's tags with a role
-// mapping, and one undo removes them all.
+// mapping, and one undo removes them all; a document that resembles a
+// template offers it ([data-template-offer]): accepted, its tags are placed
+// as one undo step; dismissed, it stays hidden in the tab.
 import { test, before, after, afterEach } from "node:test";
 import assert from "node:assert/strict";
-import { mixedPDF } from "./lib/pdf.mjs";
+import { mixedPDF, rentalFormPDF } from "./lib/pdf.mjs";
 import { startServer } from "./lib/server.mjs";
 import { launch, engine } from "./lib/engine.mjs";
 import { enginePages, assertClean, clickable } from "./lib/room.mjs";
@@ -205,4 +207,73 @@ test("the template dialogs at phone width (390 px; WebKit 460 px): in the docume
   assert.ok(applyFits, `${engine}: the apply dialog fits the screen`);
   await page.screenshot(`roomtpl-apply-${PHONE.width}`);
   await assertClean(page);
+});
+
+test("accept a template offer: a document that resembles a template offers it; one click places its tags, one undo removes them; dismiss hides it", T, async () => {
+  const blank = await srv.upload(rentalFormPDF(Array(5).fill("__________")), "Blank rental application");
+  const name = `Rental ${engine}`;
+  const tmpl = await srv.api("POST", "/api/v1/templates", {
+    name,
+    documents: [{ document: blank.location }],
+    roles: [{ name: "Applicant" }, { name: "Landlord" }],
+    tags: [
+      { type: "SIGNATURETEMPLATE", x: 72, y: 120, width: 144, height: 36, page: 1, document: 0, role: "Applicant", customData: {} },
+      { type: "DATETEMPLATE", x: 320, y: 120, width: 120, height: 20, page: 1, document: 0, role: "Landlord", customData: {} },
+    ],
+  });
+  const filled = await srv.upload(rentalFormPDF(["Jonathan A. Whitfield", "1428 Elm Street, Springfield", "$6,250", "Margaret Olsen", "March 3, 2026"]), "Whitfield application");
+  const r = await srv.room([filled], { documents: { detectTags: false } });
+  const tx = await srv.transaction(r.transactionId);
+  const [pat, robin] = tx.participants.map((p) => p.id);
+
+  const page = await openRoom(r.url, { width: 1280, height: 900 });
+  await page.waitForSelector("[data-template-offer]");
+  const words = await page.eval(() => document.querySelector("[data-template-offer-apply]").textContent);
+  assert.ok(words.includes(`Apply template ‘${name}’`), `${engine}: the offer names the template (${words})`);
+  const percent = Number(words.match(/\((\d+)\s%\smatch\)/)?.[1]);
+  assert.ok(percent >= 90 && percent <= 100, `${engine}: the offer says the match (${words})`);
+  await page.screenshot("offer-1280");
+
+  // Accept: the template's tags, the roles prefilled by order as the dialog prefills them.
+  const req = await fetched(page, "POST", /\/templates\/apply$/, () => page.click("[data-template-offer-apply]"));
+  assert.equal(req.status, 201, `${engine}: applied`);
+  await page.waitFor(() => document.querySelectorAll(".viewer-page .tag[data-tag-id]").length === 2, null, { message: `${engine}: 2 tags drawn` });
+  let doc = (await srv.transaction(r.transactionId)).documents[0];
+  assert.deepEqual(Object.fromEntries(doc.tags.map((t) => [t.type, t.signerId])), { SIGNATURETEMPLATE: pat, DATETEMPLATE: robin }, `${engine}: roles by order`);
+  const drawn = await drawnTags(page);
+  for (const t of tmpl.tags) assert.ok(drawn.some((d) => sameRect(d, t)), `${engine}: ${t.type} drawn in place`);
+  assert.equal(await page.eval(() => document.querySelectorAll("[data-template-offer]").length), 0, `${engine}: a document carrying the template offers it no more`);
+
+  // One undo step removes both.
+  await page.waitFor(() => !document.querySelector('[data-action="undo"]').disabled, null, { message: `${engine}: undo offered` });
+  await page.click('[data-action="undo"]');
+  await page.waitFor(() => document.querySelectorAll(".viewer-page .tag[data-tag-id]").length === 0, null, { message: `${engine}: undo removes them` });
+  doc = (await srv.transaction(r.transactionId)).documents[0];
+  assert.equal(doc.tags.length, 0, `${engine}: and the server has none`);
+
+  // Offered again once the room is drawn again; dismissed, it stays hidden in this tab.
+  const here = await page.eval(() => location.href);
+  await page.goto(here);
+  await page.waitForSelector(".viewer-page--rendered");
+  await page.waitForSelector("[data-template-offer]");
+  await page.click("[data-template-offer-dismiss]");
+  await page.waitFor(() => document.querySelector("[data-template-offer]").hidden, null, { message: `${engine}: dismiss hides it` });
+  await page.goto(here);
+  await page.waitForSelector(".viewer-page--rendered");
+  assert.equal(await page.eval(() => document.querySelector("[data-template-offer]")?.hidden), true, `${engine}: still dismissed after a reload`);
+  await assertClean(page);
+  await page.close(); // WebKit drives one page at a time
+
+  // At phone width, in the documents sheet (a new tab: not dismissed there).
+  const phone = await openRoom(r.url, PHONE);
+  await phone.click('[data-sheet-open="documents"]');
+  await phone.eval(() => document.querySelector("[data-template-offer]").scrollIntoView({ block: "center" }));
+  await clickable(phone, "[data-template-offer-apply]", `${engine}: the documents sheet shows the offer`);
+  const fits = await phone.eval(() => {
+    const d = document.querySelector("[data-template-offer]").getBoundingClientRect();
+    return d.left >= 0 && d.right <= innerWidth + 0.5;
+  });
+  assert.ok(fits, `${engine}: the offer fits the screen`);
+  await phone.screenshot(`offer-${PHONE.width}`);
+  await assertClean(phone);
 });

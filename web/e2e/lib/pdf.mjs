@@ -87,3 +87,24 @@ export function textTagsPDF() {
     },
   ]);
 }
+
+/**
+ * A one-page rental application filled in with values (one per label, drawn
+ * under it as a form filler draws them): the same form filled in otherwise
+ * resembles its template (docs/decisions.md, "Template matching").
+ */
+export function rentalFormPDF(values) {
+  const paragraphs = [
+    "RESIDENTIAL RENTAL APPLICATION",
+    "Each adult who will live in the unit completes a separate application.",
+    "The landlord may verify the income, rental history and references given below,",
+    "and a fee paid with this application is not refunded once the screening starts.",
+  ];
+  const labels = ["Applicant name:", "Current address:", "Monthly income:", "Previous landlord:", "Move in date:"];
+  const texts = paragraphs.map((text, i) => ({ x: 72, y: 380 - i * 16, text }));
+  labels.forEach((text, i) => {
+    const y = 300 - i * 30;
+    texts.push({ x: 72, y, text }, { x: 90, y: y - 12, text: values[i] });
+  });
+  return makePDF([{ width: 612, height: 792, label: "Rental application", texts }]);
+}
