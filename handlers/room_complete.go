@@ -44,7 +44,7 @@ func (h *roomHandler) completeRoom(c *gin.Context) error {
 			return wsErr
 		}
 		v := roomView(h.assets, ws, h.clock.Now(), nil)
-	h.withTemplateOffers(c, ws, &v)
+		h.withTemplateOffers(c, ws, &v)
 		cl := checklistView(ws, h.rooms.RoomChecklist(c.Request.Context(), ws), roomCSRFToken(c, id))
 		v.OpenChecklist = &cl
 		h.renderRoomView(c, http.StatusUnprocessableEntity, v)
