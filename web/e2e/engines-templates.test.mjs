@@ -144,7 +144,11 @@ test("Apply template… places a template's tags with a role mapping; one undo r
 
   await openDialog(page, "[data-template-apply]", "[data-template-apply-dialog]");
   await page.fill("[data-template-search]", `Mixed form ${engine}`);
-  await page.waitFor((id) => !!document.querySelector(`[data-template-list] input[value="${id}"]`), tmpl.id, { message: `${engine}: the template found` });
+  // The search's answer, not the opening's list of every template (replaced under the click when it comes).
+  await page.waitFor((id) => {
+    const labels = document.querySelectorAll("[data-template-list] label");
+    return labels.length === 1 && labels[0].dataset.templateId === id;
+  }, tmpl.id, { message: `${engine}: the template found` });
   await page.click(`[data-template-list] label[data-template-id="${tmpl.id}"]`);
   await page.waitFor(() => document.querySelectorAll("[data-template-role-fields] select").length === 2, null, { message: `${engine}: a choice per role` });
   const prefilled = await page.eval(() => [...document.querySelectorAll("[data-template-role-fields] select")].map((s) => s.value));
@@ -264,8 +268,12 @@ test("accept a template offer: a document that resembles a template offers it; o
   await assertClean(page);
   await page.close(); // WebKit drives one page at a time
 
-  // At phone width, in the documents sheet (a new tab: not dismissed there).
+  // At phone width, in the documents sheet, the dismissal forgotten (WebKit's adapter reuses its one
+  // window, whose sessionStorage remembers it).
   const phone = await openRoom(r.url, PHONE);
+  await phone.eval(() => sessionStorage.clear());
+  await phone.goto(here);
+  await phone.waitForSelector(".viewer-page--rendered");
   await phone.click('[data-sheet-open="documents"]');
   await phone.eval(() => document.querySelector("[data-template-offer]").scrollIntoView({ block: "center" }));
   await clickable(phone, "[data-template-offer-apply]", `${engine}: the documents sheet shows the offer`);
