@@ -265,10 +265,10 @@ async function launchWebKit() {
             continue;
           }
           good = 0;
-          if (i >= 12) throw new Error(`WebKit's viewport is ${w}×${h}, not ${width}×${height}`);
           // Measured while a navigation settles, the viewport can read 0 or a fraction, and the rectangle
           // can be fractional: WebDriver refuses a width that is not a positive whole number ("Invalid
           // width value"), so ask for a whole one and measure again when the reading makes no sense.
+          if (i >= 12) throw new Error(`WebKit's viewport is ${w}×${h}, not ${width}×${height}`);
           if (!(w > 0 && h > 0)) {
             await driver.sleep(50 * (i + 1));
             continue;
