@@ -18,6 +18,10 @@ type Retention struct {
 	// OrphanBlobs is how old a bucket object no document row names must be
 	// before the sweep deletes it (longer than any upload takes).
 	OrphanBlobs time.Duration
+	// Audit is how long audit events are kept; zero keeps them forever (it
+	// has no default). The sweep leaves a checkpoint in each chain, so what
+	// is left still verifies.
+	Audit time.Duration
 	// BatchSize is how many rows one DELETE removes, so a sweep never holds
 	// long locks on a busy table.
 	BatchSize int
@@ -63,6 +67,7 @@ type SweepReport struct {
 	LoginAttempts   int64
 	RateBuckets     int64
 	OrphanBlobs     int64
+	AuditEvents     int64
 }
 
 // sweepStep is one table's batched delete: sql ends with a LIMIT placeholder
@@ -123,6 +128,13 @@ func (s *Store) Sweep(ctx context.Context, r Retention) (SweepReport, error) {
 			if res.RowsAffected < int64(r.BatchSize) {
 				break
 			}
+		}
+	}
+	if r.Audit > 0 {
+		n, err := s.sweepAudit(ctx, now.Add(-r.Audit), r.BatchSize)
+		rep.AuditEvents = n
+		if err != nil {
+			return rep, fmt.Errorf("sweep audit_events: %w", err)
 		}
 	}
 	n, err := s.PurgeFullRateBuckets(ctx)

@@ -56,6 +56,9 @@ type StoreOptions struct {
 type Store struct {
 	db      *gorm.DB
 	dialect Dialect
+	// pending collects the audit events of the database transaction this
+	// Store belongs to (nil outside one): see inTx and audit.
+	pending *auditPending
 	bucket  *blob.Bucket
 	now     func() time.Time
 	tempDir string

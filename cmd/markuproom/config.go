@@ -46,6 +46,9 @@ type config struct {
 	MessageRetention     time.Duration
 	IdempotencyRetention time.Duration
 	SweepInterval        time.Duration
+	// AuditRetention is how long audit events are kept (0, the default:
+	// forever; MARKUPROOM_RETENTION_AUDIT).
+	AuditRetention time.Duration
 	// SMTPURL and SMTPFrom send invitation e-mails; with no URL they are held.
 	SMTPURL  string
 	SMTPFrom string
@@ -139,6 +142,9 @@ func loadConfig(getenv func(string) string) (config, error) {
 	c.MessageRetention = duration("MARKUPROOM_RETENTION_MESSAGES", "720h")
 	c.IdempotencyRetention = duration("MARKUPROOM_RETENTION_IDEMPOTENCY", "24h")
 	c.SweepInterval = duration("MARKUPROOM_SWEEP_INTERVAL", "1h")
+	if v := str("MARKUPROOM_RETENTION_AUDIT", "0"); v != "0" {
+		c.AuditRetention = duration("MARKUPROOM_RETENTION_AUDIT", v)
+	}
 	maxUpload := str("MARKUPROOM_MAX_UPLOAD_BYTES", "52428800")
 	n, err := strconv.ParseInt(maxUpload, 10, 64)
 	if err != nil || n <= 0 {

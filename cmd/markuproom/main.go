@@ -6,6 +6,7 @@
 //	markuproom user create   --org ORG_ID --email E --first-name F --last-name L [--admin] [--password-stdin] [--json]
 //	markuproom token create  --org ORG_ID [--name N] [--json]
 //	markuproom token revoke  TOKEN_ID [--json]
+//	markuproom audit verify  [--org ORG_ID] [--json]
 package main
 
 import (
@@ -42,6 +43,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return env.sub(ctx, "user", args[1:], map[string]command{"create": env.userCreate})
 	case "token":
 		return env.sub(ctx, "token", args[1:], map[string]command{"create": env.tokenCreate, "revoke": env.tokenRevoke})
+	case "audit":
+		return env.sub(ctx, "audit", args[1:], map[string]command{"verify": env.auditVerify})
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -58,6 +61,7 @@ const usage = `Usage:
   markuproom user create    --org ORG_ID --email E --first-name F --last-name L [--admin] [--password-stdin] [--json]
   markuproom token create   --org ORG_ID [--name N] [--json]
   markuproom token revoke   TOKEN_ID [--json]
+  markuproom audit verify   [--org ORG_ID] [--json]   check the audit trail's hash chains (exit 1 when broken)
 
 Configuration comes from environment variables; see README.md.
 `

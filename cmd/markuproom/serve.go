@@ -229,7 +229,7 @@ func (e *cliEnv) serverLogger() *slog.Logger {
 func (a *app) sweep(ctx context.Context) {
 	tick := time.NewTicker(a.cfg.SweepInterval)
 	defer tick.Stop()
-	policy := models.Retention{Messages: a.cfg.MessageRetention, AdminSessions: a.cfg.AdminMaxAge, Lease: a.cfg.SweepInterval / 2}
+	policy := models.Retention{Messages: a.cfg.MessageRetention, AdminSessions: a.cfg.AdminMaxAge, Audit: a.cfg.AuditRetention, Lease: a.cfg.SweepInterval / 2}
 	for {
 		rep, err := a.store.Sweep(ctx, policy)
 		switch {
@@ -237,7 +237,7 @@ func (a *app) sweep(ctx context.Context) {
 			a.log.WarnContext(ctx, "retention sweep", "error", err)
 		case rep.Ran:
 			a.log.InfoContext(ctx, "retention sweep", "messages", rep.Messages, "idempotency_keys", rep.IdempotencyKeys,
-				"admin_sessions", rep.AdminSessions, "login_attempts", rep.LoginAttempts, "rate_buckets", rep.RateBuckets)
+				"admin_sessions", rep.AdminSessions, "login_attempts", rep.LoginAttempts, "rate_buckets", rep.RateBuckets, "audit_events", rep.AuditEvents)
 		}
 		select {
 		case <-ctx.Done():
