@@ -29,5 +29,7 @@ func Entities() []any {
 		&Template{},
 		&TemplateVersion{},
 		&TemplateDocument{},
+		&AuditEvent{},
+		&auditChain{},
 	}
 }
