@@ -47,6 +47,13 @@ func (s *Store) audit(ctx context.Context, e AuditEntry) error {
 	return nil
 }
 
+// RecordAudit writes e, by the actor in ctx, in a database transaction of
+// its own: for an event that changes nothing else (a refused sign-in).
+// A change records its events with audit, inside its own transaction.
+func (s *Store) RecordAudit(ctx context.Context, e AuditEntry) error {
+	return s.inTx(ctx, func(tx *Store) error { return tx.audit(ctx, e) })
+}
+
 // flushAudit appends the transaction's pending events to their chains:
 // each chain's head is locked (FOR UPDATE on PostgreSQL; SQLite's IMMEDIATE
 // transactions already hold the database) in organization order, so two

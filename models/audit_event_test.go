@@ -17,7 +17,7 @@ func recordAudit(t *testing.T, s *models.Store, org int64, n int) {
 	t.Helper()
 	ctx := models.WithAuditActor(context.Background(), models.AuditActor{Kind: models.AuditActorAPIToken, ID: "7", Name: "Import job", Via: "api", Address: "192.0.2.7"})
 	for i := 0; i < n; i++ {
-		if err := models.RecordAudit(ctx, s, models.AuditEntry{OrganizationID: org, Action: "transaction.replaced",
+		if err := s.RecordAudit(ctx, models.AuditEntry{OrganizationID: org, Action: "transaction.replaced",
 			TargetType: "transaction", TargetID: "t1", TransactionID: "t1", Summary: "Replaced"}); err != nil {
 			t.Fatalf("record: %v", err)
 		}

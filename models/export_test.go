@@ -58,10 +58,6 @@ func CheckParticipantForm(id string, f ParticipantForm) (ParticipantInput, error
 	return (&Room{Config: DefaultRoomConfig()}).participantFromForm(id, f)
 }
 
-// RecordAudit exposes Store.audit: e is written in a transaction of its own,
-// or with the change of the transaction s belongs to.
-func RecordAudit(ctx context.Context, s *Store, e AuditEntry) error { return s.audit(ctx, e) }
-
 // RecordAuditWith writes e and then fails with fail inside one transaction
 // (nil: commits), to show that a rolled-back change leaves no audit event.
 func RecordAuditWith(ctx context.Context, s *Store, e AuditEntry, fail error) error {
