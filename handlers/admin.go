@@ -19,6 +19,7 @@ type adminHandler struct {
 	webhooks      WebhookStore
 	outbox        OutboxStore
 	templates     AdminTemplateStore
+	exports       AdminExportStore
 }
 
 // AdminAuthStore signs admins in and keeps their console sessions.
@@ -47,6 +48,14 @@ type AdminTemplateStore interface {
 	AdminGetTemplate(ctx context.Context, id string) (*models.AdminTemplate, error)
 	AdminRestoreTemplateVersion(ctx context.Context, id string, n int) (*models.Template, error)
 	AdminArchiveTemplate(ctx context.Context, id string) error
+}
+
+// AdminExportStore reads the console's lists page after page for the
+// exports (/admin/transactions.csv, .xlsx, /admin/audit.csv).
+type AdminExportStore interface {
+	AdminExportTransactions(ctx context.Context, f models.AdminTransactionFilter, after string, limit int) ([]models.AdminExportRow, error)
+	ListAuditEvents(ctx context.Context, f models.AuditFilter, order models.AuditOrder, cursor int64, limit int) (*models.AuditPage, error)
+	OrganizationNames(ctx context.Context) ([]models.Organization, error)
 }
 
 // AdminDocumentStore reads a transaction's documents for the console.

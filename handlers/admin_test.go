@@ -46,6 +46,9 @@ func TestAdminRoutesRefuseEveryoneButAdmins(t *testing.T) {
 		routes := []struct{ method, path string }{
 			{http.MethodGet, "/admin"},
 			{http.MethodGet, "/admin/transactions"},
+			{http.MethodGet, "/admin/transactions.csv"},
+			{http.MethodGet, "/admin/transactions.xlsx"},
+			{http.MethodGet, "/admin/audit.csv"},
 			{http.MethodGet, "/admin/transactions/" + tr.room.TransactionID},
 			{http.MethodGet, "/admin/transactions/" + tr.room.TransactionID + "/documents/0/content"},
 			{http.MethodGet, "/admin/transactions/" + tr.room.TransactionID + "/documents/0/xfdf"},

@@ -20,13 +20,9 @@ import (
 // filters, so links, reloads and the back button show the same table; htmx
 // swaps just the table (the response is the same page either way).
 func (h *adminHandler) adminTransactions(c *gin.Context) error {
-	f := models.AdminTransactionFilter{Status: c.Query("status"), Search: c.Query("q"), After: c.Query("after"), Before: c.Query("before")}
-	if org := c.Query("org"); org != "" {
-		id, err := strconv.ParseInt(org, 10, 64)
-		if err != nil || id <= 0 {
-			return models.Invalid("query:org", "invalid_type", "org must be an organization's id.")
-		}
-		f.OrganizationID = id
+	f, err := transactionFilterFrom(c)
+	if err != nil {
+		return err
 	}
 	page, err := h.transactions.AdminListTransactions(c.Request.Context(), f)
 	if err != nil {
@@ -51,24 +47,46 @@ func (h *adminHandler) adminTransactions(c *gin.Context) error {
 	for _, r := range page.Rows {
 		v.Rows = append(v.Rows, transactionRow(now, r))
 	}
-	pageURL := func(key, id string) string {
+	// The table's links keep its filters; an empty key is an export's, which
+	// has every page.
+	filtered := func(base route.Route, key, id string) string {
 		q := url.Values{}
 		for k, val := range map[string]string{"org": v.OrganizationID, "status": f.Status, "q": f.Search, key: id} {
-			if val != "" {
+			if k != "" && val != "" {
 				q.Set(k, val)
 			}
 		}
-		return route.AdminTransactions.Path() + "?" + q.Encode()
+		if len(q) == 0 {
+			return base.Path()
+		}
+		return base.Path() + "?" + q.Encode()
 	}
 	if page.HasNext {
-		v.NextURL = pageURL("after", page.LastID)
+		v.NextURL = filtered(route.AdminTransactions, "after", page.LastID)
 	}
 	if page.HasPrev {
-		v.PrevURL = pageURL("before", page.FirstID)
+		v.PrevURL = filtered(route.AdminTransactions, "before", page.FirstID)
 	}
+	v.ExportCSVURL = filtered(route.AdminTransactionsCSV, "", "")
+	v.ExportXLSXURL = filtered(route.AdminTransactionsXLSX, "", "")
 	c.Header("Vary", "HX-Request")
 	render(c, http.StatusOK, admin.TransactionsPage(h.adminPage(c, "Transactions", route.AdminTransactions.Path()), v))
 	return nil
+}
+
+// transactionFilterFrom reads the transactions table's filters from the
+// query (org, status, q, after, before); the page and its exports read the
+// same parameters.
+func transactionFilterFrom(c *gin.Context) (models.AdminTransactionFilter, error) {
+	f := models.AdminTransactionFilter{Status: c.Query("status"), Search: c.Query("q"), After: c.Query("after"), Before: c.Query("before")}
+	if org := c.Query("org"); org != "" {
+		id, err := strconv.ParseInt(org, 10, 64)
+		if err != nil || id <= 0 {
+			return f, models.Invalid("query:org", "invalid_type", "org must be an organization's id.")
+		}
+		f.OrganizationID = id
+	}
+	return f, nil
 }
 
 // transactionRow is one transaction as the console's list shows it.

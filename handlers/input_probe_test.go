@@ -36,6 +36,10 @@ func probedQueries() map[string][]string {
 		"GET /admin/rooms":         {"after"},
 		"GET /admin/outbox":        {"before", "status"},
 		"GET /admin/activity":      {"before"},
+		// The console's exports.
+		"GET /admin/transactions.csv":  {"q", "status", "org"},
+		"GET /admin/transactions.xlsx": {"q", "status", "org"},
+		"GET /admin/audit.csv":         {"org", "actor", "action", "transaction", "from", "to"},
 	}
 }
 

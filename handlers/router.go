@@ -72,6 +72,7 @@ type Store interface {
 	AdminTransactionStore
 	AdminRoomStore
 	AdminTemplateStore
+	AdminExportStore
 	ActivityStore
 	OrganizationStore
 	OutboxStore
@@ -127,7 +128,7 @@ func New(d Deps) (http.Handler, error) {
 	api := &apiHandler{site: s, documents: st, transactions: st, idempotency: st, rooms: st, webhooks: st, templates: st}
 	room := &roomHandler{site: s, rooms: st, participants: st, documents: st, tags: st, templates: st, files: st}
 	console := &adminHandler{site: s, auth: st, transactions: st, documents: st, rooms: st, activity: st,
-		organizations: st, webhooks: st, outbox: st, templates: st}
+		organizations: st, webhooks: st, outbox: st, templates: st, exports: st}
 	limiter := newRateLimiter(st, d.Config.RateLimits)
 
 	r := gin.New()
@@ -197,6 +198,9 @@ func New(d Deps) (http.Handler, error) {
 	handle(signedIn, http.MethodPost, route.AdminLogout, console.adminLogout)
 	handle(signedIn, http.MethodPost, route.AdminRevokeSessions, console.adminRevokeAllSessions)
 	handle(signedIn, http.MethodGet, route.AdminTransactions, console.adminTransactions)
+	handle(signedIn, http.MethodGet, route.AdminTransactionsCSV, console.adminTransactionsCSV)
+	handle(signedIn, http.MethodGet, route.AdminTransactionsXLSX, console.adminTransactionsXLSX)
+	handle(signedIn, http.MethodGet, route.AdminAuditCSV, console.adminAuditCSV)
 	handle(signedIn, http.MethodGet, route.AdminTemplates, console.adminTemplates)
 	handle(signedIn, http.MethodGet, route.AdminTemplate, console.adminTemplate)
 	handle(signedIn, http.MethodGet, route.AdminTemplateContent, console.adminTemplateContent)

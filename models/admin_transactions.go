@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"gorm.io/gorm"
 )
 
 // AdminPageSize is how many rows an admin console table shows at once.
@@ -65,6 +67,25 @@ type AdminTransactionPage struct {
 // first (keyset pagination on the time-ordered id), filtered by
 // organization, status and a search of referenceId and participant e-mails.
 func (s *Store) AdminListTransactions(ctx context.Context, f AdminTransactionFilter) (*AdminTransactionPage, error) {
+	q, err := s.adminTransactionsQuery(ctx, &f)
+	if err != nil {
+		return nil, err
+	}
+	k, err := pageAdminRows(q, "t.id", f.After, f.Before, func(r *AdminTransactionRow) string { return r.ID })
+	if err != nil {
+		return nil, err
+	}
+	if err := s.fillAdminTransactionRows(ctx, k.Rows); err != nil {
+		return nil, err
+	}
+	return &AdminTransactionPage{Rows: k.Rows, HasNext: k.HasNext, HasPrev: k.HasPrev, FirstID: k.FirstID, LastID: k.LastID, Filter: f}, nil
+}
+
+// adminTransactionsQuery checks f (trimming its search) and builds the query
+// of the console's transactions table, filtered but neither ordered nor
+// paged: the page (AdminListTransactions) and the exports
+// (AdminExportTransactions) select the same rows.
+func (s *Store) adminTransactionsQuery(ctx context.Context, f *AdminTransactionFilter) (*gorm.DB, error) {
 	var p Problems
 	if f.Status != "" && !slices.Contains(TransactionStatuses(), f.Status) {
 		p.Add("query:status", "invalid_enum", "status must be draft or esign_pending.")
@@ -96,14 +117,7 @@ func (s *Store) AdminListTransactions(ctx context.Context, f AdminTransactionFil
 		q = q.Where(`(LOWER(t.reference_id) LIKE ? ESCAPE '\' OR EXISTS (SELECT 1 FROM transaction_participants tp
 			WHERE tp.transaction_id = t.id AND LOWER(tp.email) LIKE ? ESCAPE '\'))`, like, like)
 	}
-	k, err := pageAdminRows(q, "t.id", f.After, f.Before, func(r *AdminTransactionRow) string { return r.ID })
-	if err != nil {
-		return nil, err
-	}
-	if err := s.fillAdminTransactionRows(ctx, k.Rows); err != nil {
-		return nil, err
-	}
-	return &AdminTransactionPage{Rows: k.Rows, HasNext: k.HasNext, HasPrev: k.HasPrev, FirstID: k.FirstID, LastID: k.LastID, Filter: f}, nil
+	return q, nil
 }
 
 // fillAdminTransactionRows reads the page's participants' names, one query

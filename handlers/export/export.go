@@ -4,8 +4,11 @@ package export
 
 import (
 	"encoding/csv"
+	"fmt"
 	"io"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // Cell neutralises a value a spreadsheet would read as a formula: one that
@@ -45,4 +48,34 @@ func (c *CSV) Write(cells ...string) error {
 func (c *CSV) Flush() error {
 	c.w.Flush()
 	return c.w.Error()
+}
+
+// Text is a value as a CSV cell holds it: a string as it is, a time in UTC
+// as RFC 3339 (the zero time empty), an integer in decimal.
+func Text(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case time.Time:
+		if v.IsZero() {
+			return ""
+		}
+		return v.UTC().Format(time.RFC3339)
+	case int:
+		return strconv.Itoa(v)
+	case int64:
+		return strconv.FormatInt(v, 10)
+	case nil:
+		return ""
+	}
+	return fmt.Sprint(v)
+}
+
+// WriteValues writes one row of values, each as Text makes it.
+func (c *CSV) WriteValues(values ...any) error {
+	c.row = c.row[:0]
+	for _, v := range values {
+		c.row = append(c.row, Cell(Text(v)))
+	}
+	return c.w.Write(c.row)
 }

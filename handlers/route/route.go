@@ -81,6 +81,11 @@ const (
 	AdminTemplateRestore Route = "/admin/templates/:id/versions/:version/restore"
 	AdminTemplateArchive Route = "/admin/templates/:id/archive"
 
+	// The console's exports: its lists as files.
+	AdminTransactionsCSV  Route = "/admin/transactions.csv"
+	AdminTransactionsXLSX Route = "/admin/transactions.xlsx"
+	AdminAuditCSV         Route = "/admin/audit.csv"
+
 	// The API (every operation of handlers/apispec/openapi.yaml).
 	APIUpload           Route = "/api/v1/documents/upload"
 	APIUploadAlias      Route = "/api/v1/document/upload"

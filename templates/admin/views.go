@@ -27,6 +27,9 @@ type TransactionsView struct {
 	NextURL, PrevURL string
 	// Filtered tells an empty table "no match" from "nothing yet".
 	Filtered bool
+	// ExportCSVURL and ExportXLSXURL download every page of the table with
+	// its filters.
+	ExportCSVURL, ExportXLSXURL string
 }
 
 // TransactionRowView is one transaction of the table.
