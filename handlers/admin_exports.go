@@ -6,7 +6,6 @@ import (
 	"mime"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"github.com/gin-gonic/gin"
 
@@ -211,17 +210,18 @@ func transactionColumns() []export.Column {
 	}
 }
 
-// transactionCells is one transaction's row of the exports. Lists are
-// joined with "; " in position order (names and e-mails pair up).
+// transactionCells is one transaction's row of the exports. Its lists come
+// joined with models.ExportListSeparator in position order (names and
+// e-mails pair up).
 func transactionCells(r *models.AdminExportRow) []any {
 	return []any{
 		r.ID, r.ReferenceID,
 		r.OrganizationID, r.OrganizationName,
 		r.Status, r.StatusSince,
-		r.DocumentCount, strings.Join(r.DocumentTitles, "; "),
+		r.DocumentCount, r.DocumentTitles,
 		r.SenderName, r.CreatedBy,
-		r.ParticipantCount, strings.Join(r.Participants, "; "), strings.Join(r.ParticipantEmails, "; "),
-		strings.Join(r.RoomIDs, "; "),
+		r.ParticipantCount, r.ParticipantNames, r.ParticipantEmails,
+		r.RoomIDs,
 		r.CreatedAt, r.UpdatedAt,
 	}
 }

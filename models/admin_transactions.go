@@ -67,7 +67,7 @@ type AdminTransactionPage struct {
 // first (keyset pagination on the time-ordered id), filtered by
 // organization, status and a search of referenceId and participant e-mails.
 func (s *Store) AdminListTransactions(ctx context.Context, f AdminTransactionFilter) (*AdminTransactionPage, error) {
-	q, err := s.adminTransactionsQuery(ctx, &f)
+	q, err := s.adminTransactionsQuery(ctx, &f, adminRowColumns+adminTitleColumn)
 	if err != nil {
 		return nil, err
 	}
@@ -81,11 +81,25 @@ func (s *Store) AdminListTransactions(ctx context.Context, f AdminTransactionFil
 	return &AdminTransactionPage{Rows: k.Rows, HasNext: k.HasNext, HasPrev: k.HasPrev, FirstID: k.FirstID, LastID: k.LastID, Filter: f}, nil
 }
 
+// adminRowColumns are the columns of a row of the console's transactions,
+// each subquery an index lookup on the row's id; the table adds its title
+// (adminTitleColumn), the exports their lists.
+const adminRowColumns = `t.id, t.organization_id, o.name AS organization_name, t.status, t.participant_count, t.document_count, t.created_at, t.updated_at,
+	CASE WHEN EXISTS (SELECT 1 FROM markup_rooms r WHERE r.transaction_id = t.id AND r.id = t.reference_id) THEN '' ELSE t.reference_id END AS reference_id,
+	COALESCE((SELECT u.first_name || ' ' || u.last_name FROM markup_rooms r JOIN users u ON u.id = r.sender_id
+		WHERE r.transaction_id = t.id ORDER BY r.id LIMIT 1), '') AS sender_name,
+	COALESCE((SELECT e.actor FROM transaction_events e WHERE e.transaction_id = t.id AND e.kind = 'created' ORDER BY e.created_at LIMIT 1), '') AS created_by,
+	(SELECT e.created_at FROM transaction_events e WHERE e.transaction_id = t.id AND e.kind = 'status_changed' ORDER BY e.created_at DESC LIMIT 1) AS last_status_change`
+
+// adminTitleColumn is a row's first document's title.
+const adminTitleColumn = `,
+	COALESCE((SELECT d.title FROM transaction_documents d WHERE d.transaction_id = t.id ORDER BY d.position LIMIT 1), '') AS title`
+
 // adminTransactionsQuery checks f (trimming its search) and builds the query
-// of the console's transactions table, filtered but neither ordered nor
-// paged: the page (AdminListTransactions) and the exports
-// (AdminExportTransactions) select the same rows.
-func (s *Store) adminTransactionsQuery(ctx context.Context, f *AdminTransactionFilter) (*gorm.DB, error) {
+// of the console's transactions table selecting columns, filtered but
+// neither ordered nor paged: the page (AdminListTransactions) and the
+// exports (AdminExportTransactions) select the same rows.
+func (s *Store) adminTransactionsQuery(ctx context.Context, f *AdminTransactionFilter, columns string) (*gorm.DB, error) {
 	var p Problems
 	if f.Status != "" && !slices.Contains(TransactionStatuses(), f.Status) {
 		p.Add("query:status", "invalid_enum", "status must be draft or esign_pending.")
@@ -98,13 +112,7 @@ func (s *Store) adminTransactionsQuery(ctx context.Context, f *AdminTransactionF
 		return nil, err
 	}
 	q := s.db.WithContext(ctx).Table("transactions AS t").
-		Select(`t.id, t.organization_id, o.name AS organization_name, t.status, t.participant_count, t.document_count, t.created_at, t.updated_at,
-			CASE WHEN EXISTS (SELECT 1 FROM markup_rooms r WHERE r.transaction_id = t.id AND r.id = t.reference_id) THEN '' ELSE t.reference_id END AS reference_id,
-			COALESCE((SELECT d.title FROM transaction_documents d WHERE d.transaction_id = t.id ORDER BY d.position LIMIT 1), '') AS title,
-			COALESCE((SELECT u.first_name || ' ' || u.last_name FROM markup_rooms r JOIN users u ON u.id = r.sender_id
-				WHERE r.transaction_id = t.id ORDER BY r.id LIMIT 1), '') AS sender_name,
-			COALESCE((SELECT e.actor FROM transaction_events e WHERE e.transaction_id = t.id AND e.kind = 'created' ORDER BY e.created_at LIMIT 1), '') AS created_by,
-			(SELECT e.created_at FROM transaction_events e WHERE e.transaction_id = t.id AND e.kind = 'status_changed' ORDER BY e.created_at DESC LIMIT 1) AS last_status_change`).
+		Select(columns).
 		Joins("JOIN organizations o ON o.id = t.organization_id")
 	if f.OrganizationID > 0 {
 		q = q.Where("t.organization_id = ?", f.OrganizationID)
