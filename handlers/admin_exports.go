@@ -200,7 +200,7 @@ func (h *adminHandler) exportName(what, ext string) string {
 func transactionColumns() []export.Column {
 	return []export.Column{
 		{Title: "Transaction ID", Width: 38}, {Title: "Reference ID", Width: 20},
-		{Title: "Organization ID", Width: 8}, {Title: "Organization", Width: 20},
+		{Title: "Organization ID", Width: 16}, {Title: "Organization", Width: 20},
 		{Title: "Status", Width: 14}, {Title: "Status since (UTC)", Width: 20},
 		{Title: "Documents", Width: 10}, {Title: "Document titles", Width: 40},
 		{Title: "Sender", Width: 20}, {Title: "Created by", Width: 20},
