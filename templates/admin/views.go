@@ -54,9 +54,15 @@ type TransactionRowView struct {
 // TransactionView is one transaction's page in the console.
 type TransactionView struct {
 	// BackURL is the list of transactions.
-	BackURL                               string
-	ID, Organization, ReferenceID, Status string
-	Version                               int
+	BackURL string
+	// ID is the transaction's id, shown as ShortID with a copy button.
+	ID, ShortID string
+	// Title is the first document's title ("No documents" without one);
+	// MoreDocuments says how many follow ("2 more"), if any.
+	Title, MoreDocuments string
+	// ReferenceID is the caller's referenceId, empty when none was set.
+	Organization, ReferenceID, Status string
+	Version                           int
 	Created, Updated                      string
 	SigningOrder, Notify, Subject         string
 	Participants                          []ParticipantView
