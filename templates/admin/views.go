@@ -63,12 +63,12 @@ type TransactionView struct {
 	// ReferenceID is the caller's referenceId, empty when none was set.
 	Organization, ReferenceID, Status string
 	Version                           int
-	Created, Updated                      string
-	SigningOrder, Notify, Subject         string
-	Participants                          []ParticipantView
-	Documents                             []DocumentView
-	Viewer                                templates.ViewerView
-	History                               []EventView
+	Created, Updated                  string
+	SigningOrder, Notify, Subject     string
+	Participants                      []ParticipantView
+	Documents                         []DocumentView
+	Viewer                            templates.ViewerView
+	History                           []EventView
 	// Messages are the transaction's invitations and webhook calls, newest first.
 	Messages  []MessageRowView
 	CSRFToken string
