@@ -129,6 +129,10 @@ func New(d Deps) (http.Handler, error) {
 	console := &adminHandler{site: s, auth: st, transactions: st, documents: st, rooms: st, activity: st,
 		organizations: st, webhooks: st, outbox: st, templates: st}
 	limiter := newRateLimiter(st, d.Config.RateLimits)
+	agents, err := newMCPHandler(api, limiter, d.Logger, openAPI)
+	if err != nil {
+		return nil, fmt.Errorf("handlers.New: MCP server: %w", err)
+	}
 
 	r := gin.New()
 	r.HandleMethodNotAllowed = true
@@ -249,6 +253,9 @@ func New(d Deps) (http.Handler, error) {
 	handle(apiGroup, http.MethodGet, route.APITemplateVersions, api.listTemplateVersions)
 	handle(apiGroup, http.MethodGet, route.APITemplateVersion, api.getTemplateVersion)
 	handle(apiGroup, http.MethodPost, route.APITemplateRestore, api.restoreTemplateVersion)
+	// The MCP server is stateless: every message is a POST, authenticated
+	// and counted like an API request (docs/decisions.md, "MCP server").
+	handle(apiGroup, http.MethodPost, route.MCP, agents.serve)
 	return r, nil
 }
 

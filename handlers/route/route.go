@@ -81,6 +81,9 @@ const (
 	AdminTemplateRestore Route = "/admin/templates/:id/versions/:version/restore"
 	AdminTemplateArchive Route = "/admin/templates/:id/archive"
 
+	// The MCP server (Streamable HTTP) for AI agents, beside the API.
+	MCP Route = "/mcp"
+
 	// The API (every operation of handlers/apispec/openapi.yaml).
 	APIUpload           Route = "/api/v1/documents/upload"
 	APIUploadAlias      Route = "/api/v1/document/upload"
