@@ -23,7 +23,7 @@ func (m *mcpHandler) uploadTool(output map[string]any) mcpTool {
 			"pass one's templateId to create_markup_room to place its fields). "+
 			"A file that is not a PDF, is encrypted with a password or is damaged beyond repair is refused with 422.", m.api.cfg.MaxUploadBytes),
 		output:  output,
-		pointer: func(p string) string { return strings.Replace(p, "#/file", "#/content_base64", 1) },
+		pointer: uploadPointers,
 		run:     m.uploadDocument,
 	}
 }
@@ -62,6 +62,15 @@ func (m *mcpHandler) uploadDocument(ctx context.Context, caller *mcpCaller, raw 
 	defer staged.Close()
 	_, out, err := m.api.saveUpload(ctx, p, staged, title)
 	return out, err
+}
+
+// uploadPointers moves the API's pointer to the uploaded file ("#/file")
+// to the argument that carries it.
+func uploadPointers(ptr string) string {
+	if ptr == "#/file" {
+		return "#/content_base64"
+	}
+	return ptr
 }
 
 // decodedLen is how many bytes base64 text without padding decodes to;
