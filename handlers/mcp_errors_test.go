@@ -2,9 +2,11 @@ package handlers_test
 
 import (
 	"bytes"
+	"context"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/uuid"
@@ -228,6 +230,57 @@ func TestMCPIsRateLimitedAsTheAPI(t *testing.T) {
 		hasError(t, res.problem(http.StatusTooManyRequests), "", "rate_limited")
 		if res.Header().Get("Retry-After") == "" {
 			t.Fatal("no Retry-After")
+		}
+	})
+}
+
+// actorRecorder is the real store, noting the audit actor in the context
+// of each change a tool makes.
+type actorRecorder struct {
+	handlers.Store
+	mu     sync.Mutex
+	actors map[string]models.AuditActor
+}
+
+func (r *actorRecorder) note(ctx context.Context, op string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.actors[op] = models.AuditActorFrom(ctx)
+}
+
+func (r *actorRecorder) SaveDocument(ctx context.Context, u *models.StagedUpload, in models.NewDocument) (*models.Document, error) {
+	r.note(ctx, "SaveDocument")
+	return r.Store.SaveDocument(ctx, u, in)
+}
+
+func (r *actorRecorder) CreateRoom(ctx context.Context, actor models.Actor, in *models.RoomInput) (*models.CreatedRoom, error) {
+	r.note(ctx, "CreateRoom")
+	return r.Store.CreateRoom(ctx, actor, in)
+}
+
+func (r *actorRecorder) ReplaceTransaction(ctx context.Context, actor models.Actor, id string, in *models.TransactionInput, ifMatch string) (*models.Transaction, error) {
+	r.note(ctx, "ReplaceTransaction")
+	return r.Store.ReplaceTransaction(ctx, actor, id, in, ifMatch)
+}
+
+func TestMCPChangesNameTheTokenViaMCP(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
+		rec := &actorRecorder{actors: map[string]models.AuditActor{}}
+		s := newServer(t, env, withStore(func(st handlers.Store) handlers.Store { rec.Store = st; return rec }))
+		tenant := env.NewTenant(t, "Acme")
+		a := mustConnect(t, s.mcpURL(), tenant.Token)
+		var doc uploadedDoc
+		a.ok("upload_document", pdfArgs("lease.pdf", corpusPDF(t, "lease-initials.pdf")), &doc)
+		var room roomResp
+		a.ok("create_markup_room", roomBody(tenant, doc), &room)
+		var tx obj
+		a.ok("get_transaction", obj{"id": room.TransactionID}, &tx)
+		a.ok("update_transaction", tx, nil)
+		want := models.AuditActor{Kind: models.AuditActorAPIToken, ID: strconv.FormatInt(tenant.TokenID, 10), Name: "test", Via: "mcp", Address: "127.0.0.1"}
+		for _, op := range []string{"SaveDocument", "CreateRoom", "ReplaceTransaction"} {
+			if got := rec.actors[op]; got != want {
+				t.Errorf("%s ran as %+v, want %+v", op, got, want)
+			}
 		}
 	})
 }
