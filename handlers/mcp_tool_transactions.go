@@ -99,7 +99,7 @@ func (m *mcpHandler) listTransactionsTool(output map[string]any) mcpTool {
 		output: output, pointer: queryPointers,
 		run: func(ctx context.Context, caller *mcpCaller, raw json.RawMessage) (any, error) {
 			a := readMCPArgs(raw, "status", "referenceId", "limit", "cursor")
-			f := models.TransactionFilter{Status: a.str("status", false, 0), ReferenceID: a.str("referenceId", false, 0),
+			f := models.TransactionFilter{Status: a.str("status", false, 0), ReferenceID: a.str("referenceId", false, 255),
 				Limit: a.integer("limit"), Cursor: a.str("cursor", false, 0)}
 			if err := a.err(); err != nil {
 				return nil, err
