@@ -1,10 +1,12 @@
 package handlers
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -32,6 +34,8 @@ type mcpHandler struct {
 	limiter *rateLimiter
 	log     *slog.Logger
 	http    http.Handler
+	// maxBody is the largest request body: serve reads it whole.
+	maxBody int64
 }
 
 // newMCPHandler builds the MCP server with its tools.
@@ -40,7 +44,10 @@ func newMCPHandler(api *apiHandler, limiter *rateLimiter, log *slog.Logger, open
 	if err != nil {
 		return nil, err
 	}
-	m := &mcpHandler{api: api, limiter: limiter, log: log}
+	// An upload's base64 text at the upload limit, and room for the
+	// JSON-RPC envelope and the other arguments.
+	m := &mcpHandler{api: api, limiter: limiter, log: log,
+		maxBody: int64(base64.StdEncoding.EncodedLen(int(api.cfg.MaxUploadBytes))) + 1<<20}
 	tools, err := m.tools(schemas)
 	if err != nil {
 		return nil, err
@@ -59,9 +66,7 @@ func newMCPHandler(api *apiHandler, limiter *rateLimiter, log *slog.Logger, open
 		// behind a reverse proxy on the same host the check would refuse
 		// every request (its Host is the public name).
 		DisableLocalhostProtection: true,
-		// An upload's base64 text at the upload limit, and room for the
-		// JSON-RPC envelope and the other arguments.
-		MaxRequestBodyBytes: int64(base64.StdEncoding.EncodedLen(int(api.cfg.MaxUploadBytes))) + 1<<20,
+		MaxRequestBodyBytes:        m.maxBody,
 	})
 	verify := func(_ context.Context, _ string, r *http.Request) (*auth.TokenInfo, error) {
 		c, ok := r.Context().Value(mcpCallerKey{}).(*mcpCaller)
@@ -96,8 +101,19 @@ type mcpCallerKey struct{}
 const mcpCallerExtra = "markuproom.caller"
 
 // serve hands an authenticated POST to the SDK, with the caller in the
-// request's context for the token check the SDK runs (verify above).
+// request's context for the token check the SDK runs (verify above). A
+// JSON-RPC batch (older protocol versions allow them) is refused: each
+// message must be a request of its own, counted by the rate limit.
 func (m *mcpHandler) serve(c *gin.Context) error {
+	body, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, m.maxBody))
+	if err != nil {
+		return err
+	}
+	if trimmed := bytes.TrimSpace(body); len(trimmed) > 0 && trimmed[0] == '[' {
+		return models.Invalid("#", "batch_not_supported",
+			"Send one JSON-RPC message per request: batches are not accepted, so that each call counts against the token's rate limit.")
+	}
+	c.Request.Body = io.NopCloser(bytes.NewReader(body))
 	caller := &mcpCaller{principal: principalFrom(c), address: c.ClientIP(), requestID: requestIDFrom(c)}
 	c.Header("Cache-Control", "no-store")
 	m.http.ServeHTTP(c.Writer, c.Request.WithContext(context.WithValue(c.Request.Context(), mcpCallerKey{}, caller)))

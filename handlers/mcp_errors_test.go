@@ -190,6 +190,7 @@ func TestMCPRefusesBadTokensBeforeAnyTool(t *testing.T) {
 			t.Fatalf("revoked: %+v, WWW-Authenticate %q", p, res.Header().Get("WWW-Authenticate"))
 		}
 		s.postMCP("", mcpToolsList).problem(http.StatusUnauthorized)
+		hasError(t, s.postMCP(second, "["+mcpToolsList+","+mcpToolsList+"]").problem(http.StatusBadRequest), "#", "batch_not_supported")
 
 		// An organization whose API access is off is refused as the API refuses it.
 		if err := env.Store.SetOrganizationAPIEnabled(t.Context(), tenant.Org.ID, false); err != nil {
