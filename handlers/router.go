@@ -71,6 +71,7 @@ type Store interface {
 	AdminAuthStore
 	AdminTransactionStore
 	AdminRoomStore
+	AdminRoomCreateStore
 	AdminTemplateStore
 	ActivityStore
 	OrganizationStore
@@ -127,7 +128,7 @@ func New(d Deps) (http.Handler, error) {
 	api := &apiHandler{site: s, documents: st, transactions: st, idempotency: st, rooms: st, webhooks: st, templates: st}
 	room := &roomHandler{site: s, rooms: st, participants: st, documents: st, tags: st, templates: st, files: st}
 	console := &adminHandler{site: s, auth: st, transactions: st, documents: st, rooms: st, activity: st,
-		organizations: st, webhooks: st, outbox: st, templates: st}
+		organizations: st, webhooks: st, outbox: st, templates: st, newRooms: st}
 	limiter := newRateLimiter(st, d.Config.RateLimits)
 	agents, err := newMCPHandler(api, limiter, d.Logger, openAPI)
 	if err != nil {
@@ -211,6 +212,9 @@ func New(d Deps) (http.Handler, error) {
 	handle(signedIn, http.MethodGet, route.AdminDocumentXFDF, console.adminDocumentXFDF)
 	handle(signedIn, http.MethodGet, route.AdminRooms, console.adminRooms)
 	handle(signedIn, http.MethodPost, route.AdminRoomExpire, console.adminExpireRoom)
+	handle(signedIn, http.MethodGet, route.AdminRoomNew, console.adminNewRoom)
+	handle(signedIn, http.MethodPost, route.AdminRoomNew, console.adminCreateRoom)
+	handle(signedIn, http.MethodGet, route.AdminRoomCreated, console.adminRoomCreated)
 	handle(signedIn, http.MethodGet, route.AdminActivity, console.adminActivity)
 	handle(signedIn, http.MethodGet, route.AdminOrganizations, console.adminOrganizations)
 	handle(signedIn, http.MethodPost, route.AdminOrganizations, console.adminCreateOrganization)

@@ -62,6 +62,8 @@ const (
 	AdminDocumentXFDF    Route = "/admin/transactions/:id/documents/:position/xfdf"
 	AdminRooms           Route = "/admin/rooms"
 	AdminRoomExpire      Route = "/admin/rooms/:id/expire"
+	AdminRoomNew         Route = "/admin/rooms/new"
+	AdminRoomCreated     Route = "/admin/rooms/:id/created"
 	AdminActivity        Route = "/admin/activity"
 	AdminOrganizations   Route = "/admin/organizations"
 	AdminOrganization    Route = "/admin/organizations/:id"
