@@ -7,6 +7,7 @@
 //	markuproom token create  --org ORG_ID [--name N] [--json]
 //	markuproom token revoke  TOKEN_ID [--json]
 //	markuproom audit verify  [--org ORG_ID] [--json]
+//	markuproom room create   --org ORG_ID --sender USER_ID [--document FILE]… [--participant "First Last <email>"]… [--template ID] [--json]
 package main
 
 import (
@@ -45,6 +46,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return env.sub(ctx, "token", args[1:], map[string]command{"create": env.tokenCreate, "revoke": env.tokenRevoke})
 	case "audit":
 		return env.sub(ctx, "audit", args[1:], map[string]command{"verify": env.auditVerify})
+	case "room":
+		return env.sub(ctx, "room", args[1:], map[string]command{"create": env.roomCreate})
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -62,6 +65,8 @@ const usage = `Usage:
   markuproom token create   --org ORG_ID [--name N] [--json]
   markuproom token revoke   TOKEN_ID [--json]
   markuproom audit verify   [--org ORG_ID] [--json]   check the audit trail's hash chains (exit 1 when broken)
+  markuproom room create    --org ORG_ID --sender USER_ID [--document FILE]... [--participant "First Last <email>"]...
+                            [--template ID] [--json]   make a Markup Room and print its URL (shown once)
 
 Configuration comes from environment variables; see README.md.
 `

@@ -138,7 +138,7 @@ func (e *cliEnv) listenAndServe(ctx context.Context, a *app, srv *http.Server, l
 		logger.WarnContext(ctx, "rate limits are off (MARKUPROOM_RATE_LIMITS=off)")
 	}
 	logger.InfoContext(ctx, "listening", "addr", ln.Addr().String(), "base_url", a.cfg.BaseURL, "database", string(a.db.Dialect))
-	fmt.Fprintf(e.stdout, "Markup Room is listening on %s (public URL %s).\n", ln.Addr(), a.cfg.BaseURL)
+	fmt.Fprintf(e.stdout, "Markup Room is listening on %s (public URL %s; admin console %s/admin).\n", ln.Addr(), a.cfg.BaseURL, a.cfg.BaseURL)
 
 	stopMetrics, err := a.startMetrics(ctx, logger, registry)
 	if err != nil {
