@@ -147,7 +147,7 @@ func (h *adminHandler) adminCreateRoom(c *gin.Context) error {
 	var ae *models.AuthError
 	switch {
 	case errors.As(err, &ve):
-		v.Errors, v.Error = newRoomProblems(ve, v.Participants), ve.Detail
+		v.Errors, v.Error = newRoomProblems(ve, v.Participants), "The Markup Room was not created: see the problems below."
 	case errors.As(err, &ae):
 		v.Errors, v.Error = map[string]string{"sender": "Choose an active user of this organization."}, "The Markup Room was not created: see the problems below."
 	case err != nil:

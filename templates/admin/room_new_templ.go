@@ -271,7 +271,7 @@ func newRoomForm(v NewRoomView) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "\"><section class=\"admin-new-room__section\" aria-labelledby=\"new-room-sender-title\"><h2 class=\"admin-section-title\" id=\"new-room-sender-title\">Sender</h2><div class=\"field\"><label class=\"field__label field__label--required\" for=\"new-room-sender\">Sender</label> ")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "\"><section class=\"admin-new-room__section\" aria-labelledby=\"new-room-sender-title\"><h2 class=\"admin-section-title\" id=\"new-room-sender-title\">Who prepares it</h2><div class=\"field\"><label class=\"field__label field__label--required\" for=\"new-room-sender\">Sender</label> ")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
