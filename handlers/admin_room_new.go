@@ -40,9 +40,11 @@ const (
 	newRoomMaxFiles = 10
 	// newRoomBlankRows is how many empty participant rows the form offers.
 	newRoomBlankRows = 3
-	// newRoomSessionKey keeps a new room's URL in the console's encrypted
-	// session cookie from the POST to the one page that shows it.
+	// newRoomSessionKey keeps new rooms' URLs ("roomID=token" lines) in the
+	// console's encrypted session cookie from the POST to the one page that
+	// shows each; newRoomsKept bounds them (rooms made in several tabs).
 	newRoomSessionKey = "newRoom"
+	newRoomsKept      = 3
 )
 
 // adminNewRoom shows the form: GET /admin/rooms/new?org=ID (the
@@ -175,7 +177,12 @@ func (h *adminHandler) createConsoleRoom(c *gin.Context, f *newRoomForm) (*model
 // browser to the page that shows it (a reload of that page no longer can).
 func (h *adminHandler) showRoomOnce(c *gin.Context, created *models.CreatedRoom) error {
 	s := sessions.Default(c)
-	s.Set(newRoomSessionKey, created.Room.ID+" "+created.Token)
+	kept, _ := s.Get(newRoomSessionKey).(string)
+	entries := append(strings.Fields(kept), created.Room.ID+"="+created.Token)
+	if len(entries) > newRoomsKept { // rooms made in other tabs and never shown
+		entries = entries[len(entries)-newRoomsKept:]
+	}
+	s.Set(newRoomSessionKey, strings.Join(entries, "\n"))
 	if err := s.Save(); err != nil {
 		return err
 	}
@@ -201,9 +208,17 @@ func (h *adminHandler) adminRoomCreated(c *gin.Context) error {
 		TransactionURL: route.AdminTransaction.Path(r.TransactionID), RoomsURL: route.AdminRooms.Path(), NewRoomURL: route.AdminRoomNew.Path(),
 		Participants: len(t.Transaction.Participants), Documents: len(t.Transaction.Documents)}
 	s := sessions.Default(c)
-	if kept, _ := s.Get(newRoomSessionKey).(string); strings.HasPrefix(kept, r.ID+" ") {
-		v.URL = h.cfg.BaseURL + models.RoomURLPath(strings.TrimPrefix(kept, r.ID+" "))
-		s.Delete(newRoomSessionKey)
+	kept, _ := s.Get(newRoomSessionKey).(string)
+	var rest []string
+	for _, e := range strings.Split(kept, "\n") {
+		if token, ok := strings.CutPrefix(e, r.ID+"="); ok && v.URL == "" {
+			v.URL = h.cfg.BaseURL + models.RoomURLPath(token)
+		} else if e != "" {
+			rest = append(rest, e)
+		}
+	}
+	if v.URL != "" {
+		s.Set(newRoomSessionKey, strings.Join(rest, "\n"))
 		if err := s.Save(); err != nil {
 			return err
 		}

@@ -135,6 +135,11 @@ func TestAdminCreatesARoomAndShowsItsURLOnce(t *testing.T) {
 		if !strings.HasPrefix(loc, "/admin/rooms/") || id == "" {
 			t.Fatalf("created room at %q", loc)
 		}
+		// A second room made before the first's page was seen (another tab): each URL is shown once.
+		second := postNewRoom(b, fields).status(http.StatusSeeOther).Header().Get("Location")
+		if second == loc || !newRoomURLPattern.MatchString(b.get(second).status(http.StatusOK).Body.String()) {
+			t.Fatalf("the second room's page (%s) does not show its URL", second)
+		}
 		shown := b.get(loc).status(http.StatusOK).Body.String()
 		m := newRoomURLPattern.FindStringSubmatch(shown)
 		if m == nil || !strings.HasPrefix(m[1], testBaseURL+"/markup-room/mrr") {
