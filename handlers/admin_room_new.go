@@ -74,7 +74,7 @@ func (h *adminHandler) renderNewRoom(c *gin.Context, status int, v admin.NewRoom
 	for _, o := range orgs {
 		v.Organizations = append(v.Organizations, templates.OptionView{Value: strconv.FormatInt(o.ID, 10), Label: o.Name})
 	}
-	v.Action, v.CSRFToken = route.AdminRoomNew.Path(), csrfToken(c)
+	v.Action, v.RoomsURL, v.CSRFToken = route.AdminRoomNew.Path(), route.AdminRooms.Path(), csrfToken(c)
 	v.MaxUploadMB, v.MaxFiles = int(h.cfg.MaxUploadBytes>>20), newRoomMaxFiles
 	if v.OrganizationID != "" {
 		if err := h.fillNewRoomChoices(ctx, &v, picked); err != nil {

@@ -14,7 +14,9 @@ import (
 type NewRoomView struct {
 	// Action is the form's own address (GET ?org= chooses the organization,
 	// POST creates the room).
-	Action        string
+	Action string
+	// RoomsURL is the list of Markup Rooms.
+	RoomsURL      string
 	CSRFToken     string
 	Organizations []templates.OptionView
 	// OrganizationID and OrganizationName are the chosen organization.

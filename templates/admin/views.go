@@ -98,9 +98,11 @@ type EventView struct {
 
 // RoomsView is the console's Markup Rooms table.
 type RoomsView struct {
-	Rows      []RoomRowView
-	NextURL   string
-	CSRFToken string
+	// NewRoomURL is the "New Markup Room" form.
+	NewRoomURL string
+	Rows       []RoomRowView
+	NextURL    string
+	CSRFToken  string
 }
 
 // RoomRowView is one room; ExpireURL is set for an open room.
