@@ -16,7 +16,10 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"os/user"
 	"syscall"
+
+	"github.com/markuproom/markuproom/models"
 )
 
 func main() {
@@ -92,5 +95,17 @@ func (e *cliEnv) sub(ctx context.Context, group string, args []string, cmds map[
 		fmt.Fprintf(e.stderr, "markuproom %s: unknown sub-command %q\n\n%s", group, args[0], usage)
 		return 2
 	}
-	return cmd(ctx, args[1:])
+	return cmd(models.WithAuditActor(ctx, e.operator(group+" "+args[0])), args[1:])
+}
+
+// operator is the audit trail's actor of an operator command: the OS login
+// name ($USER, else the current user's), the command's name.
+func (e *cliEnv) operator(command string) models.AuditActor {
+	login := e.getenv("USER")
+	if login == "" {
+		if u, err := user.Current(); err == nil {
+			login = u.Username
+		}
+	}
+	return models.AuditActor{Kind: models.AuditActorOperator, ID: login, Name: "markuproom " + command, Via: "cli"}
 }

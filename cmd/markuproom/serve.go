@@ -221,6 +221,11 @@ func (e *cliEnv) serverLogger() *slog.Logger {
 	return slog.New(slog.NewJSONHandler(e.stderr, &slog.HandlerOptions{Level: level}))
 }
 
+// retention is the sweep's policy, from the configuration.
+func (a *app) retention() models.Retention {
+	return models.Retention{Messages: a.cfg.MessageRetention, AdminSessions: a.cfg.AdminMaxAge, Audit: a.cfg.AuditRetention, Lease: a.cfg.SweepInterval / 2}
+}
+
 // sweep runs the retention sweep (models.Store.Sweep) every
 // cfg.SweepInterval until ctx ends: finished outbox messages past their
 // retention, expired Idempotency-Key records, console sessions past their
@@ -229,7 +234,7 @@ func (e *cliEnv) serverLogger() *slog.Logger {
 func (a *app) sweep(ctx context.Context) {
 	tick := time.NewTicker(a.cfg.SweepInterval)
 	defer tick.Stop()
-	policy := models.Retention{Messages: a.cfg.MessageRetention, AdminSessions: a.cfg.AdminMaxAge, Audit: a.cfg.AuditRetention, Lease: a.cfg.SweepInterval / 2}
+	policy := a.retention()
 	for {
 		rep, err := a.store.Sweep(ctx, policy)
 		switch {
