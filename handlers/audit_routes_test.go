@@ -280,6 +280,21 @@ func auditRecipes() []auditRecipe {
 			f.admin.post("/admin/rooms/"+r.ID+"/expire", url.Values{"csrf": {f.csrf}}).status(http.StatusSeeOther)
 			return 0
 		}},
+		{"POST /admin/rooms/new", "room.created", byAdmin, func(t *testing.T, f *auditFixture) int64 {
+			fields := [][2]string{{"csrf", f.csrf}, {"org", itoa64(f.tenant.Org.ID)}, {"sender", itoa64(f.tenant.Sender.ID)},
+				{"document", f.ids["doc"]}, {"firstName", "Pat"}, {"lastName", "Buyer"}, {"email", "pat@example.com"}}
+			postNewRoom(f.admin, append(fields, roomFlagsOn()...)).status(http.StatusSeeOther)
+			return 0
+		}},
+		{"POST /mcp", "document.uploaded", byToken, func(t *testing.T, f *auditFixture) int64 {
+			mark := lastAuditID(t, f.env)
+			mustConnect(t, f.s.mcpURL(), f.tenant.Token).ok("upload_document", pdfArgs("mcp.pdf", pdftest.ThreePages(t)), nil)
+			page, err := f.env.Store.ListAuditEvents(t.Context(), models.AuditFilter{Action: "document.uploaded"}, models.AuditNewestFirst, 0, 1)
+			if err != nil || len(page.Events) == 0 || page.Events[0].ID <= mark || page.Events[0].Via != "mcp" {
+				t.Errorf("an MCP upload's event does not name via mcp: %+v %v", page, err)
+			}
+			return 0
+		}},
 		{"POST /admin/templates/:id/versions/:version/restore", "template.version_restored", byAdmin, func(t *testing.T, f *auditFixture) int64 {
 			f.admin.post("/admin/templates/"+f.ids["roomTemplate"]+"/versions/1/restore", url.Values{"csrf": {f.csrf}}).status(http.StatusSeeOther)
 			return 0

@@ -52,7 +52,6 @@ func (e *cliEnv) roomCreate(ctx context.Context, args []string) int {
 		return e.fail("room create", err)
 	}
 	defer a.close()
-	ctx = models.WithAuditActor(ctx, e.operator())
 	created, err := a.createRoom(ctx, orgID, form, files)
 	var ae *models.AuthError
 	if errors.As(err, &ae) {
@@ -149,14 +148,4 @@ func (a *app) stageFile(ctx context.Context, name string) (*models.StagedUpload,
 	}
 	defer f.Close()
 	return a.store.StageUpload(ctx, f, a.cfg.MaxUploadBytes, filepath.Base(name))
-}
-
-// operator is the audit trail's actor of an operator command: the login
-// that ran it, through the command line.
-func (e *cliEnv) operator() models.AuditActor {
-	login := e.getenv("USER")
-	if login == "" {
-		login = "operator"
-	}
-	return models.AuditActor{Kind: models.AuditActorOperator, ID: login, Name: login, Via: "cli"}
 }
