@@ -19,6 +19,7 @@ type adminHandler struct {
 	webhooks      WebhookStore
 	outbox        OutboxStore
 	templates     AdminTemplateStore
+	newRooms      AdminRoomCreateStore
 	exports       AdminExportStore
 }
 

@@ -99,6 +99,25 @@ func TestAdminListsNameDocumentsPeopleAndOneShortID(t *testing.T) {
 			t.Errorf("an API transaction names a room sender: %q", text)
 		}
 
+		// A transaction's page headlines its first document, shows one short id
+		// with its copy button, and a reference only when the caller set one.
+		head := func(id string) string {
+			page := b.get("/admin/transactions/" + id).status(http.StatusOK).Body.String()
+			i := strings.Index(page, `class="admin-page__head"`)
+			return page[i : i+strings.Index(page[i:], "</div>")]
+		}
+		h := head(plain.TransactionID)
+		if text := visibleText(h); !strings.Contains(text, "contract") || !strings.Contains(text, "+ 1 more") ||
+			strings.Contains(text, plain.ID) || strings.Contains(text, plain.TransactionID) || strings.Contains(h, "data-reference-id") {
+			t.Errorf("room transaction's page head: %q", text)
+		}
+		if !strings.Contains(h, `data-copy-text="`+plain.TransactionID+`"`) {
+			t.Errorf("no copy button with the whole id: %s", h)
+		}
+		if text := visibleText(head(named.TransactionID)); !strings.Contains(text, "reference CRM-42") {
+			t.Errorf("the caller's referenceId is not on its page: %q", text)
+		}
+
 		rooms := b.get("/admin/rooms").status(http.StatusOK).Body.String()
 		text = visibleText(tableRow(t, rooms, "data-room-id", plain.ID))
 		for _, want := range []string{"contract", "Sam Sender", "expired", plain.ID[len(plain.ID)-8:], "UTC"} {

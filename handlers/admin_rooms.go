@@ -20,7 +20,7 @@ func (h *adminHandler) adminRooms(c *gin.Context) error {
 		return err
 	}
 	now := h.clock.Now()
-	v := admin.RoomsView{CSRFToken: csrfToken(c)}
+	v := admin.RoomsView{CSRFToken: csrfToken(c), NewRoomURL: route.AdminRoomNew.Path()}
 	for _, r := range rows {
 		rv := admin.RoomRowView{
 			ID: r.ID, ShortID: shortID(r.ID), Title: r.Title, Organization: r.OrganizationName, Sender: r.SenderName, SenderEmail: r.SenderEmail,

@@ -3,6 +3,7 @@ package handlers
 import (
 	"errors"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/gin-contrib/sessions"
@@ -67,8 +68,11 @@ func requireAdmin(c *gin.Context) {
 		// The store records the admin's changes in the activity log, each in
 		// the change's own database transaction.
 		u := adminFrom(c)
-		c.Request = c.Request.WithContext(models.WithAdminActor(c.Request.Context(),
-			models.AdminActor{UserID: u.ID, Email: u.Email, ClientAddr: c.ClientIP()}))
+		ctx := models.WithAdminActor(c.Request.Context(),
+			models.AdminActor{UserID: u.ID, OrganizationID: u.OrganizationID, Email: u.Email, ClientAddr: c.ClientIP()})
+		c.Request = c.Request.WithContext(models.WithAuditActor(ctx, models.AuditActor{
+			Kind: models.AuditActorAdmin, ID: strconv.FormatInt(u.ID, 10), Name: u.Email, Via: "console", Address: c.ClientIP(),
+		}))
 		c.Next()
 		return
 	}

@@ -29,7 +29,8 @@ func (h *adminHandler) adminTransaction(c *gin.Context) error {
 	}
 	v := admin.TransactionView{
 		BackURL: route.AdminTransactions.Path(),
-		ID:      t.ID, Organization: at.Organization.Name, ReferenceID: t.ReferenceID, Status: t.Status, Version: t.Version,
+		ID:      t.ID, ShortID: shortID(t.ID), Title: "No documents", Organization: at.Organization.Name,
+		ReferenceID: at.CallerReference, Status: t.Status, Version: t.Version,
 		Created: when(t.CreatedAt), Updated: when(t.UpdatedAt), SigningOrder: yesNo(t.SigningOrder),
 		Notify: yesNo(t.NotifyEmail), Subject: deref(t.InviteEmailSubject),
 		Viewer: viewerView(h.assets, t, at.Uploads, func(pos int) string {
@@ -49,6 +50,12 @@ func (h *adminHandler) adminTransaction(c *gin.Context) error {
 			pv.Checks = append(pv.Checks, "Credential analysis")
 		}
 		v.Participants = append(v.Participants, pv)
+	}
+	if len(t.Documents) > 0 {
+		v.Title = t.Documents[0].Title
+		if len(t.Documents) > 1 {
+			v.MoreDocuments = strconv.Itoa(len(t.Documents)-1) + " more"
+		}
 	}
 	for _, d := range t.Documents {
 		v.Documents = append(v.Documents, admin.DocumentView{Title: d.Title, Pages: d.Pages, Tags: len(d.Tags),
@@ -71,7 +78,7 @@ func (h *adminHandler) adminTransaction(c *gin.Context) error {
 		v.Messages = append(v.Messages, row)
 	}
 	v.CSRFToken = csrfToken(c)
-	p := h.adminPage(c, t.ReferenceID, route.AdminTransactions.Path())
+	p := h.adminPage(c, v.Title, route.AdminTransactions.Path())
 	useViewerAssets(&p)
 	render(c, http.StatusOK, admin.TransactionPage(p, v))
 	return nil

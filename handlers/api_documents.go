@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -97,25 +98,36 @@ func (h *apiHandler) uploadDocument(c *gin.Context) error {
 	// The bytes received identify the request: a decrypted or repaired
 	// copy is written anew (with a new date and file ID) on each try.
 	return h.withIdempotency(c, []byte(staged.ReceivedSHA256()+"\n"+title), func() error {
-		// Matched before the document is stored, so that a failure
-		// stores nothing.
-		matches, err := h.documents.FingerprintTemplateMatches(c.Request.Context(), p.Organization.ID, staged.Fingerprint())
-		if err != nil {
-			return err
-		}
-		doc, err := h.documents.SaveDocument(c.Request.Context(), staged, models.NewDocument{
-			OrganizationID: p.Organization.ID, TokenID: &p.Token.ID, Title: title,
-		})
+		doc, out, err := h.saveUpload(c.Request.Context(), p, staged, title)
 		if err != nil {
 			return err
 		}
 		c.Header("Location", doc.LocationPath())
-		out := h.documentJSON(doc)
-		n, decrypted, repairs, found := staged.DetectedTags(), staged.Decrypted(), staged.Repairs(), templateMatchesJSON(matches)
-		out.DetectedTags, out.Decrypted, out.Repairs, out.TemplateMatches = &n, &decrypted, &repairs, &found
 		c.JSON(http.StatusCreated, out)
 		return nil
 	})
+}
+
+// saveUpload stores a staged upload for the caller's organization and
+// builds the upload's answer: the document with its detected tags count,
+// repairs and template matches. The API's upload route and the MCP tool
+// upload_document both end here.
+func (h *apiHandler) saveUpload(ctx context.Context, p *models.Principal, staged *models.StagedUpload, title string) (*models.Document, documentResponse, error) {
+	// Matched before the document is stored, so that a failure stores nothing.
+	matches, err := h.documents.FingerprintTemplateMatches(ctx, p.Organization.ID, staged.Fingerprint())
+	if err != nil {
+		return nil, documentResponse{}, err
+	}
+	doc, err := h.documents.SaveDocument(ctx, staged, models.NewDocument{
+		OrganizationID: p.Organization.ID, TokenID: &p.Token.ID, Title: title,
+	})
+	if err != nil {
+		return nil, documentResponse{}, err
+	}
+	out := h.documentJSON(doc)
+	n, decrypted, repairs, found := staged.DetectedTags(), staged.Decrypted(), staged.Repairs(), templateMatchesJSON(matches)
+	out.DetectedTags, out.Decrypted, out.Repairs, out.TemplateMatches = &n, &decrypted, &repairs, &found
+	return doc, out, nil
 }
 
 // getDetectedTags lists what the document itself proposes as tags: text

@@ -32,6 +32,15 @@ func (h *apiHandler) roomJSON(r *models.Room) roomJSON {
 	}
 }
 
+// createdRoomJSON is the answer to operation B: the room with its URL,
+// which only this answer carries (the API route and the MCP tool
+// create_markup_room).
+func (h *apiHandler) createdRoomJSON(created *models.CreatedRoom) roomJSON {
+	out := h.roomJSON(created.Room)
+	out.URL = h.cfg.BaseURL + models.RoomURLPath(created.Token)
+	return out
+}
+
 // createRoom is operation B: POST /api/v1/markup-rooms → 200 with the room URL.
 func (h *apiHandler) createRoom(c *gin.Context) error {
 	body, err := h.readJSONRequest(c)
@@ -47,8 +56,7 @@ func (h *apiHandler) createRoom(c *gin.Context) error {
 		if err != nil {
 			return err
 		}
-		out := h.roomJSON(created.Room)
-		out.URL = h.cfg.BaseURL + models.RoomURLPath(created.Token)
+		out := h.createdRoomJSON(created)
 		c.Header("Cache-Control", "no-store")
 		c.Header("Location", route.APIRoom.Path(created.Room.ID))
 		c.JSON(http.StatusOK, out)

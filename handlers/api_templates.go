@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 
@@ -70,20 +71,32 @@ func (h *apiHandler) listTemplates(c *gin.Context) error {
 		return err
 	}
 	f := models.TemplateFilter{Query: c.Query("q"), Limit: limit, Cursor: c.Query("cursor")}
-	page, err := h.templates.ListTemplates(c.Request.Context(), principalFrom(c).Organization.ID, f)
+	body, err := h.templateList(c.Request.Context(), principalFrom(c).Organization.ID, f)
 	if err != nil {
 		return err
+	}
+	c.JSON(http.StatusOK, body)
+	return nil
+}
+
+// templateListJSON is one page of the template list.
+type templateListJSON struct {
+	Items      []templateSummaryJSON `json:"items"`
+	NextCursor string                `json:"nextCursor,omitempty"`
+}
+
+// templateList reads one page of the organization's templates (the API's
+// list and the MCP tool list_templates).
+func (h *apiHandler) templateList(ctx context.Context, orgID int64, f models.TemplateFilter) (templateListJSON, error) {
+	page, err := h.templates.ListTemplates(ctx, orgID, f)
+	if err != nil {
+		return templateListJSON{}, err
 	}
 	items := make([]templateSummaryJSON, len(page.Items))
 	for i := range page.Items {
 		items[i] = toTemplateSummaryJSON(&page.Items[i])
 	}
-	body := gin.H{"items": items}
-	if page.NextCursor != "" {
-		body["nextCursor"] = page.NextCursor
-	}
-	c.JSON(http.StatusOK, body)
-	return nil
+	return templateListJSON{Items: items, NextCursor: page.NextCursor}, nil
 }
 
 func (h *apiHandler) listTemplateVersions(c *gin.Context) error {

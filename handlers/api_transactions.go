@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"mime"
 	"net/http"
 	"strconv"
@@ -89,20 +90,32 @@ func (h *apiHandler) listTransactions(c *gin.Context) error {
 		return err
 	}
 	f.Limit = limit
-	page, err := h.transactions.ListTransactions(c.Request.Context(), principalFrom(c).Organization.ID, f)
+	body, err := h.transactionList(c.Request.Context(), principalFrom(c).Organization.ID, f)
 	if err != nil {
 		return err
+	}
+	c.JSON(http.StatusOK, body)
+	return nil
+}
+
+// transactionListJSON is one page of the transaction list.
+type transactionListJSON struct {
+	Items      []transactionSummaryJSON `json:"items"`
+	NextCursor string                   `json:"nextCursor,omitempty"`
+}
+
+// transactionList reads one page of the organization's transactions (the
+// API's list and the MCP tool list_transactions).
+func (h *apiHandler) transactionList(ctx context.Context, orgID int64, f models.TransactionFilter) (transactionListJSON, error) {
+	page, err := h.transactions.ListTransactions(ctx, orgID, f)
+	if err != nil {
+		return transactionListJSON{}, err
 	}
 	items := make([]transactionSummaryJSON, len(page.Items))
 	for i := range page.Items {
 		items[i] = toTransactionSummaryJSON(&page.Items[i])
 	}
-	body := gin.H{"items": items}
-	if page.NextCursor != "" {
-		body["nextCursor"] = page.NextCursor
-	}
-	c.JSON(http.StatusOK, body)
-	return nil
+	return transactionListJSON{Items: items, NextCursor: page.NextCursor}, nil
 }
 
 func (h *apiHandler) getTransactionXFDF(c *gin.Context) error {

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -36,6 +37,10 @@ func requireToken(auth TokenAuthenticator, limit *rateLimiter) gin.HandlerFunc {
 			return
 		}
 		c.Set(ctxPrincipal, p)
+		// The audit trail names the token for every change of this request.
+		c.Request = c.Request.WithContext(models.WithAuditActor(c.Request.Context(), models.AuditActor{
+			Kind: models.AuditActorAPIToken, ID: strconv.FormatInt(p.Token.ID, 10), Name: p.Token.Name, Via: "api", Address: c.ClientIP(),
+		}))
 		if !limit.allowToken(c, p.Token.ID) {
 			return
 		}

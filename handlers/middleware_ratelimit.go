@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"log/slog"
 	"math"
 	"net"
 	"net/http"
@@ -209,6 +210,26 @@ func (l *rateLimiter) allowToken(c *gin.Context, tokenID int64) bool {
 		buckets = append(buckets, models.RateBucket{Key: "upload:" + key, Limit: l.limits.uploads()})
 	}
 	return l.take(c, scopeAPI, buckets...)
+}
+
+// allowUpload counts an upload that comes in through no upload route (the
+// MCP tool upload_document) against the token's uploads bucket, the one the
+// API's upload routes count against; a refusal is the 429's error. As in
+// take, a bucket that cannot be read lets the upload through with a warning.
+func (l *rateLimiter) allowUpload(ctx context.Context, log *slog.Logger, tokenID int64) error {
+	if l == nil {
+		return nil
+	}
+	key := "upload:api:" + strconv.FormatInt(tokenID, 10)
+	d, err := l.store.TakeRateTokens(ctx, models.RateBucket{Key: key, Limit: l.limits.uploads()})
+	if err != nil {
+		log.WarnContext(ctx, "rate limit not checked", "error", err)
+		return nil
+	}
+	if !d.Allowed {
+		return &rateLimitedError{decision: d, scope: scopeAPI, upload: true}
+	}
+	return nil
 }
 
 // roomRequests limits the browser routes of Markup Rooms: a room link

@@ -9,6 +9,8 @@ import (
 	"github.com/a-h/templ"
 	"github.com/gin-gonic/gin"
 
+	"github.com/markuproom/markuproom/handlers/route"
+
 	"github.com/markuproom/markuproom/templates"
 )
 
@@ -39,7 +41,7 @@ func wantsHTML(c *gin.Context) bool {
 		return false
 	}
 	path := c.Request.URL.Path
-	if strings.HasPrefix(path, "/api/") || path == "/api" || strings.HasPrefix(path, "/static/") {
+	if strings.HasPrefix(path, "/api/") || path == "/api" || path == route.MCP.String() || strings.HasPrefix(path, "/static/") {
 		return false
 	}
 	accept := c.GetHeader("Accept")

@@ -129,9 +129,24 @@ func TestCreatingTheSessionNeedsACompleteRoom(t *testing.T) {
 
 		// The page is read-only with a summary; every change is refused with 409.
 		html = tr.b.get(tr.path).status(http.StatusOK).Body.String()
-		for _, want := range []string{"data-room-summary", "E-signature session created", tr.room.TransactionID, "Pat Buyer <span class=\"room-summary__email\" data-summary-email><span>pat@</span><wbr><span>example</span><wbr><span>.com</span></span>", "E-mailed to each participant"} {
+		for _, want := range []string{"data-room-summary", "E-signature session created", tr.room.TransactionID, "Pat Buyer <span class=\"room-summary__email\" data-summary-email><span>pat@</span><wbr><span>example</span><wbr><span>.com</span></span>", "Invitations queued"} {
 			if !strings.Contains(html, want) {
 				t.Errorf("completed room lacks %q", want)
+			}
+		}
+		// The summary says what the outbox has done with the invitations.
+		for status, words := range map[models.MessageStatus]string{
+			models.MessageSending: "Invitations queued",
+			models.MessageHeld:    "Invitations held: no SMTP server configured",
+			models.MessageDead:    "Invitations not delivered: see Outgoing messages in the console",
+			models.MessageSent:    "Invitations sent",
+		} {
+			if err := env.DB.DB.Model(&models.OutboxMessage{}).Where("event = ?", models.EventInvitation).Update("status", status).Error; err != nil {
+				t.Fatal(err)
+			}
+			page := tr.b.get(tr.path).status(http.StatusOK).Body.String()
+			if !strings.Contains(page, "data-summary-invitations>"+words+"<") {
+				t.Errorf("with the invitations %s the summary does not say %q", status, words)
 			}
 		}
 		for _, gone := range []string{`data-control="create-session"`, "data-palette", "data-editable", "valid until"} {

@@ -33,6 +33,7 @@ func (h *roomHandler) addRoomDocument(c *gin.Context) error {
 		return &models.ValidationError{Kind: models.KindUnsupportedMedia, Detail: "Send the PDF as multipart/form-data with a part named \"file\".",
 			Errors: []models.FieldError{{Pointer: "header:Content-Type", Code: "unsupported_media_type", Detail: "Use a multipart/form-data upload."}}}
 	}
+	withRoomActor(c, id)
 	// The room first: no PDF is read for an upload the room would refuse.
 	if err := h.documents.CheckRoomUpload(c.Request.Context(), id); err != nil {
 		return err

@@ -72,11 +72,20 @@ func (h *roomHandler) roomPostWithin(c *gin.Context, limit int64) (string, error
 	if err := checkRoomCSRF(c, id); err != nil {
 		return "", err
 	}
-	// The history names the room's changes by this session and address.
-	c.Request = c.Request.WithContext(models.WithRoomVisitor(c.Request.Context(), models.RoomVisitor{
-		Session: models.ShortSessionID(rateSessionID(sessions.Default(c))), ClientAddr: c.ClientIP(),
-	}))
+	withRoomActor(c, id)
 	return id, nil
+}
+
+// withRoomActor names this browser session as the actor of the request's
+// changes to room id: the history by the session's short id and address,
+// the audit trail by the room (the store names its sender, as the history
+// does).
+func withRoomActor(c *gin.Context, id string) {
+	short := models.ShortSessionID(rateSessionID(sessions.Default(c)))
+	ctx := models.WithRoomVisitor(c.Request.Context(), models.RoomVisitor{Session: short, ClientAddr: c.ClientIP()})
+	c.Request = c.Request.WithContext(models.WithAuditActor(ctx, models.AuditActor{
+		Kind: models.AuditActorRoom, ID: id, Name: "Markup Room · session " + short, Via: "room", Address: c.ClientIP(),
+	}))
 }
 
 // roomDocumentPost is roomPost for a route about one document of the room

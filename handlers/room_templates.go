@@ -21,8 +21,9 @@ type RoomTemplateStore interface {
 	RoomTemplates(ctx context.Context, roomID, query string, limit int) ([]models.Template, error)
 	SaveRoomTemplate(ctx context.Context, roomID string, in *models.RoomTemplateSave) (*models.Template, error)
 	ApplyRoomTemplate(ctx context.Context, roomID string, in *models.RoomTemplateApply) (*models.AppliedTemplate, error)
-	// DocumentTemplateMatches lists the templates a document resembles (the room's offers).
-	DocumentTemplateMatches(ctx context.Context, orgID int64, documentID string) ([]models.TemplateMatch, error)
+	// RoomTemplateOffers gives each document the best template it resembles
+	// and does not carry yet (the room's offers), by document id.
+	RoomTemplateOffers(ctx context.Context, orgID int64, docs []models.TransactionDocument) (map[string]models.TemplateMatch, error)
 }
 
 // listRoomTemplates answers "Apply template…"'s search: GET

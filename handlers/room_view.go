@@ -193,11 +193,29 @@ func roomSummary(ws *models.RoomWorkspace) *templates.RoomSummaryView {
 	for _, d := range t.Documents {
 		sum.Documents = append(sum.Documents, templates.RoomSummaryDocument{Title: d.Title, Pages: d.Pages, TagCount: len(d.Tags)})
 	}
-	sum.Invitations = "Not e-mailed"
-	if t.NotifyEmail != nil && *t.NotifyEmail {
-		sum.Invitations = "E-mailed to each participant"
-	}
+	sum.Invitations = invitationWords(t.NotifyEmail != nil && *t.NotifyEmail, ws.Invitations)
 	return sum
+}
+
+// invitationWords says what the outbox has done with a completed room's
+// invitations (counts by status, models.Store.InvitationCounts): held
+// without an SMTP server, still queued, undeliverable, or sent — "sent"
+// only when every one was delivered.
+func invitationWords(asked bool, n map[models.MessageStatus]int64) string {
+	switch {
+	case !asked:
+		return "Not e-mailed"
+	case n[models.MessageHeld] > 0:
+		return "Invitations held: no SMTP server configured"
+	case n[models.MessagePending]+n[models.MessageSending] > 0:
+		return "Invitations queued"
+	case n[models.MessageDead] > 0:
+		return "Invitations not delivered: see Outgoing messages in the console"
+	case n[models.MessageSent] > 0:
+		return "Invitations sent"
+	default:
+		return "No invitations in the outbox"
+	}
 }
 
 func authOptions(cfg models.RoomConfig) []templates.OptionView {

@@ -71,6 +71,7 @@ type Store interface {
 	AdminAuthStore
 	AdminTransactionStore
 	AdminRoomStore
+	AdminRoomCreateStore
 	AdminTemplateStore
 	AdminExportStore
 	ActivityStore
@@ -128,8 +129,12 @@ func New(d Deps) (http.Handler, error) {
 	api := &apiHandler{site: s, documents: st, transactions: st, idempotency: st, rooms: st, webhooks: st, templates: st}
 	room := &roomHandler{site: s, rooms: st, participants: st, documents: st, tags: st, templates: st, files: st}
 	console := &adminHandler{site: s, auth: st, transactions: st, documents: st, rooms: st, activity: st,
-		organizations: st, webhooks: st, outbox: st, templates: st, exports: st}
+		organizations: st, webhooks: st, outbox: st, templates: st, newRooms: st, exports: st}
 	limiter := newRateLimiter(st, d.Config.RateLimits)
+	agents, err := newMCPHandler(api, limiter, d.Logger, openAPI)
+	if err != nil {
+		return nil, fmt.Errorf("handlers.New: MCP server: %w", err)
+	}
 
 	r := gin.New()
 	r.HandleMethodNotAllowed = true
@@ -211,6 +216,9 @@ func New(d Deps) (http.Handler, error) {
 	handle(signedIn, http.MethodGet, route.AdminDocumentXFDF, console.adminDocumentXFDF)
 	handle(signedIn, http.MethodGet, route.AdminRooms, console.adminRooms)
 	handle(signedIn, http.MethodPost, route.AdminRoomExpire, console.adminExpireRoom)
+	handle(signedIn, http.MethodGet, route.AdminRoomNew, console.adminNewRoom)
+	handle(signedIn, http.MethodPost, route.AdminRoomNew, console.adminCreateRoom)
+	handle(signedIn, http.MethodGet, route.AdminRoomCreated, console.adminRoomCreated)
 	handle(signedIn, http.MethodGet, route.AdminActivity, console.adminActivity)
 	handle(signedIn, http.MethodGet, route.AdminOrganizations, console.adminOrganizations)
 	handle(signedIn, http.MethodPost, route.AdminOrganizations, console.adminCreateOrganization)
@@ -253,6 +261,9 @@ func New(d Deps) (http.Handler, error) {
 	handle(apiGroup, http.MethodGet, route.APITemplateVersions, api.listTemplateVersions)
 	handle(apiGroup, http.MethodGet, route.APITemplateVersion, api.getTemplateVersion)
 	handle(apiGroup, http.MethodPost, route.APITemplateRestore, api.restoreTemplateVersion)
+	// The MCP server is stateless: every message is a POST, authenticated
+	// and counted like an API request (docs/decisions.md, "MCP server").
+	handle(apiGroup, http.MethodPost, route.MCP, agents.serve)
 	return r, nil
 }
 

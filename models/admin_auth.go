@@ -107,7 +107,13 @@ func (s *Store) AdminSignIn(ctx context.Context, email, password, clientAddr str
 		}
 		if len(failures) >= limit.max {
 			retry := failures[len(failures)-1].CreatedAt.Add(LoginWindow).Sub(now)
-			if err := s.recordRepeated(ctx, Activity{Actor: email, Action: ActivityLockout, ClientAddr: clientAddr}); err != nil {
+			err := s.inTx(ctx, func(tx *Store) error {
+				if err := tx.recordRepeated(ctx, Activity{Actor: email, Action: ActivityLockout, ClientAddr: clientAddr}); err != nil {
+					return err
+				}
+				return tx.auditSignIn(ctx, key, email, clientAddr, nil, "admin.locked_out", "Refused a sign-in during a lockout")
+			})
+			if err != nil {
 				return nil, err
 			}
 			return nil, &LockedOutError{RetryAfter: retry}
@@ -144,20 +150,52 @@ func (s *Store) AdminSignIn(ctx context.Context, email, password, clientAddr str
 		s.verifyPassword(passwordhash.DummyHash, password) // every refusal costs one argon2id hash
 	}
 	ok := found != nil && found.DisabledAt == nil
-	attempt := &LoginAttempt{EmailKey: key, ClientAddr: clientAddr, Succeeded: ok, CreatedAt: s.Now()}
-	if err := s.db.WithContext(ctx).Create(attempt).Error; err != nil {
-		return nil, mapDBError(err)
-	}
-	if !ok {
-		if err := s.recordRepeated(ctx, Activity{Actor: email, Action: ActivityFailedLogin, ClientAddr: clientAddr}); err != nil {
-			return nil, err
+	err := s.inTx(ctx, func(tx *Store) error {
+		attempt := &LoginAttempt{EmailKey: key, ClientAddr: clientAddr, Succeeded: ok, CreatedAt: tx.Now()}
+		if err := tx.db.WithContext(ctx).Create(attempt).Error; err != nil {
+			return mapDBError(err)
 		}
-		return nil, ErrBadCredentials
-	}
-	if err := s.RecordActivity(ctx, Activity{UserID: &found.ID, Actor: found.Email, Action: ActivityLogin, ClientAddr: clientAddr}); err != nil {
+		if !ok {
+			if err := tx.recordRepeated(ctx, Activity{Actor: email, Action: ActivityFailedLogin, ClientAddr: clientAddr}); err != nil {
+				return err
+			}
+			return tx.auditSignIn(ctx, key, email, clientAddr, nil, "admin.sign_in_refused", "Refused a sign-in")
+		}
+		if err := tx.RecordActivity(ctx, Activity{UserID: &found.ID, Actor: found.Email, Action: ActivityLogin, ClientAddr: clientAddr}); err != nil {
+			return err
+		}
+		return tx.auditSignIn(ctx, key, found.Email, clientAddr, found, "admin.signed_in", "Signed in to the admin console")
+	})
+	if err != nil {
 		return nil, err
 	}
+	if !ok {
+		return nil, ErrBadCredentials
+	}
 	return found, nil
+}
+
+// auditSignIn queues a sign-in's audit event: by the admin who signed in
+// (u), or by the e-mail address typed, in the trail of the organization of
+// the user the address names (the first, an admin before others), else of
+// organization 0.
+func (s *Store) auditSignIn(ctx context.Context, key, email, clientAddr string, u *User, action, summary string) error {
+	actor := AuditActor{Kind: AuditActorAdmin, Name: email, Via: "console", Address: clientAddr}
+	e := AuditEntry{Action: action, TargetType: "user", Summary: summary + " as " + email}
+	if u != nil {
+		actor.ID, e.OrganizationID, e.TargetID = formatInt(u.ID), u.OrganizationID, formatInt(u.ID)
+	} else {
+		var users []User
+		err := s.db.WithContext(ctx).Select("id", "organization_id").Where("email_key = ?", key).
+			Order("is_admin DESC, id").Limit(1).Find(&users).Error
+		if err != nil {
+			return mapDBError(err)
+		}
+		if len(users) == 1 {
+			e.OrganizationID, e.TargetID = users[0].OrganizationID, formatInt(users[0].ID)
+		}
+	}
+	return s.audit(WithAuditActor(ctx, actor), e)
 }
 
 // ActiveAdmin reads a signed-in admin again: ErrNotFound when the user is

@@ -52,8 +52,15 @@ func (s *Store) DisableUser(ctx context.Context, orgID, userID int64) error {
 				return "", err
 			}
 		}
-		_, err := tx.EndAdminSessionsOf(ctx, userID)
-		return "user " + strconv.FormatInt(userID, 10), err
+		if _, err := tx.EndAdminSessionsOf(ctx, userID); err != nil {
+			return "", err
+		}
+		u, err := tx.GetUserInOrganization(ctx, orgID, userID)
+		if err != nil {
+			return "", err
+		}
+		return "user " + strconv.FormatInt(userID, 10), tx.audit(ctx, AuditEntry{OrganizationID: orgID, Action: "user.disabled",
+			TargetType: "user", TargetID: formatInt(userID), Summary: "Disabled user " + u.Email})
 	})
 }
 

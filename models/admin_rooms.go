@@ -61,7 +61,12 @@ func (s *Store) ExpireRoom(ctx context.Context, id string) error {
 			return "", mapDBError(res.Error)
 		}
 		if res.RowsAffected > 0 {
-			return "Markup Room " + id, nil
+			room, err := tx.RoomByID(ctx, id)
+			if err != nil {
+				return "", err
+			}
+			return "Markup Room " + id, tx.audit(ctx, AuditEntry{OrganizationID: room.OrganizationID, Action: "room.expired",
+				TargetType: "room", TargetID: id, TransactionID: room.TransactionID, Summary: "Expired the Markup Room of " + roomSender(room)})
 		}
 		var n int64
 		if err := tx.db.WithContext(ctx).Model(&Room{}).Where("id = ?", id).Count(&n).Error; err != nil {

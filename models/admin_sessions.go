@@ -122,7 +122,10 @@ func (s *Store) EndAdminSessionsOf(ctx context.Context, userID int64) (int64, er
 // activity log records it for the admin in ctx.
 func (s *Store) SignOutAdmin(ctx context.Context, id string) error {
 	return s.audited(ctx, ActivityLogout, func(tx *Store) (string, error) {
-		return "", tx.EndAdminSession(ctx, id)
+		if err := tx.EndAdminSession(ctx, id); err != nil {
+			return "", err
+		}
+		return "", tx.auditAdmin(ctx, "admin.signed_out", "Signed out")
 	})
 }
 
@@ -133,7 +136,11 @@ func (s *Store) SignOutEverywhere(ctx context.Context, userID int64) (int64, err
 	err := s.audited(ctx, ActivitySignOutEverywhere, func(tx *Store) (string, error) {
 		var err error
 		n, err = tx.EndAdminSessionsOf(ctx, userID)
-		return strconv.FormatInt(n, 10) + " sessions", err
+		if err != nil {
+			return "", err
+		}
+		return strconv.FormatInt(n, 10) + " sessions", tx.auditAdmin(ctx, "admin.sessions_revoked",
+			"Signed out everywhere: ended "+count(int(n), "session"))
 	})
 	return n, err
 }

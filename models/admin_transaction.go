@@ -9,15 +9,25 @@ type AdminTransaction struct {
 	// Uploads give each document's page geometry, by upload id.
 	Uploads map[string]*Document
 	Events  []TransactionEvent
+	// CallerReference is the caller's referenceId, empty when a Markup Room
+	// set the reference to its own id (a room created without one).
+	CallerReference string
 }
 
 // AdminGetTransaction reads any organization's transaction with its
 // documents, tags, participants, page geometry and history.
 func (s *Store) AdminGetTransaction(ctx context.Context, id string) (*AdminTransaction, error) {
-	var t Transaction
-	if err := s.db.WithContext(ctx).Where("id = ?", id).Take(&t).Error; err != nil {
+	var row struct {
+		Transaction     `gorm:"embedded"`
+		ReferenceIsRoom bool
+	}
+	err := s.db.WithContext(ctx).Table("transactions").Where("id = ?", id).Select(`transactions.*,
+		EXISTS (SELECT 1 FROM markup_rooms r WHERE r.transaction_id = transactions.id AND r.id = transactions.reference_id) AS reference_is_room`).
+		Take(&row).Error
+	if err != nil {
 		return nil, mapDBError(err)
 	}
+	t := row.Transaction
 	if err := s.loadChildren(ctx, &t); err != nil {
 		return nil, err
 	}
@@ -37,5 +47,9 @@ func (s *Store) AdminGetTransaction(ctx context.Context, id string) (*AdminTrans
 	if err != nil {
 		return nil, err
 	}
-	return &AdminTransaction{Transaction: &t, Organization: &org, Uploads: uploads, Events: events}, nil
+	at := &AdminTransaction{Transaction: &t, Organization: &org, Uploads: uploads, Events: events, CallerReference: t.ReferenceID}
+	if row.ReferenceIsRoom {
+		at.CallerReference = ""
+	}
+	return at, nil
 }

@@ -24,6 +24,17 @@ func recordAudit(t *testing.T, s *models.Store, org int64, n int) {
 	}
 }
 
+// clearAudit empties the trail the tenants' creation wrote (organization,
+// user, token: events of their own), so a test counts only its own.
+func clearAudit(t *testing.T, env *modelstest.Env) {
+	t.Helper()
+	for _, table := range []string{"audit_events", "audit_chains"} {
+		if err := env.DB.DB.Exec("DELETE FROM " + table).Error; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func mustVerify(t *testing.T, s *models.Store, org *int64) models.AuditReport {
 	t.Helper()
 	rep, err := s.VerifyAudit(context.Background(), org)
@@ -37,6 +48,7 @@ func TestAuditChainsVerifyAndNameTheFirstBrokenEvent(t *testing.T) {
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s, db := env.Store, env.DB.DB
 		a, b := env.NewTenant(t, "Acme"), env.NewTenant(t, "Beta")
+		clearAudit(t, env)
 		recordAudit(t, s, a.Org.ID, 5)
 		recordAudit(t, s, b.Org.ID, 3)
 		rep := mustVerify(t, s, nil)
@@ -75,12 +87,14 @@ func TestAuditVerifyFindsDeletedEvents(t *testing.T) {
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s, db := env.Store, env.DB.DB
 		a := env.NewTenant(t, "Acme")
+		clearAudit(t, env)
 		recordAudit(t, s, a.Org.ID, 4)
 		db.Where("organization_id = ? AND seq = 2", a.Org.ID).Delete(&models.AuditEvent{})
 		if rep := mustVerify(t, s, nil); rep.Broken == nil || rep.Broken.Seq != 3 || !strings.Contains(rep.Broken.Reason, "missing") {
 			t.Fatalf("deleted middle row: %v", rep.Broken)
 		}
 		b := env.NewTenant(t, "Beta")
+		clearAudit(t, env)
 		recordAudit(t, s, b.Org.ID, 3)
 		db.Where("organization_id = ? AND seq = 3", b.Org.ID).Delete(&models.AuditEvent{})
 		if rep := mustVerify(t, s, &b.Org.ID); rep.Broken == nil || !strings.Contains(rep.Broken.Reason, "last events were deleted") {
@@ -93,6 +107,7 @@ func TestAuditEventsRollBackWithTheirChange(t *testing.T) {
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s, db := env.Store, env.DB.DB
 		a := env.NewTenant(t, "Acme")
+		clearAudit(t, env)
 		ctx := context.Background()
 		e := models.AuditEntry{OrganizationID: a.Org.ID, Action: "participant.renamed"}
 		if err := models.RecordAuditWith(ctx, s, e, errors.New("the change failed")); err == nil {
@@ -122,6 +137,7 @@ func TestAuditAppendsConcurrentlyWithoutBreakingTheChain(t *testing.T) {
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := env.Store
 		a := env.NewTenant(t, "Acme")
+		clearAudit(t, env)
 		var wg sync.WaitGroup
 		for w := 0; w < 4; w++ {
 			wg.Add(1)
@@ -138,6 +154,7 @@ func TestAuditRetentionKeepsTheRestVerifiable(t *testing.T) {
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s, db := env.Store, env.DB.DB
 		a := env.NewTenant(t, "Acme")
+		clearAudit(t, env)
 		recordAudit(t, s, a.Org.ID, 5)
 		env.Clock.Advance(100 * 24 * time.Hour)
 		recordAudit(t, s, a.Org.ID, 2)
@@ -162,6 +179,7 @@ func TestListAuditEventsFiltersAndPages(t *testing.T) {
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := env.Store
 		a, b := env.NewTenant(t, "Acme"), env.NewTenant(t, "Beta")
+		clearAudit(t, env)
 		recordAudit(t, s, a.Org.ID, 5)
 		recordAudit(t, s, b.Org.ID, 2)
 		ctx := context.Background()

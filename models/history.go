@@ -68,6 +68,11 @@ type ReplacedSummary struct {
 	ParticipantsRenamed []Rename            `json:"participantsRenamed,omitempty"`
 	Tags                Count               `json:"tags"`
 	Version             int                 `json:"version"`
+	// participant is the id of the first participant the lists name, for
+	// the audit event's target (not stored in the history).
+	participant string
+	// reordered is true when the participants' order changed.
+	reordered bool
 }
 
 // Rename is a value before and after a change: a participant's name, a
@@ -162,6 +167,9 @@ type DocumentAddedSummary struct {
 	// TagsPlaced counts the tags placed from the document's own text tags and form fields.
 	TagsPlaced int `json:"tagsPlaced,omitempty"`
 	RoomVersion
+	// restored is 1 + the tags an undo of the document's removal brought
+	// back with it (0: an upload), for the audit event (not stored).
+	restored int
 }
 
 // Kind implements HistorySummary.

@@ -52,6 +52,15 @@ func (s *Store) loadReplacedNames(ctx context.Context, old *Transaction) error {
 // describeReplace fills sum's lists of participants and documents added,
 // removed, renamed or changed between old and t.
 func describeReplace(sum *ReplacedSummary, old, t *Transaction) {
+	var ids changedParticipants
+	defer func() { sum.participant = ids.target() }()
+	for i := range t.Participants {
+		if i < len(old.Participants) && old.Participants[i].ParticipantID != t.Participants[i].ParticipantID {
+			sum.reordered = true
+			ids.first(3, t.Participants[i].ParticipantID)
+			break
+		}
+	}
 	before := map[string]*Participant{}
 	for i := range old.Participants {
 		before[old.Participants[i].ParticipantID] = &old.Participants[i]
@@ -61,11 +70,13 @@ func describeReplace(sum *ReplacedSummary, old, t *Transaction) {
 		was, ok := before[p.ParticipantID]
 		if !ok {
 			sum.ParticipantsAdded = append(sum.ParticipantsAdded, p.FullName())
+			ids.first(0, p.ParticipantID)
 			continue
 		}
 		delete(before, p.ParticipantID)
 		if was.FullName() != p.FullName() {
 			sum.ParticipantsRenamed = append(sum.ParticipantsRenamed, Rename{From: was.FullName(), To: p.FullName()})
+			ids.first(2, p.ParticipantID)
 		}
 		change := ParticipantChange{Name: p.FullName()}
 		if !strings.EqualFold(was.Email, p.Email) {
@@ -76,11 +87,13 @@ func describeReplace(sum *ReplacedSummary, old, t *Transaction) {
 		}
 		if change.Email != nil || change.Auth != nil {
 			sum.ParticipantsChanged = append(sum.ParticipantsChanged, change)
+			ids.first(3, p.ParticipantID)
 		}
 	}
 	for i := range old.Participants {
 		if _, gone := before[old.Participants[i].ParticipantID]; gone {
 			sum.ParticipantsRemoved = append(sum.ParticipantsRemoved, old.Participants[i].FullName())
+			ids.first(1, old.Participants[i].ParticipantID)
 		}
 	}
 	// A document id may appear twice: the copies pair in order.
@@ -109,4 +122,24 @@ func describeReplace(sum *ReplacedSummary, old, t *Transaction) {
 			}
 		}
 	}
+}
+
+// changedParticipants keeps the first participant id a replace added (0),
+// removed (1), renamed (2) or changed or moved (3): its audit event's
+// target is the first of those in that order.
+type changedParticipants [4]string
+
+func (c *changedParticipants) first(kind int, id string) {
+	if c[kind] == "" {
+		c[kind] = id
+	}
+}
+
+func (c *changedParticipants) target() string {
+	for _, id := range c {
+		if id != "" {
+			return id
+		}
+	}
+	return ""
 }

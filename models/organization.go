@@ -35,7 +35,12 @@ func (s *Store) CreateOrganization(ctx context.Context, name string, apiEnabled 
 	now := s.Now()
 	org := &Organization{Name: name, APIEnabled: apiEnabled, CreatedAt: now, UpdatedAt: now}
 	err := s.audited(ctx, ActivityCreate, func(tx *Store) (string, error) {
-		return "organization " + name, mapDBError(tx.db.WithContext(ctx).Create(org).Error)
+		if err := tx.db.WithContext(ctx).Create(org).Error; err != nil {
+			return "", mapDBError(err)
+		}
+		return "organization " + name, tx.audit(ctx, AuditEntry{OrganizationID: org.ID, Action: "organization.created",
+			TargetType: "organization", TargetID: formatInt(org.ID),
+			Summary: fmt.Sprintf("Created organization %s (API access %s)", name, onOff(apiEnabled))})
 	})
 	if err != nil {
 		return nil, err
@@ -67,8 +72,24 @@ func (s *Store) SetOrganizationAPIEnabled(ctx context.Context, id int64, enabled
 		if res.RowsAffected == 0 {
 			return "", ErrNotFound
 		}
+		action := "organization.api_disabled"
+		if enabled {
+			action = "organization.api_enabled"
+		}
+		if err := tx.audit(ctx, AuditEntry{OrganizationID: id, Action: action, TargetType: "organization",
+			TargetID: formatInt(id), Summary: "Turned API access " + state + " for organization " + formatInt(id)}); err != nil {
+			return "", err
+		}
 		return "API access " + state + " for organization " + strconv.FormatInt(id, 10), nil
 	})
+}
+
+// onOff is "on" or "off".
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
 }
 
 // textProblem tells what is wrong with s as text of at most max characters, if anything.

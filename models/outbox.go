@@ -333,7 +333,12 @@ func (s *Store) RetryMessage(ctx context.Context, id string) (*OutboxMessage, er
 		if res.RowsAffected == 0 {
 			return "", ErrConflict
 		}
-		return m.Kind + " " + m.ID + " to " + m.Recipient, nil
+		e := AuditEntry{OrganizationID: m.OrganizationID, Action: "outbox.retried", TargetType: "outbox_message", TargetID: m.ID,
+			Summary: "Queued the " + m.Kind + " to " + m.Recipient + " again"}
+		if m.TransactionID != nil {
+			e.TransactionID = *m.TransactionID
+		}
+		return m.Kind + " " + m.ID + " to " + m.Recipient, tx.audit(ctx, e)
 	})
 	switch {
 	case errors.Is(err, ErrConflict):

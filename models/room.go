@@ -122,18 +122,25 @@ func (s *Store) CreateRoom(ctx context.Context, actor Actor, in *RoomInput) (*Cr
 		return nil, err
 	}
 	// The transaction, its children, the room and the history entry: on
-	// PostgreSQL one statement, so one round trip and no BEGIN/COMMIT.
-	var b writeBatch
-	addRows(&b, 1, "transactions", transactionColumns(), []Transaction{*plan.Transaction}, transactionValues)
-	s.addChildren(&b, plan.Transaction)
-	addRows(&b, 1, "markup_rooms", roomColumns(), []Room{*plan.Room}, roomValues)
-	if err := s.addEvent(&b, plan.Transaction, plan.Actor, plan.Created); err != nil {
-		return nil, err
-	}
-	if in.template != nil {
-		useTemplate(&b, in.template.ID, plan.Room.CreatedAt)
-	}
-	if err := s.writeBatchAtomically(ctx, &b); err != nil {
+	// PostgreSQL one statement, with the audit event in the same database
+	// transaction.
+	err = s.inTx(ctx, func(tx *Store) error {
+		var b writeBatch
+		addRows(&b, 1, "transactions", transactionColumns(), []Transaction{*plan.Transaction}, transactionValues)
+		tx.addChildren(&b, plan.Transaction)
+		addRows(&b, 1, "markup_rooms", roomColumns(), []Room{*plan.Room}, roomValues)
+		if err := tx.addEvent(ctx, &b, plan.Transaction, plan.Actor, plan.Created); err != nil {
+			return err
+		}
+		if in.template != nil {
+			useTemplate(&b, in.template.ID, plan.Room.CreatedAt)
+			if err := tx.audit(ctx, templateApplied(plan.Transaction, in.template.ID)); err != nil {
+				return err
+			}
+		}
+		return tx.execBatch(ctx, &b)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return &CreatedRoom{Room: plan.Room, Token: plan.Token}, nil

@@ -276,7 +276,7 @@ func (s *Store) addBump(ctx context.Context, b *writeBatch, room *Room, t *Trans
 	b.add("UPDATE transactions SET version = ?, document_count = ?, tag_count = ?, updated_at = ? WHERE id = ?",
 		t.Version, t.DocumentCount, t.TagCount, t.UpdatedAt, t.ID)
 	summary.setVersion(t.Version)
-	return s.addEvent(b, t, roomActor(ctx, room), summary)
+	return s.addEvent(ctx, b, t, roomActor(ctx, room), summary)
 }
 
 // RoomDocument reads a document of a room's transaction by its document id,

@@ -21,6 +21,9 @@ type RoomWorkspace struct {
 	// TemplateName is the name of the live template the room was made from
 	// or last saved as ("" for none): "Save as template…" offers its update.
 	TemplateName string
+	// Invitations counts the transaction's invitation e-mails by outbox
+	// status, read only for a completed room (nil otherwise).
+	Invitations map[MessageStatus]int64
 }
 
 // RoomWorkspace loads a room with its transaction and sender.
@@ -53,7 +56,13 @@ func (s *Store) RoomWorkspace(ctx context.Context, roomID string) (*RoomWorkspac
 	if err != nil {
 		return nil, err
 	}
-	return &RoomWorkspace{Room: room, Transaction: t, Sender: sender, Uploads: uploads, Suggestions: suggestions, TemplateName: templateName}, nil
+	ws := &RoomWorkspace{Room: room, Transaction: t, Sender: sender, Uploads: uploads, Suggestions: suggestions, TemplateName: templateName}
+	if room.State == RoomCompleted {
+		if ws.Invitations, err = s.InvitationCounts(ctx, room.OrganizationID, t.ID); err != nil {
+			return nil, err
+		}
+	}
+	return ws, nil
 }
 
 // RenameRoomDocument changes the title of the document at position.

@@ -228,7 +228,7 @@ func (s *Store) restoreDocument(ctx context.Context, roomID, removalID, document
 		t.TagCount += len(rows)
 		done = &RoomRemoval{Kind: RestoredDocument, Position: pos, DocumentID: d.DocumentID, Title: d.Title, Tags: len(rows)}
 		return tx.bumpTransaction(ctx, room, t, &DocumentAddedSummary{
-			Document: pos, DocumentTitle: d.Title, Pages: d.Pages, DocumentID: d.DocumentID,
+			Document: pos, DocumentTitle: d.Title, Pages: d.Pages, DocumentID: d.DocumentID, restored: len(rows) + 1,
 		})
 	})
 	if err != nil {

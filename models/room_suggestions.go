@@ -183,7 +183,9 @@ func (s *Store) DecideRoomSuggestions(ctx context.Context, roomID string, d *Sug
 				return mapDBError(err)
 			}
 		}
-		return nil
+		return e.tx.audit(roomAuditContext(ctx, e.room), AuditEntry{OrganizationID: e.room.OrganizationID,
+			Action: "room.suggestions_decided", TargetType: "room", TargetID: e.room.ID, TransactionID: e.t.ID,
+			Summary: fmt.Sprintf("Dismissed %s and restored %s", count(len(rows), "suggested field"), count(len(restore), "suggested field"))})
 	})
 }
 

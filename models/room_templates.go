@@ -3,6 +3,7 @@ package models
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 )
 
@@ -24,6 +25,7 @@ func (s *Store) SaveRoomTemplate(ctx context.Context, roomID string, in *RoomTem
 		return nil, err
 	}
 	actor := roomTemplateActor(room)
+	ctx = roomAuditContext(ctx, room)
 	ti := &TemplateInput{Name: in.Name, TransactionID: room.TransactionID, RoleNames: in.RoleNames, positions: in.Documents}
 	var t *Template
 	if in.TemplateID != "" {
@@ -162,7 +164,12 @@ func (s *Store) ApplyRoomTemplate(ctx context.Context, roomID string, in *RoomTe
 		out.Title, out.Tags = title, res.Created
 		var b writeBatch
 		useTemplate(&b, t.ID, e.tx.Now())
-		return e.tx.execBatch(ctx, &b)
+		if err := e.tx.execBatch(ctx, &b); err != nil {
+			return err
+		}
+		return e.tx.audit(roomAuditContext(ctx, e.room), AuditEntry{OrganizationID: e.room.OrganizationID,
+			Action: "template.applied", TargetType: "template", TargetID: t.ID, TransactionID: e.t.ID,
+			Summary: fmt.Sprintf("Applied template %s to %s: %s", t.Name, title, count(len(res.Created), "tag"))})
 	})
 	if err != nil {
 		return nil, err

@@ -43,12 +43,21 @@ func (s *Store) CreateTemplate(ctx context.Context, actor TemplateActor, in *Tem
 		addRows(&b, 1, "templates", templateColumns(), []Template{*t}, templateValues)
 		tx.addTemplateVersion(&b, t.Current)
 		addTemplateGeneration(&b, actor.OrganizationID)
-		return tx.execBatch(ctx, &b)
+		if err := tx.execBatch(ctx, &b); err != nil {
+			return err
+		}
+		return tx.audit(ctx, AuditEntry{OrganizationID: actor.OrganizationID, Action: "template.created", TargetType: "template",
+			TargetID: t.ID, Summary: "Created template " + t.Name + " (" + templateCounts(t) + ")"})
 	})
 	if err != nil {
 		return nil, err
 	}
 	return t, nil
+}
+
+// templateCounts is "2 documents, 3 roles, 10 tags".
+func templateCounts(t *Template) string {
+	return count(t.DocumentCount, "document") + ", " + count(t.RoleCount, "role") + ", " + count(t.TagCount, "tag")
 }
 
 // ReplaceTemplate makes a checked body the template's new current version
@@ -141,7 +150,16 @@ func (s *Store) addVersion(ctx context.Context, actor TemplateActor, id, ifMatch
 	role_count = ?, updated_at = ? WHERE id = ?`,
 			t.Name, t.Description, t.Version, t.DocumentCount, t.PageCount, t.TagCount, t.RoleCount, t.UpdatedAt, t.ID)
 		addTemplateGeneration(&b, actor.OrganizationID)
-		return tx.execBatch(ctx, &b)
+		if err := tx.execBatch(ctx, &b); err != nil {
+			return err
+		}
+		e := AuditEntry{OrganizationID: actor.OrganizationID, Action: "template.replaced", TargetType: "template", TargetID: id,
+			Summary: fmt.Sprintf("Saved version %d of template %s (%s)", t.Version, t.Name, templateCounts(t))}
+		if restoredFrom != nil {
+			e.Action = "template.version_restored"
+			e.Summary = fmt.Sprintf("Restored version %d of template %s as version %d", *restoredFrom, t.Name, t.Version)
+		}
+		return tx.audit(ctx, e)
 	})
 	if err != nil {
 		return nil, err
@@ -165,7 +183,15 @@ func (s *Store) ArchiveTemplate(ctx context.Context, actor TemplateActor, id str
 		}
 		var b writeBatch
 		addTemplateGeneration(&b, actor.OrganizationID)
-		return tx.execBatch(ctx, &b)
+		if err := tx.execBatch(ctx, &b); err != nil {
+			return err
+		}
+		var names []string
+		if err := tx.db.WithContext(ctx).Model(&Template{}).Where("id = ?", id).Pluck("name", &names).Error; err != nil {
+			return mapDBError(err)
+		}
+		return tx.audit(ctx, AuditEntry{OrganizationID: actor.OrganizationID, Action: "template.archived", TargetType: "template",
+			TargetID: id, Summary: "Archived template " + strings.Join(names, "")})
 	})
 }
 

@@ -80,7 +80,9 @@ func (s *Store) CreateAPIToken(ctx context.Context, orgID int64, name string) (*
 		if err := tx.db.WithContext(ctx).Create(t).Error; err != nil {
 			return "", mapDBError(err)
 		}
-		return "API token " + strconv.FormatInt(t.ID, 10) + " (" + t.Name + ")", nil
+		label := "API token " + strconv.FormatInt(t.ID, 10) + " (" + t.Name + ")"
+		return label, tx.audit(ctx, AuditEntry{OrganizationID: orgID, Action: "token.created", TargetType: "token",
+			TargetID: formatInt(t.ID), Summary: "Created " + label})
 	})
 	if err != nil {
 		return nil, "", err
@@ -88,17 +90,22 @@ func (s *Store) CreateAPIToken(ctx context.Context, orgID int64, name string) (*
 	return t, st.Plaintext, nil
 }
 
-// RevokeAPIToken revokes a token; revoking twice keeps the first time.
+// RevokeAPIToken revokes a token, with its audit event in the same
+// database transaction; revoking twice keeps the first time.
 func (s *Store) RevokeAPIToken(ctx context.Context, id int64) error {
-	res := s.db.WithContext(ctx).Model(&APIToken{}).Where("id = ?", id).
-		Update("revoked_at", gorm.Expr("COALESCE(revoked_at, ?)", s.Now()))
-	if res.Error != nil {
-		return mapDBError(res.Error)
-	}
-	if res.RowsAffected == 0 {
-		return ErrNotFound
-	}
-	return nil
+	return s.inTx(ctx, func(tx *Store) error {
+		var t APIToken
+		if err := tx.db.WithContext(ctx).Select("id", "organization_id", "name").Where("id = ?", id).Take(&t).Error; err != nil {
+			return mapDBError(err)
+		}
+		res := tx.db.WithContext(ctx).Model(&APIToken{}).Where("id = ?", id).
+			Update("revoked_at", gorm.Expr("COALESCE(revoked_at, ?)", tx.Now()))
+		if res.Error != nil {
+			return mapDBError(res.Error)
+		}
+		return tx.audit(ctx, AuditEntry{OrganizationID: t.OrganizationID, Action: "token.revoked", TargetType: "token",
+			TargetID: formatInt(id), Summary: "Revoked API token " + formatInt(id) + " (" + t.Name + ")"})
+	})
 }
 
 // AuthenticateAPIToken checks a bearer token and returns who is calling.

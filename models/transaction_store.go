@@ -103,8 +103,10 @@ func (s *Store) CreateTransaction(ctx context.Context, actor Actor, in *Transact
 		var b writeBatch
 		addRows(&b, 1, "transactions", transactionColumns(), []Transaction{*t}, transactionValues)
 		tx.addChildren(&b, t)
-		tx.addTemplateUses(&b, t)
-		if err := tx.addEvent(&b, t, actor, CreatedSummary{
+		if err := tx.addTemplateUses(ctx, &b, t); err != nil {
+			return err
+		}
+		if err := tx.addEvent(ctx, &b, t, actor, CreatedSummary{
 			Status: t.Status, Documents: t.DocumentCount, Tags: t.TagCount, Participants: t.ParticipantCount,
 		}); err != nil {
 			return err
@@ -174,7 +176,9 @@ func (s *Store) writeReplacement(ctx context.Context, actor Actor, old, t *Trans
 		t.ReferenceID, t.Status, t.SigningOrder, t.PersonalizedMessage, t.InviteEmailSubject, t.NotifyEmail, t.HasNotify,
 		t.EVault, t.SendFinalEnoteTo, t.Version, t.DocumentCount, t.TagCount, t.ParticipantCount, t.UpdatedAt, t.ID)
 	s.addChildren(&b, t)
-	s.addTemplateUses(&b, t)
+	if err := s.addTemplateUses(ctx, &b, t); err != nil {
+		return err
+	}
 	summary := ReplacedSummary{
 		Documents:    Count{Before: old.DocumentCount, After: t.DocumentCount},
 		Tags:         Count{Before: old.TagCount, After: t.TagCount},
@@ -182,11 +186,11 @@ func (s *Store) writeReplacement(ctx context.Context, actor Actor, old, t *Trans
 		Version:      t.Version,
 	}
 	describeReplace(&summary, old, t)
-	if err := s.addEvent(&b, t, actor, summary); err != nil {
+	if err := s.addEvent(ctx, &b, t, actor, summary); err != nil {
 		return err
 	}
 	if old.Status != t.Status {
-		if err := s.addEvent(&b, t, actor, StatusChangedSummary{From: old.Status, To: t.Status}); err != nil {
+		if err := s.addEvent(ctx, &b, t, actor, StatusChangedSummary{From: old.Status, To: t.Status}); err != nil {
 			return err
 		}
 	}
@@ -274,14 +278,22 @@ func (s *Store) requirePasswords(ctx context.Context, t *Transaction, old *Trans
 // recordEvent writes one entry of t's history; its kind is the summary's.
 func (s *Store) recordEvent(ctx context.Context, t *Transaction, actor Actor, summary HistorySummary) error {
 	var b writeBatch
-	if err := s.addEvent(&b, t, actor, summary); err != nil {
+	if err := s.addEvent(ctx, &b, t, actor, summary); err != nil {
 		return err
 	}
 	return s.execBatch(ctx, &b)
 }
 
-// addEvent adds the INSERT of one entry of t's history to b.
-func (s *Store) addEvent(b *writeBatch, t *Transaction, actor Actor, summary HistorySummary) error {
+// addEvent adds the INSERT of one entry of t's history to b, and queues
+// its audit event (historyAudit) in the same database transaction: s must
+// belong to one (inTx).
+func (s *Store) addEvent(ctx context.Context, b *writeBatch, t *Transaction, actor Actor, summary HistorySummary) error {
+	if s.pending == nil {
+		return errors.New("models: a history entry outside a database transaction")
+	}
+	if err := s.auditNamed(ctx, historyAudit(t, actor, summary), actor.Label); err != nil {
+		return err
+	}
 	uid, err := uuid.NewV7()
 	if err != nil {
 		return err

@@ -143,8 +143,18 @@ func templateOrigin(id string, version int) func(RawJSON) RawJSON {
 }
 
 // addTemplateUses adds to b the count of each template t's request used.
-func (s *Store) addTemplateUses(b *writeBatch, t *Transaction) {
+func (s *Store) addTemplateUses(ctx context.Context, b *writeBatch, t *Transaction) error {
 	for _, id := range t.templatesUsed {
 		useTemplate(b, id, t.UpdatedAt)
+		if err := s.audit(ctx, templateApplied(t, id)); err != nil {
+			return err
+		}
 	}
+	return nil
+}
+
+// templateApplied is the audit event of template id's tags added to t.
+func templateApplied(t *Transaction, id string) AuditEntry {
+	return AuditEntry{OrganizationID: t.OrganizationID, Action: "template.applied", TargetType: "template", TargetID: id,
+		TransactionID: t.ID, Summary: "Applied template " + id + " to transaction " + shortRef(t)}
 }

@@ -277,13 +277,31 @@ func (s *Store) SaveDocument(ctx context.Context, u *StagedUpload, in NewDocumen
 	if err := s.putObject(ctx, d.ObjectKey, u.file); err != nil {
 		return nil, err
 	}
-	if err := s.db.WithContext(ctx).Create(d).Error; err != nil {
+	err = s.inTx(ctx, func(tx *Store) error {
+		if err := tx.db.WithContext(ctx).Create(d).Error; err != nil {
+			return mapDBError(err)
+		}
+		return tx.audit(ctx, AuditEntry{OrganizationID: d.OrganizationID, Action: "document.uploaded", TargetType: "document",
+			TargetID: d.ID, Summary: fmt.Sprintf("Uploaded %s (%s, %s)", d.Title, count(d.PageCount, "page"), byteSize(d.SizeBytes))})
+	})
+	if err != nil {
 		if delErr := s.bucket.Delete(context.WithoutCancel(ctx), d.ObjectKey); delErr != nil {
 			s.log.WarnContext(ctx, "remove orphaned upload", "key", d.ObjectKey, "error", delErr)
 		}
-		return nil, mapDBError(err)
+		return nil, err
 	}
 	return d, nil
+}
+
+// byteSize is a file's size for a sentence: "812 KB".
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%d KB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 func (s *Store) putObject(ctx context.Context, key string, f *os.File) error {

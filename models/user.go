@@ -81,7 +81,15 @@ func (s *Store) CreateUser(ctx context.Context, in NewUser) (*User, error) {
 		CreatedAt: now, UpdatedAt: now,
 	}
 	err := s.audited(ctx, ActivityCreate, func(tx *Store) (string, error) {
-		return "user " + u.Email, mapDBError(tx.db.WithContext(ctx).Create(u).Error)
+		if err := tx.db.WithContext(ctx).Create(u).Error; err != nil {
+			return "", mapDBError(err)
+		}
+		role := "user"
+		if u.IsAdmin {
+			role = "admin"
+		}
+		return "user " + u.Email, tx.audit(ctx, AuditEntry{OrganizationID: u.OrganizationID, Action: "user.created",
+			TargetType: "user", TargetID: formatInt(u.ID), Summary: "Created " + role + " " + u.Email})
 	})
 	if err != nil {
 		if errors.Is(err, ErrConflict) {

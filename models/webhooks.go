@@ -257,7 +257,11 @@ func (s *Store) CreateWebhook(ctx context.Context, orgID int64, policy WebhookPo
 		if n >= MaxWebhooksPerOrg {
 			return "", Unprocessable("#/url", "limit_reached", fmt.Sprintf("An organization can register at most %d webhook endpoints; delete one first.", MaxWebhooksPerOrg))
 		}
-		return "webhook " + w.ID + " (" + w.URL + ")", mapDBError(tx.db.WithContext(ctx).Create(w).Error)
+		if err := tx.db.WithContext(ctx).Create(w).Error; err != nil {
+			return "", mapDBError(err)
+		}
+		return "webhook " + w.ID + " (" + w.URL + ")", tx.audit(ctx, AuditEntry{OrganizationID: orgID, Action: "webhook.created",
+			TargetType: "webhook", TargetID: w.ID, Summary: "Registered webhook " + w.URL + " for " + strings.Join(in.Events, ", ")})
 	})
 	if err != nil {
 		return nil, err
@@ -348,7 +352,8 @@ func (s *Store) RotateWebhookSecret(ctx context.Context, orgID int64, id string)
 		w.StoredSecret, w.StoredPreviousSecret, w.PreviousSecretExpiresAt = sealed, sealedOld, &until
 		w.Secret, w.PreviousSecret = secret, old
 		out = &w
-		return "signing secret of webhook " + w.ID + " (" + w.URL + ")", nil
+		return "signing secret of webhook " + w.ID + " (" + w.URL + ")", tx.audit(ctx, AuditEntry{OrganizationID: orgID,
+			Action: "webhook.secret_rotated", TargetType: "webhook", TargetID: w.ID, Summary: "Rotated the signing secret of webhook " + w.URL})
 	})
 	if err != nil {
 		return nil, err
@@ -409,6 +414,10 @@ func (s *Store) SealStoredSecrets(ctx context.Context) (int, error) {
 // go dead when their turn comes. Another organization's id is ErrNotFound.
 func (s *Store) DeleteWebhook(ctx context.Context, orgID int64, id string) error {
 	return s.audited(ctx, ActivityDelete, func(tx *Store) (string, error) {
+		var w WebhookEndpoint
+		if err := tx.db.WithContext(ctx).Select("id", "url").Where("organization_id = ? AND id = ?", orgID, id).Take(&w).Error; err != nil {
+			return "", mapDBError(err)
+		}
 		res := tx.db.WithContext(ctx).Where("organization_id = ? AND id = ?", orgID, id).Delete(&WebhookEndpoint{})
 		if res.Error != nil {
 			return "", mapDBError(res.Error)
@@ -416,7 +425,8 @@ func (s *Store) DeleteWebhook(ctx context.Context, orgID int64, id string) error
 		if res.RowsAffected == 0 {
 			return "", ErrNotFound
 		}
-		return "webhook " + id, nil
+		return "webhook " + id, tx.audit(ctx, AuditEntry{OrganizationID: orgID, Action: "webhook.deleted",
+			TargetType: "webhook", TargetID: id, Summary: "Deleted webhook " + w.URL})
 	})
 }
 

@@ -7,6 +7,7 @@
 //	markuproom token create  --org ORG_ID [--name N] [--json]
 //	markuproom token revoke  TOKEN_ID [--json]
 //	markuproom audit verify  [--org ORG_ID] [--json]
+//	markuproom room create   --org ORG_ID --sender USER_ID [--document FILE]… [--participant "First Last <email>"]… [--template ID] [--json]
 package main
 
 import (
@@ -15,7 +16,10 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"os/user"
 	"syscall"
+
+	"github.com/markuproom/markuproom/models"
 )
 
 func main() {
@@ -45,6 +49,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return env.sub(ctx, "token", args[1:], map[string]command{"create": env.tokenCreate, "revoke": env.tokenRevoke})
 	case "audit":
 		return env.sub(ctx, "audit", args[1:], map[string]command{"verify": env.auditVerify})
+	case "room":
+		return env.sub(ctx, "room", args[1:], map[string]command{"create": env.roomCreate})
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -62,6 +68,8 @@ const usage = `Usage:
   markuproom token create   --org ORG_ID [--name N] [--json]
   markuproom token revoke   TOKEN_ID [--json]
   markuproom audit verify   [--org ORG_ID] [--json]   check the audit trail's hash chains (exit 1 when broken)
+  markuproom room create    --org ORG_ID --sender USER_ID [--document FILE]... [--participant "First Last <email>"]...
+                            [--template ID] [--json]   make a Markup Room and print its URL (shown once)
 
 Configuration comes from environment variables; see README.md.
 `
@@ -87,5 +95,17 @@ func (e *cliEnv) sub(ctx context.Context, group string, args []string, cmds map[
 		fmt.Fprintf(e.stderr, "markuproom %s: unknown sub-command %q\n\n%s", group, args[0], usage)
 		return 2
 	}
-	return cmd(ctx, args[1:])
+	return cmd(models.WithAuditActor(ctx, e.operator(group+" "+args[0])), args[1:])
+}
+
+// operator is the audit trail's actor of an operator command: the OS login
+// name ($USER, else the current user's), the command's name.
+func (e *cliEnv) operator(command string) models.AuditActor {
+	login := e.getenv("USER")
+	if login == "" {
+		if u, err := user.Current(); err == nil {
+			login = u.Username
+		}
+	}
+	return models.AuditActor{Kind: models.AuditActorOperator, ID: login, Name: "markuproom " + command, Via: "cli"}
 }

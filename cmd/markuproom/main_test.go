@@ -195,9 +195,12 @@ func TestServeDemoAndGracefulShutdown(t *testing.T) {
 		t.Fatalf("shutdown exit code %d", code)
 	}
 
-	_, out, stop = start()
+	base, out, stop = start()
 	if strings.Contains(out, "demo data") {
 		t.Fatalf("second start printed demo data again:\n%s", out)
+	}
+	if !strings.Contains(out, "; admin console "+base+"/admin).") {
+		t.Errorf("the start-up line does not name the console:\n%s", out)
 	}
 	stop()
 	if _, err := os.Stat(filepath.Join(dir, "session.key")); err != nil {

@@ -138,7 +138,7 @@ func (e *cliEnv) listenAndServe(ctx context.Context, a *app, srv *http.Server, l
 		logger.WarnContext(ctx, "rate limits are off (MARKUPROOM_RATE_LIMITS=off)")
 	}
 	logger.InfoContext(ctx, "listening", "addr", ln.Addr().String(), "base_url", a.cfg.BaseURL, "database", string(a.db.Dialect))
-	fmt.Fprintf(e.stdout, "Markup Room is listening on %s (public URL %s).\n", ln.Addr(), a.cfg.BaseURL)
+	fmt.Fprintf(e.stdout, "Markup Room is listening on %s (public URL %s; admin console %s/admin).\n", ln.Addr(), a.cfg.BaseURL, a.cfg.BaseURL)
 
 	stopMetrics, err := a.startMetrics(ctx, logger, registry)
 	if err != nil {
@@ -221,6 +221,11 @@ func (e *cliEnv) serverLogger() *slog.Logger {
 	return slog.New(slog.NewJSONHandler(e.stderr, &slog.HandlerOptions{Level: level}))
 }
 
+// retention is the sweep's policy, from the configuration.
+func (a *app) retention() models.Retention {
+	return models.Retention{Messages: a.cfg.MessageRetention, AdminSessions: a.cfg.AdminMaxAge, Audit: a.cfg.AuditRetention, Lease: a.cfg.SweepInterval / 2}
+}
+
 // sweep runs the retention sweep (models.Store.Sweep) every
 // cfg.SweepInterval until ctx ends: finished outbox messages past their
 // retention, expired Idempotency-Key records, console sessions past their
@@ -229,7 +234,7 @@ func (e *cliEnv) serverLogger() *slog.Logger {
 func (a *app) sweep(ctx context.Context) {
 	tick := time.NewTicker(a.cfg.SweepInterval)
 	defer tick.Stop()
-	policy := models.Retention{Messages: a.cfg.MessageRetention, AdminSessions: a.cfg.AdminMaxAge, Audit: a.cfg.AuditRetention, Lease: a.cfg.SweepInterval / 2}
+	policy := a.retention()
 	for {
 		rep, err := a.store.Sweep(ctx, policy)
 		switch {

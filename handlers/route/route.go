@@ -62,6 +62,8 @@ const (
 	AdminDocumentXFDF    Route = "/admin/transactions/:id/documents/:position/xfdf"
 	AdminRooms           Route = "/admin/rooms"
 	AdminRoomExpire      Route = "/admin/rooms/:id/expire"
+	AdminRoomNew         Route = "/admin/rooms/new"
+	AdminRoomCreated     Route = "/admin/rooms/:id/created"
 	AdminActivity        Route = "/admin/activity"
 	AdminOrganizations   Route = "/admin/organizations"
 	AdminOrganization    Route = "/admin/organizations/:id"
@@ -80,6 +82,9 @@ const (
 	AdminTemplateContent Route = "/admin/templates/:id/documents/:position/content"
 	AdminTemplateRestore Route = "/admin/templates/:id/versions/:version/restore"
 	AdminTemplateArchive Route = "/admin/templates/:id/archive"
+
+	// The MCP server (Streamable HTTP) for AI agents, beside the API.
+	MCP Route = "/mcp"
 
 	// The console's exports: its lists as files.
 	AdminTransactionsCSV  Route = "/admin/transactions.csv"

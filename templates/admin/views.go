@@ -57,15 +57,21 @@ type TransactionRowView struct {
 // TransactionView is one transaction's page in the console.
 type TransactionView struct {
 	// BackURL is the list of transactions.
-	BackURL                               string
-	ID, Organization, ReferenceID, Status string
-	Version                               int
-	Created, Updated                      string
-	SigningOrder, Notify, Subject         string
-	Participants                          []ParticipantView
-	Documents                             []DocumentView
-	Viewer                                templates.ViewerView
-	History                               []EventView
+	BackURL string
+	// ID is the transaction's id, shown as ShortID with a copy button.
+	ID, ShortID string
+	// Title is the first document's title ("No documents" without one);
+	// MoreDocuments says how many follow ("2 more"), if any.
+	Title, MoreDocuments string
+	// ReferenceID is the caller's referenceId, empty when none was set.
+	Organization, ReferenceID, Status string
+	Version                           int
+	Created, Updated                  string
+	SigningOrder, Notify, Subject     string
+	Participants                      []ParticipantView
+	Documents                         []DocumentView
+	Viewer                            templates.ViewerView
+	History                           []EventView
 	// Messages are the transaction's invitations and webhook calls, newest first.
 	Messages  []MessageRowView
 	CSRFToken string
@@ -95,9 +101,11 @@ type EventView struct {
 
 // RoomsView is the console's Markup Rooms table.
 type RoomsView struct {
-	Rows      []RoomRowView
-	NextURL   string
-	CSRFToken string
+	// NewRoomURL is the "New Markup Room" form.
+	NewRoomURL string
+	Rows       []RoomRowView
+	NextURL    string
+	CSRFToken  string
 }
 
 // RoomRowView is one room; ExpireURL is set for an open room.

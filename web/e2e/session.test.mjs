@@ -69,7 +69,7 @@ test("the checklist guides to a complete room, then the session is created", asy
   assert.equal(tx.status, "esign_pending");
   assert.equal(tx.documents[0].tags.length, 2);
   assert.equal(tx.notifyParticipants?.email, true);
-  assert.equal(await page.locator("[data-summary-invitations]").textContent(), "E-mailed to each participant");
+  assert.match(await page.locator("[data-summary-invitations]").textContent(), /^Invitations (queued|held: no SMTP server configured)$/, "the outbox's state, never \"sent\" before it was");
   assert.deepEqual(problems, []);
   await ctx.close();
 });

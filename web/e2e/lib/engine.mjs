@@ -146,6 +146,7 @@ async function launchPuppeteer() {
       return makePage({
         goto: (url) => page.goto(url, { waitUntil: "load" }),
         evaluate: (fn, arg) => page.evaluate(fn, arg),
+        inject: (source) => page.evaluate(source),
         move: (x, y, steps = 1) => page.mouse.move(x, y, { steps }),
         down: (button) => page.mouse.down({ button }),
         up: (button) => page.mouse.up({ button }),
@@ -293,6 +294,7 @@ async function launchWebKit() {
           await fit();
         },
         evaluate: (fn, arg) => driver.executeScript(`return (${fn}).apply(null, arguments)`, arg === undefined ? null : arg),
+        inject: (source) => driver.executeScript(source),
         async move(x, y, steps = 1) {
           const from = pos;
           pos = { x, y };
@@ -413,6 +415,12 @@ function makePage(b) {
     },
     /** (Re)installs the in-page hooks (idempotent; needed after every full navigation). */
     hooks: () => b.evaluate(installHooks, Boolean(b.captureConsole)),
+    /**
+     * Runs a script's source in the page through the driver (CDP, BiDi or
+     * WebDriver), which the page's CSP does not govern: how a test loads
+     * axe-core into a page that forbids inline scripts and eval.
+     */
+    inject: (source) => b.inject(source),
     /** Runs fn(arg) in the page (arg and result are JSON). */
     eval: (fn, arg) => b.evaluate(fn, arg),
     /** Waits until fn(arg), run in the page, is truthy; resolves with its value. */

@@ -72,7 +72,7 @@ export async function startServer(extraEnv = {}) {
   const token = /API token\s+(\S+)/.exec(out)?.[1];
   const senderId = /senderId "(\d+)"/.exec(out)?.[1];
   const roomURL = /(http:\/\/\S+\/markup-room\/\S+)/.exec(out)?.[1];
-  const adminPassword = /Admin user\s+\S+\s+password (\S+)/.exec(out)?.[1];
+  const [, adminEmail, adminPassword] = /Admin user\s+(\S+)\s+password (\S+)/.exec(out) || [];
   mkdirSync(artifacts, { recursive: true });
 
   const call = async (method, path, body, headers = {}) => {
@@ -90,7 +90,7 @@ export async function startServer(extraEnv = {}) {
     return json;
   };
   return {
-    base, token, senderId, roomURL, adminPassword, output: () => out,
+    base, token, senderId, roomURL, adminEmail, adminPassword, output: () => out,
     api: call,
     /** Uploads a PDF; resolves with the upload response. */
     upload: (pdf, title) => call("POST", `/api/v1/documents/upload?title=${encodeURIComponent(title)}`, pdf, { "Content-Type": "application/pdf" }),

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestRoomCreateCommand(t *testing.T) {
+	for name, dbURL := range databases(t) {
+		t.Run(name, func(t *testing.T) {
+			c := newCLI(t, dbURL())
+			org := c.runJSON("", "org", "create", "--name", "Acme Title Co", "--json")["id"].(string)
+			sender := c.runJSON("", "user", "create", "--org", org, "--email", "sam@acme.example", "--first-name", "Sam", "--last-name", "Sender", "--json")["id"].(string)
+			dir := t.TempDir()
+			contract := filepath.Join(dir, "Sales contract.pdf")
+			notes := filepath.Join(dir, "notes.pdf")
+			if err := os.WriteFile(contract, samplePDF(t), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(notes, []byte("plain text, no PDF"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+
+			room := c.runJSON("", "room", "create", "--org", org, "--sender", sender, "--document", contract, "--document", contract,
+				"--participant", "Pat Q. Buyer <pat@example.com>", "--participant", "Robin Seller <robin@example.com>", "--json")
+			url, _ := room["url"].(string)
+			expires, err := time.Parse(time.RFC3339, room["expiresAt"].(string))
+			if len(room) != 4 || room["id"] == "" || room["transactionId"] == "" || !strings.HasPrefix(url, "http://localhost:8080/markup-room/mrr") || err != nil || !expires.After(time.Now()) {
+				t.Fatalf("room create --json printed %v", room)
+			}
+			code, out, errOut := c.run("", "room", "create", "--org", org, "--sender", sender)
+			if code != 0 || !strings.HasPrefix(out, "Created Markup Room ") || !strings.Contains(out, "shown only once:\nhttp://localhost:8080/markup-room/mrr") {
+				t.Fatalf("room create: %d %q %q", code, out, errOut)
+			}
+
+			// Bad arguments: exit 2 with what to fix.
+			for _, bad := range []struct {
+				args []string
+				says string
+			}{
+				{[]string{"--sender", sender}, "--org must be a positive numeric id"},
+				{[]string{"--org", org}, "--sender must be a positive numeric id"},
+				{[]string{"--org", org, "--sender", sender, "--participant", "pat@example.com"}, `must read "First Last <email>"`},
+				{[]string{"--org", org, "--sender", sender, "--participant", "Pat <pat@example.com>"}, "needs a first and a last name"},
+				{[]string{"--org", org, "--sender", sender, "--document", filepath.Join(dir, "missing.pdf")}, "is not a readable file"},
+				{[]string{"--org", org, "--sender", sender, "extra"}, `unexpected argument "extra"`},
+			} {
+				code, out, errOut := c.run("", append([]string{"room", "create"}, bad.args...)...)
+				if code != 2 || out != "" || !strings.Contains(errOut, bad.says) {
+					t.Errorf("%v: exit %d, stdout %q, stderr %q", bad.args, code, out, errOut)
+				}
+			}
+			// A refused room: exit 1 with the problems.
+			for _, refused := range []struct {
+				args []string
+				says string
+			}{
+				{[]string{"--org", org, "--sender", "999999"}, "--sender 999999 is not an active user of organization"},
+				{[]string{"--org", org, "--sender", sender, "--document", notes}, "document 1 (" + notes + "):"},
+				{[]string{"--org", org, "--sender", sender, "--participant", "Pat Buyer <pat@example.com>", "--participant", "Pat Again <PAT@example.com>"}, "participants/1/email:"},
+				{[]string{"--org", org, "--sender", sender, "--template", "01900000-0000-7000-8000-000000000000"}, "templateId:"},
+			} {
+				code, out, errOut := c.run("", append([]string{"room", "create"}, refused.args...)...)
+				if code != 1 || out != "" || !strings.Contains(errOut, refused.says) {
+					t.Errorf("%v: exit %d, stdout %q, stderr %q", refused.args, code, out, errOut)
+				}
+			}
+			if code, out, _ := c.run("", "help"); code != 0 || !strings.Contains(out, "markuproom room create") {
+				t.Fatal("the usage text does not name room create")
+			}
+		})
+	}
+}

@@ -1,0 +1,114 @@
+package handlers
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/markuproom/markuproom/models"
+)
+
+// uploadTool is upload_document: the API's upload (POST
+// /api/v1/documents/upload) with the PDF as base64 text.
+func (m *mcpHandler) uploadTool(output map[string]any) mcpTool {
+	return mcpTool{
+		name: "upload_document", title: "Upload a PDF",
+		description: fmt.Sprintf("Upload a PDF document (at most %d bytes once decoded) to use in a Markup Room. "+
+			"The answer is the stored document: its id, its location (what create_markup_room takes in documents), "+
+			"its pages and page boxes, detectedTags (how many signature fields the PDF itself proposes; get_detected_tags lists them) "+
+			"and templateMatches (templates of the organization whose document this one resembles, best first: "+
+			"pass one's templateId to create_markup_room to place its fields). "+
+			"A file that is not a PDF, is encrypted with a password or is damaged beyond repair is refused with 422.", m.api.cfg.MaxUploadBytes),
+		output:  output,
+		pointer: uploadPointers,
+		run:     m.uploadDocument,
+	}
+}
+
+func (m *mcpHandler) uploadDocument(ctx context.Context, caller *mcpCaller, raw json.RawMessage) (any, error) {
+	a := readMCPArgs(raw, "filename", "content_base64", "title")
+	fileName := a.str("filename", true, models.MaxTitleLength)
+	content := a.str("content_base64", true, 0)
+	title := a.str("title", false, models.MaxTitleLength)
+	if err := a.err(); err != nil {
+		return nil, err
+	}
+	p := caller.principal
+	if err := m.limiter.allowUpload(ctx, m.log, p.Token.ID); err != nil {
+		return nil, err
+	}
+	// The decoded size is known from the text's length: a file over the
+	// limit is refused before a byte of it is decoded.
+	content = strings.TrimRight(strings.TrimSpace(content), "=")
+	if n := decodedLen(content); n > m.api.cfg.MaxUploadBytes {
+		return nil, &models.ValidationError{Kind: models.KindTooLarge,
+			Detail: fmt.Sprintf("The file is larger than the limit of %d bytes.", m.api.cfg.MaxUploadBytes),
+			Errors: []models.FieldError{{Pointer: "#/content_base64", Code: "file_too_large",
+				Detail: fmt.Sprintf("The base64 text decodes to %d bytes; at most %d are accepted.", n, m.api.cfg.MaxUploadBytes)}}}
+	}
+	staged, err := m.api.documents.StageUpload(ctx, base64.NewDecoder(base64.RawStdEncoding, strings.NewReader(content)),
+		m.api.cfg.MaxUploadBytes, fileName)
+	var corrupt base64.CorruptInputError
+	if errors.As(err, &corrupt) {
+		return nil, models.Invalid("#/content_base64", "invalid_base64",
+			fmt.Sprintf("The text is not base64: the character at offset %d cannot be decoded.", int64(corrupt)))
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer staged.Close()
+	_, out, err := m.api.saveUpload(ctx, p, staged, title)
+	return out, err
+}
+
+// uploadPointers moves the API's pointer to the uploaded file ("#/file")
+// to the argument that carries it.
+func uploadPointers(ptr string) string {
+	if ptr == "#/file" {
+		return "#/content_base64"
+	}
+	return ptr
+}
+
+// decodedLen is how many bytes base64 text without padding decodes to;
+// line breaks, which the decoder skips, are not counted.
+func decodedLen(s string) int64 {
+	n := int64(len(s) - strings.Count(s, "\n") - strings.Count(s, "\r"))
+	return n * 6 / 8
+}
+
+// detectedTagsTool is get_detected_tags: GET /api/v1/documents/{id}/detected-tags.
+func (m *mcpHandler) detectedTagsTool(output map[string]any) mcpTool {
+	return mcpTool{
+		name: "get_detected_tags", title: "List a document's detected fields", readOnly: true,
+		description: "List what an uploaded PDF itself proposes as signature fields: text tags written into it " +
+			"(such as {{signature|1}}), its form fields and suggested fields found next to printed labels " +
+			"(\"Signature\", \"Date\"), each placed in PDF points on its page, and the text tags it could not read (problems). " +
+			"A Markup Room created with this document starts with these fields placed.",
+		output: output,
+		run: func(ctx context.Context, caller *mcpCaller, raw json.RawMessage) (any, error) {
+			id, err := mcpID(raw)
+			if err != nil {
+				return nil, err
+			}
+			return m.api.documents.DocumentDetection(ctx, caller.principal.Organization.ID, id)
+		},
+	}
+}
+
+// mcpID reads the arguments {id} of a tool that reads one thing: an id
+// that cannot name anything is not found, as on the API's routes.
+func mcpID(raw json.RawMessage) (string, error) {
+	a := readMCPArgs(raw, "id")
+	id := a.str("id", true, 0)
+	if err := a.err(); err != nil {
+		return "", err
+	}
+	if !models.ValidServiceID(id) {
+		return "", models.ErrNotFound
+	}
+	return id, nil
+}

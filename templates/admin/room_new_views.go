@@ -1,0 +1,101 @@
+package admin
+
+import (
+	"strconv"
+
+	"github.com/a-h/templ"
+
+	"github.com/markuproom/markuproom/templates"
+)
+
+// NewRoomView is the console's "New Markup Room" form. Before an
+// organization is chosen (OrganizationID empty) it shows only the
+// organization's choice; the rest of the form follows the organization.
+type NewRoomView struct {
+	// Action is the form's own address (GET ?org= chooses the organization,
+	// POST creates the room).
+	Action string
+	// RoomsURL is the list of Markup Rooms.
+	RoomsURL      string
+	CSRFToken     string
+	Organizations []templates.OptionView
+	// OrganizationID and OrganizationName are the chosen organization.
+	OrganizationID, OrganizationName string
+	Senders                          []templates.OptionView
+	SenderID                         string
+	// Recent are the organization's last uploads, to pick from.
+	Recent    []RecentDocumentView
+	Templates []templates.OptionView
+	// TemplateID is the template chosen ("" for none).
+	TemplateID   string
+	Participants []NewRoomParticipantView
+	// FlagGroups are the room's configuration switches.
+	FlagGroups []RoomFlagGroupView
+	// MaxUploadMB is the size limit of each uploaded PDF; MaxFiles how many
+	// one form may carry.
+	MaxUploadMB, MaxFiles int
+	// Errors are the problems by field: "organization", "sender",
+	// "documents", "files", "participants", "template", "config".
+	Errors map[string]string
+	// Error is the form's summary of what stopped the room.
+	Error string
+}
+
+// RecentDocumentView is one of the organization's recent uploads.
+type RecentDocumentView struct {
+	ID, Title             string
+	Pages                 int
+	Uploaded, UploadedISO string
+	Checked               bool
+}
+
+// NewRoomParticipantView is one participant row of the form.
+type NewRoomParticipantView struct {
+	FirstName, LastName, Email string
+	// Error is the problem of this row, if any.
+	Error string
+}
+
+// RoomFlagGroupView is one group of the room's switches ("Documents").
+type RoomFlagGroupView struct {
+	Legend string
+	Flags  []RoomFlagView
+}
+
+// RoomFlagView is one switch of the room's configuration: Name is the
+// form field (the OpenAPI RoomConfig path, "documents.edit").
+type RoomFlagView struct {
+	Name, Label string
+	Checked     bool
+}
+
+// RoomCreatedView is the page after a room was created in the console: its
+// URL only the first time (URL empty afterwards), its expiry and its
+// transaction.
+type RoomCreatedView struct {
+	ID, ShortID, URL         string
+	Organization, Sender     string
+	Expires, ExpiresISO      string
+	TransactionURL, RoomsURL string
+	NewRoomURL               string
+	Participants, Documents  int
+}
+
+// pages is "1 page" or "N pages".
+func pages(n int) string {
+	if n == 1 {
+		return "1 page"
+	}
+	return strconv.Itoa(n) + " pages"
+}
+
+// personID is the id of one field of participant row i.
+func personID(field string, i int) string { return "new-room-" + field + "-" + strconv.Itoa(i) }
+
+// personInvalid marks a participant row's inputs when the row has a problem.
+func personInvalid(p NewRoomParticipantView, i int) templ.Attributes {
+	if p.Error == "" {
+		return templ.Attributes{}
+	}
+	return templ.Attributes{"aria-invalid": "true", "aria-describedby": personID("error", i)}
+}
