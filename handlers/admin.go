@@ -20,6 +20,7 @@ type adminHandler struct {
 	outbox        OutboxStore
 	templates     AdminTemplateStore
 	newRooms      AdminRoomCreateStore
+	audit         AuditStore
 }
 
 // AdminAuthStore signs admins in and keeps their console sessions.

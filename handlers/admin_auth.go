@@ -114,6 +114,7 @@ func (h *adminHandler) adminPage(c *gin.Context, title, current string) template
 	for _, l := range []struct{ label, href string }{
 		{"Transactions", route.AdminTransactions.Path()}, {"Templates", route.AdminTemplates.Path()}, {"Markup Rooms", route.AdminRooms.Path()},
 		{"Organizations", route.AdminOrganizations.Path()}, {"Outgoing messages", route.AdminOutbox.Path()}, {"Activity", route.AdminActivity.Path()},
+		{"Audit", route.AdminAudit.Path()},
 	} {
 		p.Nav = append(p.Nav, templates.NavLink{Label: l.label, Href: l.href, Current: l.href == current})
 	}

@@ -76,6 +76,7 @@ type Store interface {
 	ActivityStore
 	OrganizationStore
 	OutboxStore
+	AuditStore
 }
 
 // Deps are the collaborators of the router.
@@ -125,10 +126,10 @@ func New(d Deps) (http.Handler, error) {
 	st := d.Store
 	s := &site{cfg: d.Config, assets: d.Assets, clock: st}
 	public := &publicHandler{site: s, ready: st, openAPI: openAPI}
-	api := &apiHandler{site: s, documents: st, transactions: st, idempotency: st, rooms: st, webhooks: st, templates: st}
+	api := &apiHandler{site: s, documents: st, transactions: st, idempotency: st, rooms: st, webhooks: st, templates: st, audit: st}
 	room := &roomHandler{site: s, rooms: st, participants: st, documents: st, tags: st, templates: st, files: st}
 	console := &adminHandler{site: s, auth: st, transactions: st, documents: st, rooms: st, activity: st,
-		organizations: st, webhooks: st, outbox: st, templates: st, newRooms: st}
+		organizations: st, webhooks: st, outbox: st, templates: st, newRooms: st, audit: st}
 	limiter := newRateLimiter(st, d.Config.RateLimits)
 	agents, err := newMCPHandler(api, limiter, d.Logger, openAPI)
 	if err != nil {
@@ -216,6 +217,7 @@ func New(d Deps) (http.Handler, error) {
 	handle(signedIn, http.MethodPost, route.AdminRoomNew, console.adminCreateRoom)
 	handle(signedIn, http.MethodGet, route.AdminRoomCreated, console.adminRoomCreated)
 	handle(signedIn, http.MethodGet, route.AdminActivity, console.adminActivity)
+	handle(signedIn, http.MethodGet, route.AdminAudit, console.adminAudit)
 	handle(signedIn, http.MethodGet, route.AdminOrganizations, console.adminOrganizations)
 	handle(signedIn, http.MethodPost, route.AdminOrganizations, console.adminCreateOrganization)
 	handle(signedIn, http.MethodGet, route.AdminOrganization, console.adminOrganization)
@@ -242,6 +244,8 @@ func New(d Deps) (http.Handler, error) {
 	handle(apiGroup, http.MethodGet, route.APITransaction, api.getTransaction)
 	handle(apiGroup, http.MethodPut, route.APITransaction, api.replaceTransaction)
 	handle(apiGroup, http.MethodGet, route.APITransactionXFDF, api.getTransactionXFDF)
+	handle(apiGroup, http.MethodGet, route.APITransactionAudit, api.listTransactionAuditEvents)
+	handle(apiGroup, http.MethodGet, route.APIAuditEvents, api.listAuditEvents)
 	handle(apiGroup, http.MethodPost, route.APIRooms, api.createRoom)
 	handle(apiGroup, http.MethodGet, route.APIRooms, api.listRooms)
 	handle(apiGroup, http.MethodGet, route.APIRoom, api.getRoom)
