@@ -7,7 +7,8 @@
 // Sample events are written into the server's database by cmd/auditseed
 // (through the store's own RecordAudit, so they chain as the server's do).
 // The page lists them newest first, one line each, at 1280 and 1024 px
-// (admin-audit-1280, admin-audit-1024), with the navigation on one line;
+// (admin-audit-1280, admin-audit-1024), with the navigation on one line,
+// and fits a phone (admin-audit-phone);
 // a filter by an action's prefix keeps its URL; the "Older" and "Newer"
 // links page and keep the filter; a transaction's page links to its
 // events; axe-core finds no serious or critical violation.
@@ -21,6 +22,8 @@ import { launch, engine } from "./lib/engine.mjs";
 import { enginePages, assertClean } from "./lib/room.mjs";
 
 const T = { timeout: 240000 };
+// WebKit's window (MiniBrowser) is no narrower than about 450 px: its phone is 460 px wide, as in engines-polish.
+const PHONE = engine === "webkit" ? { width: 460, height: 844 } : { width: 390, height: 844 };
 const SEEDED = 60; // 12 of each of five actions (cmd/auditseed)
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 let srv, browser, txID;
@@ -126,6 +129,14 @@ test("the audit trail: newest first, one line a row at 1280 and 1024, filtered b
   await narrow.screenshot("admin-audit-1024");
   await axe(narrow, "/admin/audit at 1024 px");
   await assertClean(narrow);
+  await narrow.close();
+
+  // A phone: the filters in one column, the table scrolled inside its frame, nothing wider than the window.
+  const phone = await signedIn(PHONE);
+  await phone.goto(srv.base + "/admin/audit");
+  assert.equal(await phone.eval(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), 0, `${engine}: the page fits the phone`);
+  await phone.screenshot("admin-audit-phone");
+  await assertClean(phone);
 });
 
 test("a transaction's page links to its events; bad filters are explained on the page", T, async () => {
