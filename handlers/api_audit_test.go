@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/markuproom/markuproom/handlers/apispec/apiclient"
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/models/modelstest"
 )
@@ -140,5 +141,52 @@ func TestAPIAuditEvents(t *testing.T) {
 		}
 		s.do(api(http.MethodGet, "/api/v1/transactions/"+acmeTx+"/audit-events?limit=0", acme.Token, nil)).problem(http.StatusBadRequest)
 		s.do(api(http.MethodGet, "/api/v1/audit-events", "", nil)).problem(http.StatusUnauthorized)
+	})
+}
+
+// The client generated from the OpenAPI document reads both audit lists,
+// follows nextCursor and passes since as a time.
+func TestGeneratedClientReadsTheAuditTrail(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
+		s := newServer(t, env)
+		tenant := env.NewTenant(t, "Acme")
+		tx, _ := s.create(tenant.Token, obj{"status": "draft", "referenceId": "AUDIT", "documents": arr{}, "participants": arr{}})
+		txID := tx["id"].(string)
+		actor := models.AuditActor{Kind: models.AuditActorAdmin, ID: "9", Name: "Import job", Via: "console", Address: "192.0.2.9"}
+		for i := range 3 {
+			env.Clock.Advance(time.Second)
+			recordAudit(t, env, actor, models.AuditEntry{OrganizationID: tenant.Org.ID, Action: "document.renamed", TransactionID: txID, Summary: "r" + strconv.Itoa(i)})
+		}
+		c := s.newAPIClient(tenant.Token)
+		ctx := t.Context()
+		var seen []string
+		limit := 1
+		params := &apiclient.ListTransactionAuditEventsParams{Limit: &limit}
+		for range 20 {
+			res, err := c.ListTransactionAuditEventsWithResponse(ctx, txID, params)
+			if err != nil || res.JSON200 == nil {
+				t.Fatalf("list: %v %s", err, res.Body)
+			}
+			for _, e := range res.JSON200.Events {
+				if e.Actor.Name == "Import job" {
+					seen = append(seen, e.Summary)
+					if e.Actor.Kind != apiclient.AuditEventActorKindAdmin || e.Actor.Via != "console" || e.TransactionId == nil || *e.TransactionId != txID {
+						t.Errorf("event: %+v", e)
+					}
+				}
+			}
+			if res.JSON200.NextCursor == nil {
+				break
+			}
+			params.Cursor = res.JSON200.NextCursor
+		}
+		if strings.Join(seen, " ") != "r0 r1 r2" {
+			t.Errorf("read %v", seen)
+		}
+		since := env.Clock.Now()
+		res, err := c.ListAuditEventsWithResponse(ctx, &apiclient.ListAuditEventsParams{Since: &since})
+		if err != nil || res.JSON200 == nil || len(res.JSON200.Events) != 1 || res.JSON200.Events[0].Summary != "r2" || res.JSON200.NextCursor != nil {
+			t.Fatalf("since: %v %s", err, res.Body)
+		}
 	})
 }
