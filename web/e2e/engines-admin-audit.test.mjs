@@ -142,6 +142,8 @@ test("the audit trail: newest first, one line a row at 1280 and 1024, filtered b
 test("a transaction's page links to its events; bad filters are explained on the page", T, async () => {
   const page = await signedIn({ width: 1280, height: 900 });
   await page.goto(srv.base + "/admin/transactions/" + txID);
+  await page.reveal("[data-audit-link]");
+  await page.screenshot("admin-transaction-audit-link-1280");
   await page.click("[data-audit-link]");
   await loaded(page, /transaction=/, "the transaction's events");
   assert.equal(await page.eval(() => document.querySelector("#audit-transaction").value), txID);
