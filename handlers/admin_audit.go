@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -43,7 +44,7 @@ func (h *adminHandler) adminAudit(c *gin.Context) error {
 		status = http.StatusBadRequest
 		v.Invalid = map[string]string{}
 		for _, fe := range invalid.Errors {
-			if name := fe.Pointer[len("query:"):]; v.Invalid[name] == "" {
+			if name := strings.TrimPrefix(fe.Pointer, "query:"); v.Invalid[name] == "" {
 				v.Invalid[name] = fe.Detail
 			}
 		}
