@@ -423,12 +423,6 @@ function makePage(b) {
     inject: (source) => b.inject(source),
     /** Runs fn(arg) in the page (arg and result are JSON). */
     eval: (fn, arg) => b.evaluate(fn, arg),
-    /**
-     * Runs a script's source in the page through the driver (CDP, BiDi or
-     * WebDriver), which the page's CSP does not govern: how axe-core is
-     * loaded (web/e2e/engines-admin-audit.test.mjs).
-     */
-    inject: (source) => b.inject(source),
     /** Waits until fn(arg), run in the page, is truthy; resolves with its value. */
     waitFor: (fn, arg, opts = {}) => poll(() => b.evaluate(fn, arg), { message: opts.message || String(fn).slice(0, 120), ...opts }),
     /** Waits for an element matching sel (visible: with a box and not hidden). */
