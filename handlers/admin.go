@@ -21,6 +21,7 @@ type adminHandler struct {
 	templates     AdminTemplateStore
 	newRooms      AdminRoomCreateStore
 	audit         AuditStore
+	overview      OverviewStore
 }
 
 // AdminAuthStore signs admins in and keeps their console sessions.

@@ -77,6 +77,7 @@ type Store interface {
 	OrganizationStore
 	OutboxStore
 	AuditStore
+	OverviewStore
 }
 
 // Deps are the collaborators of the router.
@@ -86,6 +87,9 @@ type Deps struct {
 	Assets   *static.Assets
 	Logger   *slog.Logger
 	Registry *prometheus.Registry
+	// Requests, when set, counts the API's requests for the console's
+	// overview (models.RollupRecorder).
+	Requests RequestRecorder
 }
 
 // New builds the HTTP handler with every route and middleware.
@@ -129,7 +133,7 @@ func New(d Deps) (http.Handler, error) {
 	api := &apiHandler{site: s, documents: st, transactions: st, idempotency: st, rooms: st, webhooks: st, templates: st, audit: st}
 	room := &roomHandler{site: s, rooms: st, participants: st, documents: st, tags: st, templates: st, files: st}
 	console := &adminHandler{site: s, auth: st, transactions: st, documents: st, rooms: st, activity: st,
-		organizations: st, webhooks: st, outbox: st, templates: st, newRooms: st, audit: st}
+		organizations: st, webhooks: st, outbox: st, templates: st, newRooms: st, audit: st, overview: st}
 	limiter := newRateLimiter(st, d.Config.RateLimits)
 	agents, err := newMCPHandler(api, limiter, d.Logger, openAPI)
 	if err != nil {
@@ -199,7 +203,7 @@ func New(d Deps) (http.Handler, error) {
 	handle(admin, http.MethodGet, route.AdminLogin, console.adminLoginPage)
 	handle(admin.Group("", limiter.signIn()), http.MethodPost, route.AdminLogin, console.adminLogin)
 	signedIn := admin.Group("", requireAdmin)
-	signedIn.GET(route.Admin.String(), func(c *gin.Context) { c.Redirect(http.StatusSeeOther, route.AdminTransactions.Path()) })
+	handle(signedIn, http.MethodGet, route.Admin, console.adminOverview)
 	handle(signedIn, http.MethodPost, route.AdminLogout, console.adminLogout)
 	handle(signedIn, http.MethodPost, route.AdminRevokeSessions, console.adminRevokeAllSessions)
 	handle(signedIn, http.MethodGet, route.AdminTransactions, console.adminTransactions)
@@ -232,7 +236,7 @@ func New(d Deps) (http.Handler, error) {
 	handle(signedIn, http.MethodGet, route.AdminOutbox, console.adminOutbox)
 	handle(signedIn, http.MethodPost, route.AdminOutboxRetry, console.adminRetryMessage)
 
-	apiGroup := r.Group("", requireToken(st, limiter))
+	apiGroup := r.Group("", recordAPIRequests(d.Requests), requireToken(st, limiter))
 	handle(apiGroup, http.MethodPost, route.APIUpload, api.uploadDocument)
 	handle(apiGroup, http.MethodPost, route.APIUploadAlias, api.uploadDocument)
 	handle(apiGroup, http.MethodGet, route.APIDocument, api.getDocument)

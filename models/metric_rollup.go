@@ -38,13 +38,18 @@ const (
 // noBucket is the bucket of a plain count.
 const noBucket = -1
 
+// AllOrganizations is the organization_id of the rows that sum every
+// organization's counts (AddRollups adds to them with each count).
+const AllOrganizations = -1
+
 // metricRollup is one row of metric_rollups: count of metric in the hour
-// starting at Hour (Unix seconds, UTC) for an organization (0: none); Bucket
+// starting at Hour (Unix seconds, UTC) for an organization (0: none;
+// AllOrganizations: the sum of all); Bucket
 // is a latency bucket's index, or -1.
 type metricRollup struct {
 	Metric         string `gorm:"column:metric;primaryKey"`
-	Hour           int64  `gorm:"column:hour;primaryKey"`
 	OrganizationID int64  `gorm:"column:organization_id;primaryKey"`
+	Hour           int64  `gorm:"column:hour;primaryKey"`
 	Bucket         int    `gorm:"column:bucket;primaryKey"`
 	Count          int64  `gorm:"column:count"`
 }
@@ -75,6 +80,19 @@ func mod(a, b int64) int64 {
 	return m
 }
 
+// withTotals is counts with each count added to its AllOrganizations row too.
+func withTotals(counts map[RollupKey]int64) map[RollupKey]int64 {
+	out := make(map[RollupKey]int64, 2*len(counts))
+	for k, n := range counts {
+		out[k] += n
+		if k.OrganizationID != AllOrganizations {
+			k.OrganizationID = AllOrganizations
+			out[k] += n
+		}
+	}
+	return out
+}
+
 // upsertRollups is the statement that adds counts to metric_rollups, one
 // row per key (the keys must differ), and its arguments.
 func upsertRollups(counts map[RollupKey]int64) (string, []any) {
@@ -87,11 +105,11 @@ func upsertRollups(counts map[RollupKey]int64) (string, []any) {
 		if a.Metric != b.Metric {
 			return a.Metric < b.Metric
 		}
-		if a.Hour != b.Hour {
-			return a.Hour < b.Hour
-		}
 		if a.OrganizationID != b.OrganizationID {
 			return a.OrganizationID < b.OrganizationID
+		}
+		if a.Hour != b.Hour {
+			return a.Hour < b.Hour
 		}
 		return a.Bucket < b.Bucket
 	})
@@ -113,12 +131,14 @@ func upsertRollups(counts map[RollupKey]int64) (string, []any) {
 // each, far under PostgreSQL's 65,535).
 const maxRollupRows = 5000
 
-// AddRollups adds counts to metric_rollups (one UPSERT per 5,000 keys), so
-// what several instances count merges in the same rows.
+// AddRollups adds counts to metric_rollups, and each to its
+// AllOrganizations row (one UPSERT per 5,000 rows), so what several
+// instances count merges in the same rows.
 func (s *Store) AddRollups(ctx context.Context, counts map[RollupKey]int64) error {
 	if len(counts) == 0 {
 		return nil
 	}
+	counts = withTotals(counts)
 	chunk := map[RollupKey]int64{}
 	flush := func() error {
 		sql, args := upsertRollups(chunk)
@@ -148,7 +168,7 @@ func (s *Store) countNow(ctx context.Context, orgID int64, metrics ...string) er
 
 // addCountsToBatch adds the same counts as countNow to a write batch.
 func addCountsToBatch(b *writeBatch, now time.Time, orgID int64, metrics ...string) {
-	sql, args := upsertRollups(nowCounts(now, orgID, metrics...))
+	sql, args := upsertRollups(withTotals(nowCounts(now, orgID, metrics...)))
 	b.add(sql, args...)
 }
 

@@ -50,12 +50,16 @@ func (s *Store) FinishMessages(ctx context.Context, outs []MessageOutcome, polic
 		for _, o := range failed {
 			m, out := o.Message, o.Outcome
 			set := map[string]any{"last_error": clip(out.Err.Error()), "lease_until": nil, "lease_token": "", "updated_at": now}
-			metric := MetricOutboxRetrying
-			if next := policy.Next(out, m.Attempts); next == MessagePending {
+			metric := "" // a held e-mail is neither retrying nor dead
+			switch next := policy.Next(out, m.Attempts); next {
+			case MessagePending:
 				set["next_attempt_at"] = now.Add(policy.Delay(m.Attempts))
-			} else {
+				metric = MetricOutboxRetrying
+			case MessageDead:
 				set["status"] = next
-				metric = map[MessageStatus]string{MessageDead: MetricOutboxDead}[next]
+				metric = MetricOutboxDead
+			default:
+				set["status"] = next
 			}
 			res := tx.db.WithContext(ctx).Model(&OutboxMessage{}).Where("id = ? AND lease_token = ?", m.ID, m.LeaseToken).Updates(set)
 			if res.Error != nil {

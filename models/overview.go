@@ -43,8 +43,9 @@ type OverviewFilter struct {
 }
 
 // Overview reads the console's charts in three queries: the per-day and the
-// per-hour sums of metric_rollups over every instance's rows, and the rooms
-// that expired each day from markup_rooms.
+// per-hour sums of metric_rollups over every instance's rows (for all
+// organizations, their AllOrganizations rows), and the rooms that expired
+// each day from markup_rooms.
 func (s *Store) Overview(ctx context.Context, f OverviewFilter) (*Overview, error) {
 	now := s.Now().UTC()
 	today := now.Truncate(24 * time.Hour)
@@ -74,12 +75,14 @@ func (s *Store) Overview(ctx context.Context, f OverviewFilter) (*Overview, erro
 	return o, nil
 }
 
-// orgClause narrows a rollup query to f's organization.
+// orgClause narrows a rollup query to f's organization's rows, or to the
+// rows that sum them all.
 func (f OverviewFilter) orgClause(args []any) (string, []any) {
-	if f.OrganizationID == 0 {
-		return "", args
+	org := f.OrganizationID
+	if org == 0 {
+		org = AllOrganizations
 	}
-	return " AND organization_id = ?", append(args, f.OrganizationID)
+	return " AND organization_id = ?", append(args, org)
 }
 
 // readDailyRollups sums the daily metrics per UTC day.
