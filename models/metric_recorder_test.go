@@ -67,8 +67,8 @@ func TestRecorderKeepsCountsAFailedFlushAndFlushesOnShutdown(t *testing.T) {
 	hour := at.Truncate(time.Hour).Unix()
 	for key, want := range map[models.RollupKey]int64{
 		{Metric: models.MetricAPIServerErrors, Hour: hour, OrganizationID: 5, Bucket: -1}: 1,
-		{Metric: models.MetricAPILatency, Hour: hour, OrganizationID: 5, Bucket: 3}:      1, // 40 ms: (25, 50]
-		{Metric: models.MetricAPILatency, Hour: hour, OrganizationID: 5, Bucket: 8}:      1, // 2 s: (1, 2.5] s
+		{Metric: models.MetricAPILatency, Hour: hour, OrganizationID: 5, Bucket: 3}:       1, // 40 ms: (25, 50]
+		{Metric: models.MetricAPILatency, Hour: hour, OrganizationID: 5, Bucket: 8}:       1, // 2 s: (1, 2.5] s
 	} {
 		if got := f.added[key]; got != want {
 			t.Errorf("%+v = %d, want %d", key, got, want)
