@@ -21,6 +21,8 @@ type adminHandler struct {
 	templates     AdminTemplateStore
 	newRooms      AdminRoomCreateStore
 	exports       AdminExportStore
+	audit         AuditStore
+	overview      OverviewStore
 }
 
 // AdminAuthStore signs admins in and keeps their console sessions.

@@ -1,100 +1,159 @@
 package handlers
 
 import (
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
-
-	"github.com/gin-gonic/gin"
 
 	"github.com/markuproom/markuproom/models"
 )
 
-// Bounds on the audit trail's filters.
+// auditFilterParams are the query parameters that filter the audit trail,
+// on the console's page (/admin/audit) and its export (/admin/audit.csv)
+// alike; "cursor" pages it.
+var auditFilterParams = []string{"org", "actor", "action", "transaction", "from", "to"}
+
+// Bounds of the audit filters' text.
 const (
 	maxAuditActorFilter  = 200
 	maxAuditActionFilter = 100
 )
 
-// auditFilterFrom reads the audit trail's filters from the query, as the
-// console's audit page and its export (/admin/audit.csv) take them: org (an
-// organization's id; 0 for the events of no organization), actor (an
-// actor's id, or part of their name), action (one action, or a prefix
-// ending with a dot: "participant."), transaction (a transaction's id),
-// from and to (RFC 3339, or a day "2026-11-26" or a minute
-// "2026-11-26T14:30" in UTC; a day as to includes that day). Every value
-// that cannot be one of these is a 400 naming the parameter.
-func auditFilterFrom(c *gin.Context) (models.AuditFilter, error) {
-	var f models.AuditFilter
-	var p models.Problems
-	if org := strings.TrimSpace(c.Query("org")); org != "" {
-		id, err := strconv.ParseInt(org, 10, 64)
-		if err != nil || id < 0 {
-			p.Add("query:org", "invalid_type", "org must be an organization's id.")
-		} else {
-			f.OrganizationID = &id
+// auditQuery is a request's audit filters, read by parseAuditQuery.
+type auditQuery struct {
+	// Filter selects the events.
+	Filter models.AuditFilter
+	// Params are the filter parameters as given (only those set), for the
+	// links that keep them (pages, the export).
+	Params url.Values
+	// Cursor is where the page starts (zero: the newest events).
+	Cursor auditCursor
+}
+
+// auditCursor is the console's cursor: the events older than the event
+// ID (the "Older" link), or newer than it when Newer is set ("Newer").
+// Its text is "older-ID" or "newer-ID".
+type auditCursor struct {
+	ID    int64
+	Newer bool
+}
+
+// String is the cursor's text ("" for the first page).
+func (c auditCursor) String() string {
+	switch {
+	case c.ID == 0:
+		return ""
+	case c.Newer:
+		return "newer-" + strconv.FormatInt(c.ID, 10)
+	default:
+		return "older-" + strconv.FormatInt(c.ID, 10)
+	}
+}
+
+// parseAuditCursor reads a cursor's text; ok is false for text the
+// console did not issue.
+func parseAuditCursor(s string) (auditCursor, bool) {
+	dir, digits, found := strings.Cut(s, "-")
+	id, ok := models.ParseRowID(digits)
+	if !found || !ok || dir != "older" && dir != "newer" {
+		return auditCursor{}, false
+	}
+	return auditCursor{ID: id, Newer: dir == "newer"}, true
+}
+
+// parseAuditQuery reads the audit filters of a query string: org (an
+// organization's id, or 0 for the events of none), actor (an actor's id,
+// or part of their name), action (one action, or a prefix ending in "."),
+// transaction (a transaction's id), from and to (a date, "2026-11-26", or a
+// date and time, "2026-11-26T14:30" or with seconds, read as UTC; or an RFC
+// 3339 time with its offset: events at or after from and before to, a date
+// alone as to covering that whole day) and cursor. Every bad value is
+// listed in one *models.ValidationError, each at "query:<name>".
+func parseAuditQuery(q url.Values) (auditQuery, error) {
+	out := auditQuery{Params: url.Values{}}
+	for _, k := range auditFilterParams {
+		if v := strings.TrimSpace(q.Get(k)); v != "" {
+			out.Params.Set(k, v)
 		}
 	}
-	f.Actor = strings.TrimSpace(c.Query("actor"))
-	if utf8.RuneCountInString(f.Actor) > maxAuditActorFilter {
-		p.Add("query:actor", "too_long", "actor is longer than 200 characters.")
+	var p models.Problems
+	f := &out.Filter
+	if org := out.Params.Get("org"); org == "0" {
+		f.OrganizationID = new(int64)
+	} else if org != "" {
+		id, ok := models.ParseRowID(org)
+		if !ok {
+			p.Add("query:org", "invalid_type", "Choose an organization from the list (an organization's id).")
+		}
+		f.OrganizationID = &id
 	}
-	f.Action = strings.TrimSpace(c.Query("action"))
-	if len(f.Action) > maxAuditActionFilter || !auditActionPattern(f.Action) {
-		p.Add("query:action", "invalid_format", "action must be an action such as participant.renamed, or a prefix ending with a dot.")
+	f.Actor = out.Params.Get("actor")
+	if len([]rune(f.Actor)) > maxAuditActorFilter {
+		p.Add("query:actor", "too_long", "The actor filter is at most %d characters.", maxAuditActorFilter)
 	}
-	f.TransactionID = strings.TrimSpace(c.Query("transaction"))
+	f.Action = out.Params.Get("action")
+	if f.Action != "" && !validAuditAction(f.Action) {
+		p.Add("query:action", "invalid_action", "Lower-case words joined by dots (participant.renamed), or a prefix ending in a dot; at most %d characters.", maxAuditActionFilter)
+	}
+	f.TransactionID = out.Params.Get("transaction")
 	if f.TransactionID != "" && !models.ValidServiceID(f.TransactionID) {
-		p.Add("query:transaction", "invalid_format", "transaction must be a transaction's id.")
+		p.Add("query:transaction", "invalid_id", "Paste a transaction's whole id.")
 	}
-	var ok bool
-	if f.From, ok = auditTime(c.Query("from"), false); !ok {
-		p.Add("query:from", "invalid_format", "from must be a time (RFC 3339) or a day (2006-01-02).")
+	var err error
+	if f.From, err = parseAuditTime(out.Params.Get("from"), false); err != nil {
+		p.Add("query:from", "invalid_time", "From must be a date (2026-11-26) or a date and time (2026-11-26T14:30).")
 	}
-	if f.To, ok = auditTime(c.Query("to"), true); !ok {
-		p.Add("query:to", "invalid_format", "to must be a time (RFC 3339) or a day (2006-01-02).")
+	if f.To, err = parseAuditTime(out.Params.Get("to"), true); err != nil {
+		p.Add("query:to", "invalid_time", "To must be a date (2026-11-26) or a date and time (2026-11-26T14:30).")
 	}
 	if !f.From.IsZero() && !f.To.IsZero() && !f.From.Before(f.To) {
-		p.Add("query:to", "out_of_range", "to must be later than from.")
+		p.Add("query:to", "empty_range", "To must come after From.")
 	}
-	return f, p.Err(models.KindInvalid, "The filter is not valid.")
-}
-
-// auditActionPattern tells whether s can be an action or a prefix of one:
-// lowercase words of letters, digits and underscores joined by dots.
-func auditActionPattern(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '_':
-		case c == '.' && i > 0 && s[i-1] != '.':
-		default:
-			return false
+	if c := q.Get("cursor"); c != "" {
+		cur, ok := parseAuditCursor(c)
+		if !ok {
+			p.Add("query:cursor", "invalid_cursor", "The cursor parameter is not one this service issued; follow the list's own links.")
 		}
+		out.Cursor = cur
 	}
-	return true
+	return out, p.Err(models.KindInvalid, "Some filters are not valid.")
 }
 
-// auditTime reads a time filter: empty is the zero time; a day alone is its
-// start, or the next day's start when end is set (so "to" includes it).
-func auditTime(s string, end bool) (time.Time, bool) {
-	s = strings.TrimSpace(s)
+// validAuditAction tells whether s can be an action or an action's prefix:
+// lower-case letters, digits and underscores in words joined by dots.
+func validAuditAction(s string) bool {
+	if len(s) > maxAuditActionFilter || s[0] == '.' || strings.Contains(s, "..") {
+		return false
+	}
+	return strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '.')
+	}) < 0
+}
+
+// auditTimeLayouts are the forms of from and to without an offset (read
+// as UTC): a date, a date-time-local input's value with and without seconds.
+var auditTimeLayouts = []string{"2006-01-02", "2006-01-02T15:04", "2006-01-02T15:04:05"}
+
+// parseAuditTime reads a from or to value ("" is the zero time). A date
+// alone is its day's start, or for the end of a range (end) the next day's
+// start, so that to=2026-11-26 includes the 26th.
+func parseAuditTime(s string, end bool) (time.Time, error) {
 	if s == "" {
-		return time.Time{}, true
+		return time.Time{}, nil
 	}
 	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return t.UTC(), true
+		return t.UTC(), nil
 	}
-	if t, err := time.Parse("2006-01-02T15:04", s); err == nil {
-		return t, true
+	var err error
+	for i, layout := range auditTimeLayouts {
+		var t time.Time
+		if t, err = time.ParseInLocation(layout, s, time.UTC); err == nil {
+			if i == 0 && end {
+				t = t.AddDate(0, 0, 1)
+			}
+			return t, nil
+		}
 	}
-	t, err := time.Parse(time.DateOnly, s)
-	if err != nil {
-		return time.Time{}, false
-	}
-	if end {
-		t = t.AddDate(0, 0, 1)
-	}
-	return t, true
+	return time.Time{}, err
 }

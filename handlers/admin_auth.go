@@ -112,8 +112,9 @@ func (h *adminHandler) adminPage(c *gin.Context, title, current string) template
 	p.SignOutURL = route.AdminLogout.Path()
 	p.SignOutEverywhereURL = route.AdminRevokeSessions.Path()
 	for _, l := range []struct{ label, href string }{
-		{"Transactions", route.AdminTransactions.Path()}, {"Templates", route.AdminTemplates.Path()}, {"Markup Rooms", route.AdminRooms.Path()},
+		{"Overview", route.Admin.Path()}, {"Transactions", route.AdminTransactions.Path()}, {"Templates", route.AdminTemplates.Path()}, {"Markup Rooms", route.AdminRooms.Path()},
 		{"Organizations", route.AdminOrganizations.Path()}, {"Outgoing messages", route.AdminOutbox.Path()}, {"Activity", route.AdminActivity.Path()},
+		{"Audit", route.AdminAudit.Path()},
 	} {
 		p.Nav = append(p.Nav, templates.NavLink{Label: l.label, Href: l.href, Current: l.href == current})
 	}

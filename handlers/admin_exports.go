@@ -75,10 +75,11 @@ func (h *adminHandler) adminTransactionsXLSX(c *gin.Context) error {
 // adminAuditCSV is GET /admin/audit.csv: the audit trail with the audit
 // page's filters (org, actor, action, transaction, from, to), newest first.
 func (h *adminHandler) adminAuditCSV(c *gin.Context) error {
-	f, err := auditFilterFrom(c)
+	q, err := parseAuditQuery(c.Request.URL.Query())
 	if err != nil {
 		return err
 	}
+	f := q.Filter
 	orgs, err := h.exports.OrganizationNames(c.Request.Context())
 	if err != nil {
 		return err

@@ -28,8 +28,9 @@ func (h *adminHandler) adminTransaction(c *gin.Context) error {
 		return "No"
 	}
 	v := admin.TransactionView{
-		BackURL: route.AdminTransactions.Path(),
-		ID:      t.ID, ShortID: shortID(t.ID), Title: "No documents", Organization: at.Organization.Name,
+		BackURL:  route.AdminTransactions.Path(),
+		AuditURL: route.AdminAudit.Path() + "?" + url.Values{"transaction": {t.ID}}.Encode(),
+		ID:       t.ID, ShortID: shortID(t.ID), Title: "No documents", Organization: at.Organization.Name,
 		ReferenceID: at.CallerReference, Status: t.Status, Version: t.Version,
 		Created: when(t.CreatedAt), Updated: when(t.UpdatedAt), SigningOrder: yesNo(t.SigningOrder),
 		Notify: yesNo(t.NotifyEmail), Subject: deref(t.InviteEmailSubject),

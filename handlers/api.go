@@ -20,6 +20,7 @@ type apiHandler struct {
 	rooms        RoomStore
 	webhooks     WebhookStore
 	templates    TemplateStore
+	audit        AuditStore
 }
 
 // DocumentStore stages, saves and reads uploaded PDFs.

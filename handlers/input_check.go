@@ -79,6 +79,10 @@ func pageParams(pattern route.Route) map[string]func(string) bool {
 		return map[string]func(string) bool{"before": serviceID}
 	case route.AdminActivity:
 		return map[string]func(string) bool{"before": rowID}
+	case route.AdminAudit, route.AdminAuditCSV:
+		return map[string]func(string) bool{"cursor": func(s string) bool { _, ok := parseAuditCursor(s); return ok }}
+	case route.APITransactionAudit, route.APIAuditEvents:
+		return map[string]func(string) bool{"cursor": func(s string) bool { _, ok := models.ParseAuditCursor(s); return ok }}
 	}
 	return nil
 }

@@ -77,6 +77,8 @@ type Store interface {
 	ActivityStore
 	OrganizationStore
 	OutboxStore
+	AuditStore
+	OverviewStore
 }
 
 // Deps are the collaborators of the router.
@@ -86,6 +88,9 @@ type Deps struct {
 	Assets   *static.Assets
 	Logger   *slog.Logger
 	Registry *prometheus.Registry
+	// Requests, when set, counts the API's requests for the console's
+	// overview (models.RollupRecorder).
+	Requests RequestRecorder
 }
 
 // New builds the HTTP handler with every route and middleware.
@@ -126,10 +131,10 @@ func New(d Deps) (http.Handler, error) {
 	st := d.Store
 	s := &site{cfg: d.Config, assets: d.Assets, clock: st}
 	public := &publicHandler{site: s, ready: st, openAPI: openAPI}
-	api := &apiHandler{site: s, documents: st, transactions: st, idempotency: st, rooms: st, webhooks: st, templates: st}
+	api := &apiHandler{site: s, documents: st, transactions: st, idempotency: st, rooms: st, webhooks: st, templates: st, audit: st}
 	room := &roomHandler{site: s, rooms: st, participants: st, documents: st, tags: st, templates: st, files: st}
 	console := &adminHandler{site: s, auth: st, transactions: st, documents: st, rooms: st, activity: st,
-		organizations: st, webhooks: st, outbox: st, templates: st, newRooms: st, exports: st}
+		organizations: st, webhooks: st, outbox: st, templates: st, newRooms: st, exports: st, audit: st, overview: st}
 	limiter := newRateLimiter(st, d.Config.RateLimits)
 	agents, err := newMCPHandler(api, limiter, d.Logger, openAPI)
 	if err != nil {
@@ -199,7 +204,7 @@ func New(d Deps) (http.Handler, error) {
 	handle(admin, http.MethodGet, route.AdminLogin, console.adminLoginPage)
 	handle(admin.Group("", limiter.signIn()), http.MethodPost, route.AdminLogin, console.adminLogin)
 	signedIn := admin.Group("", requireAdmin)
-	signedIn.GET(route.Admin.String(), func(c *gin.Context) { c.Redirect(http.StatusSeeOther, route.AdminTransactions.Path()) })
+	handle(signedIn, http.MethodGet, route.Admin, console.adminOverview)
 	handle(signedIn, http.MethodPost, route.AdminLogout, console.adminLogout)
 	handle(signedIn, http.MethodPost, route.AdminRevokeSessions, console.adminRevokeAllSessions)
 	handle(signedIn, http.MethodGet, route.AdminTransactions, console.adminTransactions)
@@ -220,6 +225,7 @@ func New(d Deps) (http.Handler, error) {
 	handle(signedIn, http.MethodPost, route.AdminRoomNew, console.adminCreateRoom)
 	handle(signedIn, http.MethodGet, route.AdminRoomCreated, console.adminRoomCreated)
 	handle(signedIn, http.MethodGet, route.AdminActivity, console.adminActivity)
+	handle(signedIn, http.MethodGet, route.AdminAudit, console.adminAudit)
 	handle(signedIn, http.MethodGet, route.AdminOrganizations, console.adminOrganizations)
 	handle(signedIn, http.MethodPost, route.AdminOrganizations, console.adminCreateOrganization)
 	handle(signedIn, http.MethodGet, route.AdminOrganization, console.adminOrganization)
@@ -234,7 +240,7 @@ func New(d Deps) (http.Handler, error) {
 	handle(signedIn, http.MethodGet, route.AdminOutbox, console.adminOutbox)
 	handle(signedIn, http.MethodPost, route.AdminOutboxRetry, console.adminRetryMessage)
 
-	apiGroup := r.Group("", requireToken(st, limiter))
+	apiGroup := r.Group("", recordAPIRequests(d.Requests), requireToken(st, limiter))
 	handle(apiGroup, http.MethodPost, route.APIUpload, api.uploadDocument)
 	handle(apiGroup, http.MethodPost, route.APIUploadAlias, api.uploadDocument)
 	handle(apiGroup, http.MethodGet, route.APIDocument, api.getDocument)
@@ -246,6 +252,8 @@ func New(d Deps) (http.Handler, error) {
 	handle(apiGroup, http.MethodGet, route.APITransaction, api.getTransaction)
 	handle(apiGroup, http.MethodPut, route.APITransaction, api.replaceTransaction)
 	handle(apiGroup, http.MethodGet, route.APITransactionXFDF, api.getTransactionXFDF)
+	handle(apiGroup, http.MethodGet, route.APITransactionAudit, api.listTransactionAuditEvents)
+	handle(apiGroup, http.MethodGet, route.APIAuditEvents, api.listAuditEvents)
 	handle(apiGroup, http.MethodPost, route.APIRooms, api.createRoom)
 	handle(apiGroup, http.MethodGet, route.APIRooms, api.listRooms)
 	handle(apiGroup, http.MethodGet, route.APIRoom, api.getRoom)

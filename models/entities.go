@@ -31,5 +31,6 @@ func Entities() []any {
 		&TemplateDocument{},
 		&AuditEvent{},
 		&auditChain{},
+		&metricRollup{},
 	}
 }

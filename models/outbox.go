@@ -140,11 +140,15 @@ type transactionWebhook func(t *Transaction) WebhookData
 // a change of an existing one, transaction.esign_pending when it becomes
 // esign_pending, and extra, such as a room's completion, made from the
 // transaction) and invitations
-// when it becomes esign_pending with e-mail notification asked for. old is
+// when it becomes esign_pending with e-mail notification asked for, and
+// counts a creation and a send for the overview (metric_rollups). old is
 // nil for a new transaction. The endpoints are read once, and only when an
 // event is due.
 func (s *Store) queueTransactionMessages(ctx context.Context, actor Actor, old, t *Transaction, extra ...transactionWebhook) error {
 	becamePending := t.Status == StatusESignPending && (old == nil || old.Status != StatusESignPending)
+	if err := s.countTransactionChange(ctx, t.OrganizationID, old == nil, becamePending); err != nil {
+		return err
+	}
 	fields := TransactionWebhookFields{TransactionID: t.ID, ReferenceID: t.ReferenceID, Status: t.Status, Version: t.Version}
 	var events []WebhookData
 	if old != nil {

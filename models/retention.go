@@ -22,6 +22,9 @@ type Retention struct {
 	// has no default). The sweep leaves a checkpoint in each chain, so what
 	// is left still verifies.
 	Audit time.Duration
+	// Rollups is how long the overview's per-hour figures (metric_rollups)
+	// are kept; the overview reads 30 days of them.
+	Rollups time.Duration
 	// BatchSize is how many rows one DELETE removes, so a sweep never holds
 	// long locks on a busy table.
 	BatchSize int
@@ -29,12 +32,13 @@ type Retention struct {
 	Lease time.Duration
 }
 
-// DefaultRetention keeps finished messages 30 days and console sessions 12
-// hours (the default maximum session age), deletes bucket objects no
+// DefaultRetention keeps finished messages 30 days, console sessions 12
+// hours (the default maximum session age) and the overview's rollups 90
+// days (three times what it shows), deletes bucket objects no
 // document names after 15 minutes (no upload takes that long), deletes 1,000 rows a statement and leases
 // the sweep for 10 minutes.
 func DefaultRetention() Retention {
-	return Retention{Messages: 30 * 24 * time.Hour, AdminSessions: 12 * time.Hour, OrphanBlobs: 15 * time.Minute, BatchSize: 1000, Lease: 10 * time.Minute}
+	return Retention{Messages: 30 * 24 * time.Hour, AdminSessions: 12 * time.Hour, OrphanBlobs: 15 * time.Minute, Rollups: 90 * 24 * time.Hour, BatchSize: 1000, Lease: 10 * time.Minute}
 }
 
 func (r Retention) withDefaults() Retention {
@@ -47,6 +51,9 @@ func (r Retention) withDefaults() Retention {
 	}
 	if r.OrphanBlobs <= 0 {
 		r.OrphanBlobs = d.OrphanBlobs
+	}
+	if r.Rollups <= 0 {
+		r.Rollups = d.Rollups
 	}
 	if r.BatchSize <= 0 {
 		r.BatchSize = d.BatchSize
@@ -68,6 +75,7 @@ type SweepReport struct {
 	RateBuckets     int64
 	OrphanBlobs     int64
 	AuditEvents     int64
+	Rollups         int64
 }
 
 // sweepStep is one table's batched delete: sql ends with a LIMIT placeholder
@@ -89,7 +97,8 @@ const leaseLayout = "2006-01-02T15:04:05.000000000Z"
 // Sweep deletes what the retention policy no longer keeps: finished outbox
 // messages past r.Messages, Idempotency-Key records past their lifetime,
 // console sessions that can no longer be used (kept r.AdminSessions), sign-in
-// attempts older than the lockout window, rate-limit buckets that have
+// attempts older than the lockout window, the overview's rollups older than
+// r.Rollups, rate-limit buckets that have
 // refilled, and bucket objects no document names (older than r.OrphanBlobs).
 // It runs on one instance at a time (a lease row; the others skip), each
 // table in batches of r.BatchSize rows, and stops at the first error.
@@ -117,6 +126,10 @@ func (s *Store) Sweep(ctx context.Context, r Retention) (SweepReport, error) {
 		{"login_attempts", &rep.LoginAttempts,
 			`DELETE FROM login_attempts WHERE id IN (SELECT id FROM login_attempts WHERE created_at < ? LIMIT ?)`,
 			[]any{now.Add(-LoginWindow)}},
+		{"metric_rollups", &rep.Rollups,
+			`DELETE FROM metric_rollups WHERE (metric, hour, organization_id, bucket) IN
+			 (SELECT metric, hour, organization_id, bucket FROM metric_rollups WHERE hour < ? LIMIT ?)`,
+			[]any{hourOf(now.Add(-r.Rollups))}},
 	}
 	for _, st := range steps {
 		for {

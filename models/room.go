@@ -138,6 +138,7 @@ func (s *Store) CreateRoom(ctx context.Context, actor Actor, in *RoomInput) (*Cr
 				return err
 			}
 		}
+		addCountsToBatch(&b, plan.Room.CreatedAt, plan.Room.OrganizationID, MetricTransactionsCreated, MetricRoomsOpened)
 		return tx.execBatch(ctx, &b)
 	})
 	if err != nil {

@@ -146,6 +146,9 @@ func (s *Store) CompleteRoom(ctx context.Context, roomID string, notifyEmail boo
 		if res.RowsAffected != 1 {
 			return ErrRoomCompleted
 		}
+		if err := tx.countNow(ctx, room.OrganizationID, MetricRoomsCompleted); err != nil {
+			return err
+		}
 		out = t
 		return tx.recordEvent(ctx, t, actor, RoomCompletedSummary{
 			Room: room.ID, Documents: t.DocumentCount, Tags: t.TagCount, Participants: t.ParticipantCount,

@@ -21,6 +21,9 @@ type app struct {
 	bucket *blob.Bucket
 	store  *models.Store
 	log    *slog.Logger
+	// requests counts this instance's API requests for the overview
+	// (serve only; startRollups flushes it).
+	requests *models.RollupRecorder
 }
 
 // openApp loads the configuration, opens the database (applying pending

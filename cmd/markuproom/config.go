@@ -46,6 +46,9 @@ type config struct {
 	MessageRetention     time.Duration
 	IdempotencyRetention time.Duration
 	SweepInterval        time.Duration
+	// RollupInterval is how often each instance adds the API requests it
+	// counted to the overview's rollups (MARKUPROOM_ROLLUP_INTERVAL).
+	RollupInterval time.Duration
 	// AuditRetention is how long audit events are kept (0, the default:
 	// forever; MARKUPROOM_RETENTION_AUDIT).
 	AuditRetention time.Duration
@@ -142,6 +145,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 	c.MessageRetention = duration("MARKUPROOM_RETENTION_MESSAGES", "720h")
 	c.IdempotencyRetention = duration("MARKUPROOM_RETENTION_IDEMPOTENCY", "24h")
 	c.SweepInterval = duration("MARKUPROOM_SWEEP_INTERVAL", "1h")
+	c.RollupInterval = duration("MARKUPROOM_ROLLUP_INTERVAL", "1m")
 	if v := str("MARKUPROOM_RETENTION_AUDIT", "0"); v != "0" {
 		c.AuditRetention = duration("MARKUPROOM_RETENTION_AUDIT", v)
 	}

@@ -291,6 +291,15 @@ func TestTwoInstancesShareOnePostgreSQLAndOneS3Bucket(t *testing.T) {
 	if !strings.HasPrefix(onB.url, b.base+"/admin/transactions/") || !strings.Contains(onB.body, "Purchase agreement (final)") {
 		t.Fatalf("A's console session on B landed on %s", onB.url)
 	}
+	// The overview: A and B chart the same transactions and rooms, counted
+	// in the database with each change whichever instance made it.
+	overA, overB := console.get(a.base+"/admin", http.StatusOK), console.get(b.base+"/admin", http.StatusOK)
+	for _, id := range []string{"chart-transactions", "chart-rooms"} {
+		onA, onB := chartTable(t, overA.body, id), chartTable(t, overB.body, id)
+		if onA != onB || !strings.Contains(onA, `<td class="num">1</td>`) {
+			t.Fatalf("the overview's %s differs between A and B, or counts nothing:\nA: %s\nB: %s", id, onA, onB)
+		}
+	}
 	out := console.post(b.base+"/admin/logout", url.Values{"csrf": {csrfToken(t, onB.body)}}, http.StatusOK)
 	if !strings.HasSuffix(out.url, "/admin/login") {
 		t.Fatalf("sign-out on B landed on %s", out.url)
@@ -679,4 +688,15 @@ func randomHex(t *testing.T, n int) string {
 		t.Fatal(err)
 	}
 	return hex.EncodeToString(b)
+}
+
+// chartTable is the figures table of the overview's chart id in page.
+func chartTable(t *testing.T, page, id string) string {
+	t.Helper()
+	start := strings.Index(page, `data-chart-table="`+id+`"`)
+	if start < 0 {
+		t.Fatalf("the overview has no table of %s", id)
+	}
+	table := page[start:]
+	return table[:strings.Index(table, "</table>")]
 }

@@ -44,6 +44,7 @@ func (e *cliEnv) serve(ctx context.Context, args []string) int {
 	}
 	registry := prometheus.NewRegistry()
 	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	a.requests = models.NewRollupRecorder(a.store, a.store.Now)
 	handler, err := a.newHandler(logger, registry)
 	if err != nil {
 		return e.fail("serve", err)
@@ -52,8 +53,10 @@ func (e *cliEnv) serve(ctx context.Context, args []string) int {
 	if err != nil {
 		return e.fail("serve", &usageError{err})
 	}
-	defer stopOutbox()
-	return e.listenAndServe(ctx, a, newHTTPServer(ctx, a.cfg.Addr, handler, logger), logger, registry, stopOutbox)
+	stopRollups := a.startRollups(ctx)
+	stop := func() { stopOutbox(); stopRollups() }
+	defer stop()
+	return e.listenAndServe(ctx, a, newHTTPServer(ctx, a.cfg.Addr, handler, logger), logger, registry, stop)
 }
 
 // prepareData seals the stored secrets still in plaintext (rows from before
@@ -107,7 +110,42 @@ func (a *app) newHandler(logger *slog.Logger, registry *prometheus.Registry) (ht
 		Assets:   assets,
 		Logger:   logger,
 		Registry: registry,
+		Requests: a.requestRecorder(),
 	})
+}
+
+// requestRecorder is the app's API request counter, or nil when it has none
+// (never a nil pointer in an interface).
+func (a *app) requestRecorder() handlers.RequestRecorder {
+	if a.requests == nil {
+		return nil
+	}
+	return a.requests
+}
+
+// startRollups adds the API requests this instance counted to the
+// overview's rollups every cfg.RollupInterval; the returned stop, called
+// after the server's shutdown, flushes what the last requests counted and
+// waits for it.
+func (a *app) startRollups(ctx context.Context) (stop func()) {
+	if a.requests == nil {
+		return func() {}
+	}
+	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		a.requests.Run(runCtx, a.cfg.RollupInterval, func(err error) {
+			a.log.Warn("overview rollups: flush", "error", err)
+		})
+	}()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			cancel()
+			<-done
+		})
+	}
 }
 
 // newHTTPServer is the server of handler on addr, with its timeouts; its
@@ -128,8 +166,9 @@ func newHTTPServer(ctx context.Context, addr string, handler http.Handler, logge
 
 // listenAndServe listens on the configured address, serves srv and the
 // metrics listener and runs the sweep until ctx ends, then shuts down within
-// shutdownGrace and stops the outbox. It returns the exit code.
-func (e *cliEnv) listenAndServe(ctx context.Context, a *app, srv *http.Server, logger *slog.Logger, registry *prometheus.Registry, stopOutbox func()) int {
+// shutdownGrace and stops the outbox and the rollups (stop). It returns the
+// exit code.
+func (e *cliEnv) listenAndServe(ctx context.Context, a *app, srv *http.Server, logger *slog.Logger, registry *prometheus.Registry, stop func()) int {
 	ln, err := net.Listen("tcp", a.cfg.Addr)
 	if err != nil {
 		return e.fail("serve", err)
@@ -163,7 +202,7 @@ func (e *cliEnv) listenAndServe(ctx context.Context, a *app, srv *http.Server, l
 	if err := errors.Join(srv.Shutdown(shutdownCtx), stopMetrics(shutdownCtx)); err != nil {
 		return e.fail("serve: shutdown", err)
 	}
-	stopOutbox()
+	stop()
 	logger.Info("stopped")
 	return 0
 }

@@ -65,6 +65,8 @@ const (
 	AdminRoomNew         Route = "/admin/rooms/new"
 	AdminRoomCreated     Route = "/admin/rooms/:id/created"
 	AdminActivity        Route = "/admin/activity"
+	AdminAudit           Route = "/admin/audit"
+	AdminAuditCSV        Route = "/admin/audit.csv"
 	AdminOrganizations   Route = "/admin/organizations"
 	AdminOrganization    Route = "/admin/organizations/:id"
 	AdminOrganizationAPI Route = "/admin/organizations/:id/api-access"
@@ -89,7 +91,6 @@ const (
 	// The console's exports: its lists as files.
 	AdminTransactionsCSV  Route = "/admin/transactions.csv"
 	AdminTransactionsXLSX Route = "/admin/transactions.xlsx"
-	AdminAuditCSV         Route = "/admin/audit.csv"
 
 	// The API (every operation of handlers/apispec/openapi.yaml).
 	APIUpload           Route = "/api/v1/documents/upload"
@@ -101,6 +102,8 @@ const (
 	APITransactions     Route = "/api/v1/transactions"
 	APITransaction      Route = "/api/v1/transactions/:id"
 	APITransactionXFDF  Route = "/api/v1/transactions/:id/documents/:documentId/xfdf"
+	APITransactionAudit Route = "/api/v1/transactions/:id/audit-events"
+	APIAuditEvents      Route = "/api/v1/audit-events"
 	APIRooms            Route = "/api/v1/markup-rooms"
 	APIRoom             Route = "/api/v1/markup-rooms/:id"
 	APIWebhooks         Route = "/api/v1/webhooks"

@@ -56,8 +56,9 @@ type TransactionRowView struct {
 
 // TransactionView is one transaction's page in the console.
 type TransactionView struct {
-	// BackURL is the list of transactions.
-	BackURL string
+	// BackURL is the list of transactions; AuditURL the transaction's
+	// events in the audit trail.
+	BackURL, AuditURL string
 	// ID is the transaction's id, shown as ShortID with a copy button.
 	ID, ShortID string
 	// Title is the first document's title ("No documents" without one);

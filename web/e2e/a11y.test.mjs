@@ -154,7 +154,7 @@ test("every admin console page", async () => {
   found.push(...(await audit(page, "/admin/organizations")));
   await Promise.all([page.waitForURL(/\/admin\/organizations\/\d+$/), page.locator("[data-org-id]").first().getByRole("link").click()]);
   found.push(...(await audit(page, "/admin/organizations/:id")));
-  for (const path of ["/admin/rooms", "/admin/activity", "/admin/outbox", "/admin/templates"]) {
+  for (const path of ["/admin", "/admin/rooms", "/admin/activity", "/admin/audit", "/admin/outbox", "/admin/templates"]) {
     await page.goto(srv.base + path);
     found.push(...(await audit(page, path)));
   }

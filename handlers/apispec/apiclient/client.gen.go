@@ -54,6 +54,30 @@ func (e AnchorTagOccurrence0) Valid() bool {
 	}
 }
 
+// Defines values for AuditEventActorKind.
+const (
+	AuditEventActorKindAdmin    AuditEventActorKind = "admin"
+	AuditEventActorKindApiToken AuditEventActorKind = "api_token"
+	AuditEventActorKindOperator AuditEventActorKind = "operator"
+	AuditEventActorKindRoom     AuditEventActorKind = "room"
+)
+
+// Valid indicates whether the value is a known member of the AuditEventActorKind enum.
+func (e AuditEventActorKind) Valid() bool {
+	switch e {
+	case AuditEventActorKindAdmin:
+		return true
+	case AuditEventActorKindApiToken:
+		return true
+	case AuditEventActorKindOperator:
+		return true
+	case AuditEventActorKindRoom:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DateFormat.
 const (
 	DDMMYY     DateFormat = "DD/MM/YY"
@@ -588,6 +612,51 @@ type AnchorTagOccurrence1 = int
 type AnchorTag_Occurrence struct {
 	union json.RawMessage
 }
+
+// AuditEvent One event of the audit trail.
+type AuditEvent struct {
+	// Action A stable dotted word, such as `transaction.replaced` or `participant.renamed`.
+	Action string `json:"action"`
+
+	// Actor Who made the change.
+	Actor struct {
+		// Id The API token's, the admin user's or the room's id, or the operator's login name.
+		Id   string              `json:"id"`
+		Kind AuditEventActorKind `json:"kind"`
+
+		// Name What a person reads: the token's name, the admin's e-mail address, "Sam Sender · Markup Room".
+		Name string `json:"name"`
+
+		// Via How the change came in: api, console, room, cli, server, …
+		Via string `json:"via"`
+	} `json:"actor"`
+
+	// Address The client's address (empty for the server's own jobs).
+	Address string `json:"address"`
+
+	// At When the change committed (UTC).
+	At time.Time `json:"at"`
+
+	// Id The event's id (digits; later events have greater ids).
+	Id string `json:"id"`
+
+	// Summary The change in words.
+	Summary string `json:"summary"`
+
+	// Target What the change was made to.
+	Target struct {
+		Id string `json:"id"`
+
+		// Type transaction, participant, document, room, template, …
+		Type string `json:"type"`
+	} `json:"target"`
+
+	// TransactionId The transaction the event concerns (null: none).
+	TransactionId *string `json:"transactionId"`
+}
+
+// AuditEventActorKind defines model for AuditEvent.Actor.Kind.
+type AuditEventActorKind string
 
 // Box defines model for Box.
 type Box struct {
@@ -1330,6 +1399,12 @@ type WebhookInput struct {
 	Url string `json:"url"`
 }
 
+// AuditCursor defines model for AuditCursor.
+type AuditCursor = string
+
+// AuditLimit defines model for AuditLimit.
+type AuditLimit = int
+
 // DocumentID defines model for DocumentID.
 type DocumentID = string
 
@@ -1338,6 +1413,14 @@ type IdempotencyKey = string
 
 // Title defines model for Title.
 type Title = string
+
+// AuditEvents defines model for AuditEvents.
+type AuditEvents struct {
+	Events []AuditEvent `json:"events"`
+
+	// NextCursor The cursor of the next page; null on the last page.
+	NextCursor *string `json:"nextCursor"`
+}
 
 // DocumentCreated defines model for DocumentCreated.
 type DocumentCreated = Document
@@ -1359,6 +1442,18 @@ type TransactionRead = Transaction
 
 // Unauthorized RFC 9457 problem details.
 type Unauthorized = Problem
+
+// ListAuditEventsParams defines parameters for ListAuditEvents.
+type ListAuditEventsParams struct {
+	// Since Only events at or after this time (RFC 3339, with its offset, e.g. `2026-11-26T14:30:00Z`); any other text is 400 at `query:since`.
+	Since *time.Time `form:"since,omitempty" json:"since,omitempty"`
+
+	// Limit How many events a page holds (1 to 1000; any other value is 400 at `query:limit`).
+	Limit *AuditLimit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The nextCursor of the previous page (any other value is 400).
+	Cursor *AuditCursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
 
 // UploadDocumentAliasMultipartBody defines parameters for UploadDocumentAlias.
 type UploadDocumentAliasMultipartBody struct {
@@ -1459,6 +1554,15 @@ type CreateTransactionParams struct {
 type UpdateTransactionParams struct {
 	// IfMatch The ETag of the version this request was based on; otherwise 412.
 	IfMatch *string `json:"If-Match,omitempty"`
+}
+
+// ListTransactionAuditEventsParams defines parameters for ListTransactionAuditEvents.
+type ListTransactionAuditEventsParams struct {
+	// Limit How many events a page holds (1 to 1000; any other value is 400 at `query:limit`).
+	Limit *AuditLimit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The nextCursor of the previous page (any other value is 400).
+	Cursor *AuditCursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // CreateWebhookParams defines parameters for CreateWebhook.
@@ -1694,6 +1798,18 @@ func WithRequestEditorFn(fn RequestEditorFn) ClientOption {
 
 // The interface specification for the client above.
 type ClientInterface interface {
+
+	// ListAuditEvents List the organization's audit events, oldest first
+	//
+	// The caller's organization's whole trail, for a SIEM that pulls it:
+	// start with `since` (or from the beginning), then send each page's
+	// `nextCursor` back; an empty page with a null `nextCursor` means
+	// nothing newer yet, so poll again later with the last cursor you got
+	// (an event's id grows with the order in which its change committed,
+	// so a cursor never skips one).
+	//
+	// Corresponds with GET /api/v1/audit-events (the `ListAuditEvents` operationId).
+	ListAuditEvents(ctx context.Context, params *ListAuditEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UploadDocumentAliasWithBody Upload a PDF (alias of /api/v1/documents/upload)
 	//
@@ -2002,6 +2118,11 @@ type ClientInterface interface {
 	// Corresponds with PUT /api/v1/transactions/{id} (the `UpdateTransaction` operationId).
 	UpdateTransaction(ctx context.Context, id string, params *UpdateTransactionParams, body UpdateTransactionJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListTransactionAuditEvents List a transaction's audit events, oldest first
+	//
+	// Corresponds with GET /api/v1/transactions/{id}/audit-events (the `ListTransactionAuditEvents` operationId).
+	ListTransactionAuditEvents(ctx context.Context, id string, params *ListTransactionAuditEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetTransactionDocumentXFDF Download a document's XFDF (the tags as annotations, merged into the caller's XFDF)
 	//
 	// Corresponds with GET /api/v1/transactions/{id}/documents/{documentId}/xfdf (the `GetTransactionDocumentXFDF` operationId).
@@ -2068,6 +2189,28 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/v1/webhooks/{id}/rotate-secret (the `RotateWebhookSecret` operationId).
 	RotateWebhookSecret(ctx context.Context, id string, params *RotateWebhookSecretParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+}
+
+// ListAuditEvents List the organization's audit events, oldest first
+//
+// The caller's organization's whole trail, for a SIEM that pulls it:
+// start with `since` (or from the beginning), then send each page's
+// `nextCursor` back; an empty page with a null `nextCursor` means
+// nothing newer yet, so poll again later with the last cursor you got
+// (an event's id grows with the order in which its change committed,
+// so a cursor never skips one).
+//
+// Corresponds with GET /api/v1/audit-events (the `ListAuditEvents` operationId).
+func (c *Client) ListAuditEvents(ctx context.Context, params *ListAuditEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListAuditEventsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
 }
 
 // UploadDocumentAliasWithBody Upload a PDF (alias of /api/v1/documents/upload)
@@ -2637,6 +2780,21 @@ func (c *Client) UpdateTransaction(ctx context.Context, id string, params *Updat
 	return c.Client.Do(req)
 }
 
+// ListTransactionAuditEvents List a transaction's audit events, oldest first
+//
+// Corresponds with GET /api/v1/transactions/{id}/audit-events (the `ListTransactionAuditEvents` operationId).
+func (c *Client) ListTransactionAuditEvents(ctx context.Context, id string, params *ListTransactionAuditEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListTransactionAuditEventsRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetTransactionDocumentXFDF Download a document's XFDF (the tags as annotations, merged into the caller's XFDF)
 //
 // Corresponds with GET /api/v1/transactions/{id}/documents/{documentId}/xfdf (the `GetTransactionDocumentXFDF` operationId).
@@ -2762,6 +2920,84 @@ func (c *Client) RotateWebhookSecret(ctx context.Context, id string, params *Rot
 		return nil, err
 	}
 	return c.Client.Do(req)
+}
+
+// NewListAuditEventsRequest constructs an http.Request for the ListAuditEvents method
+func NewListAuditEventsRequest(server string, params *ListAuditEventsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/audit-events")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Since != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "since", *params.Since, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date-time"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
 }
 
 // NewUploadDocumentAliasRequestWithBody constructs an http.Request for the UploadDocumentAlias method, with any body, and a specified content type
@@ -3844,6 +4080,79 @@ func NewUpdateTransactionRequestWithBody(server string, id string, params *Updat
 	return req, nil
 }
 
+// NewListTransactionAuditEventsRequest constructs an http.Request for the ListTransactionAuditEvents method
+func NewListTransactionAuditEventsRequest(server string, id string, params *ListTransactionAuditEventsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/transactions/%s/audit-events", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetTransactionDocumentXFDFRequest constructs an http.Request for the GetTransactionDocumentXFDF method
 func NewGetTransactionDocumentXFDFRequest(server string, id string, documentId string) (*http.Request, error) {
 	var err error
@@ -4093,6 +4402,20 @@ func WithBaseURL(baseURL string) ClientOption {
 
 // ClientWithResponsesInterface is the interface specification for the client with responses above.
 type ClientWithResponsesInterface interface {
+
+	// ListAuditEventsWithResponse List the organization's audit events, oldest first
+	//
+	// The caller's organization's whole trail, for a SIEM that pulls it:
+	// start with `since` (or from the beginning), then send each page's
+	// `nextCursor` back; an empty page with a null `nextCursor` means
+	// nothing newer yet, so poll again later with the last cursor you got
+	// (an event's id grows with the order in which its change committed,
+	// so a cursor never skips one).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/audit-events (the `ListAuditEvents` operationId).
+	ListAuditEventsWithResponse(ctx context.Context, params *ListAuditEventsParams, reqEditors ...RequestEditorFn) (*ListAuditEventsResponse, error)
 
 	// UploadDocumentAliasWithBodyWithResponse Upload a PDF (alias of /api/v1/documents/upload)
 	//
@@ -4429,6 +4752,13 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PUT /api/v1/transactions/{id} (the `UpdateTransaction` operationId).
 	UpdateTransactionWithResponse(ctx context.Context, id string, params *UpdateTransactionParams, body UpdateTransactionJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTransactionResponse, error)
 
+	// ListTransactionAuditEventsWithResponse List a transaction's audit events, oldest first
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/transactions/{id}/audit-events (the `ListTransactionAuditEvents` operationId).
+	ListTransactionAuditEventsWithResponse(ctx context.Context, id string, params *ListTransactionAuditEventsParams, reqEditors ...RequestEditorFn) (*ListTransactionAuditEventsResponse, error)
+
 	// GetTransactionDocumentXFDFWithResponse Download a document's XFDF (the tags as annotations, merged into the caller's XFDF)
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -4503,6 +4833,92 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/v1/webhooks/{id}/rotate-secret (the `RotateWebhookSecret` operationId).
 	RotateWebhookSecretWithResponse(ctx context.Context, id string, params *RotateWebhookSecretParams, reqEditors ...RequestEditorFn) (*RotateWebhookSecretResponse, error)
+}
+
+// ListAuditEventsResponse401Headers the declared response headers of an HTTP 401 response for ListAuditEvents
+type ListAuditEventsResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// ListAuditEventsResponse429Headers the declared response headers of an HTTP 429 response for ListAuditEvents
+type ListAuditEventsResponse429Headers struct {
+	RateLimitLimit     int
+	RateLimitRemaining int
+	RateLimitReset     int
+	RetryAfter         int
+}
+
+type ListAuditEventsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AuditEvents
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationproblemJSONDefault *Problem
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListAuditEventsResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListAuditEventsResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListAuditEventsResponse) GetJSON200() *AuditEvents {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListAuditEventsResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListAuditEventsResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListAuditEventsResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r ListAuditEventsResponse) GetApplicationproblemJSONDefault() *Problem {
+	return r.ApplicationproblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ListAuditEventsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListAuditEventsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListAuditEventsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListAuditEventsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
 }
 
 // UploadDocumentAliasResponse201Headers the declared response headers of an HTTP 201 response for UploadDocumentAlias
@@ -6726,6 +7142,99 @@ func (r UpdateTransactionResponse) ContentType() string {
 	return ""
 }
 
+// ListTransactionAuditEventsResponse401Headers the declared response headers of an HTTP 401 response for ListTransactionAuditEvents
+type ListTransactionAuditEventsResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// ListTransactionAuditEventsResponse429Headers the declared response headers of an HTTP 429 response for ListTransactionAuditEvents
+type ListTransactionAuditEventsResponse429Headers struct {
+	RateLimitLimit     int
+	RateLimitRemaining int
+	RateLimitReset     int
+	RetryAfter         int
+}
+
+type ListTransactionAuditEventsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AuditEvents
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationproblemJSONDefault *Problem
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListTransactionAuditEventsResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListTransactionAuditEventsResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListTransactionAuditEventsResponse) GetJSON200() *AuditEvents {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListTransactionAuditEventsResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListTransactionAuditEventsResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListTransactionAuditEventsResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListTransactionAuditEventsResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r ListTransactionAuditEventsResponse) GetApplicationproblemJSONDefault() *Problem {
+	return r.ApplicationproblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ListTransactionAuditEventsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListTransactionAuditEventsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListTransactionAuditEventsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListTransactionAuditEventsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetTransactionDocumentXFDFResponse401Headers the declared response headers of an HTTP 401 response for GetTransactionDocumentXFDF
 type GetTransactionDocumentXFDFResponse401Headers struct {
 	WWWAuthenticate string
@@ -7232,6 +7741,26 @@ func (r RotateWebhookSecretResponse) ContentType() string {
 	return ""
 }
 
+// ListAuditEventsWithResponse List the organization's audit events, oldest first
+//
+// The caller's organization's whole trail, for a SIEM that pulls it:
+// start with `since` (or from the beginning), then send each page's
+// `nextCursor` back; an empty page with a null `nextCursor` means
+// nothing newer yet, so poll again later with the last cursor you got
+// (an event's id grows with the order in which its change committed,
+// so a cursor never skips one).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/audit-events (the `ListAuditEvents` operationId).
+func (c *ClientWithResponses) ListAuditEventsWithResponse(ctx context.Context, params *ListAuditEventsParams, reqEditors ...RequestEditorFn) (*ListAuditEventsResponse, error) {
+	rsp, err := c.ListAuditEvents(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListAuditEventsResponse(rsp)
+}
+
 // UploadDocumentAliasWithBodyWithResponse Upload a PDF (alias of /api/v1/documents/upload)
 //
 // Same checks, limits and answers as /api/v1/documents/upload.
@@ -7723,6 +8252,19 @@ func (c *ClientWithResponses) UpdateTransactionWithResponse(ctx context.Context,
 	return ParseUpdateTransactionResponse(rsp)
 }
 
+// ListTransactionAuditEventsWithResponse List a transaction's audit events, oldest first
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/transactions/{id}/audit-events (the `ListTransactionAuditEvents` operationId).
+func (c *ClientWithResponses) ListTransactionAuditEventsWithResponse(ctx context.Context, id string, params *ListTransactionAuditEventsParams, reqEditors ...RequestEditorFn) (*ListTransactionAuditEventsResponse, error) {
+	rsp, err := c.ListTransactionAuditEvents(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListTransactionAuditEventsResponse(rsp)
+}
+
 // GetTransactionDocumentXFDFWithResponse Download a document's XFDF (the tags as annotations, merged into the caller's XFDF)
 //
 // Returns a wrapper object for the known response body format(s).
@@ -7832,6 +8374,104 @@ func (c *ClientWithResponses) RotateWebhookSecretWithResponse(ctx context.Contex
 		return nil, err
 	}
 	return ParseRotateWebhookSecretResponse(rsp)
+}
+
+// ParseListAuditEventsResponse parses an HTTP response from a ListAuditEventsWithResponse call
+func ParseListAuditEventsResponse(rsp *http.Response) (*ListAuditEventsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListAuditEventsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AuditEvents
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers ListAuditEventsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListAuditEventsResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
 }
 
 // ParseUploadDocumentAliasResponse parses an HTTP response from a UploadDocumentAliasWithResponse call
@@ -10319,6 +10959,111 @@ func ParseUpdateTransactionResponse(rsp *http.Response) (*UpdateTransactionRespo
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers UpdateTransactionResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListTransactionAuditEventsResponse parses an HTTP response from a ListTransactionAuditEventsWithResponse call
+func ParseListTransactionAuditEventsResponse(rsp *http.Response) (*ListTransactionAuditEventsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListTransactionAuditEventsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AuditEvents
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers ListTransactionAuditEventsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListTransactionAuditEventsResponse429Headers
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {

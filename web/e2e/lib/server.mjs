@@ -91,6 +91,8 @@ export async function startServer(extraEnv = {}) {
   };
   return {
     base, token, senderId, roomURL, adminEmail, adminPassword, output: () => out,
+    /** The environment that names the server's database, for a command that opens it too (cmd/auditseed). */
+    dbEnv: extraEnv.DATABASE_URL ? { DATABASE_URL: extraEnv.DATABASE_URL } : { MARKUPROOM_DATA_DIR: dataDir },
     api: call,
     /** Uploads a PDF; resolves with the upload response. */
     upload: (pdf, title) => call("POST", `/api/v1/documents/upload?title=${encodeURIComponent(title)}`, pdf, { "Content-Type": "application/pdf" }),

@@ -1,0 +1,198 @@
+package models
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"time"
+)
+
+// The metrics of the console's overview, counted per hour and organization
+// in metric_rollups (docs/decisions.md, "Overview charts").
+const (
+	// MetricTransactionsCreated counts transactions created (API or room).
+	MetricTransactionsCreated = "transactions.created"
+	// MetricTransactionsSent counts transactions that became esign_pending.
+	MetricTransactionsSent = "transactions.sent"
+	// MetricRoomsOpened counts Markup Rooms created.
+	MetricRoomsOpened = "rooms.opened"
+	// MetricRoomsCompleted counts Markup Rooms completed.
+	MetricRoomsCompleted = "rooms.completed"
+	// MetricOutboxDelivered counts outgoing messages delivered.
+	MetricOutboxDelivered = "outbox.delivered"
+	// MetricOutboxRetrying counts failed sends that will be tried again.
+	MetricOutboxRetrying = "outbox.retrying"
+	// MetricOutboxDead counts messages given up (dead).
+	MetricOutboxDead = "outbox.dead"
+	// MetricAPIRequests counts API requests (every status).
+	MetricAPIRequests = "api.requests"
+	// MetricAPIClientErrors counts API answers with a 4xx status.
+	MetricAPIClientErrors = "api.errors_4xx"
+	// MetricAPIServerErrors counts API answers with a 5xx status.
+	MetricAPIServerErrors = "api.errors_5xx"
+	// MetricAPILatency is the API's latency histogram: one row per bucket
+	// of LatencyBuckets.
+	MetricAPILatency = "api.latency"
+)
+
+// noBucket is the bucket of a plain count.
+const noBucket = -1
+
+// AllOrganizations is the organization_id of the rows that sum every
+// organization's counts (AddRollups adds to them with each count).
+const AllOrganizations = -1
+
+// metricRollup is one row of metric_rollups: count of metric in the hour
+// starting at Hour (Unix seconds, UTC) for an organization (0: none;
+// AllOrganizations: the sum of all); Bucket
+// is a latency bucket's index, or -1.
+type metricRollup struct {
+	Metric         string `gorm:"column:metric;primaryKey"`
+	OrganizationID int64  `gorm:"column:organization_id;primaryKey"`
+	Hour           int64  `gorm:"column:hour;primaryKey"`
+	Bucket         int    `gorm:"column:bucket;primaryKey"`
+	Count          int64  `gorm:"column:count"`
+}
+
+// TableName implements gorm's tabler.
+func (metricRollup) TableName() string { return "metric_rollups" }
+
+// RollupKey names one counter of metric_rollups.
+type RollupKey struct {
+	Metric         string
+	Hour           int64
+	OrganizationID int64
+	Bucket         int
+}
+
+// hourOf is the Unix time of the start of t's hour (UTC).
+func hourOf(t time.Time) int64 {
+	u := t.Unix()
+	return u - mod(u, 3600)
+}
+
+// mod is a modulo that is never negative.
+func mod(a, b int64) int64 {
+	m := a % b
+	if m < 0 {
+		m += b
+	}
+	return m
+}
+
+// withTotals is counts with each count added to its AllOrganizations row too.
+func withTotals(counts map[RollupKey]int64) map[RollupKey]int64 {
+	out := make(map[RollupKey]int64, 2*len(counts))
+	for k, n := range counts {
+		out[k] += n
+		if k.OrganizationID != AllOrganizations {
+			k.OrganizationID = AllOrganizations
+			out[k] += n
+		}
+	}
+	return out
+}
+
+// upsertRollups is the statement that adds counts to metric_rollups, one
+// row per key (the keys must differ), and its arguments.
+func upsertRollups(counts map[RollupKey]int64) (string, []any) {
+	keys := make([]RollupKey, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { // one order, so concurrent flushes lock rows alike
+		a, b := keys[i], keys[j]
+		if a.Metric != b.Metric {
+			return a.Metric < b.Metric
+		}
+		if a.OrganizationID != b.OrganizationID {
+			return a.OrganizationID < b.OrganizationID
+		}
+		if a.Hour != b.Hour {
+			return a.Hour < b.Hour
+		}
+		return a.Bucket < b.Bucket
+	})
+	var sql strings.Builder
+	sql.WriteString("INSERT INTO metric_rollups (metric, hour, organization_id, bucket, count) VALUES ")
+	args := make([]any, 0, 5*len(keys))
+	for i, k := range keys {
+		if i > 0 {
+			sql.WriteString(", ")
+		}
+		sql.WriteString("(?, ?, ?, ?, ?)")
+		args = append(args, k.Metric, k.Hour, k.OrganizationID, k.Bucket, counts[k])
+	}
+	sql.WriteString(" ON CONFLICT (metric, hour, organization_id, bucket) DO UPDATE SET count = metric_rollups.count + excluded.count")
+	return sql.String(), args
+}
+
+// maxRollupRows is how many rows one flush statement adds to (5 parameters
+// each, far under PostgreSQL's 65,535).
+const maxRollupRows = 5000
+
+// AddRollups adds counts to metric_rollups, and each to its
+// AllOrganizations row (one UPSERT per 5,000 rows), so what several
+// instances count merges in the same rows.
+func (s *Store) AddRollups(ctx context.Context, counts map[RollupKey]int64) error {
+	if len(counts) == 0 {
+		return nil
+	}
+	counts = withTotals(counts)
+	chunk := map[RollupKey]int64{}
+	flush := func() error {
+		sql, args := upsertRollups(chunk)
+		clear(chunk)
+		return mapDBError(s.db.WithContext(ctx).Exec(sql, args...).Error)
+	}
+	for k, n := range counts {
+		chunk[k] = n
+		if len(chunk) == maxRollupRows {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	if len(chunk) == 0 {
+		return nil
+	}
+	return flush()
+}
+
+// countNow adds one to each metric for orgID in the current hour, inside the
+// caller's database transaction, so the count commits or rolls back with the
+// change it counts.
+func (s *Store) countNow(ctx context.Context, orgID int64, metrics ...string) error {
+	return s.AddRollups(ctx, nowCounts(s.Now(), orgID, metrics...))
+}
+
+// addCountsToBatch adds the same counts as countNow to a write batch.
+func addCountsToBatch(b *writeBatch, now time.Time, orgID int64, metrics ...string) {
+	sql, args := upsertRollups(withTotals(nowCounts(now, orgID, metrics...)))
+	b.add(sql, args...)
+}
+
+// nowCounts is one for each metric for orgID in now's hour.
+func nowCounts(now time.Time, orgID int64, metrics ...string) map[RollupKey]int64 {
+	counts := map[RollupKey]int64{}
+	for _, m := range metrics {
+		counts[RollupKey{Metric: m, Hour: hourOf(now), OrganizationID: orgID, Bucket: noBucket}]++
+	}
+	return counts
+}
+
+// countTransactionChange counts, in the change's database transaction, a
+// transaction created and one that became esign_pending.
+func (s *Store) countTransactionChange(ctx context.Context, orgID int64, created, becamePending bool) error {
+	var metrics []string
+	if created {
+		metrics = append(metrics, MetricTransactionsCreated)
+	}
+	if becamePending {
+		metrics = append(metrics, MetricTransactionsSent)
+	}
+	if len(metrics) == 0 {
+		return nil
+	}
+	return s.countNow(ctx, orgID, metrics...)
+}
