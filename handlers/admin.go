@@ -84,6 +84,7 @@ type OrganizationStore interface {
 	CreateOrganization(ctx context.Context, name string, apiEnabled bool) (*models.Organization, error)
 	GetOrganization(ctx context.Context, id int64) (*models.Organization, error)
 	SetOrganizationAPIEnabled(ctx context.Context, id int64, enabled bool) error
+	SetOrganizationEmbedOrigins(ctx context.Context, id int64, origins []string) ([]string, error)
 	OrganizationUsers(ctx context.Context, orgID int64) ([]models.User, error)
 	OrganizationTokens(ctx context.Context, orgID int64) ([]models.APIToken, error)
 	CreateUser(ctx context.Context, in models.NewUser) (*models.User, error)

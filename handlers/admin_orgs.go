@@ -76,7 +76,7 @@ func (h *adminHandler) adminSetAPIAccess(c *gin.Context) error {
 
 // adminOrganization shows an organization's users and tokens: GET /admin/organizations/:id.
 func (h *adminHandler) adminOrganization(c *gin.Context) error {
-	return h.renderOrganization(c, http.StatusOK, admin.OrganizationView{})
+	return h.renderOrganization(c, http.StatusOK, admin.OrganizationView{EmbedSaved: c.Query("embed") == "saved"})
 }
 
 func (h *adminHandler) renderOrganization(c *gin.Context, status int, v admin.OrganizationView) error {
@@ -100,6 +100,10 @@ func (h *adminHandler) renderOrganization(c *gin.Context, status int, v admin.Or
 	oid := strconv.FormatInt(id, 10)
 	v.BackURL = route.AdminOrganizations.Path()
 	v.ID, v.Name, v.APIEnabled, v.CSRFToken = oid, org.Name, org.APIEnabled, csrfToken(c)
+	v.EmbedURL = route.AdminOrganizationEmbed.Path(oid)
+	if v.EmbedErrors == nil {
+		v.EmbedOrigins = strings.Join(org.AllowedEmbedOrigins(), "\n")
+	}
 	v.ToggleURL, v.UsersURL, v.TokensURL = route.AdminOrganizationAPI.Path(oid), route.AdminUsers.Path(oid), route.AdminTokens.Path(oid)
 	for _, u := range users {
 		uid := strconv.FormatInt(u.ID, 10)
@@ -229,5 +233,37 @@ func (h *adminHandler) adminRevokeToken(c *gin.Context) error {
 		return err
 	}
 	c.Redirect(http.StatusSeeOther, route.AdminOrganization.Path(strconv.FormatInt(id, 10)))
+	return nil
+}
+
+// adminSetEmbedOrigins replaces the origins allowed to frame the
+// organization's rooms: POST /admin/organizations/:id/embed-origins with
+// "origins", one a line (commas and spaces separate too). A refused list
+// shows the page again with its text and one message per bad origin (422).
+func (h *adminHandler) adminSetEmbedOrigins(c *gin.Context) error {
+	if err := adminForm(c); err != nil {
+		return err
+	}
+	id, err := orgParam(c)
+	if err != nil {
+		return err
+	}
+	text := c.PostForm("origins")
+	u := adminFrom(c)
+	ctx := models.WithAuditActor(c.Request.Context(), models.AuditActor{Kind: models.AuditActorAdmin,
+		ID: strconv.FormatInt(u.ID, 10), Name: u.Email, Via: "console", Address: c.ClientIP()})
+	_, err = h.organizations.SetOrganizationEmbedOrigins(ctx, id, models.SplitEmbedOrigins(text))
+	var ve *models.ValidationError
+	if errors.As(err, &ve) {
+		v := admin.OrganizationView{EmbedOrigins: text}
+		for _, fe := range ve.Errors {
+			v.EmbedErrors = append(v.EmbedErrors, fe.Detail)
+		}
+		return h.renderOrganization(c, http.StatusUnprocessableEntity, v)
+	}
+	if err != nil {
+		return err
+	}
+	c.Redirect(http.StatusSeeOther, route.AdminOrganization.Path(strconv.FormatInt(id, 10))+"?embed=saved#org-embed-title")
 	return nil
 }

@@ -22,14 +22,24 @@ type roomJSON struct {
 	SenderID      string            `json:"senderId"`
 	CreatedAt     time.Time         `json:"createdAt"`
 	CompletedAt   *time.Time        `json:"completedAt,omitempty"`
+	Embed         *roomEmbedJSON    `json:"embed,omitempty"`
+}
+
+// roomEmbedJSON is the origin a room was created to be framed by.
+type roomEmbedJSON struct {
+	Origin string `json:"origin"`
 }
 
 func (h *apiHandler) roomJSON(r *models.Room) roomJSON {
-	return roomJSON{
+	out := roomJSON{
 		ID: r.ID, Status: r.Status(h.clock.Now()), Config: r.Config, ExpiresAt: r.ExpiresAt,
 		TransactionID: r.TransactionID, SenderID: strconv.FormatInt(r.SenderID, 10), CreatedAt: r.CreatedAt,
 		CompletedAt: r.CompletedAt,
 	}
+	if r.EmbedOrigin != "" {
+		out.Embed = &roomEmbedJSON{Origin: r.EmbedOrigin}
+	}
+	return out
 }
 
 // createdRoomJSON is the answer to operation B: the room with its URL,

@@ -24,7 +24,9 @@ func (h *roomHandler) roomChecklist(c *gin.Context) error {
 	}
 	items := h.rooms.RoomChecklist(c.Request.Context(), ws)
 	c.Header("Vary", "HX-Request")
-	render(c, http.StatusOK, templates.Checklist(checklistView(ws, items, roomCSRFToken(c, ws.Room.ID))))
+	v := checklistView(ws, items, roomCSRFToken(c, ws.Room.ID))
+	v.CompleteURL = withSession(v.CompleteURL, carriedSession(c))
+	render(c, http.StatusOK, templates.Checklist(v))
 	return nil
 }
 
@@ -52,6 +54,11 @@ func (h *roomHandler) completeRoom(c *gin.Context) error {
 	}
 	if err != nil {
 		return err
+	}
+	if s := carriedSession(c); s != "" {
+		// An embedded room: the session goes on, and the page tells its host.
+		c.Redirect(http.StatusSeeOther, withSession(route.Room.Path(id), s, "embed_event", "completed"))
+		return nil
 	}
 	c.Redirect(http.StatusSeeOther, route.Room.Path(id))
 	return nil

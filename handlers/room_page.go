@@ -25,6 +25,12 @@ func (h *roomHandler) openRoomLink(c *gin.Context) error {
 	if err := bindRoom(c, room, h.clock.Now()); err != nil {
 		return err
 	}
+	if room.EmbedOrigin != "" {
+		// A framed room may not get its cookie back: its address carries the session.
+		embedHeaders(c, room.EmbedOrigin)
+		c.Redirect(http.StatusSeeOther, withSession(route.Room.Path(room.ID), savedSession(c)))
+		return nil
+	}
 	c.Redirect(http.StatusSeeOther, route.Room.Path(room.ID))
 	return nil
 }
@@ -35,7 +41,12 @@ func (h *roomHandler) roomPage(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	h.renderRoom(c, http.StatusOK, ws, nil)
+	v := roomView(h.assets, ws, h.clock.Now(), nil)
+	if c.Query("embed_event") == "completed" && ws.Room.EmbedOrigin != "" && ws.Room.State == models.RoomCompleted {
+		v.EmbedEvent = "completed"
+	}
+	h.withTemplateOffers(c, ws, &v)
+	h.renderRoomView(c, http.StatusOK, v)
 	return nil
 }
 
@@ -53,6 +64,10 @@ func (h *roomHandler) renderRoomView(c *gin.Context, status int, v templates.Roo
 	p := h.page(c, v.Title)
 	p.BodyClass = "app"
 	p.CSRFToken = roomCSRFToken(c, v.RoomID)
+	if v.EmbedOrigin != "" {
+		embedHeaders(c, v.EmbedOrigin)
+		carrySession(&p, &v, carriedSession(c))
+	}
 	useViewerAssets(&p)
 	render(c, status, templates.RoomPage(p, v))
 }
@@ -64,4 +79,21 @@ func useViewerAssets(p *templates.Page) {
 	p.Scripts = append(p.Scripts, "js/editor.js")
 	p.ModulePreloads = append(p.ModulePreloads, "vendor/pdfjs/pdf.min.mjs")
 	p.Prefetches = append(p.Prefetches, "vendor/pdfjs/pdf.worker.min.mjs")
+}
+
+// carrySession makes an embedded room's page carry its session: htmx and
+// the editor send it as a header (p.RoomSession), and the addresses the
+// browser loads itself (PDFs, the completion form) name it.
+func carrySession(p *templates.Page, v *templates.RoomView, session string) {
+	if session == "" {
+		return
+	}
+	p.RoomSession = session
+	for i := range v.Viewer.Documents {
+		v.Viewer.Documents[i].ContentURL = withSession(v.Viewer.Documents[i].ContentURL, session)
+	}
+	v.CompleteURL = withSession(v.CompleteURL, session)
+	if v.OpenChecklist != nil {
+		v.OpenChecklist.CompleteURL = withSession(v.OpenChecklist.CompleteURL, session)
+	}
 }

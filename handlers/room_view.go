@@ -30,6 +30,8 @@ func roomView(assets *static.Assets, ws *models.RoomWorkspace, now time.Time, fo
 		Title:          heading,
 		Heading:        heading,
 		RoomID:         r.ID,
+		TransactionID:  r.TransactionID,
+		EmbedOrigin:    r.EmbedOrigin,
 		ReferenceID:    t.ReferenceID,
 		Status:         status,
 		ReadOnly:       readOnly,

@@ -172,7 +172,7 @@ func New(d Deps) (http.Handler, error) {
 	r.GET(route.OpenAPI.String(), public.openAPIDocument)
 
 	secure := strings.HasPrefix(d.Config.BaseURL, "https://")
-	rooms := r.Group("", sessions.Sessions(roomSessionName, newSessionStore(d.Config.SessionSecret, secure, d.Config.SessionMaxAge)), limiter.roomRequests())
+	rooms := r.Group("", carryRoomSession(), sessions.Sessions(roomSessionName, newSessionStore(d.Config.SessionSecret, secure, d.Config.SessionMaxAge)), limiter.roomRequests())
 	handle(rooms, http.MethodGet, route.RoomLink, room.openRoomLink)
 	handle(rooms, http.MethodGet, route.Room, room.roomPage)
 	handle(rooms, http.MethodPost, route.RoomParticipants, room.addRoomParticipant)
@@ -230,6 +230,7 @@ func New(d Deps) (http.Handler, error) {
 	handle(signedIn, http.MethodPost, route.AdminOrganizations, console.adminCreateOrganization)
 	handle(signedIn, http.MethodGet, route.AdminOrganization, console.adminOrganization)
 	handle(signedIn, http.MethodPost, route.AdminOrganizationAPI, console.adminSetAPIAccess)
+	handle(signedIn, http.MethodPost, route.AdminOrganizationEmbed, console.adminSetEmbedOrigins)
 	handle(signedIn, http.MethodPost, route.AdminUsers, console.adminCreateUser)
 	handle(signedIn, http.MethodPost, route.AdminUserDisable, console.adminDisableUser)
 	handle(signedIn, http.MethodPost, route.AdminTokens, console.adminCreateToken)

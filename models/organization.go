@@ -14,11 +14,15 @@ const MaxNameLength = 255
 
 // Organization is a customer account: it owns users, tokens, documents and transactions.
 type Organization struct {
-	ID         int64     `gorm:"column:id;primaryKey"`
-	Name       string    `gorm:"column:name"`
-	APIEnabled bool      `gorm:"column:api_enabled"`
-	CreatedAt  time.Time `gorm:"column:created_at;autoCreateTime:false"`
-	UpdatedAt  time.Time `gorm:"column:updated_at;autoUpdateTime:false"`
+	ID         int64  `gorm:"column:id;primaryKey"`
+	Name       string `gorm:"column:name"`
+	APIEnabled bool   `gorm:"column:api_enabled"`
+	// EmbedOrigins are the origins allowed to frame the organization's
+	// rooms, normalised and joined by commas ("": none); see
+	// AllowedEmbedOrigins and SetOrganizationEmbedOrigins.
+	EmbedOrigins string    `gorm:"column:embed_origins"`
+	CreatedAt    time.Time `gorm:"column:created_at;autoCreateTime:false"`
+	UpdatedAt    time.Time `gorm:"column:updated_at;autoUpdateTime:false"`
 }
 
 // TableName implements gorm's tabler.

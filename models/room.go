@@ -48,6 +48,9 @@ type Room struct {
 	// TemplateID is the template the room was made from or last saved as
 	// (nil: none); "Save as template…" offers a new version of it.
 	TemplateID *string `gorm:"column:template_id"`
+	// EmbedOrigin is the one origin allowed to frame the room ("": none;
+	// docs/decisions.md, "Embedded rooms").
+	EmbedOrigin string `gorm:"column:embed_origin"`
 	// SenderName is the sender's "First Last" as RoomByID reads it (empty
 	// when read otherwise): the history names a room's changes by it.
 	SenderName string `gorm:"-"`
@@ -104,6 +107,9 @@ func (s *Store) CreateRoom(ctx context.Context, actor Actor, in *RoomInput) (*Cr
 		return nil, err
 	}
 	if err := s.readRoomTemplate(ctx, actor.OrganizationID, in); err != nil {
+		return nil, err
+	}
+	if err := s.checkRoomEmbed(ctx, actor.OrganizationID, in.EmbedOrigin); err != nil {
 		return nil, err
 	}
 	docs, err := s.FindDocumentsByRef(ctx, actor.OrganizationID, in.Documents)
@@ -203,7 +209,7 @@ func (s *Store) PlanRoom(actor Actor, sender *User, in *RoomInput, docs map[stri
 		ID: roomUID.String(), OrganizationID: actor.OrganizationID, SenderID: sender.ID, TransactionID: txUID.String(),
 		Config: in.Config, TokenSelector: tok.Selector, TokenHash: tok.Hash, State: RoomOpen,
 		ExpiresAt: now.Add(s.roomTTL), CreatedByTokenID: actor.TokenID, CreatedAt: now, UpdatedAt: now,
-		StartedEmpty: len(in.Documents) == 0,
+		StartedEmpty: len(in.Documents) == 0, EmbedOrigin: in.EmbedOrigin,
 	}
 	if in.template != nil {
 		room.TemplateID = &in.template.ID

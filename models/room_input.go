@@ -20,6 +20,10 @@ type RoomInput struct {
 	// TemplateID is an optional extension: the room starts from this
 	// template (docs/decisions.md, "Templates").
 	TemplateID string
+	// EmbedOrigin is an optional extension (embed.origin): the origin,
+	// normalised, allowed to frame the room; CreateRoom checks that the
+	// organization allows it.
+	EmbedOrigin string
 	// template is the template TemplateID names, read by CreateRoom;
 	// templateDocuments tells that Documents are its documents (the request
 	// named none).
@@ -67,6 +71,7 @@ func parseRoomInput(p *Problems, body []byte) *RoomInput {
 	} else {
 		o.field("templateId", true)
 	}
+	in.EmbedOrigin = readEmbed(o)
 	if items, ok := o.array("documents", false, MaxDocuments); ok {
 		for i, item := range items {
 			if item.kind != "string" {
@@ -134,4 +139,24 @@ func readSenderID(o *jsonObject) string {
 		o.p.Add(o.at("senderId"), "invalid_type", "senderId must be a string (or a number), got %s.", raw.kind)
 		return ""
 	}
+}
+
+// readEmbed reads the optional embed object: {"origin": "https://…"}, the
+// origin checked and normalised (NormalizeEmbedOrigin) or a 400-class
+// problem at #/embed/origin.
+func readEmbed(o *jsonObject) string {
+	e, ok := o.object("embed", false)
+	if !ok {
+		return ""
+	}
+	defer e.finish()
+	raw, ok := e.str("origin", true, MaxEmbedOriginLength)
+	if !ok {
+		return ""
+	}
+	origin, code, detail := NormalizeEmbedOrigin(raw)
+	if code != "" {
+		o.p.Add(e.at("origin"), code, "%s", detail)
+	}
+	return origin
 }

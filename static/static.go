@@ -16,8 +16,10 @@ import (
 )
 
 // files holds everything served under /static/; dot-files are not embedded.
+// embed.js is the script a caller's page loads to embed a room (README,
+// "Embedding a room"), at a stable address: /static/embed.js.
 //
-//go:embed css img js vendor
+//go:embed css img js vendor embed.js
 var files embed.FS
 
 // prefix is the URL path under which the router mounts Assets.

@@ -26,6 +26,11 @@ type Page struct {
 	// CSRFToken, when set, is exposed as <meta name="csrf-token"> and sent by
 	// htmx as the X-CSRF-Token header on every request.
 	CSRFToken string
+	// RoomSession, when set, is the room session an embedded room's page
+	// carries instead of a cookie (docs/decisions.md, "Embedded rooms"):
+	// exposed as <meta name="room-session"> and sent by htmx as the
+	// X-Room-Session header on every request.
+	RoomSession string
 	// Nav lists optional header links.
 	Nav []NavLink
 	// Styles and Scripts name extra static files a page needs (e.g.
@@ -73,6 +78,11 @@ func (p Page) assetURL(name string) string {
 }
 
 // csrfHeaders is the hx-headers JSON that makes htmx send the CSRF token.
+// An embedded room's page adds the session it carries (RoomSession).
 func (p Page) csrfHeaders() (string, error) {
-	return templ.JSONString(map[string]string{"X-CSRF-Token": p.CSRFToken})
+	h := map[string]string{"X-CSRF-Token": p.CSRFToken}
+	if p.RoomSession != "" {
+		h["X-Room-Session"] = p.RoomSession
+	}
+	return templ.JSONString(h)
 }

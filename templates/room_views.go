@@ -66,6 +66,16 @@ type RoomView struct {
 	AddForm ParticipantFormView
 	// AddParticipantURL receives the add dialog's form.
 	AddParticipantURL string
+	// TransactionID is the room's transaction (data-transaction-id, for the
+	// events an embedded room posts to its host).
+	TransactionID string
+	// EmbedOrigin is the one origin allowed to frame the room, which its
+	// events are posted to (data-embed-origin); empty for a room that is
+	// never framed.
+	EmbedOrigin string
+	// EmbedEvent is an event the page posts to its host once when it loads
+	// ("completed" right after the e-signature session was created).
+	EmbedEvent string
 }
 
 // UploadProblemView is a text tag of an uploaded document that could not be

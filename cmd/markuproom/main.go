@@ -3,6 +3,7 @@
 //	markuproom [serve]       run the server (the default)
 //	markuproom migrate       apply pending database migrations
 //	markuproom org create    --name NAME [--api-enabled=false] [--json]
+//	markuproom org update    ORG_ID --embed-origins https://a,https://b [--json]
 //	markuproom user create   --org ORG_ID --email E --first-name F --last-name L [--admin] [--password-stdin] [--json]
 //	markuproom token create  --org ORG_ID [--name N] [--json]
 //	markuproom token revoke  TOKEN_ID [--json]
@@ -42,7 +43,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	case "migrate":
 		return env.migrate(ctx, args[1:])
 	case "org":
-		return env.sub(ctx, "org", args[1:], map[string]command{"create": env.orgCreate})
+		return env.sub(ctx, "org", args[1:], map[string]command{"create": env.orgCreate, "update": env.orgUpdate})
 	case "user":
 		return env.sub(ctx, "user", args[1:], map[string]command{"create": env.userCreate})
 	case "token":
@@ -64,6 +65,7 @@ const usage = `Usage:
   markuproom [serve]        run the server (default)
   markuproom migrate        apply pending database migrations
   markuproom org create     --name NAME [--api-enabled=false] [--json]
+  markuproom org update     ORG_ID --embed-origins https://a,https://b [--json]   origins that may frame rooms ("" for none)
   markuproom user create    --org ORG_ID --email E --first-name F --last-name L [--admin] [--password-stdin] [--json]
   markuproom token create   --org ORG_ID [--name N] [--json]
   markuproom token revoke   TOKEN_ID [--json]

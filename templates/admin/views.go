@@ -170,6 +170,12 @@ type OrganizationView struct {
 	WebhookError                    string
 	// NewWebhookRotated says NewWebhookSecret replaced an endpoint's secret.
 	NewWebhookRotated bool
+	// EmbedOrigins are the origins allowed to frame the organization's
+	// rooms, one a line (or the refused text, with EmbedErrors); EmbedURL
+	// receives the form; EmbedSaved says the list was just saved.
+	EmbedOrigins, EmbedURL string
+	EmbedErrors            []string
+	EmbedSaved             bool
 }
 
 // WebhookRowView is one webhook endpoint of an organization.

@@ -922,14 +922,21 @@ type Problem struct {
 
 // Room defines model for Room.
 type Room struct {
-	CompletedAt   *time.Time     `json:"completedAt,omitempty"`
-	Config        RoomConfigFull `json:"config"`
-	CreatedAt     time.Time      `json:"createdAt"`
-	ExpiresAt     time.Time      `json:"expiresAt"`
-	Id            string         `json:"id"`
-	SenderId      string         `json:"senderId"`
-	Status        RoomStatus     `json:"status"`
-	TransactionId string         `json:"transactionId"`
+	CompletedAt *time.Time     `json:"completedAt,omitempty"`
+	Config      RoomConfigFull `json:"config"`
+	CreatedAt   time.Time      `json:"createdAt"`
+
+	// Embed Extension: the room is shown inside the caller's own page, framed by
+	// `origin` (see the README, "Embedding a room"). The origin must be one
+	// the organization allows (else 422 `embed_origin_not_allowed` at
+	// `#/embed/origin`); the room's pages may then be framed by that origin
+	// only, and post their events to it.
+	Embed         *RoomEmbed `json:"embed,omitempty"`
+	ExpiresAt     time.Time  `json:"expiresAt"`
+	Id            string     `json:"id"`
+	SenderId      string     `json:"senderId"`
+	Status        RoomStatus `json:"status"`
+	TransactionId string     `json:"transactionId"`
 
 	// Url The Markup Room URL; only in the response that created the room.
 	Url *string `json:"url,omitempty"`
@@ -1015,6 +1022,19 @@ type RoomConfigFull struct {
 	} `json:"templates"`
 }
 
+// RoomEmbed Extension: the room is shown inside the caller's own page, framed by
+// `origin` (see the README, "Embedding a room"). The origin must be one
+// the organization allows (else 422 `embed_origin_not_allowed` at
+// `#/embed/origin`); the room's pages may then be framed by that origin
+// only, and post their events to it.
+type RoomEmbed struct {
+	// Origin An exact `https://host[:port]` (`http://` only for 127.0.0.1,
+	// [::1] and localhost), without path; read lower-cased with a
+	// default port dropped. Malformed: 400 `invalid_origin` or
+	// `insecure_origin`.
+	Origin string `json:"origin"`
+}
+
 // RoomInput defines model for RoomInput.
 type RoomInput struct {
 	// Config Which controls the room shows and the server allows. Every flag defaults to true.
@@ -1022,6 +1042,13 @@ type RoomInput struct {
 
 	// Documents Locations returned by the upload endpoint (ids and gcsRefIds are accepted too). Empty means documents are added in the room.
 	Documents *[]string `json:"documents,omitempty"`
+
+	// Embed Extension: the room is shown inside the caller's own page, framed by
+	// `origin` (see the README, "Embedding a room"). The origin must be one
+	// the organization allows (else 422 `embed_origin_not_allowed` at
+	// `#/embed/origin`); the room's pages may then be framed by that origin
+	// only, and post their events to it.
+	Embed *RoomEmbed `json:"embed,omitempty"`
 
 	// Participants Preloaded participants; e-mails must differ ignoring case. Empty needs config.participants.add not false.
 	Participants *[]RoomParticipantInput `json:"participants,omitempty"`

@@ -147,6 +147,11 @@ async function launchPuppeteer() {
         goto: (url) => page.goto(url, { waitUntil: "load" }),
         evaluate: (fn, arg) => page.evaluate(fn, arg),
         inject: (source) => page.evaluate(source),
+        frameEvaluate: (fn, arg) => {
+          const frame = page.mainFrame().childFrames()[0];
+          if (!frame) throw new Error("the page has no frame");
+          return frame.evaluate(fn, arg);
+        },
         move: (x, y, steps = 1) => page.mouse.move(x, y, { steps }),
         down: (button) => page.mouse.down({ button }),
         up: (button) => page.mouse.up({ button }),
@@ -295,6 +300,14 @@ async function launchWebKit() {
         },
         evaluate: (fn, arg) => driver.executeScript(`return (${fn}).apply(null, arguments)`, arg === undefined ? null : arg),
         inject: (source) => driver.executeScript(source),
+        async frameEvaluate(fn, arg) {
+          await driver.switchTo().frame(0);
+          try {
+            return await driver.executeScript(`return (${fn}).apply(null, arguments)`, arg === undefined ? null : arg);
+          } finally {
+            await driver.switchTo().defaultContent();
+          }
+        },
         async move(x, y, steps = 1) {
           const from = pos;
           pos = { x, y };
@@ -423,6 +436,10 @@ function makePage(b) {
     inject: (source) => b.inject(source),
     /** Runs fn(arg) in the page (arg and result are JSON). */
     eval: (fn, arg) => b.evaluate(fn, arg),
+    /** Runs fn(arg) in the page's first frame (an embedded room), whatever its origin. */
+    frameEval: (fn, arg) => b.frameEvaluate(fn, arg),
+    /** Waits until fn(arg), run in the page's first frame, is truthy; resolves with its value. */
+    frameWaitFor: (fn, arg, opts = {}) => poll(() => b.frameEvaluate(fn, arg), { message: opts.message || String(fn).slice(0, 120), ...opts }),
     /** Waits until fn(arg), run in the page, is truthy; resolves with its value. */
     waitFor: (fn, arg, opts = {}) => poll(() => b.evaluate(fn, arg), { message: opts.message || String(fn).slice(0, 120), ...opts }),
     /** Waits for an element matching sel (visible: with a box and not hidden). */

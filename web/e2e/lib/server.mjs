@@ -53,8 +53,9 @@ export async function startServer(extraEnv = {}) {
   execFileSync("go", ["build", "-o", bin, "./cmd/markuproom"], { stdio: "inherit" });
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
+  const env = { ...process.env, MARKUPROOM_DATA_DIR: dataDir, MARKUPROOM_ADDR: `127.0.0.1:${port}`, MARKUPROOM_BASE_URL: base, MARKUPROOM_LOG_LEVEL: "warn", ...extraEnv };
   const proc = spawn(bin, [], {
-    env: { ...process.env, MARKUPROOM_DATA_DIR: dataDir, MARKUPROOM_ADDR: `127.0.0.1:${port}`, MARKUPROOM_BASE_URL: base, MARKUPROOM_LOG_LEVEL: "warn", ...extraEnv },
+    env,
     stdio: ["ignore", "pipe", "inherit"],
   });
   let out = "";
@@ -73,6 +74,7 @@ export async function startServer(extraEnv = {}) {
   const senderId = /senderId "(\d+)"/.exec(out)?.[1];
   const roomURL = /(http:\/\/\S+\/markup-room\/\S+)/.exec(out)?.[1];
   const [, adminEmail, adminPassword] = /Admin user\s+(\S+)\s+password (\S+)/.exec(out) || [];
+  const orgId = /Organization\s+.*\(id (\d+)\)/.exec(out)?.[1];
   mkdirSync(artifacts, { recursive: true });
 
   const call = async (method, path, body, headers = {}) => {
@@ -90,9 +92,11 @@ export async function startServer(extraEnv = {}) {
     return json;
   };
   return {
-    base, token, senderId, roomURL, adminEmail, adminPassword, output: () => out,
+    base, token, senderId, roomURL, adminEmail, adminPassword, orgId, output: () => out,
     /** The environment that names the server's database, for a command that opens it too (cmd/auditseed). */
     dbEnv: extraEnv.DATABASE_URL ? { DATABASE_URL: extraEnv.DATABASE_URL } : { MARKUPROOM_DATA_DIR: dataDir },
+    /** Runs an operator command of the same server (same data); resolves with its standard output. */
+    cli: (...args) => execFileSync(bin, args, { env, encoding: "utf8" }),
     api: call,
     /** Uploads a PDF; resolves with the upload response. */
     upload: (pdf, title) => call("POST", `/api/v1/documents/upload?title=${encodeURIComponent(title)}`, pdf, { "Content-Type": "application/pdf" }),

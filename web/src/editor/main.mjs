@@ -9,6 +9,7 @@
 // deferred classic script; pdf.js (an ES module) is imported on demand.
 import { createArrangeToolbar } from "./arrange.mjs";
 import { createBus, listenUntil } from "./bus.mjs";
+import { createEmbed } from "./embed.mjs";
 import { wireChecklistLinks } from "./checklistlinks.mjs";
 import { createCopyToPages } from "./copypages.mjs";
 import { watchCounts } from "./counts.mjs";
@@ -35,6 +36,7 @@ let pdfjsReady = null; // pdf.js, imported once, its worker started once
 let current = null; // the running editor
 let session = null; // the room's undo history and handles: outlives every start
 let net = null; // the page's connection to the server (server.mjs): made once, at boot
+let embed = null; // the events an embedded room posts to its host (embed.mjs): made once, at boot
 
 function loadPDFJS(root) {
   if (!pdfjsReady) {
@@ -87,6 +89,7 @@ async function start(prev) {
     status.textContent = text;
     status.title = text; // the whole of it where the toolbar cuts it
     status.dataset.kind = kind;
+    if (kind === "error") embed?.post("error", { message: text }); // what the user saw, for the host too
   };
   bus.on("status", ({ message }) => setStatus(message));
   bus.on("error", ({ message }) => setStatus(`Not saved: ${message}`, "error"));
@@ -122,7 +125,11 @@ async function start(prev) {
   window.markupRoomHistory = history; // for the browser tests and the console
 
   bus.on("saving", () => setStatus("Saving…", "busy"));
-  bus.on("saved", ({ inFlight }) => inFlight === 0 && setStatus("All changes saved", "ok"));
+  bus.on("saved", ({ inFlight }) => {
+    if (inFlight > 0) return;
+    setStatus("All changes saved", "ok");
+    embed?.changed();
+  });
   // A refused undo or redo (the document changed since, the server said no) says why, plainly.
   const undoRedo = (which) => history[which]().catch((err) => (current || state).setStatus(err.message, "error"));
   const on = listenUntil(signal);
@@ -262,6 +269,7 @@ function onAfterRequest(e) {
   // The room markup was not replaced (refused, or answered in part): fetch on.
   if (current && document.querySelector("[data-viewer]") === current.root) current.viewer.resumeLoads();
   const status = e.detail.xhr?.status || 0;
+  if (status >= 200 && status < 400 && e.detail.requestConfig?.verb !== "get") embed?.changed(); // a room change was saved
   if (!current || (status >= 200 && status < 400) || e.detail.elt?.closest?.(".tag, [data-room-upload], [data-swap-errors]")) return;
   const message = readProblem(e.detail.xhr?.responseText)?.detail || (status ? `The server answered ${status}.` : "The server could not be reached.");
   current.setStatus(`Not saved: ${message}`, "error");
@@ -269,6 +277,7 @@ function onAfterRequest(e) {
 
 async function boot() {
   net = connect(document);
+  embed = createEmbed(window, document);
   document.addEventListener("keydown", onKeydown);
   document.addEventListener("htmx:confirm", describeRoomEdit, true);
   document.addEventListener("htmx:beforeSwap", onBeforeSwap);
@@ -280,6 +289,7 @@ async function boot() {
   document.addEventListener(REMOVAL_EVENT, onRemoval);
   current = await start(null);
   session?.started(current);
+  embed.ready();
 }
 
 if (document.readyState === "loading") {

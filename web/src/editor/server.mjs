@@ -1,5 +1,6 @@
 // The one place that talks to the server: every request the editor sends
-// goes out here, the room's CSRF token is read here (once, by connect), and
+// goes out here, the room's CSRF token is read here (once, by connect), an
+// embedded room's session (roomSessionHeaders) goes with every request, and
 // every refusal becomes one SaveError with the server's words (problem.mjs).
 // No URL is composed here or anywhere in the editor: each comes from the
 // markup the server rendered (data-tag-url, data-tag-batch-url and each
@@ -22,6 +23,16 @@ export function pageCSRFToken(doc = globalThis.document) {
 }
 
 /**
+ * The header an embedded room's page sends its session in (the page's
+ * room-session meta element; docs/decisions.md, "Embedded rooms"): {} on
+ * every other page, whose session is its cookie.
+ */
+export function roomSessionHeaders(doc = globalThis.document) {
+  const s = doc?.querySelector?.('meta[name="room-session"]')?.content || "";
+  return s ? { "X-Room-Session": s } : {};
+}
+
+/**
  * Sends one batch (POST, JSON) to url. Resolves to {created, updated}: the
  * server's tag elements (not yet in the page), created in the order of
  * changes.create, updated in the order of changes.update. Rejects with a
@@ -37,7 +48,7 @@ export async function sendBatch(url, csrfToken, changes, { signal } = {}) {
     res = await fetch(url, {
       method: "POST",
       credentials: "same-origin",
-      headers: { "Content-Type": "application/json", Accept: "text/html", "X-CSRF-Token": csrfToken || pageCSRFToken() },
+      headers: { "Content-Type": "application/json", Accept: "text/html", "X-CSRF-Token": csrfToken || pageCSRFToken(), ...roomSessionHeaders() },
       body,
       signal,
     });
@@ -61,7 +72,7 @@ export async function sendJSON(url, csrfToken, body, { signal } = {}) {
     res = await fetch(url, {
       method: "POST",
       credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrfToken, Accept: "application/problem+json" },
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrfToken, Accept: "application/problem+json", ...roomSessionHeaders() },
       body: JSON.stringify(body),
       signal,
     });
@@ -79,6 +90,7 @@ export async function sendJSON(url, csrfToken, body, { signal } = {}) {
  */
 export function connect(doc = globalThis.document) {
   const csrf = pageCSRFToken(doc);
+  const carried = roomSessionHeaders(doc);
   const outcome = new WeakMap(); // source element → {status, body, detail}
   const roomChangeSources = new WeakSet(); // elements that sent a room change of an undo or redo
 
@@ -109,7 +121,7 @@ export function connect(doc = globalThis.document) {
     };
     if (eventName) doc.addEventListener(eventName, onEvent);
     try {
-      await window.htmx.ajax(verb, url, { source, ...options, headers: { "X-CSRF-Token": csrf, ...options.headers } });
+      await window.htmx.ajax(verb, url, { source, ...options, headers: { "X-CSRF-Token": csrf, ...carried, ...options.headers } });
     } catch {
       o.status = 0;
     } finally {
@@ -177,7 +189,7 @@ export function connect(doc = globalThis.document) {
      * answer's JSON; rejects with a SaveError carrying the server's words.
      */
     async requestJSON(url, body) {
-      const headers = { Accept: "application/json" };
+      const headers = { Accept: "application/json", ...carried };
       const init = { headers, credentials: "same-origin" };
       if (body !== undefined) {
         Object.assign(headers, { "Content-Type": "application/json", "X-CSRF-Token": csrf });
