@@ -72,15 +72,26 @@ func carriedSession(c *gin.Context) string {
 	return c.GetString(carriedSessionKey)
 }
 
-// savedSession is the room session this response saves (its Set-Cookie),
-// else the one the request carried.
-func savedSession(c *gin.Context) string {
-	for _, line := range c.Writer.Header().Values("Set-Cookie") {
+// takeSavedSession is the room session this response saves, else the one
+// the request carried. The Set-Cookie goes: the session travels with the
+// page, and a framed page's cookie would only be refused (or kept apart
+// from the page's other requests) by the browser.
+func takeSavedSession(c *gin.Context) string {
+	h := c.Writer.Header()
+	value := carriedSession(c)
+	var kept []string
+	for _, line := range h.Values("Set-Cookie") {
 		if ck, err := http.ParseSetCookie(line); err == nil && ck.Name == roomSessionName {
-			return ck.Value
+			value = ck.Value
+			continue
 		}
+		kept = append(kept, line)
 	}
-	return carriedSession(c)
+	h.Del("Set-Cookie")
+	for _, line := range kept {
+		h.Add("Set-Cookie", line)
+	}
+	return value
 }
 
 // withSession adds the session to an address the browser loads itself, so

@@ -78,6 +78,9 @@ func TestEmbeddedRoomFrameHeaders(t *testing.T) {
 		if !strings.HasPrefix(loc, "/rooms/"+framed.ID+"?room_session=") {
 			t.Fatalf("embedded room link redirects to %q", loc)
 		}
+		if e.cookies["markuproom_room"] != nil {
+			t.Error("an embedded room's link sets a cookie a frame would be refused")
+		}
 		// The frame may get no cookie: a browser without any follows the address alone.
 		page = s.browser().get(loc).status(http.StatusOK)
 		csp := page.Header().Get("Content-Security-Policy")

@@ -28,7 +28,7 @@ func (h *roomHandler) openRoomLink(c *gin.Context) error {
 	if room.EmbedOrigin != "" {
 		// A framed room may not get its cookie back: its address carries the session.
 		embedHeaders(c, room.EmbedOrigin)
-		c.Redirect(http.StatusSeeOther, withSession(route.Room.Path(room.ID), savedSession(c)))
+		c.Redirect(http.StatusSeeOther, withSession(route.Room.Path(room.ID), takeSavedSession(c)))
 		return nil
 	}
 	c.Redirect(http.StatusSeeOther, route.Room.Path(room.ID))

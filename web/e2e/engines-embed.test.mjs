@@ -94,11 +94,11 @@ test("a room embedded on an allowed origin: tag, reload, complete; the host hear
     return { title: f.title, allow: f.getAttribute("allow"), width: f.getBoundingClientRect().width, height: f.getBoundingClientRect().height };
   });
   assert.deepEqual(frame, { title: "Markup Room", allow: "clipboard-write", width: DESKTOP.width, height: DESKTOP.height - 48 }, `${engine}: the frame fills its container`);
-  await page.frameWaitFor(() => document.querySelector(".viewer-page--rendered"), null, { timeout: 60000, message: `${engine}: a drawn page in the frame` });
+  await page.frameWaitFor(() => !!document.querySelector(".viewer-page--rendered"), null, { timeout: 60000, message: `${engine}: a drawn page in the frame` });
 
   // A tag placed with the pointer saves; the host hears "changed" with the counts.
   await clickInFrame(page, '[data-palette] [data-tag-type="SIGNATURETEMPLATE"]');
-  await page.frameWaitFor(() => document.querySelector('[data-palette] [aria-pressed="true"]'), null, { message: `${engine}: the type is picked` });
+  await page.frameWaitFor(() => !!document.querySelector('[data-palette] [aria-pressed="true"]'), null, { message: `${engine}: the type is picked` });
   const sheet = await page.frameEval(() => {
     const p = document.querySelector(".viewer-page--rendered");
     p.scrollIntoView({ block: "start" });
@@ -130,7 +130,10 @@ test("a room embedded on an allowed origin: tag, reload, complete; the host hear
     return c.length && c;
   }, null, { timeout: 60000, message: `${engine}: completed` });
   assert.equal(completed.transactionId, room.transactionId);
-  await page.frameWaitFor(() => document.querySelector("[data-room-summary]"), null, { message: `${engine}: the summary in the frame` });
+  await page.frameWaitFor(() => !!document.querySelector("[data-room-summary]") && !!document.querySelector(".viewer-page--rendered"), null, {
+    timeout: 60000,
+    message: `${engine}: the summary and a drawn page in the frame`,
+  });
   await page.screenshot("embed-room-completed");
   assert.equal((await events(page, "completed")).length, 1);
   assert.deepEqual(await events(page, "error"), [], `${engine}: no error shown`);
@@ -142,7 +145,7 @@ test("a room embedded on an allowed origin: tag, reload, complete; the host hear
 test("a host on an origin the organization did not allow cannot frame the room and hears nothing", T, async () => {
   const page = await pages.newPage(DESKTOP);
   await page.goto(`${refused.origin}/?room=${encodeURIComponent(room.url)}`);
-  await page.waitFor(() => document.querySelector("iframe"), null, { message: `${engine}: the frame` });
+  await page.waitFor(() => !!document.querySelector("iframe"), null, { message: `${engine}: the frame` });
   // Given as long as the allowed host needed to hear "ready", and more.
   await new Promise((r) => setTimeout(r, 5000));
   const framed = await page.frameEval(() => !!document.querySelector(".room")).catch(() => false);
