@@ -100,7 +100,7 @@ func (h *adminHandler) renderOrganization(c *gin.Context, status int, v admin.Or
 	oid := strconv.FormatInt(id, 10)
 	v.BackURL = route.AdminOrganizations.Path()
 	v.ID, v.Name, v.APIEnabled, v.CSRFToken = oid, org.Name, org.APIEnabled, csrfToken(c)
-	v.EmbedURL = route.AdminOrganizationEmbed.Path(oid)
+	v.EmbedURL = route.AdminOrganizationEmbed.Path(oid) + "#org-embed-title" // the answer opens at the form
 	if v.EmbedErrors == nil {
 		v.EmbedOrigins = strings.Join(org.AllowedEmbedOrigins(), "\n")
 	}

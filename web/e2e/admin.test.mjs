@@ -374,3 +374,34 @@ test("a webhook endpoint added in the console; outgoing messages show held invit
   await page.screenshot({ path: join(artifacts, "admin-transaction-messages.png") });
   assert.deepEqual(problems.filter((p) => !/status of (401|429)/.test(p)), []);
 });
+
+test("the organization's embedding origins: a refused origin says why, a saved list lets operation B embed", async () => {
+  const c = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const p = await c.newPage();
+  const seen = watchProblems(p);
+  await signIn(p, "admin@example.com", srv.adminPassword);
+  await p.goto(`${srv.base}/admin/organizations/${srv.orgId}`);
+  const field = p.getByLabel("Allowed origins");
+  await field.fill("https://app.example.com\nhttp://crm.example.com");
+  await Promise.all([p.waitForNavigation({ waitUntil: "load" }), p.getByRole("button", { name: "Save origins" }).click()]);
+  const errors = p.locator("[data-embed-origins] .field__error");
+  assert.equal(await errors.count(), 1);
+  assert.match(await errors.first().textContent(), /http:\/\/crm\.example\.com.*Only https:\/\//);
+  assert.equal(await p.getByLabel("Allowed origins").getAttribute("aria-invalid"), "true");
+  await p.locator("[data-embed-origins]").screenshot({ path: join(artifacts, "admin-embed-origins-refused.png") });
+  const room = { senderId: srv.senderId, documents: [], participants: [{ firstName: "A", lastName: "B", email: "a@example.com" }], embed: { origin: "https://app.example.com" } };
+  assert.equal(await apiStatus("POST", "/api/v1/markup-rooms", srv.token, room), 422, "not allowed yet");
+
+  await p.getByLabel("Allowed origins").fill("https://App.example.com:443\nhttp://localhost:5173");
+  await Promise.all([p.waitForNavigation({ waitUntil: "load" }), p.getByRole("button", { name: "Save origins" }).click()]);
+  await p.getByText("Embedding origins saved.").waitFor();
+  assert.equal(await p.getByLabel("Allowed origins").inputValue(), "https://app.example.com\nhttp://localhost:5173");
+  assert.equal(await apiStatus("POST", "/api/v1/markup-rooms", srv.token, room), 200, "allowed now");
+  await p.locator("[data-embed-origins]").screenshot({ path: join(artifacts, "admin-embed-origins.png") });
+  await p.setViewportSize({ width: 390, height: 844 });
+  // The section's own content fits its width (the page around it is wider than a phone already: its forms and tables).
+  assert.ok(await p.locator("[data-embed-origins]").evaluate((s) => s.scrollWidth <= s.clientWidth), "the embedding form fits its section");
+  await p.locator("[data-embed-origins]").screenshot({ path: join(artifacts, "admin-embed-origins-390.png") });
+  assert.deepEqual(seen.filter((m) => !/status of 422 .*embed-origins/.test(m)), [], "nothing but the refused form's 422");
+  await c.close();
+});
