@@ -81,8 +81,9 @@ func secretKey(key string) bool {
 			return true
 		}
 	}
-	// accessToken, x-csrf-token, client_secret, new_password, …
-	for _, suffix := range []string{"token", "secret", "password", "signature"} {
+	// accessToken, x-csrf-token, client_secret, new_password, room_session, …
+	// room_session: an embedded room's session in its address (docs/decisions.md, "Embedded rooms").
+	for _, suffix := range []string{"token", "secret", "password", "signature", "_session"} {
 		if strings.HasSuffix(k, suffix) {
 			return true
 		}

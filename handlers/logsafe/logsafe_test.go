@@ -21,6 +21,7 @@ func TestURL(t *testing.T) {
 		{"token-looking value under any key", "/a", "q=" + room, "/a?q=[redacted]"},
 		{"encoded token-looking value", "/a", "q=x%20mrr_1", "/a?q=[redacted]"},
 		{"token as a key", "/a", room + "=1&b=2", "/a?[redacted]&b=2"},
+		{"an embedded room's session", "/rooms/0193/pdf/d1", "room_session=MTc5NT%3D%3D&embed_event=completed", "/rooms/0193/pdf/d1?room_session=[redacted]&embed_event=completed"},
 		{"harmless query kept", "/api/v1/markup-rooms", "status=open&cursor=abc&limit=5", "/api/v1/markup-rooms?status=open&cursor=abc&limit=5"},
 		{"key without value", "/a", "token&x=1", "/a?token&x=1"},
 		{"empty path", "", "", ""},
