@@ -140,7 +140,8 @@ func (o *Organization) AllowedEmbedOrigins() []string {
 // organization's rooms, checked and normalised (ParseEmbedOrigins), with
 // an audit event (organization.embed_origins_changed) naming the old and
 // the new list in the same database transaction. It returns the list
-// stored. Rooms already created keep the origin they were created for.
+// stored. Rooms made for an origin taken off the list may no longer be
+// framed (unframeRooms).
 func (s *Store) SetOrganizationEmbedOrigins(ctx context.Context, id int64, raw []string) ([]string, error) {
 	origins, err := ParseEmbedOrigins(raw)
 	if err != nil {
@@ -161,6 +162,13 @@ func (s *Store) SetOrganizationEmbedOrigins(ctx context.Context, id int64, raw [
 			return "", mapDBError(res.Error)
 		}
 		summary := "Embedding origins " + originList(org.EmbedOrigins) + " → " + originList(joined)
+		unframed, err := tx.unframeRooms(ctx, id, origins)
+		if err != nil {
+			return "", err
+		}
+		if unframed > 0 {
+			summary += "; " + strconv.FormatInt(unframed, 10) + " room(s) made for a removed origin may no longer be framed"
+		}
 		if err := tx.audit(ctx, AuditEntry{OrganizationID: id, Action: "organization.embed_origins_changed",
 			TargetType: "organization", TargetID: strconv.FormatInt(id, 10), Summary: summary}); err != nil {
 			return "", err
@@ -171,6 +179,18 @@ func (s *Store) SetOrganizationEmbedOrigins(ctx context.Context, id int64, raw [
 		return nil, err
 	}
 	return origins, nil
+}
+
+// unframeRooms takes the embed origin from the organization's rooms made
+// for an origin no longer allowed: their pages go back to frame-ancestors
+// 'none' (the link still opens them in a tab of their own).
+func (s *Store) unframeRooms(ctx context.Context, orgID int64, allowed []string) (int64, error) {
+	q := s.db.WithContext(ctx).Model(&Room{}).Where("organization_id = ? AND embed_origin <> ''", orgID)
+	if len(allowed) > 0 {
+		q = q.Where("embed_origin NOT IN ?", allowed)
+	}
+	res := q.Updates(map[string]any{"embed_origin": "", "updated_at": s.Now()})
+	return res.RowsAffected, mapDBError(res.Error)
 }
 
 // originList is a stored list as a person reads it.

@@ -165,5 +165,22 @@ func TestCreateRoomEmbedOrigin(t *testing.T) {
 		if err != nil || got.EmbedOrigin != "https://app.example" {
 			t.Fatalf("stored origin %q, %v", got.EmbedOrigin, err)
 		}
+		// Another origin added: the room stays framed; its own taken off: it is not any more.
+		if _, err := env.Store.SetOrganizationEmbedOrigins(ctx, tenant.Org.ID, []string{"https://app.example", "https://b.example"}); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := env.Store.GetRoom(ctx, tenant.Org.ID, created.Room.ID); got.EmbedOrigin != "https://app.example" {
+			t.Fatalf("after adding an origin: %q", got.EmbedOrigin)
+		}
+		if _, err := env.Store.SetOrganizationEmbedOrigins(ctx, tenant.Org.ID, []string{"https://b.example"}); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := env.Store.GetRoom(ctx, tenant.Org.ID, created.Room.ID); got.EmbedOrigin != "" {
+			t.Fatalf("after removing its origin the room is still framed by %q", got.EmbedOrigin)
+		}
+		page, err := env.Store.ListAuditEvents(ctx, models.AuditFilter{OrganizationID: &tenant.Org.ID, Action: "organization.embed_origins_changed"}, models.AuditNewestFirst, 0, 1)
+		if err != nil || !strings.HasSuffix(page.Events[0].Summary, "; 1 room(s) made for a removed origin may no longer be framed") {
+			t.Fatalf("last event %+v, %v", page.Events, err)
+		}
 	})
 }
