@@ -88,7 +88,7 @@ func TestEmbeddedRoomFrameHeaders(t *testing.T) {
 			t.Fatalf("embedded room: CSP %q, XFO %q", csp, page.Header().Get("X-Frame-Options"))
 		}
 		body := page.Body.String()
-		for _, want := range []string{`data-embed-origin="http://localhost:5173"`, `data-transaction-id="` + framed.TransactionID + `"`, `<meta name="room-session" content="`} {
+		for _, want := range []string{`<body class="app app--embedded"`, `data-embed-origin="http://localhost:5173"`, `data-transaction-id="` + framed.TransactionID + `"`, `<meta name="room-session" content="`} {
 			if !strings.Contains(body, want) {
 				t.Errorf("embedded room page lacks %s", want)
 			}

@@ -65,6 +65,7 @@ func (h *roomHandler) renderRoomView(c *gin.Context, status int, v templates.Roo
 	p.BodyClass = "app"
 	p.CSRFToken = roomCSRFToken(c, v.RoomID)
 	if v.EmbedOrigin != "" {
+		p.BodyClass = "app app--embedded" // inside the caller's app: no site header of ours
 		embedHeaders(c, v.EmbedOrigin)
 		carrySession(&p, &v, carriedSession(c))
 	}

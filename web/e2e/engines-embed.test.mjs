@@ -153,3 +153,16 @@ test("a host on an origin the organization did not allow cannot frame the room a
   assert.deepEqual(await page.eval(() => window.__messages), [], `${engine}: no message reached the host`);
   await page.screenshot("embed-refused");
 });
+
+test("on a phone-sized host the embedded room fits its frame", T, async () => {
+  // WebKit's window (MiniBrowser) is no narrower than about 450 px, as in engines-polish.
+  const PHONE = engine === "webkit" ? { width: 460, height: 844 } : { width: 390, height: 844 };
+  const page = await pages.newPage(PHONE);
+  await page.goto(`${allowed.origin}/?room=${encodeURIComponent(room.url)}`);
+  await page.waitFor(() => window.__events.some((e) => e.type === "ready"), null, { timeout: 60000, message: `${engine}: ready` });
+  await page.frameWaitFor(() => !!document.querySelector(".viewer-page--rendered"), null, { timeout: 60000, message: `${engine}: a drawn page` });
+  const fit = await page.frameEval(() => ({ width: innerWidth, scroll: document.documentElement.scrollWidth }));
+  assert.equal(fit.width, PHONE.width, `${engine}: the frame is as wide as its container`);
+  assert.ok(fit.scroll <= fit.width, `${engine}: nothing in the frame is wider than it (${fit.scroll} > ${fit.width})`);
+  await page.screenshot("embed-room-phone");
+});
