@@ -222,6 +222,10 @@ func auditRecipes() []auditRecipe {
 			f.admin.post(f.orgPath+"/api-access", url.Values{"csrf": {f.csrf}, "enabled": {"false", "true"}}).status(http.StatusSeeOther)
 			return 0
 		}},
+		{"POST /admin/organizations/:id/embed-origins", "organization.embed_origins_changed", byAdmin, func(t *testing.T, f *auditFixture) int64 {
+			f.admin.post(f.orgPath+"/embed-origins", url.Values{"csrf": {f.csrf}, "origins": {"https://app.acme.example"}}).status(http.StatusSeeOther)
+			return 0
+		}},
 		{"POST /admin/organizations/:id/users", "user.created", byAdmin, func(t *testing.T, f *auditFixture) int64 {
 			f.admin.post(f.orgPath+"/users", url.Values{"csrf": {f.csrf}, "email": {"new@example.com"}, "firstName": {"New"}, "lastName": {"Person"}}).
 				status(http.StatusSeeOther)
