@@ -15,17 +15,15 @@
 import { test, before, after, afterEach } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { startServer } from "./lib/server.mjs";
 import { launch, engine } from "./lib/engine.mjs";
 import { enginePages, assertClean } from "./lib/room.mjs";
+import { signIn, axeViolations } from "./lib/admin.mjs";
 
 const T = { timeout: 240000 };
 // WebKit's window (MiniBrowser) is no narrower than about 450 px: its phone is 460 px wide, as in engines-polish.
 const PHONE = engine === "webkit" ? { width: 460, height: 844 } : { width: 390, height: 844 };
 const SEEDED = 60; // 12 of each of five actions (cmd/auditseed)
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 let srv, browser, txID;
 
 before(async () => {
@@ -47,12 +45,7 @@ afterEach(pages.closeAll);
 /** A page of the given size, signed in to the console. */
 async function signedIn(size) {
   const page = await pages.newPage(size);
-  await page.goto(srv.base + "/admin/login");
-  await page.fill("#admin-email", "admin@example.com");
-  await page.fill("#admin-password", srv.adminPassword);
-  await page.click(".admin-login button[type=submit], form button[type=submit]");
-  await page.waitFor(() => location.pathname === "/admin/transactions", null, { message: `${engine}: signed in` });
-  await page.hooks();
+  await signIn(page, srv);
   return page;
 }
 
@@ -80,13 +73,9 @@ async function oneLine(page, width) {
   assert.equal(shape.pageWider, false, `${engine}: the page is wider than ${width} px`);
 }
 
-/** axe-core's serious and critical violations on the page, as lines. */
+/** Fails on axe-core's serious and critical violations on the page. */
 async function axe(page, where) {
-  await page.inject(axeSource);
-  const found = await page.eval(async () => (await window.axe.run(document, { resultTypes: ["violations"] })).violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}) ${v.help}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 4).join(" | ")}`));
-  assert.deepEqual(found, [], `${engine}: axe on ${where}`);
+  assert.deepEqual(await axeViolations(page, where), [], `${engine}: axe on ${where}`);
 }
 
 test("the audit trail: newest first, one line a row at 1280 and 1024, filtered by an action's prefix, paged both ways", T, async () => {

@@ -12,17 +12,14 @@
 // navigation stays on one line on the desktop widths.
 import { test, before, after, afterEach } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { startServer } from "./lib/server.mjs";
 import { launch, engine } from "./lib/engine.mjs";
 import { enginePages, assertNoProblems } from "./lib/room.mjs";
+import { signIn, axeViolations } from "./lib/admin.mjs";
 
 const T = { timeout: 240000 };
 // WebKit's window (MiniBrowser) is no narrower than about 450 px, as in engines-polish.
 const PHONE = engine === "webkit" ? { width: 460, height: 844 } : { width: 390, height: 844 };
-// axe-core as a function the adapter sends to every engine (made here in Node; the page's CSP allows no eval).
-const installAxe = new Function(readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8") + "\nreturn typeof window.axe;");
 let srv, browser;
 
 before(async () => {
@@ -42,11 +39,7 @@ afterEach(pages.closeAll);
 /** Signs in to the console on a fresh page of size and opens /admin (plus query). */
 async function overview(size, query = "") {
   const page = await pages.newPage(size);
-  await page.goto(srv.base + "/admin/login");
-  await page.fill("#admin-email", "admin@example.com");
-  await page.fill("#admin-password", srv.adminPassword);
-  await page.click("button[type=submit]");
-  await page.waitFor(() => location.pathname === "/admin/transactions", undefined, { message: `${engine}: signed in` });
+  await signIn(page, srv);
   await page.goto(srv.base + "/admin" + query);
   await page.waitForSelector("[data-chart]");
   return page;
@@ -60,16 +53,6 @@ function row(page, id, label) {
       return tr ? [...tr.querySelectorAll("td")].map((td) => td.textContent) : null;
     },
     { id, label },
-  );
-}
-
-/** The serious and critical axe violations of the page. */
-async function axeViolations(page) {
-  assert.equal(await page.eval(installAxe), "object", `${engine}: axe-core installed`);
-  return page.eval(async () =>
-    (await window.axe.run(document, { resultTypes: ["violations"] })).violations
-      .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map((v) => ({ id: v.id, targets: v.nodes.map((n) => n.target.join(" ")) })),
   );
 }
 
@@ -110,7 +93,7 @@ test(`${engine}: the overview charts the figures, with tables, a filter URL and 
   // The figures open under their summary.
   await page.click('[data-chart="chart-transactions"] summary');
   await page.waitFor(() => document.querySelector('[data-chart="chart-transactions"] details').open);
-  assert.deepEqual(await axeViolations(page), [], `${engine}: axe`);
+  assert.deepEqual(await axeViolations(page, "/admin"), [], `${engine}: axe`);
   assert.equal(await page.eval(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), 0, `${engine}: no overflow at 1280`);
   const navLines = () =>
     page.eval(() => new Set([...document.querySelectorAll(".site-nav__link")].map((a) => Math.round(a.getBoundingClientRect().top))).size);

@@ -12,16 +12,13 @@
 // form is axe-clean and drawn at 1280 and 1024 px.
 import { test, before, after, afterEach } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { mixedPDF } from "./lib/pdf.mjs";
 import { startServer } from "./lib/server.mjs";
 import { launch, engine } from "./lib/engine.mjs";
 import { enginePages, assertNoProblems } from "./lib/room.mjs";
+import { signIn as signInAs, axeViolations as audit } from "./lib/admin.mjs";
 
 const T = { timeout: 240000 };
-// axe-core as a function, so every engine runs it like any other page script.
-const axe = new Function(readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8"));
 let srv, browser;
 
 before(async () => {
@@ -37,16 +34,6 @@ after(async () => {
 const pages = enginePages(() => browser);
 afterEach(pages.closeAll);
 
-/** The serious and critical axe violations of the page, as readable lines. */
-async function audit(page, where) {
-  await page.eval(axe);
-  const found = await page.eval(async () =>
-    (await window.axe.run(document, { resultTypes: ["violations"] })).violations
-      .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).slice(0, 5).join(" | ")}`));
-  return found.map((line) => `${engine} ${where}: ${line}`);
-}
-
 /** Waits until the page is at path (after a navigation), then reinstalls the test hooks. */
 async function arrived(page, path) {
   await page.waitFor((path) => location.pathname === path && document.readyState === "complete", path, { message: `${engine}: at ${path}` });
@@ -54,13 +41,7 @@ async function arrived(page, path) {
 }
 
 /** Signs in to the console as the demo admin. */
-async function signIn(page) {
-  await page.goto(srv.base + "/admin/login");
-  await page.fill("#admin-email", "admin@example.com");
-  await page.fill("#admin-password", srv.adminPassword);
-  await page.eval(() => document.querySelector("#admin-password").form.requestSubmit());
-  await arrived(page, "/admin/transactions");
-}
+const signIn = (page) => signInAs(page, srv);
 
 /** Opens the form from the rooms page and chooses the demo organization. */
 async function openForm(page) {
