@@ -237,6 +237,10 @@ async function launchWebKit() {
     }
   };
   let driver = await session();
+  // A session WebKitWebDriver lost (seen once in CI: "Could not parse script result", then
+  // NoSuchSessionError for the rest of the file) is replaced by the next page, so one crash
+  // fails one test, not every test after it.
+  const lost = (err) => err?.name === "NoSuchSessionError" || /no such session|invalid session id/i.test(err?.message || "");
   // After a right-button press WebKitWebDriver's input state is off for good (its release is
   // sent as the left button's, and later keys come out as if Shift were held): such a page's
   // session is replaced when the page closes.
@@ -255,6 +259,16 @@ async function launchWebKit() {
     engine,
     async newPage({ width = 1440, height = 900 } = {}) {
       if (open) throw new Error("the WebKit adapter drives one page at a time");
+      if (driver) {
+        try {
+          await driver.getTitle();
+        } catch (err) {
+          if (!lost(err)) throw err;
+          console.log("# webkit: the session was lost; a new one");
+          await driver.quit().catch(() => {});
+          driver = null;
+        }
+      }
       if (!driver) driver = await session(true);
       open = true;
       // The viewport is the window minus MiniBrowser's chrome: size the window, measure, correct.
