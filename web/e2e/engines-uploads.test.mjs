@@ -16,7 +16,7 @@ import assert from "node:assert/strict";
 import { mixedPDF, textTagsPDF } from "./lib/pdf.mjs";
 import { startServer } from "./lib/server.mjs";
 import { launch, engine } from "./lib/engine.mjs";
-import { enginePages, assertClean } from "./lib/room.mjs";
+import { enginePages, assertClean, clickable } from "./lib/room.mjs";
 
 const T = { timeout: 240000 };
 let srv, browser, mixed;
@@ -228,6 +228,10 @@ test("the session checklist warns, without blocking, about a document with no ta
     await page.screenshot(`engines-uploads-checklist-warnings-${size.width}`);
 
     // The document's link closes the dialog and shows the document's first page.
+    // Scrolled into the dialog's view (at 768 px high the list runs on under the dialog's footer, as a
+    // user scrolls it), and still: the click lands on the link.
+    await page.eval((sel) => document.querySelector(sel).scrollIntoView({ block: "center" }), '#session-dialog a[href="#doc-1-page-1"]');
+    await clickable(page, '#session-dialog a[href="#doc-1-page-1"]');
     await page.click('#session-dialog a[href="#doc-1-page-1"]');
     await page.waitForSelector("#session-dialog", { hidden: true });
     await page.waitFor(() => {
@@ -239,6 +243,10 @@ test("the session checklist warns, without blocking, about a document with no ta
 
     // The suggestions' link closes the dialog and shows the list (in its sheet on a phone).
     await openChecklist();
+    // Scrolled into the dialog's view (at 768 px high the list runs on under the dialog's footer, as a
+    // user scrolls it), and still: the click lands on the link.
+    await page.eval((sel) => document.querySelector(sel).scrollIntoView({ block: "center" }), '#session-dialog a[href="#room-suggestions"]');
+    await clickable(page, '#session-dialog a[href="#room-suggestions"]');
     await page.click('#session-dialog a[href="#room-suggestions"]');
     await page.waitForSelector("#session-dialog", { hidden: true });
     await page.waitFor(() => {
