@@ -96,6 +96,9 @@ func replacedAudit(e *AuditEntry, s ReplacedSummary, room bool) {
 	e.Summary = fmt.Sprintf("Replaced the transaction (version %d): %s, %s, %s", s.Version,
 		count(s.Documents.After, "document"), count(s.Participants.After, "participant"), count(s.Tags.After, "tag"))
 	if !room {
+		if changes := replacedChanges(s); changes != "" {
+			e.Summary += "; " + changes
+		}
 		return
 	}
 	participant := func(action, words string) {
@@ -128,6 +131,41 @@ func replacedAudit(e *AuditEntry, s ReplacedSummary, room bool) {
 	case s.reordered:
 		participant("participant.moved", "Changed the order of the participants")
 	}
+}
+
+// replacedChanges names who and what a replace through the API added,
+// removed, renamed or changed ("renamed participant Robin Seller → Robin
+// Seller-Smith; removed document Addendum"), as its history entry lists
+// them; "" when it changed none of them.
+func replacedChanges(s ReplacedSummary) string {
+	var parts []string
+	list := func(words string, names []string) {
+		if len(names) > 0 {
+			parts = append(parts, words+" "+strings.Join(names, ", "))
+		}
+	}
+	renames := func(words string, rs []Rename) {
+		for _, r := range rs {
+			parts = append(parts, words+" "+r.From+" → "+r.To)
+		}
+	}
+	list("added participant", s.ParticipantsAdded)
+	list("removed participant", s.ParticipantsRemoved)
+	renames("renamed participant", s.ParticipantsRenamed)
+	for _, c := range s.ParticipantsChanged {
+		words := "changed participant " + c.Name + ":"
+		if c.Email != nil {
+			words += " e-mail " + c.Email.From + " → " + c.Email.To
+		}
+		if c.Auth != nil {
+			words += " authentication " + c.Auth.From + " → " + c.Auth.To
+		}
+		parts = append(parts, words)
+	}
+	list("added document", s.DocumentsAdded)
+	list("removed document", s.DocumentsRemoved)
+	renames("renamed document", s.DocumentsRenamed)
+	return strings.Join(parts, "; ")
 }
 
 // batchWords is a tag batch's sentence: "Placed 3 tags (2 signature, 1
