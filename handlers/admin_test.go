@@ -350,6 +350,11 @@ func TestAdminManagesOrganizationsUsersAndTokens(t *testing.T) {
 		req.Header.Set("HX-Request", "true")
 		b.do(req).status(http.StatusNoContent)
 		s.do(jsonReq(http.MethodPost, "/api/v1/markup-rooms", acme.Token, roomBody(acme, doc))).status(http.StatusUnauthorized)
+		// Who turned it off, and when: the console's audit page, filtered by the action, names the admin.
+		trail := b.get("/admin/audit?action=organization.api_disabled&org=" + itoa64(acme.Org.ID)).status(http.StatusOK).Body.String()
+		if rows := auditRows(trail); len(rows) != 1 || !strings.Contains(trail, "ada@example.com") || !strings.Contains(trail, "<time datetime=") {
+			t.Fatalf("the audit page does not show who turned API access off: %d rows", len(rows))
+		}
 		b.post(acmeURL+"/api-access", url.Values{"csrf": {token}, "enabled": {"false", "true"}}).status(http.StatusSeeOther)
 		s.createRoom(acme.Token, roomBody(acme, doc))
 
