@@ -56,10 +56,7 @@ func (h *adminHandler) adminTransactions(c *gin.Context) error {
 				q.Set(k, val)
 			}
 		}
-		if len(q) == 0 {
-			return base.Path()
-		}
-		return base.Path() + "?" + q.Encode()
+		return withQuery(base.Path(), q.Encode())
 	}
 	if page.HasNext {
 		v.NextURL = filtered(route.AdminTransactions, "after", page.LastID)

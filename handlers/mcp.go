@@ -138,8 +138,7 @@ func (m *mcpHandler) toolHandler(t mcpTool) mcp.ToolHandler {
 			return nil, errors.New("the call carries no authenticated caller")
 		}
 		p := caller.principal
-		ctx = models.WithAuditActor(ctx, models.AuditActor{Kind: models.AuditActorAPIToken,
-			ID: strconv.FormatInt(p.Token.ID, 10), Name: p.Token.Name, Via: "mcp", Address: caller.address})
+		ctx = models.WithAuditActor(ctx, p.AuditActor("mcp", caller.address))
 		var args json.RawMessage
 		if req.Params != nil {
 			args = req.Params.Arguments

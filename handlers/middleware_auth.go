@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"context"
-	"strconv"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -38,9 +37,7 @@ func requireToken(auth TokenAuthenticator, limit *rateLimiter) gin.HandlerFunc {
 		}
 		c.Set(ctxPrincipal, p)
 		// The audit trail names the token for every change of this request.
-		c.Request = c.Request.WithContext(models.WithAuditActor(c.Request.Context(), models.AuditActor{
-			Kind: models.AuditActorAPIToken, ID: strconv.FormatInt(p.Token.ID, 10), Name: p.Token.Name, Via: "api", Address: c.ClientIP(),
-		}))
+		c.Request = c.Request.WithContext(models.WithAuditActor(c.Request.Context(), p.AuditActor("api", c.ClientIP())))
 		if !limit.allowToken(c, p.Token.ID) {
 			return
 		}

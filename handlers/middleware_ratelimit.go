@@ -198,16 +198,22 @@ func (l *rateLimiter) allowAddress(c *gin.Context) bool {
 	return l.take(c, scopeAddress, l.addressBucket(c))
 }
 
+// tokenBucketKey names an API token's requests bucket;
+// tokenUploadsBucketKey its uploads bucket, which the upload routes and the
+// MCP tool upload_document share.
+func tokenBucketKey(tokenID int64) string { return "api:" + strconv.FormatInt(tokenID, 10) }
+
+func tokenUploadsBucketKey(tokenID int64) string { return "upload:" + tokenBucketKey(tokenID) }
+
 // allowToken counts an authenticated API request against its token (and
 // an upload against the token's uploads too).
 func (l *rateLimiter) allowToken(c *gin.Context, tokenID int64) bool {
 	if l == nil {
 		return true
 	}
-	key := "api:" + strconv.FormatInt(tokenID, 10)
-	buckets := []models.RateBucket{{Key: key, Limit: l.limits.API}}
+	buckets := []models.RateBucket{{Key: tokenBucketKey(tokenID), Limit: l.limits.API}}
 	if isUpload(c) {
-		buckets = append(buckets, models.RateBucket{Key: "upload:" + key, Limit: l.limits.uploads()})
+		buckets = append(buckets, models.RateBucket{Key: tokenUploadsBucketKey(tokenID), Limit: l.limits.uploads()})
 	}
 	return l.take(c, scopeAPI, buckets...)
 }
@@ -220,8 +226,7 @@ func (l *rateLimiter) allowUpload(ctx context.Context, log *slog.Logger, tokenID
 	if l == nil {
 		return nil
 	}
-	key := "upload:api:" + strconv.FormatInt(tokenID, 10)
-	d, err := l.store.TakeRateTokens(ctx, models.RateBucket{Key: key, Limit: l.limits.uploads()})
+	d, err := l.store.TakeRateTokens(ctx, models.RateBucket{Key: tokenUploadsBucketKey(tokenID), Limit: l.limits.uploads()})
 	if err != nil {
 		log.WarnContext(ctx, "rate limit not checked", "error", err)
 		return nil

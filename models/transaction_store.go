@@ -36,6 +36,12 @@ func (p *Principal) Actor() Actor {
 	return Actor{OrganizationID: p.Organization.ID, TokenID: &p.Token.ID, Label: "API token " + formatInt(p.Token.ID) + " (" + p.Token.Name + ")"}
 }
 
+// AuditActor names an API caller in the audit trail: its token, the
+// channel it came through ("api", "mcp") and its client address.
+func (p *Principal) AuditActor(via, address string) AuditActor {
+	return AuditActor{Kind: AuditActorAPIToken, ID: formatInt(p.Token.ID), Name: p.Token.Name, Via: via, Address: address}
+}
+
 // prepareTransaction runs the checks that need the store (400 first, then
 // 422) and builds the rows to write; nothing is written.
 func (s *Store) prepareTransaction(ctx context.Context, actor Actor, id string, in *TransactionInput) (*Transaction, error) {
