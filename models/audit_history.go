@@ -116,15 +116,8 @@ func replacedAudit(e *AuditEntry, s ReplacedSummary, room bool) {
 		r := s.ParticipantsRenamed[0]
 		participant("participant.renamed", "Renamed participant "+r.From+" → "+r.To)
 	case len(s.ParticipantsChanged) > 0:
-		c := s.ParticipantsChanged[0]
-		words := "Changed participant " + c.Name + ":"
-		if c.Email != nil {
-			words += " e-mail " + c.Email.From + " → " + c.Email.To
-		}
-		if c.Auth != nil {
-			words += " authentication " + c.Auth.From + " → " + c.Auth.To
-		}
-		participant("participant.changed", words)
+		words := participantChangeWords(s.ParticipantsChanged[0])
+		participant("participant.changed", "C"+strings.TrimPrefix(words, "c"))
 	case len(s.DocumentsRenamed) > 0:
 		r := s.DocumentsRenamed[0]
 		e.Action, e.Summary = "document.renamed", "Renamed document "+r.From+" → "+r.To
@@ -153,19 +146,26 @@ func replacedChanges(s ReplacedSummary) string {
 	list("removed participant", s.ParticipantsRemoved)
 	renames("renamed participant", s.ParticipantsRenamed)
 	for _, c := range s.ParticipantsChanged {
-		words := "changed participant " + c.Name + ":"
-		if c.Email != nil {
-			words += " e-mail " + c.Email.From + " → " + c.Email.To
-		}
-		if c.Auth != nil {
-			words += " authentication " + c.Auth.From + " → " + c.Auth.To
-		}
-		parts = append(parts, words)
+		parts = append(parts, participantChangeWords(c))
 	}
 	list("added document", s.DocumentsAdded)
 	list("removed document", s.DocumentsRemoved)
 	renames("renamed document", s.DocumentsRenamed)
 	return strings.Join(parts, "; ")
+}
+
+// participantChangeWords is what a change of one participant's e-mail or
+// authentication says, in the middle of a sentence ("changed participant
+// Robin: e-mail a@x.io → b@x.io").
+func participantChangeWords(c ParticipantChange) string {
+	words := "changed participant " + c.Name + ":"
+	if c.Email != nil {
+		words += " e-mail " + c.Email.From + " → " + c.Email.To
+	}
+	if c.Auth != nil {
+		words += " authentication " + c.Auth.From + " → " + c.Auth.To
+	}
+	return words
 }
 
 // batchWords is a tag batch's sentence: "Placed 3 tags (2 signature, 1

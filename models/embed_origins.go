@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -111,7 +112,7 @@ func ParseEmbedOrigins(raw []string) ([]string, error) {
 			p.Add(pointer("#/embedOrigins", i), code, "%q: %s", truncateForDetail(strings.TrimSpace(r)), detail)
 			continue
 		}
-		if !containsString(out, o) {
+		if !slices.Contains(out, o) {
 			out = append(out, o)
 		}
 	}
@@ -211,18 +212,9 @@ func (s *Store) checkRoomEmbed(ctx context.Context, orgID int64, origin string) 
 	if err != nil {
 		return err
 	}
-	if !containsString(org.AllowedEmbedOrigins(), origin) {
+	if !slices.Contains(org.AllowedEmbedOrigins(), origin) {
 		return Unprocessable("#/embed/origin", "embed_origin_not_allowed",
 			"The organization does not allow rooms to be embedded by "+origin+"; an operator adds it to the organization's embedding origins first.")
 	}
 	return nil
-}
-
-func containsString(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }

@@ -94,13 +94,19 @@ func withTotals(counts map[RollupKey]int64) map[RollupKey]int64 {
 }
 
 // upsertRollups is the statement that adds counts to metric_rollups, one
-// row per key (the keys must differ), and its arguments.
+// row per key, and its arguments.
 func upsertRollups(counts map[RollupKey]int64) (string, []any) {
+	return upsertRollupKeys(sortedRollupKeys(counts), counts)
+}
+
+// sortedRollupKeys are counts' keys in one order, so that concurrent
+// flushes lock rows alike.
+func sortedRollupKeys(counts map[RollupKey]int64) []RollupKey {
 	keys := make([]RollupKey, 0, len(counts))
 	for k := range counts {
 		keys = append(keys, k)
 	}
-	sort.Slice(keys, func(i, j int) bool { // one order, so concurrent flushes lock rows alike
+	sort.Slice(keys, func(i, j int) bool {
 		a, b := keys[i], keys[j]
 		if a.Metric != b.Metric {
 			return a.Metric < b.Metric
@@ -113,6 +119,12 @@ func upsertRollups(counts map[RollupKey]int64) (string, []any) {
 		}
 		return a.Bucket < b.Bucket
 	})
+	return keys
+}
+
+// upsertRollupKeys is the statement that adds counts[k] for each of keys
+// (which must differ), in their order.
+func upsertRollupKeys(keys []RollupKey, counts map[RollupKey]int64) (string, []any) {
 	var sql strings.Builder
 	sql.WriteString("INSERT INTO metric_rollups (metric, hour, organization_id, bucket, count) VALUES ")
 	args := make([]any, 0, 5*len(keys))
@@ -132,31 +144,25 @@ func upsertRollups(counts map[RollupKey]int64) (string, []any) {
 const maxRollupRows = 5000
 
 // AddRollups adds counts to metric_rollups, and each to its
-// AllOrganizations row (one UPSERT per 5,000 rows), so what several
-// instances count merges in the same rows.
+// AllOrganizations row (one UPSERT per 5,000 rows, all in one database
+// transaction and in one key order), so what several instances count merges
+// in the same rows, and a flush that fails part-way adds nothing (its
+// caller keeps the counts for the next one, which then adds them once).
 func (s *Store) AddRollups(ctx context.Context, counts map[RollupKey]int64) error {
 	if len(counts) == 0 {
 		return nil
 	}
 	counts = withTotals(counts)
-	chunk := map[RollupKey]int64{}
-	flush := func() error {
-		sql, args := upsertRollups(chunk)
-		clear(chunk)
-		return mapDBError(s.db.WithContext(ctx).Exec(sql, args...).Error)
-	}
-	for k, n := range counts {
-		chunk[k] = n
-		if len(chunk) == maxRollupRows {
-			if err := flush(); err != nil {
+	keys := sortedRollupKeys(counts)
+	return s.inTx(ctx, func(tx *Store) error {
+		for start := 0; start < len(keys); start += maxRollupRows {
+			sql, args := upsertRollupKeys(keys[start:min(start+maxRollupRows, len(keys))], counts)
+			if err := tx.db.WithContext(ctx).Exec(sql, args...).Error; err != nil {
 				return err
 			}
 		}
-	}
-	if len(chunk) == 0 {
 		return nil
-	}
-	return flush()
+	})
 }
 
 // countNow adds one to each metric for orgID in the current hour, inside the
