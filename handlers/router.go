@@ -46,6 +46,9 @@ type Config struct {
 	// X-Forwarded-For / X-Real-IP name the client; none by default, so a
 	// client cannot claim another address (sign-in limits, logs, activity).
 	TrustedProxies []string
+	// PseudoLocale offers the test-only pseudo-language (i18n.Pseudo,
+	// ?lang=en-XA), which wraps and lengthens every message.
+	PseudoLocale bool
 }
 
 // Store is what the router wires: every area's store interfaces, met by
@@ -152,7 +155,7 @@ func New(d Deps) (http.Handler, error) {
 		return nil, fmt.Errorf("handlers.New: trusted proxies: %w", err)
 	}
 	r.Use(requestContext(d.Logger), func(c *gin.Context) { c.Set(ctxSite, s) },
-		accessLog(), metrics.middleware(), recoverPanics(), securityHeaders())
+		accessLog(), metrics.middleware(), recoverPanics(), securityHeaders(), s.localize())
 	r.NoRoute(func(c *gin.Context) {
 		respondError(c, errStatus(http.StatusNotFound, "There is nothing at this address."))
 	})
@@ -241,7 +244,7 @@ func New(d Deps) (http.Handler, error) {
 	handle(signedIn, http.MethodGet, route.AdminOutbox, console.adminOutbox)
 	handle(signedIn, http.MethodPost, route.AdminOutboxRetry, console.adminRetryMessage)
 
-	apiGroup := r.Group("", recordAPIRequests(d.Requests), requireToken(st, limiter))
+	apiGroup := r.Group("", inEnglish, recordAPIRequests(d.Requests), requireToken(st, limiter))
 	handle(apiGroup, http.MethodPost, route.APIUpload, api.uploadDocument)
 	handle(apiGroup, http.MethodPost, route.APIUploadAlias, api.uploadDocument)
 	handle(apiGroup, http.MethodGet, route.APIDocument, api.getDocument)

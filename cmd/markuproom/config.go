@@ -66,6 +66,8 @@ type config struct {
 	OutboxLease time.Duration
 	// RateLimits are the token buckets (MARKUPROOM_RATE_*).
 	RateLimits handlers.RateLimits
+	// PseudoLocale offers the test-only pseudo-language (?lang=en-XA).
+	PseudoLocale bool
 	// MetricsToken serves /metrics on the main listener to requests bearing
 	// it; MetricsAddr serves it, without a token, on a separate listener.
 	// With neither, /metrics is not served.
@@ -172,6 +174,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		}
 	}
 	c.WebhookAllowPrivate = boolean("MARKUPROOM_WEBHOOK_ALLOW_PRIVATE", false)
+	c.PseudoLocale = boolean("MARKUPROOM_PSEUDO_LOCALE", false)
 	c.MetricsToken, c.MetricsAddr = str("MARKUPROOM_METRICS_TOKEN", ""), str("MARKUPROOM_METRICS_ADDR", "")
 	if c.MetricsToken != "" && (len(c.MetricsToken) < 16 || strings.ContainsAny(c.MetricsToken, " \t")) {
 		errs = append(errs, errors.New("MARKUPROOM_METRICS_TOKEN must have at least 16 characters and no spaces"))

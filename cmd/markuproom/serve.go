@@ -105,6 +105,7 @@ func (a *app) newHandler(logger *slog.Logger, registry *prometheus.Registry) (ht
 			Webhooks:         models.WebhookPolicy{AllowPrivate: a.cfg.WebhookAllowPrivate},
 			RateLimits:       a.cfg.RateLimits,
 			MetricsToken:     a.cfg.MetricsToken,
+			PseudoLocale:     a.cfg.PseudoLocale,
 		},
 		Store:    a.store,
 		Assets:   assets,

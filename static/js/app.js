@@ -15,6 +15,19 @@
 (function () {
   "use strict";
 
+  // The page's messages (templates/i18n.go: <script id="i18n-messages">,
+  // the catalog of its language, web/i18n/locales): msg(id) is one of them.
+  var catalog = {};
+  try {
+    catalog = JSON.parse(document.getElementById("i18n-messages").textContent).messages || {};
+  } catch (e) {
+    catalog = {};
+  }
+  function msg(id) {
+    var m = catalog[id];
+    return typeof m === "string" ? m : id;
+  }
+
   // htmx settings that keep it inside the CSP. These run before htmx
   // initialises: deferred scripts execute before DOMContentLoaded, which is
   // when htmx reads its configuration and would inject its indicator <style>.
@@ -85,7 +98,7 @@
       var text = source ? source.textContent.trim() : copier.getAttribute("data-copy-text");
       if (text && navigator.clipboard) {
         navigator.clipboard.writeText(text).then(function () {
-          copier.textContent = "Copied";
+          copier.textContent = msg("app.copy.done");
         });
       }
       return;
@@ -124,8 +137,9 @@
     d.innerHTML =
       '<div class="dialog__header"><h2 class="dialog__title" id="confirm-dialog-title"></h2></div>' +
       '<div class="dialog__body"><p id="confirm-dialog-note" data-confirm-note></p></div>' +
-      '<div class="dialog__footer"><button type="button" class="btn btn--secondary" data-confirm-cancel>Cancel</button>' +
+      '<div class="dialog__footer"><button type="button" class="btn btn--secondary" data-confirm-cancel></button>' +
       '<button type="button" class="btn btn--danger" data-confirm-ok></button></div>';
+    d.querySelector("[data-confirm-cancel]").textContent = msg("app.confirm.cancel");
     document.body.appendChild(d);
     d.addEventListener("keydown", function (event) {
       if (event.key !== "Tab") return;
@@ -151,7 +165,7 @@
     var note = source.getAttribute("data-confirm-note") || "";
     d.querySelector("[data-confirm-note]").textContent = note;
     d.querySelector(".dialog__body").hidden = !note;
-    d.querySelector("[data-confirm-ok]").textContent = words && words.length <= 40 ? words : "Confirm";
+    d.querySelector("[data-confirm-ok]").textContent = words && words.length <= 40 ? words : msg("app.confirm.ok");
     var back = document.activeElement;
     d.returnValue = "";
     d.addEventListener(
@@ -223,6 +237,13 @@
   document.addEventListener("change", function (event) {
     var t = event.target;
     if (t instanceof HTMLSelectElement && t.matches('[data-control="authentication-type"]')) syncAuthFields(t);
+    // The language menu switches at once: the same page again with ?lang=
+    // (its other parameters kept, an embedded room's session among them).
+    if (t instanceof HTMLSelectElement && t.matches("[data-language-menu]")) {
+      var url = new URL(window.location.href);
+      url.searchParams.set("lang", t.value);
+      window.location.assign(url.toString());
+    }
   });
   function syncAllAuthFields() {
     document.querySelectorAll('select[data-control="authentication-type"]').forEach(syncAuthFields);

@@ -1,0 +1,85 @@
+package handlers
+
+import (
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/markuproom/markuproom/web/i18n"
+)
+
+// Language choice (docs/i18n.md): ?lang= (the language menu) sets it and a
+// browser-session cookie remembers it; else a room's own locale (operation
+// B's "locale"); else Accept-Language; else English. The API always answers
+// in English: its words are for programs, which switch on codes.
+const (
+	langQuery  = "lang"
+	langCookie = "markuproom_lang"
+	// langHeader carries the page's chosen language on an embedded room's
+	// requests, where the cookie is not sent (docs/decisions.md, "Embedded rooms").
+	langHeader = "X-Markup-Lang"
+)
+
+// ctxLangChosen marks a request whose language was chosen (?lang=, the
+// cookie or the header), which a room's own locale does not override.
+const ctxLangChosen = "langChosen"
+
+// localize puts the request's Localizer in its context.
+func (s *site) localize() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		lang, chosen := s.chosenLanguage(c)
+		if !chosen {
+			if l, ok := i18n.Match(c.GetHeader("Accept-Language")); ok {
+				lang = l
+			}
+		}
+		c.Set(ctxLangChosen, chosen)
+		setLanguage(c, lang)
+		c.Next()
+	}
+}
+
+// chosenLanguage reads ?lang=, the header and the cookie, in that order; a
+// ?lang= is remembered in the cookie.
+func (s *site) chosenLanguage(c *gin.Context) (i18n.Language, bool) {
+	if l, ok := s.language(c.Query(langQuery)); ok {
+		http.SetCookie(c.Writer, &http.Cookie{Name: langCookie, Value: l.Tag, Path: "/",
+			HttpOnly: true, Secure: s.secure(), SameSite: http.SameSiteLaxMode})
+		return l, true
+	}
+	if l, ok := s.language(c.GetHeader(langHeader)); ok {
+		return l, true
+	}
+	if ck, err := c.Request.Cookie(langCookie); err == nil {
+		if l, ok := s.language(ck.Value); ok {
+			return l, true
+		}
+	}
+	return i18n.Fallback(), false
+}
+
+// language looks tag up among the languages this server offers (the
+// pseudo-language only when Config.PseudoLocale is set).
+func (s *site) language(tag string) (i18n.Language, bool) {
+	if s.cfg.PseudoLocale && tag == i18n.Pseudo.Tag {
+		return i18n.Pseudo, true
+	}
+	return i18n.Lookup(tag)
+}
+
+// setLanguage makes lang the request's language.
+func setLanguage(c *gin.Context, lang i18n.Language) {
+	c.Request = c.Request.WithContext(i18n.With(c.Request.Context(), i18n.New(lang)))
+	c.Header("Content-Language", lang.Tag)
+}
+
+// inEnglish makes the API's answers English whatever the request asks.
+func inEnglish(c *gin.Context) {
+	setLanguage(c, i18n.Fallback())
+	c.Next()
+}
+
+// secure tells whether the site is served over HTTPS (its cookies are Secure).
+func (s *site) secure() bool {
+	return len(s.cfg.BaseURL) >= 8 && s.cfg.BaseURL[:8] == "https://"
+}

@@ -1,0 +1,64 @@
+package i18n
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+func TestTranslateFillsPluralsNumbersAndDates(t *testing.T) {
+	es, _ := Lookup("es")
+	l := New(es)
+	day := time.Date(2026, 11, 26, 16, 5, 0, 0, time.UTC)
+	if got := l.Date(day); got != "26 nov 2026" {
+		t.Errorf("es date = %q", got)
+	}
+	if got := English().DateTime(day); got != "Nov 26, 2026, 16:05" {
+		t.Errorf("en datetime = %q", got)
+	}
+	de, _ := Lookup("de")
+	if got := New(de).Number(1234567); got != "1.234.567" {
+		t.Errorf("de number = %q", got)
+	}
+	ar, _ := Lookup("ar")
+	if got := New(ar).Number(1234); got != "1,234" && got != "1٬234" {
+		t.Errorf("ar number = %q (Western digits)", got)
+	}
+	for n, want := range map[int]string{0: "zero", 1: "one", 2: "two", 3: "few", 11: "many", 100: "other"} {
+		if got := New(ar).PluralCategory(n); got != want {
+			t.Errorf("ar plural of %d = %s, want %s", n, got, want)
+		}
+	}
+	if got := English().T("no.such.id"); got != "no.such.id" {
+		t.Errorf("unknown id = %q", got)
+	}
+	ctx := With(context.Background(), l)
+	if got := T(ctx, "layout.signout"); got != "Cerrar sesión" {
+		t.Errorf("es sign out = %q", got)
+	}
+	if got := T(context.Background(), "layout.signout"); got != "Sign out" {
+		t.Errorf("fallback = %q", got)
+	}
+}
+
+func TestMatchAcceptLanguage(t *testing.T) {
+	for header, want := range map[string]string{
+		"es-MX,es;q=0.9,en;q=0.5": "es",
+		"fr-CA":                   "fr",
+		"de-AT, en;q=0.1":         "de",
+		"ar-EG":                   "ar",
+		"ja, ar;q=0.3":            "ar",
+		"en-GB":                   "en",
+	} {
+		l, ok := Match(header)
+		if !ok || l.Tag != want {
+			t.Errorf("Match(%q) = %v %v, want %s", header, l.Tag, ok, want)
+		}
+	}
+	if _, ok := Match("ja, zh"); ok {
+		t.Error("Match(ja, zh) found a language")
+	}
+	if _, ok := Match(""); ok {
+		t.Error("Match(\"\") found a language")
+	}
+}
