@@ -57,8 +57,10 @@ func pseudoText(s string) string {
 		b.WriteString(rest[i : i+j+1])
 		rest = rest[i+j+1:]
 	}
-	pad := (utf8.RuneCountInString(s)*2 + 4) / 5
-	b.WriteString(strings.Repeat("~", pad))
+	// The padding comes in words of up to five, so it wraps as words do.
+	for pad := (utf8.RuneCountInString(s)*2 + 4) / 5; pad > 0; pad -= 6 {
+		b.WriteString(" " + strings.Repeat("~", min(pad-1, 5)))
+	}
 	b.WriteString(PseudoClose)
 	return b.String()
 }
