@@ -36,9 +36,13 @@ export async function assertConsoleFits(page, where) {
   const m = await page.eval(() => {
     const list = document.querySelector(".site-nav__list");
     const tops = [...document.querySelectorAll(".site-nav__link")].map((l) => Math.round(l.getBoundingClientRect().top));
+    // Right to left (docs/i18n.md) the links run from the list's right edge.
+    const rtl = list && getComputedStyle(list).direction === "rtl";
+    const last = list?.lastElementChild.getBoundingClientRect();
+    const box = list?.getBoundingClientRect();
     return {
       tops,
-      used: list ? list.lastElementChild.getBoundingClientRect().right - list.getBoundingClientRect().left : 0,
+      used: list ? (rtl ? box.right - last.left : last.right - box.left) : 0,
       room: list ? list.clientWidth : 0,
       overflow: Math.max(0, document.documentElement.scrollWidth - document.documentElement.clientWidth),
     };

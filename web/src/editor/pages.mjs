@@ -45,6 +45,12 @@ export function describeRoomEdit(e) {
   }
 }
 
+/** Whether the page reads right to left (<html dir="rtl">). */
+const rtl = () => document.documentElement.dir === "rtl";
+
+/** Where a menu opened from the keyboard starts: 24 px in from the thumbnail's starting edge. */
+const inside = (r) => (rtl() ? r.right - 24 : r.left + 24);
+
 /**
  * The thumbnail context menu, after the WAI-ARIA menu pattern: opening it
  * (right-click, the context-menu key, Shift+F10) moves focus to its first
@@ -73,10 +79,12 @@ function wireMenu(list, menu, on) {
       item.tabIndex = -1;
     }
     menu.hidden = false;
-    // Fixed at the pointer (the sidebar's scroll box would clip it), inside the window.
+    // Fixed at the pointer (the sidebar's scroll box would clip it), inside the window;
+    // right to left it opens towards the left of the pointer (docs/i18n.md).
     const w = menu.offsetWidth;
     const h = menu.offsetHeight;
-    menu.style.left = `${Math.max(4, Math.min(x, window.innerWidth - w - 4))}px`;
+    const from = rtl() ? x - w : x;
+    menu.style.left = `${Math.max(4, Math.min(from, window.innerWidth - w - 4))}px`;
     menu.style.top = `${Math.max(4, Math.min(y, window.innerHeight - h - 4))}px`;
     enabled()[0]?.focus();
   };
@@ -86,14 +94,14 @@ function wireMenu(list, menu, on) {
     e.preventDefault();
     const viaKeyboard = e.button !== 2 && e.clientX === 0 && e.clientY === 0;
     const r = li.getBoundingClientRect();
-    open(li, viaKeyboard ? r.left + 24 : e.clientX, viaKeyboard ? r.bottom : e.clientY);
+    open(li, viaKeyboard ? inside(r) : e.clientX, viaKeyboard ? r.bottom : e.clientY);
   });
   on(list, "keydown", (e) => {
     const li = e.target.closest(".room-thumb");
     if (!li || !((e.shiftKey && e.key === "F10") || e.key === "ContextMenu")) return;
     e.preventDefault();
     const r = li.getBoundingClientRect();
-    open(li, r.left + 24, r.bottom);
+    open(li, inside(r), r.bottom);
   });
   on(menu, "click", (e) => {
     const item = e.target.closest("[role=menuitem]");
