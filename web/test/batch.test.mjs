@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { batchBody, batchError } from "../src/editor/batch.mjs";
 import { SaveError } from "../src/editor/problem.mjs";
 import { sendBatch } from "../src/editor/server.mjs";
+import "./english.mjs"; // the editor speaks English in these tests
 
 const tag = { type: "SIGNATURETEMPLATE", signerId: "p1", page: 2, x: 72, y: 100, width: 150, height: 30, required: true, dateFormat: "", stateFormat: "", fontSize: "" };
 

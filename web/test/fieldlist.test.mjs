@@ -24,6 +24,7 @@ test("groupFields: no unassigned group when every tag has a signer; participants
 });
 
 import { fillSuccess } from "../src/editor/keepplace.mjs";
+import "./english.mjs"; // the editor speaks English in these tests
 
 test("fillSuccess: a confirmation filled in from the form, without stray spaces", () => {
   const values = { firstName: "Casey", middleName: "", lastName: "Witness", title: " Lease " };

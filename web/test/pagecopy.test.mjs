@@ -2,6 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { copyToPage, pageBox, parsePages } from "../src/editor/pagecopy.mjs";
 import { displaySize, pdfRectToScreen, rectInside } from "../src/editor/coords.mjs";
+import "./english.mjs"; // the editor speaks English in these tests
 
 test("parsePages reads lists, ranges and the words all, odd and even", () => {
   assert.deepEqual(parsePages("2-5, 8", 10), { pages: [2, 3, 4, 5, 8] });

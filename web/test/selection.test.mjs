@@ -2,6 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { clampGroupMove, hitByMarquee, rectFromPoints, rectsOverlap, selectionMessage, toggleId, unionIds } from "../src/editor/selection.mjs";
+import "./english.mjs"; // the editor speaks English in these tests
 
 const letter = { llx: 0, lly: 0, urx: 612, ury: 792 };
 

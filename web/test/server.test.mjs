@@ -2,6 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { SaveError } from "../src/editor/problem.mjs";
 import { connect, sendJSON } from "../src/editor/server.mjs";
+import "./english.mjs"; // the editor speaks English in these tests
 
 /** A stand-in for the page's document: its csrf-token meta element, counted reads, listeners kept. */
 function fakeDocument(token) {

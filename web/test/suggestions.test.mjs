@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { covers, parseSuggestions, suggestionName } from "../src/editor/suggestions.mjs";
+import "./english.mjs"; // the editor speaks English in these tests
 
 test("covers: a tag hides a suggestion when they overlap by half the smaller one", () => {
   const s = { x: 100, y: 100, width: 200, height: 20 };

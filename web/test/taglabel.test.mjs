@@ -2,6 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { labelMode, tagText, tagTexts, formatName, readTagTypes, PARTS } from "../src/editor/taglabel.mjs";
+import "./english.mjs"; // the editor speaks English in these tests
 
 // The tag types as the page carries them (the viewer's data-tag-types) and the
 // server's words on each kind of tag: both written by the handlers' test

@@ -2,6 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { count, prefillRoles } from "../src/editor/templates.mjs";
+import "./english.mjs"; // the editor speaks English in these tests
 
 const people = [
   { id: "p1", name: "Pat Buyer" },

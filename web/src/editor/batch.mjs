@@ -12,6 +12,7 @@
 //
 // This module builds the body and reads the answer; server.mjs sends it.
 import { refusal, SaveError } from "./problem.mjs";
+import { t as tr } from "./i18n.mjs";
 
 const NUMBER_FIELDS = ["page", "x", "y", "width", "height"];
 
@@ -70,7 +71,7 @@ function tagId(v, where) {
 
 /** The SaveError of a refused batch: the server's words from its problem body, its status and field errors. */
 export function batchError(status, text) {
-  return refusal(status, text, "none of the changes was saved");
+  return refusal(status, text, tr("editor.error.none_saved"));
 }
 
 /** The tag elements of an answer, in order (parsed with a <template>, so nothing runs or loads). */
@@ -90,7 +91,7 @@ export function batchAnswer(html, changes, status) {
   const nCreate = (changes?.create || []).length;
   const nUpdate = (changes?.update || []).length;
   if (tags.length !== nCreate + nUpdate) {
-    throw new SaveError(`The server answered ${tags.length} tags for ${nCreate + nUpdate} changes; reload the page to see what was saved.`, status);
+    throw new SaveError(tr("editor.error.answer_count_mismatch", { tags: String(tags.length), changes: String(nCreate + nUpdate) }), status);
   }
   return { created: tags.slice(0, nCreate), updated: tags.slice(nCreate) };
 }

@@ -5,6 +5,7 @@
 import { keepInside } from "./align.mjs";
 import { clampRect, pdfRectToScreen, screenDeltaToPdf, screenRectToPdf } from "./coords.mjs";
 import { createGroup } from "./groups.mjs";
+import { t } from "./i18n.mjs";
 
 /** Copies the selected tags (as shown now) and says so in the status line; false when nothing is selected. */
 export function copy(ed) {
@@ -12,13 +13,13 @@ export function copy(ed) {
   if (!els.length) return false;
   if (els.length > 1) {
     ed.clipboard = { group: els.map((el) => ({ fields: ed.current(el), page: ed.viewer.pageOf(el) })) };
-    ed.bus.emit("status", { message: `${els.length} tags copied. Point at a spot on a page (or click it), then paste (Ctrl V).` });
+    ed.bus.emit("status", { message: t("editor.clipboard.copied_tags", { count: els.length }) });
     return true;
   }
   const el = els[0];
   const page = ed.viewer.pageOf(el);
   ed.clipboard = { fields: ed.current(el), page };
-  ed.bus.emit("status", { message: `${ed.typeInfo(el.dataset.tagType).label} copied. Point at a spot on a page (or click it), then paste (Ctrl V).` });
+  ed.bus.emit("status", { message: t("editor.clipboard.copied_one", { name: ed.typeInfo(el.dataset.tagType).label }) });
   return true;
 }
 
@@ -51,7 +52,7 @@ async function pasteGroup(ed, { offset = false } = {}) {
       return { page: g.page, fields: { ...g.fields, ...clampRect(g.page.box, { x: g.fields.x + dx, y: g.fields.y + dy, width: g.fields.width, height: g.fields.height }) } };
     });
   }
-  await createGroup(ed, list, "paste tags");
+  await createGroup(ed, list, t("editor.undo.paste_tags"));
   ed.clipboard = { group: list.map((l) => ({ fields: l.fields, page: l.page })) };
 }
 

@@ -9,6 +9,7 @@
 import { listenUntil } from "./bus.mjs";
 import { createGroup } from "./groups.mjs";
 import { copyToPage, parsePages } from "./pagecopy.mjs";
+import { t } from "./i18n.mjs";
 
 /** A page as pagecopy.mjs takes it: its crop box as [x1, y1, x2, y2] and its /Rotate. */
 const asPage = (p) => ({ box: [p.box.llx, p.box.lly, p.box.urx, p.box.ury], rotate: p.rotate });
@@ -31,7 +32,7 @@ export function createCopyToPages({ dialog, editor, viewer, bus, signal }) {
     const els = editor.selectedEls;
     if (!els.length) return;
     showError("");
-    what.textContent = els.length === 1 ? "The selected tag goes to the same place on each page you name." : `The ${els.length} selected tags go to the same places on each page you name.`;
+    what.textContent = t("editor.copy_pages.what", { count: els.length });
     dialog.showModal();
   });
   on(list, "focus", () => {
@@ -64,14 +65,14 @@ export function createCopyToPages({ dialog, editor, viewer, bus, signal }) {
       }
     }
     if (!out.length) {
-      showError("Those pages are the selection's own: there is nothing to copy.");
+      showError(t("editor.copy_pages.nothing"));
       return;
     }
     showError("");
     dialog.close();
-    editor.run(createGroup(editor, out, "copy to pages", { select: false }).then(() => {
+    editor.run(createGroup(editor, out, t("editor.undo.copy_to_pages"), { select: false }).then(() => {
       bus.emit("copied", { tags: out.length, pages: targets.size });
-      bus.emit("status", { message: `Copied ${out.length === 1 ? "1 tag" : `${out.length} tags`} to ${targets.size === 1 ? "1 page" : `${targets.size} pages`}.` });
+      bus.emit("status", { message: t("editor.copy_pages.done", { tags: t("editor.count.tags", { count: out.length }), pages: t("editor.count.pages", { count: targets.size }) }) });
     }));
   });
   return dialog;

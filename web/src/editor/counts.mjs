@@ -1,12 +1,14 @@
 // Keeps the tag counts beside documents, pages and participants in step with
 // the tags on the pages, as saves add, swap and remove them.
 
-const plural = (n) => (n === 1 ? "1 tag" : `${n} tags`);
+import { t } from "./i18n.mjs";
+
+const plural = (n) => t("editor.count.tags", { count: n });
 
 /** The question asked before a participant is removed (templates.RemoveParticipantQuestion says the same). */
 export function removeQuestion(name, tags) {
-  if (tags === 0) return `Remove ${name} from this room? They have no tags.`;
-  return `Remove ${name} and their ${plural(tags)}?`;
+  if (tags === 0) return t("editor.participant.remove_question_no_tags", { name });
+  return t("editor.participant.remove_question", { name, tags: plural(tags) });
 }
 
 export function watchCounts(root, signal) {

@@ -12,6 +12,7 @@ import { arrange, nudgeGroup, removeGroup } from "./groups.mjs";
 import { wirePointer } from "./pointer.mjs";
 import { selectionMessage, toggleId, unionIds } from "./selection.mjs";
 import { tagRect } from "./viewer.mjs";
+import { t } from "./i18n.mjs";
 
 const HANDLES = ["nw", "n", "ne", "e", "se", "s", "sw", "w"];
 
@@ -84,7 +85,7 @@ export class TagEditor {
   pageFor(loc) {
     const el = this.root.querySelector(`.viewer-page[data-document-id="${CSS.escape(loc.doc.id)}"][data-page="${loc.page}"]`);
     const page = this.viewer.pageOf(el);
-    if (!page) throw new Error("That page is no longer in the room (its document was removed), so this step cannot be undone or redone.");
+    if (!page) throw new Error(t("editor.undo.page_gone"));
     return page;
   }
 
@@ -254,7 +255,7 @@ export class TagEditor {
     const fromLoc = this.locate(from);
     const toLoc = this.locate(to);
     this.history.push({
-      label: "move tag",
+      label: t("editor.undo.move_tag"),
       undo: async () => {
         const ed = this.live;
         this.rebind(oldHandle, (await ed.createTag(ed.pageFor(fromLoc), before)).dataset.tagId);
@@ -298,7 +299,7 @@ export class TagEditor {
     el.focus({ preventScroll: true });
     const loc = this.locate(page);
     this.history.push({
-      label: "add tag",
+      label: t("editor.undo.add_tag"),
       undo: () => this.live.unsave(handle),
       redo: async () => {
         const ed = this.live;
@@ -313,7 +314,7 @@ export class TagEditor {
     const ph = this.placeholder(page, fields);
     try {
       const el = await this.server.create(ph, page.doc.position, fields);
-      if (!el) throw new Error("The server's answer held no tag.");
+      if (!el) throw new Error(t("editor.error.answer_no_tag"));
       return el;
     } catch (err) {
       ph.remove();
@@ -342,7 +343,7 @@ export class TagEditor {
       findTag(handle.id)?.classList.remove("tag--pending");
     }
     this.history.push({
-      label: "change tag",
+      label: t("editor.undo.change_tag"),
       mergeKey,
       undo: () => this.live.resave(handle, before),
       redo: () => this.live.resave(handle, after),
@@ -366,7 +367,7 @@ export class TagEditor {
       throw err;
     }
     this.history.push({
-      label: "delete tag",
+      label: t("editor.undo.delete_tag"),
       undo: async () => {
         const ed = this.live;
         this.rebind(handle, (await ed.createTag(ed.pageFor(loc), fields)).dataset.tagId);
@@ -400,7 +401,7 @@ export class TagEditor {
     if (this.ids.includes(id)) this.setSelection(this.ids.filter((x) => x !== id));
     this.guesses.delete(id);
     findTag(id)?.remove();
-    this.bus.emit("status", { message: "This tag was removed in another window." });
+    this.bus.emit("status", { message: t("editor.status.tag_removed_elsewhere") });
   }
 
   /** A placeholder of a new tag on its page, shown while the server is asked. */
@@ -408,7 +409,7 @@ export class TagEditor {
     const ph = document.createElement("div");
     ph.className = `tag tag--pending ${this.signers.colorClass(fields.signerId)}`;
     ph.dataset.tagType = fields.type;
-    ph.setAttribute("aria-label", `${this.typeInfo(fields.type).label} (saving)`);
+    ph.setAttribute("aria-label", t("editor.tag.saving", { name: this.typeInfo(fields.type).label }));
     ph.innerHTML = `<span class="tag__type"></span>`;
     ph.firstChild.textContent = this.typeInfo(fields.type).label;
     page.el.querySelector(".viewer-page__tags").append(ph);

@@ -6,6 +6,7 @@
 import { el as h } from "./dom.mjs";
 import { reveal } from "./reveal.mjs";
 import { readTagTypes, typeIcon } from "./taglabel.mjs";
+import { t as tr } from "./i18n.mjs";
 
 /**
  * Groups tags ({id, signerId, doc, page, type, label}) for the list: the
@@ -16,7 +17,7 @@ import { readTagTypes, typeIcon } from "./taglabel.mjs";
  */
 export function groupFields(tags, people, docs) {
   const known = new Set(people.map((p) => p.id));
-  const groups = [{ id: "", name: "Unassigned", initials: "", colorClass: "signer-none", unassigned: true, tags: [] }, ...people.map((p) => ({ ...p, tags: [] }))];
+  const groups = [{ id: "", name: tr("editor.fields.unassigned"), initials: "", colorClass: "signer-none", unassigned: true, tags: [] }, ...people.map((p) => ({ ...p, tags: [] }))];
   const byId = new Map(groups.map((g) => [g.id, g]));
   for (const t of tags) byId.get(known.has(t.signerId) ? t.signerId : "").tags.push(t);
   const docOrder = new Map(docs.map((d, i) => [d.position, i]));
@@ -34,7 +35,7 @@ export function groupFields(tags, people, docs) {
         .sort(([a], [b]) => (docOrder.get(a) ?? a) - (docOrder.get(b) ?? b))
         .map(([position, pages]) => ({
           position,
-          title: docs.find((d) => d.position === position)?.title || `Document ${position + 1}`,
+          title: docs.find((d) => d.position === position)?.title || tr("editor.document_n", { n: position + 1 }),
           count: [...pages.values()].reduce((n, ts) => n + ts.length, 0),
           pages: [...pages].sort(([a], [b]) => a - b).map(([page, ts]) => ({ page, count: ts.length, tags: ts })),
         }));
@@ -42,7 +43,7 @@ export function groupFields(tags, people, docs) {
     });
 }
 
-const plural = (n) => (n === 1 ? "1 tag" : `${n} tags`);
+const plural = (n) => tr("editor.count.tags", { count: n });
 
 /** Builds the field list in root ([data-field-list]) from the tags under viewerRoot and keeps it current. */
 export function createFieldList(root, viewerRoot, { iconsURL = viewerRoot.dataset.tagIcons || "", types = readTagTypes(viewerRoot.dataset.tagTypes), signal } = {}) {
@@ -86,11 +87,11 @@ export function createFieldList(root, viewerRoot, { iconsURL = viewerRoot.datase
       const head = h("h3", "field-group__head");
       const chip = h("span", g.unassigned ? "signer-chip field-group__warn" : "signer-chip", g.unassigned ? "!" : g.initials);
       chip.setAttribute("aria-hidden", "true");
-      head.append(chip, h("span", "field-group__name", g.unassigned ? "Unassigned" : g.name), count(g.count));
+      head.append(chip, h("span", "field-group__name", g.unassigned ? tr("editor.fields.unassigned") : g.name), count(g.count));
       head.lastChild.setAttribute("aria-label", plural(g.count));
       li.append(head);
-      if (g.unassigned) li.append(h("p", "field-group__hint", "Nobody signs these yet: choose a signer for each."));
-      if (!g.count) li.append(h("p", "field-group__empty muted small", "No tags yet"));
+      if (g.unassigned) li.append(h("p", "field-group__hint", tr("editor.fields.unassigned_hint")));
+      if (!g.count) li.append(h("p", "field-group__empty muted small", tr("editor.fields.group_empty")));
       for (const d of g.documents) {
         const dl = h("div", "field-doc");
         const dh = h("p", "field-doc__head");
@@ -99,7 +100,7 @@ export function createFieldList(root, viewerRoot, { iconsURL = viewerRoot.datase
         dl.append(dh);
         for (const p of d.pages) {
           const ph = h("p", "field-page__head");
-          ph.append(h("span", "", `Page ${p.page}`), count(p.count));
+          ph.append(h("span", "", tr("editor.fields.page", { page: String(p.page) })), count(p.count));
           ph.lastChild.setAttribute("aria-label", plural(p.count));
           const items = h("ul", "field-page__tags");
           for (const t of p.tags) {
@@ -113,9 +114,9 @@ export function createFieldList(root, viewerRoot, { iconsURL = viewerRoot.datase
             b.append(h("span", "", t.label));
             if (t.required) {
               const req = h("span", "field-item__req", "*");
-              req.title = "Required";
+              req.title = tr("editor.tag.required");
               req.setAttribute("aria-hidden", "true");
-              b.append(req, h("span", "visually-hidden", " (to be filled in)"));
+              b.append(req, h("span", "visually-hidden", ` ${tr("editor.fields.to_fill")}`));
             }
             item.append(b);
             items.append(item);
@@ -127,7 +128,7 @@ export function createFieldList(root, viewerRoot, { iconsURL = viewerRoot.datase
       list.append(li);
     }
     if (!tags.length) {
-      body.replaceChildren(h("p", "muted small", "No tags yet. Place some from the palette: they are listed here by participant."), list);
+      body.replaceChildren(h("p", "muted small", tr("editor.fields.empty")), list);
     } else {
       body.replaceChildren(list);
     }

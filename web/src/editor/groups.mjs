@@ -6,6 +6,7 @@ import { align, distribute, keepInside, sameSize } from "./align.mjs";
 import { clampRect, moveRect, pdfRectToScreen, screenRectToPdf } from "./coords.mjs";
 import { findTag } from "./dom.mjs";
 import { clampGroupMove } from "./selection.mjs";
+import { t } from "./i18n.mjs";
 
 /**
  * Sends a group's changes in one request and puts the server's answer in
@@ -32,7 +33,7 @@ export async function createTags(ed, list) {
   const phs = list.map(({ page, fields }) => ed.placeholder(page, fields));
   try {
     const created = await applyBatch(ed, { create: list.map(({ page, fields }) => ({ documentPosition: page.doc.position, ...fields, page: page.number })) }, phs);
-    if (created.length !== list.length) throw new Error("The server's answer did not hold every new tag.");
+    if (created.length !== list.length) throw new Error(t("editor.error.answer_missing_tags"));
     return created;
   } catch (err) {
     phs.forEach((ph) => ph.isConnected && ph.remove());
@@ -55,7 +56,7 @@ export function resaveGroup(ed, pairs) {
  * Creates tags ([{page, fields}]) as one request and one undoable step, and
  * selects them (select: false leaves the selection alone: copies to other pages).
  */
-export async function createGroup(ed, list, label = "add tags", { select = true } = {}) {
+export async function createGroup(ed, list, label = t("editor.undo.add_tags"), { select = true } = {}) {
   if (!list.length) return [];
   const items = list.map(({ page, fields }) => ({ handle: { id: "" }, loc: ed.locate(page), fields: { ...fields, page: page.number } }));
   const created = await createTags(ed, list);
@@ -73,7 +74,7 @@ export async function createGroup(ed, list, label = "add tags", { select = true 
  * Saves new fields of several tags ([{id, after, before?}]) as one request
  * and one undoable step; a refusal puts every one of them back.
  */
-export async function changeGroup(ed, entries, { mergeKey, label = "change tags" } = {}) {
+export async function changeGroup(ed, entries, { mergeKey, label = t("editor.undo.change_tags") } = {}) {
   entries = entries.filter((e) => findTag(e.id));
   if (!entries.length) return;
   const items = entries.map((e) => ({ handle: ed.handle(e.id), before: e.before || ed.saved(findTag(e.id)), after: e.after }));
@@ -115,7 +116,7 @@ export async function removeGroup(ed, ids) {
     throw err;
   }
   ed.history.push({
-    label: "delete tags",
+    label: t("editor.undo.delete_tags"),
     undo: () => recreate(ed.live, items),
     redo: () => applyBatch(ed.live, { delete: items.map((i) => i.handle.id) }),
   });
@@ -134,8 +135,23 @@ export function nudgeGroup(ed, right, down) {
   const [r, d] = clampGroupMove(members, right, down);
   if (!r && !d) return;
   const entries = members.map((m) => ({ id: m.el.dataset.tagId, before: ed.saved(m.el), after: { ...ed.current(m.el), ...moveRect(m.box, m.rotate, m.rect, r, d) } }));
-  return changeGroup(ed, entries, { label: "move tags", mergeKey: `nudge:${members.map((m) => ed.handle(m.el.dataset.tagId).id).join(",")}` });
+  return changeGroup(ed, entries, { label: t("editor.undo.move_tags"), mergeKey: `nudge:${members.map((m) => ed.handle(m.el.dataset.tagId).id).join(",")}` });
 }
+
+/** The undo labels of arrange, by kind and how (one literal catalog id each). */
+const ARRANGE_LABELS = {
+  "align left": "editor.undo.align_left",
+  "align center": "editor.undo.align_center",
+  "align right": "editor.undo.align_right",
+  "align top": "editor.undo.align_top",
+  "align middle": "editor.undo.align_middle",
+  "align bottom": "editor.undo.align_bottom",
+  "distribute horizontal": "editor.undo.distribute_horizontal",
+  "distribute vertical": "editor.undo.distribute_vertical",
+  "same width": "editor.undo.same_width",
+  "same height": "editor.undo.same_height",
+  "same size": "editor.undo.same_size",
+};
 
 /**
  * Aligns (kind "align": left, center, right, top, middle, bottom),
@@ -168,6 +184,6 @@ export function arrange(ed, kind, how) {
     if (kind !== "same") Object.assign(rect, { width: m.rect.width, height: m.rect.height }); // a move never resizes
     entries.push({ id: m.el.dataset.tagId, before: ed.saved(m.el), after: { ...ed.current(m.el), ...rect } });
   }
-  ed.run(changeGroup(ed, entries, { label: kind === "same" ? `same ${how}` : `${kind} ${how}` }));
+  ed.run(changeGroup(ed, entries, { label: t(ARRANGE_LABELS[`${kind} ${how}`] || "editor.undo.change_tags") }));
   return true;
 }

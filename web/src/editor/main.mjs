@@ -31,6 +31,7 @@ import { readTagTypes, watchTagLabels } from "./taglabel.mjs";
 import { createThumbnails } from "./thumbs.mjs";
 import { createUpload } from "./upload.mjs";
 import { Viewer } from "./viewer.mjs";
+import { t } from "./i18n.mjs";
 
 let pdfjsReady = null; // pdf.js, imported once, its worker started once
 let current = null; // the running editor
@@ -92,7 +93,7 @@ async function start(prev) {
     if (kind === "error") embed?.post("error", { message: text }); // what the user saw, for the host too
   };
   bus.on("status", ({ message }) => setStatus(message));
-  bus.on("error", ({ message }) => setStatus(`Not saved: ${message}`, "error"));
+  bus.on("error", ({ message }) => setStatus(t("editor.status.not_saved", { message }), "error"));
   createTemplates({ net, setStatus, signal });
   const state = { root, viewer, bus, setStatus, editor: null, palette: null, history: null };
   state.destroy = () => {
@@ -124,10 +125,10 @@ async function start(prev) {
   window.markupRoomEditor = editor;
   window.markupRoomHistory = history; // for the browser tests and the console
 
-  bus.on("saving", () => setStatus("Saving…", "busy"));
+  bus.on("saving", () => setStatus(t("editor.status.saving"), "busy"));
   bus.on("saved", ({ inFlight }) => {
     if (inFlight > 0) return;
-    setStatus("All changes saved", "ok");
+    setStatus(t("editor.status.saved"), "ok");
     embed?.changed();
   });
   // A refused undo or redo (the document changed since, the server said no) says why, plainly.
@@ -236,7 +237,7 @@ async function restartIfSwapped() {
   current = null;
   current = await start(prev);
   restorePlace(kept?.place); // once the field list is built again: the column is as tall as it was
-  current?.setStatus(kept?.notice || session?.notice || "All changes saved", "ok");
+  current?.setStatus(kept?.notice || session?.notice || t("editor.status.saved"), "ok");
   if (session) session.notice = "";
   session?.started(current);
 }
@@ -271,8 +272,8 @@ function onAfterRequest(e) {
   const status = e.detail.xhr?.status || 0;
   if (status >= 200 && status < 400 && e.detail.requestConfig?.verb !== "get") embed?.changed(); // a room change was saved
   if (!current || (status >= 200 && status < 400) || e.detail.elt?.closest?.(".tag, [data-room-upload], [data-swap-errors]")) return;
-  const message = readProblem(e.detail.xhr?.responseText)?.detail || (status ? `The server answered ${status}.` : "The server could not be reached.");
-  current.setStatus(`Not saved: ${message}`, "error");
+  const message = readProblem(e.detail.xhr?.responseText)?.detail || (status ? t("editor.error.server_answered", { status: String(status) }) : t("editor.error.unreachable"));
+  current.setStatus(t("editor.status.not_saved", { message }), "error");
 }
 
 async function boot() {

@@ -17,6 +17,7 @@
 // is larger than that box. A landscape target page gets the tag at the same
 // relative spot of its wider, lower face.
 import { displaySize, normalizeRotation, parseBox, pdfRectToScreen, clampRect, screenRectToPdf } from "./coords.mjs";
+import { t } from "./i18n.mjs";
 
 /** The most characters parsePages reads (a list of every page of a long document fits). */
 const MAX_TEXT = 2000;
@@ -31,33 +32,33 @@ const MAX_TEXT = 2000;
  */
 export function parsePages(text, pageCount) {
   const n = Math.floor(Number(pageCount));
-  if (!Number.isFinite(n) || n < 1) return { error: "The document has no pages." };
+  if (!Number.isFinite(n) || n < 1) return { error: t("editor.copy_pages.no_pages") };
   const s = String(text ?? "").trim().toLowerCase();
-  if (s === "") return { error: "Name the pages: for example 2-5, 8 — or all, odd or even." };
-  if (s.length > MAX_TEXT) return { error: "That list is too long; use ranges such as 2-40." };
+  if (s === "") return { error: t("editor.copy_pages.name_pages") };
+  if (s.length > MAX_TEXT) return { error: t("editor.copy_pages.too_long") };
   const pages = new Set();
-  const pagesWord = n === 1 ? "1 page" : `${n} pages`;
+  const pagesWord = t("editor.count.pages", { count: n });
   for (const raw of s.split(/[,;]/)) {
     const part = raw.trim();
     if (part === "") continue;
     if (part === "all" || part === "odd" || part === "even") {
       const start = part === "even" ? 2 : 1;
       const step = part === "all" ? 1 : 2;
-      if (start > n) return { error: `The document has ${pagesWord}: it has no even page.` };
+      if (start > n) return { error: t("editor.copy_pages.no_even", { pages: pagesWord }) };
       for (let p = start; p <= n; p += step) pages.add(p);
       continue;
     }
     const m = /^(\d+)(?:\s*[-\u2013\u2014]\s*(\d+))?$/.exec(part);
-    if (!m) return { error: `“${raw.trim()}” is not a page number or a range such as 2-5.` };
+    if (!m) return { error: t("editor.copy_pages.not_a_page", { text: raw.trim() }) };
     const from = Number(m[1]);
     const to = m[2] === undefined ? from : Number(m[2]);
-    if (to < from) return { error: `The range ${from}–${to} runs backwards: write it as ${to}–${from}.` };
+    if (to < from) return { error: t("editor.copy_pages.backwards", { from: String(from), to: String(to) }) };
     for (const p of [from, to]) {
-      if (p < 1 || p > n) return { error: `Page ${p} does not exist: the document has ${pagesWord}.` };
+      if (p < 1 || p > n) return { error: t("editor.copy_pages.no_such_page", { page: String(p), pages: pagesWord }) };
     }
     for (let p = from; p <= to; p++) pages.add(p);
   }
-  if (pages.size === 0) return { error: "Name the pages: for example 2-5, 8 — or all, odd or even." };
+  if (pages.size === 0) return { error: t("editor.copy_pages.name_pages") };
   return { pages: [...pages].sort((a, b) => a - b) };
 }
 

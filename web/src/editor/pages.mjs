@@ -6,6 +6,7 @@
 // Every edit is one step of the room's undo history (session.mjs records it
 // from the answer's HX-Trigger). Listeners go with signal (a rebuild).
 import { listenUntil } from "./bus.mjs";
+import { t } from "./i18n.mjs";
 
 /** Wires the sidebar's page edits and signing order; net (server.mjs connect) sends a drag's move. */
 export function createPageEdits(bus, net, signal) {
@@ -13,11 +14,11 @@ export function createPageEdits(bus, net, signal) {
   for (const list of document.querySelectorAll("[data-page-edits]")) {
     const menu = list.parentElement.querySelector("[data-control='thumbnail-context-menu']");
     wireMenu(list, menu, on);
-    wireDrag(list, bus, net, ".room-thumb", (li) => li.dataset.page, "Moving the page…", on);
+    wireDrag(list, bus, net, ".room-thumb", (li) => li.dataset.page, t("editor.pages.moving"), on);
   }
   // Participants in a signing order reorder the same way.
   const people = document.querySelector("[data-participant-order]");
-  if (people) wireDrag(people, bus, net, ".room-participant", (li) => li.dataset.position, "Changing the signing order…", on);
+  if (people) wireDrag(people, bus, net, ".room-participant", (li) => li.dataset.position, t("editor.participants.reordering"), on);
 }
 
 /**
@@ -33,15 +34,15 @@ export function describeRoomEdit(e) {
     const li = el.closest(".room-thumb");
     const count = li.querySelector("[data-tag-count-page]")?.textContent.trim();
     const page = li.dataset.page;
-    el.dataset.confirm = count ? `Delete page ${page} and its ${count}?` : `Delete page ${page}?`;
-    el.dataset.confirmNote = "Undo (Ctrl Z) brings it back.";
-    el.dataset.confirmAction = "Delete page";
+    el.dataset.confirm = count ? t("editor.pages.delete_question_tags", { page, tags: count }) : t("editor.pages.delete_question", { page });
+    el.dataset.confirmNote = t("editor.pages.delete_note");
+    el.dataset.confirmAction = t("editor.pages.delete_action");
   } else if ("documentRemove" in el.dataset) {
     const doc = el.closest(".room-doc");
-    const count = doc.querySelector("[data-tag-count-doc]")?.textContent.trim() || "0 tags";
-    el.dataset.confirm = `Remove “${el.dataset.documentRemove}” and its ${count}?`;
-    el.dataset.confirmNote = "Undo (Ctrl Z) brings it back. The uploaded file stays available.";
-    el.dataset.confirmAction = "Remove document";
+    const count = doc.querySelector("[data-tag-count-doc]")?.textContent.trim() || t("editor.count.tags", { count: 0 });
+    el.dataset.confirm = t("editor.documents.remove_question", { title: el.dataset.documentRemove, tags: count });
+    el.dataset.confirmNote = t("editor.documents.remove_note");
+    el.dataset.confirmAction = t("editor.documents.remove_action");
   }
 }
 

@@ -4,6 +4,7 @@
 // which type is picked through the palette's armed (main.mjs hands it over),
 // and says a tag was placed on the bus ("placed").
 import { listenUntil } from "./bus.mjs";
+import { t } from "./i18n.mjs";
 
 const DRAG_THRESHOLD = 4;
 
@@ -20,7 +21,7 @@ export function createPalette({ root, viewer, editor, signers, bus, typeInfo, si
     bus.emit("armed", { type });
     if (hint) {
       hint.textContent = type
-        ? `Click on a page to place “${typeInfo(type).label}” there (drag to draw its size), press Enter again to put it on the page in view, or Escape to cancel.`
+        ? t("editor.palette.armed_hint", { name: typeInfo(type).label })
         : defaultHint;
     }
   };

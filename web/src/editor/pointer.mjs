@@ -11,6 +11,7 @@ import { clampRect, moveRect, pdfRectToScreen, resizeRect, screenRectToPdf } fro
 import { changeGroup, member } from "./groups.mjs";
 import { clampGroupMove, hitByMarquee, rectFromPoints, unionIds } from "./selection.mjs";
 import { SNAP_PIXELS, snapEdges, snapLines, snapMove } from "./snap.mjs";
+import { t } from "./i18n.mjs";
 
 const DRAG_THRESHOLD = 3; // pixels before a press becomes a drag
 const MIN_SIZE = 4; // points
@@ -344,6 +345,6 @@ function startGroupDrag(ed, e, tag, page) {
       return;
     }
     const entries = members.map((m) => ({ id: m.el.dataset.tagId, before: ed.saved(m.el), after: { ...ed.current(m.el), ...moveRect(m.box, m.rotate, m.rect, delta[0], delta[1]) } }));
-    ed.run(changeGroup(ed, entries, { label: "move tags" }));
+    ed.run(changeGroup(ed, entries, { label: t("editor.undo.move_tags") }));
   });
 }

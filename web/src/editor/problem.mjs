@@ -2,6 +2,8 @@
 // ({type, title, status, detail, errors: [{pointer, code, detail}]}), and
 // the one error type every refused or unsent request becomes (SaveError).
 
+import { t } from "./i18n.mjs";
+
 /** A change that the server refused or that never reached it: the server's words, its status (0: not reached) and field errors. */
 export class SaveError extends Error {
   constructor(message, status, fields) {
@@ -32,9 +34,9 @@ export function problemMessage(p, fallback) {
  * reached) and body text: the server's words from a problem body, else a
  * sentence naming the status and what was not saved (unsaved).
  */
-export function refusal(status, text, unsaved = "the change was not saved") {
-  if (!status || status < 0) return new SaveError(`The server could not be reached. Check your connection; ${unsaved}.`, 0);
+export function refusal(status, text, unsaved = t("editor.error.change_not_saved")) {
+  if (!status || status < 0) return new SaveError(t("editor.error.unreachable_unsaved", { unsaved }), 0);
   const p = readProblem(text);
-  if (!p) return new SaveError(`The server answered ${status}; ${unsaved}.`, status);
-  return new SaveError(problemMessage(p, `The server answered ${status}.`), status, p.errors);
+  if (!p) return new SaveError(t("editor.error.server_answered_unsaved", { status: String(status), unsaved }), status);
+  return new SaveError(problemMessage(p, t("editor.error.server_answered", { status: String(status) })), status, p.errors);
 }

@@ -15,6 +15,7 @@ import { formatDate } from "./dates.mjs";
 import { tagFields } from "./editor.mjs";
 import { changeGroup, removeGroup } from "./groups.mjs";
 import { reveal } from "./reveal.mjs";
+import { t } from "./i18n.mjs";
 
 export function createProperties({ root, editor, viewer, bus, typeInfo, signal }) {
   const on = listenUntil(signal);
@@ -32,6 +33,8 @@ export function createProperties({ root, editor, viewer, bus, typeInfo, signal }
   const deleteButton = form.querySelector('[data-action="delete"]');
   const deleteLabel = deleteButton?.textContent || "";
   const SHARED = ["signerId", "required", "fontSize", "dateFormat"];
+  // The undo label of a change to one shared field of several tags (one literal catalog id each).
+  const SHARED_LABELS = { signerId: "editor.undo.change_signer_of_tags", required: "editor.undo.change_required_of_tags", fontSize: "editor.undo.change_font_size_of_tags", dateFormat: "editor.undo.change_date_format_of_tags" };
   const title = root.querySelector("#tag-props-title");
   const titleText = title?.textContent || "";
 
@@ -47,7 +50,7 @@ export function createProperties({ root, editor, viewer, bus, typeInfo, signal }
       i.indeterminate = mixed;
     } else if (i.tagName === "SELECT") {
       if (mixed) {
-        const o = new Option("Mixed", "", true, true);
+        const o = new Option(t("editor.props.mixed"), "", true, true);
         o.dataset.mixed = "";
         o.disabled = true;
         i.prepend(o);
@@ -56,7 +59,7 @@ export function createProperties({ root, editor, viewer, bus, typeInfo, signal }
       if (mixed) i.selectedIndex = 0;
     } else {
       i.value = value;
-      i.placeholder = mixed ? "Mixed" : i.dataset.placeholder ?? i.placeholder;
+      i.placeholder = mixed ? t("editor.props.mixed") : i.dataset.placeholder ?? i.placeholder;
     }
   };
 
@@ -70,8 +73,8 @@ export function createProperties({ root, editor, viewer, bus, typeInfo, signal }
     for (const i of form.querySelectorAll("[aria-invalid]")) i.removeAttribute("aria-invalid");
     const fields = els.map((el) => editor.current(el));
     const dated = fields.filter((f) => typeInfo(f.type).date);
-    typeLabel.textContent = `${els.length} tags selected`;
-    if (title) title.textContent = "Selected tags";
+    typeLabel.textContent = t("editor.selection.count", { count: els.length });
+    if (title) title.textContent = t("editor.props.selected_title");
     showShared("signerId", fields.map((f) => f.signerId || ""));
     showShared("required", fields.map((f) => !!f.required));
     showShared("fontSize", fields.map((f) => String(f.fontSize || "")));
@@ -79,7 +82,7 @@ export function createProperties({ root, editor, viewer, bus, typeInfo, signal }
     group("dateFormat").hidden = !dated.length;
     group("stateFormat").hidden = true;
     if (geometry) geometry.hidden = true;
-    if (deleteButton) deleteButton.textContent = `Delete ${els.length} tags`;
+    if (deleteButton) deleteButton.textContent = t("editor.props.delete_tags", { count: els.length });
     updatePreview();
   };
 
@@ -96,7 +99,7 @@ export function createProperties({ root, editor, viewer, bus, typeInfo, signal }
       const max = Number(i.max) || Infinity;
       if (raw !== "" && (!Number.isFinite(n) || n < min || n > max)) {
         i.setAttribute("aria-invalid", "true");
-        showError(`Font size must be a number from ${min} to ${max}.`);
+        showError(t("editor.props.font_size_range", { min: String(min), max: String(max) }));
         return;
       }
       value = raw;
@@ -108,7 +111,7 @@ export function createProperties({ root, editor, viewer, bus, typeInfo, signal }
       .map((el) => ({ id: el.dataset.tagId, after: { ...editor.current(el), [name]: value } }));
     i.removeAttribute("data-mixed");
     i.indeterminate = false;
-    editor.run(changeGroup(editor, entries, { label: `change ${name} of tags` }));
+    editor.run(changeGroup(editor, entries, { label: t(SHARED_LABELS[name]) }));
   };
 
   const showError = (message) => {
@@ -166,22 +169,22 @@ export function createProperties({ root, editor, viewer, bus, typeInfo, signal }
       // The server's limits, as the field states them (templates.InputLimits).
       const min = Number(input("fontSize").min) || 1;
       const max = Number(input("fontSize").max) || Infinity;
-      if (!Number.isFinite(n) || n < min || n > max) return { bad: "fontSize", message: `Font size must be a number from ${min} to ${max}.` };
+      if (!Number.isFinite(n) || n < min || n > max) return { bad: "fontSize", message: t("editor.props.font_size_range", { min: String(min), max: String(max) }) };
       f.fontSize = fontSize;
     } else {
       f.fontSize = "";
     }
-    const labels = { x: "X", y: "Y", width: "Width", height: "Height" };
+    const labels = { x: t("editor.props.x"), y: t("editor.props.y"), width: t("editor.props.width"), height: t("editor.props.height") };
     for (const k of ["x", "y", "width", "height"]) {
       const raw = input(k).value.trim();
       const n = Number(raw);
-      if (raw === "" || !Number.isFinite(n)) return { bad: k, message: `${labels[k]} must be a number (PDF points).` };
-      if ((k === "width" || k === "height") && n <= 0) return { bad: k, message: `${labels[k]} must be greater than 0.` };
+      if (raw === "" || !Number.isFinite(n)) return { bad: k, message: t("editor.props.not_a_number", { name: labels[k] }) };
+      if ((k === "width" || k === "height") && n <= 0) return { bad: k, message: t("editor.props.not_positive", { name: labels[k] }) };
       f[k] = Math.round(n * 100) / 100;
     }
     if (!rectInside(page.box, f)) {
       const b = page.box;
-      return { bad: "x", message: `The tag must lie inside the page: x from ${b.llx} to ${b.urx}, y from ${b.lly} to ${b.ury} (x + width ≤ ${b.urx}, y + height ≤ ${b.ury}).` };
+      return { bad: "x", message: t("editor.props.outside_page", { llx: String(b.llx), urx: String(b.urx), lly: String(b.lly), ury: String(b.ury) }) };
     }
     return { fields: f };
   };

@@ -3,6 +3,7 @@
 // group move is kept on its pages, and what the status line says.
 // Node-tested (web/test/selection.test.mjs); the editor keeps the DOM side.
 import { screenDeltaToPdf } from "./coords.mjs";
+import { t as tr } from "./i18n.mjs";
 
 /** The ids with id added at the end, or removed when it was there. */
 export function toggleId(ids, id) {
@@ -32,8 +33,8 @@ export function hitByMarquee(marquee, tags) {
 
 /** What the status line says about a selection of n tags. */
 export function selectionMessage(n) {
-  if (n === 0) return "Selection cleared";
-  return n === 1 ? "1 tag selected" : `${n} tags selected`;
+  if (n === 0) return tr("editor.selection.cleared");
+  return tr("editor.selection.count", { count: n });
 }
 
 /**

@@ -16,6 +16,7 @@
 import { batchAnswer, batchBody, batchError } from "./batch.mjs";
 import { findTag } from "./dom.mjs";
 import { refusal, SaveError } from "./problem.mjs";
+import { t } from "./i18n.mjs";
 
 /** The room's CSRF token: the page's csrf-token meta element ("" when there is none). */
 export function pageCSRFToken(doc = globalThis.document) {
@@ -151,7 +152,7 @@ export function connect(doc = globalThis.document) {
      * HX-Trigger), throws a SaveError with the server's words when it is refused.
      */
     async roomChange(url, values, eventName) {
-      if (!url) throw new SaveError("This change can no longer be sent: reload the room.", 0);
+      if (!url) throw new SaveError(t("editor.error.cannot_send"), 0);
       const source = doc.querySelector(".room") || doc.body;
       roomChangeSources.add(source);
       try {
@@ -249,8 +250,8 @@ function createTagRequests({ tagURL, batchURL }, bus, csrf, ajax, ok) {
   /** The tag element with this id and the URL it is saved at; throws a 404 SaveError when it is gone. */
   function saved(tagId) {
     const el = findTag(tagId);
-    if (!el) throw new SaveError("This tag no longer exists; it was removed in another window.", 404);
-    if (!el.dataset.saveUrl) throw new SaveError("This tag cannot be saved from this page: reload the room.", 0);
+    if (!el) throw new SaveError(t("editor.error.tag_gone"), 404);
+    if (!el.dataset.saveUrl) throw new SaveError(t("editor.error.tag_unsavable"), 0);
     return el;
   }
 

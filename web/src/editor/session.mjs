@@ -12,6 +12,7 @@
 import { findTag } from "./dom.mjs";
 import { applyBatch, recreate } from "./groups.mjs";
 import { createHistory } from "./history.mjs";
+import { t } from "./i18n.mjs";
 
 /** The event (HX-Trigger) a page edit's answer fires, with what the edit did. */
 export const PAGE_EDIT_EVENT = "markuproom:page-edit";
@@ -72,7 +73,7 @@ export function createSession({ net, onChange = () => {} } = {}) {
       const handles = ids.map((id) => session.tags.get(id) || session.tags.set(id, { id }).get(id));
       let items = []; // what the undo removed, as a redo creates it again
       session.history.push({
-        label: `Place ${ids.length} ${ids.length === 1 ? "tag" : "tags"} from ${placed.title}`,
+        label: t("editor.undo.place_template", { count: ids.length, title: placed.title }),
         undo: async () => {
           const ed = session.editor;
           const els = handles.map((h) => findTag(h.id)).filter(Boolean);
@@ -82,7 +83,7 @@ export function createSession({ net, onChange = () => {} } = {}) {
         redo: () => items.length && recreate(session.editor, items),
       });
       const n = placed.problems || 0;
-      session.notice = `Placed ${ids.length} ${ids.length === 1 ? "tag" : "tags"} from ${placed.title}` + (n ? `; ${n} text ${n === 1 ? "tag" : "tags"} could not be read (see Documents).` : ".");
+      session.notice = n ? t("editor.templates.placed_unread", { placed: t("editor.templates.placed", { count: ids.length, title: placed.title }), unread: t("editor.templates.unread_text_tags", { count: n }) }) : t("editor.templates.placed_done", { placed: t("editor.templates.placed", { count: ids.length, title: placed.title }) });
     },
 
     /** A document or participant the user removed (its HX-Trigger): recorded as an undoable step. */
@@ -102,16 +103,14 @@ export function createSession({ net, onChange = () => {} } = {}) {
   return session;
 }
 
-const GONE = "This document was removed or changed in another window, so this page change cannot be undone or redone (it leaves the undo list).";
-
 /**
  * The URL the server rendered as attribute name on el (the document, page
  * or participant a step acts on); throws when the room no longer holds it.
  */
-function urlOf(el, name, gone = GONE) {
+function urlOf(el, name, gone) {
   const url = el?.getAttribute(name);
   // gone: the history drops this step, so the older ones can still be undone.
-  if (!url) throw Object.assign(new Error(gone), { gone: true });
+  if (!url) throw Object.assign(new Error(gone ?? t("editor.undo.document_gone")), { gone: true });
   return url;
 }
 
@@ -137,7 +136,7 @@ function pageStep(session, edit) {
   session.rebindDoc(doc, edit.toDocumentId);
   const deleted = edit.kind === "page_deleted";
   const step = {
-    label: deleted ? `delete page ${edit.page}` : `move page ${edit.from} to ${edit.to}`,
+    label: deleted ? t("editor.undo.delete_page", { page: String(edit.page) }) : t("editor.undo.move_page", { from: String(edit.from), to: String(edit.to) }),
     before: edit.fromDocumentId,
     undo: async () => {
       const done = await session.roomChange(urlOf(documentEl(doc.id), "data-restore-url"), { version: step.before, current: doc.id });
@@ -146,7 +145,7 @@ function pageStep(session, edit) {
     redo: async () => {
       const url = deleted ? urlOf(pageEl(doc.id, edit.page), "data-delete-url") : urlOf(pageEl(doc.id, edit.from), "data-move-url");
       const done = await session.roomChange(url, deleted ? { current: doc.id } : { current: doc.id, to: String(edit.to) });
-      if (!done) throw new Error("The server did not say what the page change did; reload the room.");
+      if (!done) throw new Error(t("editor.error.page_change_unknown"));
       step.before = done.fromDocumentId;
       session.rebindDoc(doc, done.toDocumentId);
     },
@@ -173,16 +172,16 @@ function removalStep(session, done) {
   const isDoc = done.kind === "document_removed";
   const doc = isDoc ? session.doc(done.documentId) : null;
   const step = {
-    label: `remove ${done.title}`,
+    label: t("editor.undo.remove", { name: done.title }),
     restoreUrl: done.restoreUrl, // the server's URL of the undo (HX-Trigger)
     undo: async () => {
       await session.roomChange(step.restoreUrl, roomIDs(), REMOVAL_EVENT);
     },
     redo: async () => {
       const url = isDoc ? urlOf(documentEl(doc.id), "data-remove-url")
-        : urlOf(document.querySelector(`.room-participant[data-participant-id="${CSS.escape(done.participantId)}"]`), "data-remove-url", "This participant was removed or changed in another window, so this change cannot be redone (it leaves the undo list).");
+        : urlOf(document.querySelector(`.room-participant[data-participant-id="${CSS.escape(done.participantId)}"]`), "data-remove-url", t("editor.undo.participant_gone"));
       const again = await session.roomChange(url, isDoc ? { current: doc.id } : {}, REMOVAL_EVENT);
-      if (!again?.restoreUrl) throw new Error("The server did not say what the removal did; reload the room.");
+      if (!again?.restoreUrl) throw new Error(t("editor.error.removal_unknown"));
       step.restoreUrl = again.restoreUrl;
     },
   };

@@ -6,6 +6,7 @@
 // close it and focus goes back to the button that opened it. On wide screens
 // the same panels are columns and nothing here shows.
 import { reveal } from "./reveal.mjs";
+import { t } from "./i18n.mjs";
 
 /** Which panel each sheet name shows (the CSS hides the other half of it). */
 const PANELS = { documents: "#room-sidebar", fields: "#room-sidebar", people: "#room-panel", tools: "#room-panel", props: "#room-panel" };
@@ -153,7 +154,7 @@ export function createSheets({ editor, palette, bus, viewer, signal }) {
     const item = pressed();
     if (!hint) return;
     hint.hidden = !item;
-    if (item) hintText.textContent = `Tap a page to place “${item.textContent.trim()}”.`;
+    if (item) hintText.textContent = t("editor.palette.tap_hint", { name: item.textContent.trim() });
   };
   bus.on("armed", syncHint); // the palette says when a type is picked or put down
   hint?.querySelector("[data-placing-cancel]")?.addEventListener("click", () => palette?.arm(""), { signal });

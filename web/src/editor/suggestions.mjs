@@ -12,6 +12,7 @@ import { createGroup } from "./groups.mjs";
 import { reveal } from "./reveal.mjs";
 import { readTagTypes, typeIcon } from "./taglabel.mjs";
 import { tagRect } from "./viewer.mjs";
+import { t } from "./i18n.mjs";
 
 /** Whether rectangle a ({x, y, width, height}) covers b: their overlap is at least half the smaller one. */
 export function covers(a, b) {
@@ -41,11 +42,11 @@ export function parseSuggestions(text, position) {
  * (two documents may each have a "Signature, page 2").
  */
 export function suggestionName(s, title = "") {
-  return `${s.label || s.type}, page ${s.page}${title ? ` of ${title}` : ""}`;
+  return title ? t("editor.suggestions.name_in_doc", { name: s.label || s.type, page: String(s.page), title }) : t("editor.suggestions.name", { name: s.label || s.type, page: String(s.page) });
 }
 
 const SVG = "http://www.w3.org/2000/svg";
-const plural = (n) => (n === 1 ? "1 suggested field" : `${n} suggested fields`);
+const plural = (n) => t("editor.suggestions.count", { count: n });
 const ICON = {
   accept: "M3.5 8.5l3 3 6-7",
   dismiss: "M4 4l8 8M12 4l-8 8",
@@ -96,10 +97,10 @@ export function createSuggestions({ viewerRoot, listRoot, editor, viewer, histor
   const whoGets = () => {
     const picked = document.querySelector('[data-signer-picker] input[name="new-tag-signer"]:checked');
     const name = picked?.closest("[data-participant-id]")?.querySelector(".room-participant__name")?.textContent.trim();
-    return name ? `Accepted fields go to ${name} (picked for new tags).` : "Accepted fields stay unassigned until a signer is picked for them.";
+    return name ? t("editor.suggestions.go_to", { name }) : t("editor.suggestions.go_unassigned");
   };
   /** A document's title as the viewer shows it. */
-  const docTitle = (position) => viewerRoot.querySelector(`.viewer-doc[data-doc-position="${position}"] .viewer-doc__title`)?.textContent.trim() || `Document ${position + 1}`;
+  const docTitle = (position) => viewerRoot.querySelector(`.viewer-doc[data-doc-position="${position}"] .viewer-doc__title`)?.textContent.trim() || t("editor.document_n", { n: position + 1 });
   const pageEl = (s) => viewerRoot.querySelector(`.viewer-doc[data-doc-position="${s.doc}"] .viewer-page[data-page="${s.page}"]`);
 
   /** The element of s on its page (made on first use), placed at the page's zoom. */
@@ -111,10 +112,10 @@ export function createSuggestions({ viewerRoot, listRoot, editor, viewer, histor
       el = h("div", "suggestion");
       Object.assign(el.dataset, { suggestionKey: s.key, suggestionId: s.id, suggestionType: s.type, x: s.x, y: s.y, w: s.width, h: s.height });
       el.setAttribute("aria-hidden", "true"); // the list says it all to assistive technology
-      el.title = `Suggested: ${s.label || s.type} (found next to “${s.text}”)`;
+      el.title = t("editor.suggestions.title", { name: s.label || s.type, text: s.text });
       const label = h("span", "suggestion__label", s.label || s.type);
       const actions = h("span", "suggestion__actions");
-      for (const [name, hook, title] of [["accept", "suggestionAccept", "Add this field"], ["dismiss", "suggestionDismiss", "Dismiss this suggestion"]]) {
+      for (const [name, hook, title] of [["accept", "suggestionAccept", t("editor.suggestions.add_this")], ["dismiss", "suggestionDismiss", t("editor.suggestions.dismiss_this")]]) {
         const b = button(`suggestion__btn suggestion__btn--${name}`, hook);
         b.tabIndex = -1;
         b.title = title;
@@ -171,11 +172,11 @@ export function createSuggestions({ viewerRoot, listRoot, editor, viewer, histor
     const title = h("h3", "suggestions__title", plural(list.length));
     title.dataset.suggestionCount = String(list.length);
     const buttons = h("div", "suggestions__all");
-    const acceptAll = button("btn btn--primary btn--small", "suggestionAcceptAll", list.length === 1 ? "Accept" : "Accept all");
-    const dismissAll = button("btn btn--secondary btn--small", "suggestionDismissAll", list.length === 1 ? "Dismiss" : "Dismiss all");
+    const acceptAll = button("btn btn--primary btn--small", "suggestionAcceptAll", list.length === 1 ? t("editor.suggestions.accept") : t("editor.suggestions.accept_all"));
+    const dismissAll = button("btn btn--secondary btn--small", "suggestionDismissAll", list.length === 1 ? t("editor.suggestions.dismiss") : t("editor.suggestions.dismiss_all"));
     buttons.append(acceptAll, dismissAll);
     head.append(title, buttons);
-    const hint = h("p", "suggestions__hint", `Found next to printed labels; dashed on the pages. ${whoGets()}`);
+    const hint = h("p", "suggestions__hint", t("editor.suggestions.hint", { who: whoGets() }));
     // Grouped by document, like the field list: each document's title heads its suggestions.
     const ul = h("ul", "suggestions__list");
     let items = null;
@@ -199,12 +200,12 @@ export function createSuggestions({ viewerRoot, listRoot, editor, viewer, histor
       const show = button("field-item suggestion-item__show", "suggestionShow");
       const ti = typeIcon(viewerRoot.dataset.tagIcons, types.get(s.type)?.icon, "field-item__icon");
       if (ti) show.append(ti);
-      show.append(h("span", "suggestion-item__name", s.label || s.type), h("span", "suggestion-item__where", `p. ${s.page}`));
-      show.title = `Show it on page ${s.page} (found next to “${s.text}”)`;
+      show.append(h("span", "suggestion-item__name", s.label || s.type), h("span", "suggestion-item__where", t("editor.suggestions.page_short", { page: String(s.page) })));
+      show.title = t("editor.suggestions.show", { page: String(s.page), text: s.text });
       li.append(show);
-      for (const [name, hook, verb] of [["accept", "suggestionAccept", "Accept"], ["dismiss", "suggestionDismiss", "Dismiss"]]) {
+      for (const [name, hook, verb] of [["accept", "suggestionAccept", t("editor.suggestions.accept")], ["dismiss", "suggestionDismiss", t("editor.suggestions.dismiss")]]) {
         const b = button("btn btn--ghost btn--icon suggestion-item__btn", hook);
-        b.setAttribute("aria-label", `${verb}: ${suggestionName(s, docTitle(s.doc))}`);
+        b.setAttribute("aria-label", t("editor.suggestions.action_label", { verb, name: suggestionName(s, docTitle(s.doc)) }));
         b.title = verb;
         b.append(icon(name, "suggestion__icon"));
         li.append(b);
@@ -256,23 +257,23 @@ export function createSuggestions({ viewerRoot, listRoot, editor, viewer, histor
       for (const s of items) accepting.add(s.id);
       render(); // gone from the list at once; back if the server refuses
       try {
-        await createGroup(editor, list, list.length === 1 ? "accept suggested field" : `accept ${list.length} suggested fields`);
+        await createGroup(editor, list, t("editor.undo.accept_suggestions", { count: list.length }));
       } finally {
         for (const s of items) accepting.delete(s.id);
         queue();
       }
-      bus.emit("status", { message: list.length === 1 ? "Added the suggested field." : `Added ${list.length} suggested fields.` });
+      bus.emit("status", { message: t("editor.suggestions.added", { count: list.length }) });
     },
     /** Stops offering items (stored for the room): one undo step. */
     async dismiss(items) {
       if (!items.length) return;
       await self.setDismissed(items, true);
       history.push({
-        label: items.length === 1 ? "dismiss suggested field" : `dismiss ${items.length} suggested fields`,
+        label: t("editor.undo.dismiss_suggestions", { count: items.length }),
         undo: () => live.setDismissed(items, false),
         redo: () => live.setDismissed(items, true),
       });
-      bus.emit("status", { message: items.length === 1 ? "Dismissed the suggested field." : `Dismissed ${items.length} suggested fields.` });
+      bus.emit("status", { message: t("editor.suggestions.dismissed", { count: items.length }) });
     },
     /** Dismisses items, or offers them again: shown at once, put back when the server refuses. */
     async setDismissed(items, on) {

@@ -8,6 +8,8 @@
 // (readTagTypes). The pure parts (labelMode, tagText, readTagTypes) are
 // node-tested; watchTagLabels keeps the tags of a viewer decorated as they
 // are added, swapped, resized, zoomed or changed.
+import { t as tr } from "./i18n.mjs";
+
 const SVG = "http://www.w3.org/2000/svg";
 
 /**
@@ -58,7 +60,7 @@ export function labelMode({ width, textWidth, initialsWidth = 0, required = fals
 /** A date format as a tag names it: its token, as the properties panel lists it ("full" says more); none: the type's defaultFormat. */
 export function formatName(format, defaultFormat) {
   const f = format || defaultFormat;
-  return f === "full" ? "full date" : f;
+  return f === "full" ? tr("editor.date.full") : f;
 }
 
 /**
@@ -118,7 +120,7 @@ export function watchTagLabels(root, { iconsURL = root.dataset.tagIcons || "", t
       req = document.createElement("span");
       req.className = "tag__req";
       req.setAttribute("aria-hidden", "true");
-      req.title = "Required";
+      req.title = tr("editor.tag.required");
       req.textContent = "*";
       text.after(req);
     } else if (!required && req) {

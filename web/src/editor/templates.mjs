@@ -14,10 +14,14 @@
 // requestJSON, reloadRoom).
 import { listenUntil } from "./bus.mjs";
 import { TAGS_PLACED_EVENT } from "./session.mjs";
+import { t as tr } from "./i18n.mjs";
 
-/** "1 tag" / "n tags", and the like. */
+/** The catalog's counts ("1 tag" / "n tags", and the like), one literal id per word. */
+const COUNTS = { document: "editor.count.documents", page: "editor.count.pages", role: "editor.count.roles", tag: "editor.count.tags" };
+
+/** "1 tag" / "n tags", and the like, in the page's language. */
 export function count(n, word) {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
+  return tr(COUNTS[word], { count: n });
 }
 
 /**
@@ -68,9 +72,9 @@ function wireSave(dialog, on, net, setStatus) {
     const documents = [...form.querySelectorAll('input[name="documents"]:checked')].map((el) => Number(el.value));
     const roleNames = [...form.querySelectorAll('input[name="roleNames"]')].map((el) => el.value.trim());
     const templateId = form.querySelector('input[name="templateId"]:checked')?.value || "";
-    if (!name) return showError("Name the template.");
-    if (!documents.length) return showError("Choose at least one document.");
-    if (roleNames.some((r) => !r)) return showError("Name every role.");
+    if (!name) return showError(tr("editor.templates.name_required"));
+    if (!documents.length) return showError(tr("editor.templates.documents_required"));
+    if (roleNames.some((r) => !r)) return showError(tr("editor.templates.roles_required"));
     const body = { name, documents, roleNames };
     if (templateId) body.templateId = templateId;
     const button = form.querySelector('[type="submit"]');
@@ -78,7 +82,7 @@ function wireSave(dialog, on, net, setStatus) {
     try {
       const t = await net.requestJSON(form.dataset.url, body);
       dialog.close();
-      setStatus(`Saved template ‘${t.name}’ (version ${t.version}).`, "ok");
+      setStatus(tr("editor.templates.saved", { name: t.name, version: String(t.version) }), "ok");
     } catch (err) {
       showError(err.message);
     } finally {
@@ -123,7 +127,7 @@ function wireApply(dialog, on, net, setStatus) {
     if (!found.length) {
       const p = document.createElement("p");
       p.className = "muted small";
-      p.textContent = search.value.trim() ? "No template has this in its name." : "This organization has no templates yet.";
+      p.textContent = search.value.trim() ? tr("editor.templates.no_match") : tr("editor.templates.none");
       list.append(p);
     }
     for (const t of found) {
@@ -134,7 +138,7 @@ function wireApply(dialog, on, net, setStatus) {
       const tags = t.documents.reduce((n, d) => n + d.tags, 0);
       const note = document.createElement("span");
       note.className = "muted small";
-      note.textContent = ` (${count(t.documents.length, "document")}, ${count(tags, "tag")}, ${count(t.roles.length, "role")})`;
+      note.textContent = ` ${tr("editor.templates.option_note", { documents: count(t.documents.length, "document"), tags: count(tags, "tag"), roles: count(t.roles.length, "role") })}`;
       label.append(input, ` ${t.name}`, note);
       list.append(label);
     }
@@ -143,7 +147,7 @@ function wireApply(dialog, on, net, setStatus) {
 
   const choose = (t) => {
     chosen = t;
-    from.replaceChildren(...(t?.documents || []).map((d) => new Option(`${d.title} (${count(d.pages, "page")}, ${count(d.tags, "tag")})`, String(d.index))));
+    from.replaceChildren(...(t?.documents || []).map((d) => new Option(tr("editor.templates.document_option", { title: d.title, pages: count(d.pages, "page"), tags: count(d.tags, "tag") }), String(d.index))));
     fromField.hidden = !t || t.documents.length < 2;
     roleFields.replaceChildren();
     const prefilled = t ? prefillRoles(t.roles, people) : [];
@@ -177,8 +181,8 @@ function wireApply(dialog, on, net, setStatus) {
     const doc = chosen.documents[Number(from.value) || 0];
     const to = target.selectedOptions[0];
     const pages = Number(to?.dataset.pages);
-    let text = `${count(doc.tags, "tag")} will be placed on ‘${to?.textContent.replace(/ \(\d+ pages?\)$/, "")}’.`;
-    if (pages && pages !== doc.pages) text += ` The template’s document has ${count(doc.pages, "page")}; this one has ${count(pages, "page")}, so it will not fit.`;
+    let text = tr("editor.templates.will_place", { tags: count(doc.tags, "tag"), title: to?.textContent.replace(/ \([^()]*\)$/, "") });
+    if (pages && pages !== doc.pages) text += ` ${tr("editor.templates.will_not_fit", { theirs: count(doc.pages, "page"), ours: count(pages, "page") })}`;
     summary.textContent = text;
     submit.disabled = !doc.tags;
   };
@@ -200,7 +204,7 @@ function wireApply(dialog, on, net, setStatus) {
 
   on(form, "submit", async (e) => {
     e.preventDefault();
-    if (!chosen) return showError("Choose a template.");
+    if (!chosen) return showError(tr("editor.templates.template_required"));
     const roles = {};
     for (const select of roleFields.querySelectorAll("select")) if (select.value) roles[select.dataset.role] = select.value;
     const body = { templateId: chosen.id, templateDocument: Number(from.value) || 0, document: Number(target.value), roles };
@@ -214,7 +218,7 @@ function wireApply(dialog, on, net, setStatus) {
     } catch (err) {
       showError(err.message);
       submit.disabled = false;
-      setStatus(`Not applied: ${err.message}`, "error");
+      setStatus(tr("editor.templates.not_applied", { message: err.message }), "error");
     }
   });
 }
@@ -258,7 +262,7 @@ function wireOffers(dialog, on, net, setStatus) {
       // The template's roles, as the dialog's search answers them.
       const { items } = await net.requestJSON(`${offer.dataset.listUrl}?q=${encodeURIComponent(templateName)}`);
       const t = items.find((it) => it.id === templateId);
-      if (!t) throw new Error(`The template ‘${templateName}’ is no longer available.`);
+      if (!t) throw new Error(tr("editor.templates.gone", { name: templateName }));
       const holders = prefillRoles(t.roles, roomPeople(dialog));
       const roles = {};
       t.roles.forEach((role, i) => holders[i] && (roles[role] = holders[i]));
@@ -268,7 +272,7 @@ function wireOffers(dialog, on, net, setStatus) {
       await net.reloadRoom(offer.dataset.roomUrl);
     } catch (err) {
       button.disabled = false;
-      setStatus(`Not applied: ${err.message}`, "error");
+      setStatus(tr("editor.templates.not_applied", { message: err.message }), "error");
     }
   });
 }

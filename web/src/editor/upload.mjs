@@ -4,6 +4,7 @@
 // which htmx swaps in (main.mjs then starts the editor again).
 import { listenUntil } from "./bus.mjs";
 import { problemMessage, readProblem } from "./problem.mjs";
+import { t } from "./i18n.mjs";
 
 export function createUpload(signal) {
   const on = listenUntil(signal);
@@ -23,11 +24,11 @@ export function createUpload(signal) {
     say("");
     if (!file) return;
     if (!/\.pdf$/i.test(file.name) && file.type !== "application/pdf") {
-      say(`“${file.name}” is not a PDF. Choose a PDF file.`);
+      say(t("editor.upload.not_pdf", { name: file.name }));
       return;
     }
     if (file.size > max) {
-      say(`“${file.name}” is ${(file.size / 1048576).toFixed(1)} MB; the limit is ${Math.floor(max / 1048576)} MB.`);
+      say(t("editor.upload.too_big", { name: file.name, size: (file.size / 1048576).toFixed(1), limit: String(Math.floor(max / 1048576)) }));
       return;
     }
     if (input.files[0] !== file) {
@@ -46,7 +47,7 @@ export function createUpload(signal) {
     // htmx sends the form; a submit without a file only explains.
     if (!input.files[0]) {
       e.preventDefault();
-      say("Choose a PDF first.");
+      say(t("editor.upload.choose_first"));
     }
   });
   for (const type of ["dragenter", "dragover"]) {
@@ -74,7 +75,7 @@ export function createUpload(signal) {
     const p = readProblem(e.detail.xhr?.responseText);
     const field = p?.errors?.[0]?.detail;
     // A file over the limit: the detail says so, the field says by how much.
-    const message = field && field !== p.detail && p.status === 413 ? `${p.detail} ${field}` : problemMessage(p, "The upload failed. Check your connection and try again.");
+    const message = field && field !== p.detail && p.status === 413 ? `${p.detail} ${field}` : problemMessage(p, t("editor.upload.failed"));
     say(message);
   });
 }

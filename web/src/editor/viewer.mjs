@@ -4,6 +4,7 @@
 // pdf.js's own viewer (pdf_viewer.js, pdf_page_view.js, pdf_rendering_queue.js).
 import { CSS_PER_POINT, displaySize, parseBox, pdfRectToScreen } from "./coords.mjs";
 import { renderOrder } from "./queue.mjs";
+import { t as tr } from "./i18n.mjs";
 
 const ZOOM_STEPS = [0.5, 0.75, 1, 1.25, 1.5, 1.75, 2];
 const MIN_ZOOM = 0.5;
@@ -94,7 +95,7 @@ export class PageView {
       note = document.createElement("p");
       note.className = "viewer-page__problem";
       note.setAttribute("role", "status");
-      note.textContent = "This page could not be shown. Scroll away and back, or reload the page, to try again.";
+      note.textContent = tr("editor.viewer.page_failed");
       this.el.append(note);
     }
     note.hidden = false;
