@@ -13,7 +13,7 @@ func TestTranslateFillsPluralsNumbersAndDates(t *testing.T) {
 	if got := l.Date(day); got != "26 nov 2026" {
 		t.Errorf("es date = %q", got)
 	}
-	if got := English().DateTime(day); got != "Nov 26, 2026, 16:05" {
+	if got := English().DateTime(day); got != "26 Nov 2026, 16:05" {
 		t.Errorf("en datetime = %q", got)
 	}
 	de, _ := Lookup("de")
