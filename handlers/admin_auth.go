@@ -13,10 +13,11 @@ import (
 	"github.com/markuproom/markuproom/models/passwordhash"
 	"github.com/markuproom/markuproom/templates"
 	"github.com/markuproom/markuproom/templates/admin"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
-// badSignIn is the one message of every refused sign-in.
-const badSignIn = "The e-mail or the password is not right, or this account may not use the admin console."
+// badSignIn is the id of the one message of every refused sign-in.
+const badSignIn = "admin.login.bad"
 
 // adminLoginPage shows the sign-in form (an admin already signed in goes on).
 func (h *adminHandler) adminLoginPage(c *gin.Context) error {
@@ -41,7 +42,7 @@ func (h *adminHandler) adminLogin(c *gin.Context) error {
 	}
 	email, password := c.PostForm("email"), c.PostForm("password")
 	if len(email) > 320 || len(password) > passwordhash.MaxPasswordLength {
-		h.renderAdminLogin(c, http.StatusUnauthorized, admin.LoginView{Error: badSignIn})
+		h.renderAdminLogin(c, http.StatusUnauthorized, admin.LoginView{Error: i18n.T(c.Request.Context(), badSignIn)})
 		return nil
 	}
 	u, err := h.auth.AdminSignIn(c.Request.Context(), email, password, c.ClientIP())
@@ -50,10 +51,10 @@ func (h *adminHandler) adminLogin(c *gin.Context) error {
 	case errors.As(err, &locked):
 		c.Header("Retry-After", strconv.Itoa(int(locked.RetryAfter.Seconds())+1))
 		h.renderAdminLogin(c, http.StatusTooManyRequests, admin.LoginView{Email: email, Locked: true,
-			Error: "Too many failed sign-ins. Sign-in is paused for this account or this network for up to 15 minutes; try again later."})
+			Error: i18n.T(c.Request.Context(), "admin.login.locked")})
 		return nil
 	case errors.Is(err, models.ErrBadCredentials):
-		h.renderAdminLogin(c, http.StatusUnauthorized, admin.LoginView{Email: email, Error: badSignIn})
+		h.renderAdminLogin(c, http.StatusUnauthorized, admin.LoginView{Email: email, Error: i18n.T(c.Request.Context(), badSignIn)})
 		return nil
 	case err != nil:
 		return err
@@ -98,7 +99,7 @@ func (h *adminHandler) adminRevokeAllSessions(c *gin.Context) error {
 func (h *adminHandler) renderAdminLogin(c *gin.Context, status int, v admin.LoginView) {
 	v.Action = route.AdminLogin.Path()
 	c.Header("Cache-Control", "no-store")
-	p := h.page(c, "Sign in")
+	p := h.page(c, i18n.T(c.Request.Context(), "admin.login.page_title"))
 	p.CSRFToken = csrfToken(c)
 	render(c, status, admin.LoginPage(p, v))
 }

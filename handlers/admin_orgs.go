@@ -11,6 +11,7 @@ import (
 	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/templates/admin"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // adminOrganizations lists organizations: GET /admin/organizations.
@@ -29,7 +30,7 @@ func (h *adminHandler) renderOrganizations(c *gin.Context, status int, name, pro
 		v.Rows = append(v.Rows, admin.OrganizationRowView{ID: id, Name: r.Name, URL: route.AdminOrganization.Path(id),
 			ToggleURL: route.AdminOrganizationAPI.Path(id), APIEnabled: r.APIEnabled, Users: r.Users, Tokens: r.Tokens})
 	}
-	render(c, status, admin.OrganizationsPage(h.adminPage(c, "Organizations", route.AdminOrganizations.Path()), v))
+	render(c, status, admin.OrganizationsPage(h.adminPage(c, i18n.T(c.Request.Context(), "admin.orgs.title"), route.AdminOrganizations.Path()), v))
 	return nil
 }
 
@@ -105,17 +106,18 @@ func (h *adminHandler) renderOrganization(c *gin.Context, status int, v admin.Or
 		v.EmbedOrigins = strings.Join(org.AllowedEmbedOrigins(), "\n")
 	}
 	v.ToggleURL, v.UsersURL, v.TokensURL = route.AdminOrganizationAPI.Path(oid), route.AdminUsers.Path(oid), route.AdminTokens.Path(oid)
+	l := i18n.From(ctx)
 	for _, u := range users {
 		uid := strconv.FormatInt(u.ID, 10)
-		row := admin.UserRowView{ID: uid, Name: u.FullName(), Email: u.Email, Role: "Sender", Status: "Active"}
+		row := admin.UserRowView{ID: uid, Name: u.FullName(), Email: u.Email, Role: l.T("admin.org.role.sender"), Status: l.T("admin.org.user.active")}
 		if u.IsAdmin {
-			row.Role = "Admin"
+			row.Role = l.T("admin.org.role.admin")
 		}
 		switch {
 		case u.DisabledAt != nil:
-			row.Status = "Disabled"
+			row.Status = l.T("admin.org.user.disabled")
 		case u.ID == adminFrom(c).ID:
-			row.Status = "Active (you)"
+			row.Status = l.T("admin.org.user.active_you")
 		default:
 			row.DisableURL = route.AdminUserDisable.Path(oid, uid)
 		}
@@ -123,12 +125,12 @@ func (h *adminHandler) renderOrganization(c *gin.Context, status int, v admin.Or
 	}
 	for _, t := range tokens {
 		tid := strconv.FormatInt(t.ID, 10)
-		row := admin.TokenRowView{ID: tid, Name: t.Name, Created: t.CreatedAt.UTC().Format("2 Jan 2006, 15:04"), LastUsed: "Never", Status: "Live"}
+		row := admin.TokenRowView{ID: tid, Name: t.Name, Created: l.DateTime(t.CreatedAt.UTC()), LastUsed: l.T("admin.org.token.never"), Status: l.T("admin.org.token.live")}
 		if t.LastUsedAt != nil {
-			row.LastUsed = t.LastUsedAt.UTC().Format("2 Jan 2006, 15:04")
+			row.LastUsed = l.DateTime(t.LastUsedAt.UTC())
 		}
 		if t.RevokedAt != nil {
-			row.Status = "Revoked " + t.RevokedAt.UTC().Format("2 Jan 2006")
+			row.Status = l.T("admin.org.token.revoked", "date", l.Date(t.RevokedAt.UTC()))
 		} else {
 			row.RevokeURL = route.AdminTokenRevoke.Path(oid, tid)
 		}
@@ -142,7 +144,7 @@ func (h *adminHandler) renderOrganization(c *gin.Context, status int, v admin.Or
 	for _, w := range hooks {
 		v.Webhooks = append(v.Webhooks, admin.WebhookRowView{
 			ID: w.ID, URL: w.URL, Events: strings.Join(w.Events, ", "), Description: w.Description,
-			Created: w.CreatedAt.UTC().Format("2 Jan 2006, 15:04"), DeleteURL: route.AdminWebhookDelete.Path(oid, w.ID),
+			Created: l.DateTime(w.CreatedAt.UTC()), DeleteURL: route.AdminWebhookDelete.Path(oid, w.ID),
 			RotateURL: route.AdminWebhookRotate.Path(oid, w.ID),
 		})
 	}
@@ -186,7 +188,7 @@ func (h *adminHandler) adminDisableUser(c *gin.Context) error {
 		return models.ErrNotFound
 	}
 	if uid == adminFrom(c).ID {
-		return errStatus(http.StatusUnprocessableEntity, "You cannot disable your own account; ask another admin.")
+		return errStatus(http.StatusUnprocessableEntity, i18n.T(c.Request.Context(), "admin.org.users.disable_self"))
 	}
 	if err := h.organizations.DisableUser(c.Request.Context(), id, uid); err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/templates/admin"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // adminOutbox lists outgoing messages, newest first: GET /admin/outbox?status=&before=.
@@ -53,7 +54,7 @@ func (h *adminHandler) adminOutbox(c *gin.Context) error {
 		}
 		v.OlderURL = route.AdminOutbox.Path() + "?" + q.Encode()
 	}
-	render(c, http.StatusOK, admin.OutboxPage(h.adminPage(c, "Outgoing messages", route.AdminOutbox.Path()), v))
+	render(c, http.StatusOK, admin.OutboxPage(h.adminPage(c, i18n.T(ctx, "admin.outbox.title"), route.AdminOutbox.Path()), v))
 	return nil
 }
 
@@ -93,7 +94,7 @@ func (h *adminHandler) adminRetryMessage(c *gin.Context) error {
 	}
 	m, err := h.outbox.RetryMessage(c.Request.Context(), c.Param("id"))
 	if errors.Is(err, models.ErrConflict) {
-		return errStatus(http.StatusConflict, "Only a dead or held message can be retried; this one is "+string(m.Status)+".")
+		return errStatus(http.StatusConflict, i18n.T(c.Request.Context(), "admin.outbox.retry_conflict", "status", string(m.Status)))
 	}
 	if err != nil {
 		return err

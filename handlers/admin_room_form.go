@@ -14,6 +14,7 @@ import (
 
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/templates/admin"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // Bounds of the form's text fields (the files are bounded by the upload limit).
@@ -78,7 +79,7 @@ func (h *adminHandler) readNewRoomForm(c *gin.Context) (*newRoomForm, error) {
 	if err := verifyCSRF(csrfToken(c), f.values.Get(csrfField)); err != nil {
 		return f, err
 	}
-	f.fill()
+	f.fill(i18n.From(c.Request.Context()))
 	return f, nil
 }
 
@@ -126,7 +127,7 @@ func (h *adminHandler) stageNewRoomFile(c *gin.Context, f *newRoomForm, part *mu
 		return err
 	}
 	if len(f.uploads) >= newRoomMaxFiles {
-		f.problem("files", "Upload at most "+strconv.Itoa(newRoomMaxFiles)+" files with one form.")
+		f.problem("files", i18n.T(c.Request.Context(), "admin.room_new.error.max_files", "count", newRoomMaxFiles))
 		_, err := io.Copy(io.Discard, part)
 		return err
 	}
@@ -162,11 +163,11 @@ func readFormField(values url.Values, part *multipart.Part) error {
 
 // fill reads the room the form asks for from its fields; rows left empty
 // are no participants.
-func (f *newRoomForm) fill() {
+func (f *newRoomForm) fill(l *i18n.Localizer) {
 	v := f.values
 	id, err := strconv.ParseInt(strings.TrimSpace(v.Get("org")), 10, 64)
 	if err != nil || id <= 0 {
-		f.problem("organization", "Choose an organization from the list.")
+		f.problem("organization", l.T("admin.room_new.error.organization"))
 	}
 	f.orgID = id
 	f.addRow = v.Get("add") == "participant"
@@ -188,7 +189,7 @@ func (f *newRoomForm) fill() {
 		f.room.Participants = append(f.room.Participants, p)
 	}
 	if f.room.SenderID == "" && !f.addRow {
-		f.problem("sender", "Choose the room's sender.")
+		f.problem("sender", l.T("admin.room_new.error.sender"))
 	}
 }
 
@@ -201,8 +202,8 @@ func at(values []string, i int) string {
 }
 
 // view is the form as posted, for showing it again.
-func (f *newRoomForm) view() admin.NewRoomView {
-	v := admin.NewRoomView{SenderID: f.room.SenderID, TemplateID: f.room.TemplateID, FlagGroups: roomFlagGroups(f.room.Config)}
+func (f *newRoomForm) view(l *i18n.Localizer) admin.NewRoomView {
+	v := admin.NewRoomView{SenderID: f.room.SenderID, TemplateID: f.room.TemplateID, FlagGroups: roomFlagGroups(l, f.room.Config)}
 	if f.orgID > 0 {
 		v.OrganizationID = strconv.FormatInt(f.orgID, 10)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/templates"
 	"github.com/markuproom/markuproom/templates/admin"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // AdminRoomCreateStore makes Markup Rooms from the console: the choices the
@@ -53,13 +54,13 @@ func (h *adminHandler) adminNewRoom(c *gin.Context) error {
 	v := admin.NewRoomView{OrganizationID: strings.TrimSpace(c.Query("org"))}
 	if v.OrganizationID != "" {
 		if _, err := strconv.ParseInt(v.OrganizationID, 10, 64); err != nil {
-			v.OrganizationID, v.Errors = "", map[string]string{"organization": "Choose an organization from the list."}
+			v.OrganizationID, v.Errors = "", map[string]string{"organization": i18n.T(c.Request.Context(), "admin.room_new.error.organization")}
 		}
 	}
 	for range newRoomBlankRows {
 		v.Participants = append(v.Participants, admin.NewRoomParticipantView{})
 	}
-	v.FlagGroups = roomFlagGroups(models.DefaultRoomConfig())
+	v.FlagGroups = roomFlagGroups(i18n.From(c.Request.Context()), models.DefaultRoomConfig())
 	return h.renderNewRoom(c, http.StatusOK, v, nil)
 }
 
@@ -81,7 +82,7 @@ func (h *adminHandler) renderNewRoom(c *gin.Context, status int, v admin.NewRoom
 			return err
 		}
 	}
-	render(c, status, admin.NewRoomPage(h.adminPage(c, "New Markup Room", route.AdminRooms.Path()), v))
+	render(c, status, admin.NewRoomPage(h.adminPage(c, i18n.T(ctx, "admin.room_new.title"), route.AdminRooms.Path()), v))
 	return nil
 }
 
@@ -91,7 +92,7 @@ func (h *adminHandler) fillNewRoomChoices(ctx context.Context, v *admin.NewRoomV
 	orgID, _ := strconv.ParseInt(v.OrganizationID, 10, 64)
 	org, err := h.newRooms.GetOrganization(ctx, orgID)
 	if errors.Is(err, models.ErrNotFound) {
-		v.OrganizationID, v.Errors = "", map[string]string{"organization": "Choose an organization from the list."}
+		v.OrganizationID, v.Errors = "", map[string]string{"organization": i18n.T(ctx, "admin.room_new.error.organization")}
 		return nil
 	}
 	if err != nil {
@@ -111,7 +112,7 @@ func (h *adminHandler) fillNewRoomChoices(ctx context.Context, v *admin.NewRoomV
 	}
 	for _, d := range docs {
 		v.Recent = append(v.Recent, admin.RecentDocumentView{ID: d.ID, Title: d.Title, Pages: d.PageCount,
-			Uploaded: d.CreatedAt.UTC().Format("2 Jan 2006, 15:04 UTC"), UploadedISO: d.CreatedAt.UTC().Format(time.RFC3339), Checked: picked[d.ID]})
+			Uploaded: i18n.From(ctx).DateTime(d.CreatedAt.UTC()) + " UTC", UploadedISO: d.CreatedAt.UTC().Format(time.RFC3339), Checked: picked[d.ID]})
 	}
 	tpls, err := h.newRooms.LiveTemplates(ctx, orgID)
 	if err != nil {
@@ -134,12 +135,13 @@ func (h *adminHandler) adminCreateRoom(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	v := f.view()
+	l := i18n.From(c.Request.Context())
+	v := f.view(l)
 	if f.addRow || len(f.problems) > 0 {
 		status := http.StatusOK
 		if len(f.problems) > 0 {
 			status = http.StatusUnprocessableEntity
-			v.Errors, v.Error = f.problems, "The Markup Room was not created: see the problems below."
+			v.Errors, v.Error = f.problems, l.T("admin.room_new.error.summary")
 		}
 		v.Participants = append(v.Participants, admin.NewRoomParticipantView{})
 		return h.renderNewRoom(c, status, v, f.picked())
@@ -149,9 +151,9 @@ func (h *adminHandler) adminCreateRoom(c *gin.Context) error {
 	var ae *models.AuthError
 	switch {
 	case errors.As(err, &ve):
-		v.Errors, v.Error = newRoomProblems(ve, v.Participants), "The Markup Room was not created: see the problems below."
+		v.Errors, v.Error = newRoomProblems(ve, v.Participants), l.T("admin.room_new.error.summary")
 	case errors.As(err, &ae):
-		v.Errors, v.Error = map[string]string{"sender": "Choose an active user of this organization."}, "The Markup Room was not created: see the problems below."
+		v.Errors, v.Error = map[string]string{"sender": l.T("admin.room_new.error.sender_inactive")}, l.T("admin.room_new.error.summary")
 	case err != nil:
 		return err
 	default:
@@ -204,7 +206,7 @@ func (h *adminHandler) adminRoomCreated(c *gin.Context) error {
 		return err
 	}
 	v := admin.RoomCreatedView{ID: r.ID, ShortID: shortID(r.ID), Organization: t.Organization.Name, Sender: r.SenderName,
-		Expires: r.ExpiresAt.UTC().Format("2 Jan 2006, 15:04 UTC"), ExpiresISO: r.ExpiresAt.UTC().Format(time.RFC3339),
+		Expires: i18n.From(ctx).DateTime(r.ExpiresAt.UTC()) + " UTC", ExpiresISO: r.ExpiresAt.UTC().Format(time.RFC3339),
 		TransactionURL: route.AdminTransaction.Path(r.TransactionID), RoomsURL: route.AdminRooms.Path(), NewRoomURL: route.AdminRoomNew.Path(),
 		Participants: len(t.Transaction.Participants), Documents: len(t.Transaction.Documents)}
 	s := sessions.Default(c)
@@ -223,7 +225,7 @@ func (h *adminHandler) adminRoomCreated(c *gin.Context) error {
 			return err
 		}
 	}
-	render(c, http.StatusOK, admin.RoomCreatedPage(h.adminPage(c, "Markup Room created", route.AdminRooms.Path()), v))
+	render(c, http.StatusOK, admin.RoomCreatedPage(h.adminPage(c, i18n.T(ctx, "admin.room_new.created.title"), route.AdminRooms.Path()), v))
 	return nil
 }
 
@@ -265,29 +267,29 @@ func newRoomProblems(ve *models.ValidationError, rows []admin.NewRoomParticipant
 }
 
 // roomFlagGroups are the room's switches as the form shows them, set as cfg.
-func roomFlagGroups(cfg models.RoomConfig) []admin.RoomFlagGroupView {
-	flag := func(name, label string, on bool) admin.RoomFlagView {
-		return admin.RoomFlagView{Name: name, Label: label, Checked: on}
+func roomFlagGroups(l *i18n.Localizer, cfg models.RoomConfig) []admin.RoomFlagGroupView {
+	flag := func(name, labelID string, on bool) admin.RoomFlagView {
+		return admin.RoomFlagView{Name: name, Label: l.T(labelID), Checked: on}
 	}
 	return []admin.RoomFlagGroupView{
-		{Legend: "Documents", Flags: []admin.RoomFlagView{
-			flag("documents.rename", "Rename documents", cfg.Documents.Rename),
-			flag("documents.edit", "Place and edit tags, add documents", cfg.Documents.Edit),
-			flag("documents.advancedEdit", "Move and delete pages", cfg.Documents.AdvancedEdit),
-			flag("documents.detectTags", "Place the tags the PDFs propose", cfg.Documents.DetectTags)}},
-		{Legend: "Participants", Flags: []admin.RoomFlagView{
-			flag("participants.add", "Add participants", cfg.Participants.Add),
-			flag("participants.edit", "Edit participants", cfg.Participants.Edit),
-			flag("participants.remove", "Remove participants", cfg.Participants.Remove)}},
-		{Legend: "Authentication", Flags: []admin.RoomFlagView{
-			flag("authentication.personalPassword", "Personal password", cfg.Authentication.PersonalPassword),
-			flag("authentication.twoFactor", "Two-factor", cfg.Authentication.TwoFactor)}},
-		{Legend: "Identity verification", Flags: []admin.RoomFlagView{
-			flag("idv.kba", "Knowledge-based questions", cfg.IDV.KBA),
-			flag("idv.credentialAnalysis", "Credential analysis", cfg.IDV.CredentialAnalysis)}},
-		{Legend: "Templates", Flags: []admin.RoomFlagView{
-			flag("templates.save", "Save as template", cfg.Templates.Save),
-			flag("templates.apply", "Apply a template", cfg.Templates.Apply)}},
+		{Legend: l.T("admin.room_new.group.documents"), Flags: []admin.RoomFlagView{
+			flag("documents.rename", "admin.room_new.flag.documents_rename", cfg.Documents.Rename),
+			flag("documents.edit", "admin.room_new.flag.documents_edit", cfg.Documents.Edit),
+			flag("documents.advancedEdit", "admin.room_new.flag.documents_advanced_edit", cfg.Documents.AdvancedEdit),
+			flag("documents.detectTags", "admin.room_new.flag.documents_detect_tags", cfg.Documents.DetectTags)}},
+		{Legend: l.T("admin.room_new.group.participants"), Flags: []admin.RoomFlagView{
+			flag("participants.add", "admin.room_new.flag.participants_add", cfg.Participants.Add),
+			flag("participants.edit", "admin.room_new.flag.participants_edit", cfg.Participants.Edit),
+			flag("participants.remove", "admin.room_new.flag.participants_remove", cfg.Participants.Remove)}},
+		{Legend: l.T("admin.room_new.group.authentication"), Flags: []admin.RoomFlagView{
+			flag("authentication.personalPassword", "admin.room_new.flag.personal_password", cfg.Authentication.PersonalPassword),
+			flag("authentication.twoFactor", "admin.room_new.flag.two_factor", cfg.Authentication.TwoFactor)}},
+		{Legend: l.T("admin.room_new.group.idv"), Flags: []admin.RoomFlagView{
+			flag("idv.kba", "admin.room_new.flag.kba", cfg.IDV.KBA),
+			flag("idv.credentialAnalysis", "admin.room_new.flag.credential_analysis", cfg.IDV.CredentialAnalysis)}},
+		{Legend: l.T("admin.room_new.group.templates"), Flags: []admin.RoomFlagView{
+			flag("templates.save", "admin.room_new.flag.templates_save", cfg.Templates.Save),
+			flag("templates.apply", "admin.room_new.flag.templates_apply", cfg.Templates.Apply)}},
 	}
 }
 

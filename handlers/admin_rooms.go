@@ -11,10 +11,12 @@ import (
 	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/templates/admin"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // adminRooms lists every Markup Room: GET /admin/rooms?after=.
 func (h *adminHandler) adminRooms(c *gin.Context) error {
+	l := i18n.From(c.Request.Context())
 	rows, more, err := h.rooms.AdminListRooms(c.Request.Context(), c.Query("after"))
 	if err != nil {
 		return err
@@ -24,11 +26,11 @@ func (h *adminHandler) adminRooms(c *gin.Context) error {
 	for _, r := range rows {
 		rv := admin.RoomRowView{
 			ID: r.ID, ShortID: shortID(r.ID), Title: r.Title, Organization: r.OrganizationName, Sender: r.SenderName, SenderEmail: r.SenderEmail,
-			Status: r.Status(now), Expires: r.ExpiresAt.UTC().Format("2 Jan 2006, 15:04 UTC"), ExpiresISO: r.ExpiresAt.UTC().Format(time.RFC3339),
+			Status: r.Status(now), Expires: l.DateTime(r.ExpiresAt.UTC()) + " UTC", ExpiresISO: r.ExpiresAt.UTC().Format(time.RFC3339),
 			TransactionURL: route.AdminTransaction.Path(r.TransactionID),
 		}
 		if rv.Title == "" {
-			rv.Title = "No documents"
+			rv.Title = l.T("admin.rooms.no_documents")
 		}
 		if rv.Status == models.RoomOpen {
 			rv.ExpireURL = route.AdminRoomExpire.Path(r.ID)
@@ -38,7 +40,7 @@ func (h *adminHandler) adminRooms(c *gin.Context) error {
 	if more && len(rows) > 0 {
 		v.NextURL = route.AdminRooms.Path() + "?after=" + url.QueryEscape(rows[len(rows)-1].ID)
 	}
-	render(c, http.StatusOK, admin.RoomsPage(h.adminPage(c, "Markup Rooms", route.AdminRooms.Path()), v))
+	render(c, http.StatusOK, admin.RoomsPage(h.adminPage(c, l.T("admin.rooms.title"), route.AdminRooms.Path()), v))
 	return nil
 }
 
@@ -50,7 +52,7 @@ func (h *adminHandler) adminExpireRoom(c *gin.Context) error {
 	}
 	err := h.rooms.ExpireRoom(c.Request.Context(), c.Param("id"))
 	if errors.Is(err, models.ErrConflict) {
-		return errStatus(http.StatusConflict, "This Markup Room is already completed or expired.")
+		return errStatus(http.StatusConflict, i18n.T(c.Request.Context(), "admin.rooms.already_closed"))
 	}
 	if err != nil {
 		return err

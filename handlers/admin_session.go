@@ -11,6 +11,7 @@ import (
 
 	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // adminSessionName is the admin console's cookie, separate from room sessions.
@@ -77,7 +78,7 @@ func requireAdmin(c *gin.Context) {
 		return
 	}
 	if c.GetBool(adminLockedKey) {
-		respondError(c, errStatus(http.StatusForbidden, "This account may not use the admin console."))
+		respondError(c, errStatus(http.StatusForbidden, i18n.T(c.Request.Context(), "admin.login.forbidden")))
 		return
 	}
 	if c.Request.Method == http.MethodGet || c.Request.Method == http.MethodHead {
@@ -85,7 +86,7 @@ func requireAdmin(c *gin.Context) {
 		c.Abort()
 		return
 	}
-	respondError(c, errStatus(http.StatusUnauthorized, "Sign in to the admin console first."))
+	respondError(c, errStatus(http.StatusUnauthorized, i18n.T(c.Request.Context(), "admin.login.required")))
 }
 
 // adminFrom is the signed-in admin (set by requireAdmin's chain).

@@ -12,6 +12,7 @@ import (
 	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/templates/admin"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // adminTemplate shows one template of any organization: GET
@@ -23,7 +24,8 @@ func (h *adminHandler) adminTemplate(c *gin.Context) error {
 		return err
 	}
 	t := at.Template
-	when := func(tm time.Time) string { return tm.UTC().Format("2 Jan 2006, 15:04:05 UTC") }
+	l := i18n.From(c.Request.Context())
+	when := func(tm time.Time) string { return l.DateTime(tm.UTC()) + " UTC" }
 	v := admin.TemplateView{
 		BackURL: route.AdminTemplates.Path(),
 		ID:      t.ID, Name: t.Name, Description: deref(t.Description), Organization: at.Organization.Name,
@@ -91,7 +93,7 @@ func (h *adminHandler) adminRestoreTemplate(c *gin.Context) error {
 	}
 	_, err = h.templates.AdminRestoreTemplateVersion(c.Request.Context(), c.Param("id"), n)
 	if err != nil {
-		return archivedTemplateError(err)
+		return archivedTemplateError(c, err)
 	}
 	c.Redirect(http.StatusSeeOther, route.AdminTemplate.Path(c.Param("id"))+"#admin-versions-title")
 	return nil
@@ -103,7 +105,7 @@ func (h *adminHandler) adminArchiveTemplate(c *gin.Context) error {
 		return err
 	}
 	if err := h.templates.AdminArchiveTemplate(c.Request.Context(), c.Param("id")); err != nil {
-		return archivedTemplateError(err)
+		return archivedTemplateError(c, err)
 	}
 	c.Redirect(http.StatusSeeOther, route.AdminTemplate.Path(c.Param("id")))
 	return nil
@@ -111,9 +113,9 @@ func (h *adminHandler) adminArchiveTemplate(c *gin.Context) error {
 
 // archivedTemplateError words the store's ErrConflict for a console change
 // of a template: it was archived already.
-func archivedTemplateError(err error) error {
+func archivedTemplateError(c *gin.Context, err error) error {
 	if errors.Is(err, models.ErrConflict) {
-		return errStatus(http.StatusConflict, "This template is archived; its versions can no longer change.")
+		return errStatus(http.StatusConflict, i18n.T(c.Request.Context(), "admin.template.archived_error"))
 	}
 	return err
 }

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/templates"
 	"github.com/markuproom/markuproom/templates/admin"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // adminTemplates lists every organization's templates: GET
@@ -43,10 +45,10 @@ func (h *adminHandler) adminTemplates(c *gin.Context) error {
 		v.Organizations = append(v.Organizations, templates.OptionView{Value: strconv.FormatInt(o.ID, 10), Label: o.Name})
 	}
 	for _, s := range []string{models.TemplateActive, models.TemplateArchived} {
-		v.Statuses = append(v.Statuses, templates.OptionView{Value: s, Label: s})
+		v.Statuses = append(v.Statuses, templates.OptionView{Value: s, Label: templateStatusWord(c.Request.Context(), s)})
 	}
 	for _, r := range page.Rows {
-		v.Rows = append(v.Rows, templateRow(&r))
+		v.Rows = append(v.Rows, templateRow(i18n.From(c.Request.Context()), &r))
 	}
 	pageURL := func(key, id string) string {
 		q := url.Values{}
@@ -64,19 +66,19 @@ func (h *adminHandler) adminTemplates(c *gin.Context) error {
 		v.PrevURL = pageURL("before", page.FirstID)
 	}
 	c.Header("Vary", "HX-Request")
-	render(c, http.StatusOK, admin.TemplatesPage(h.adminPage(c, "Templates", route.AdminTemplates.Path()), v))
+	render(c, http.StatusOK, admin.TemplatesPage(h.adminPage(c, i18n.T(c.Request.Context(), "admin.templates.title"), route.AdminTemplates.Path()), v))
 	return nil
 }
 
 // templateRow shapes one row of the templates table.
-func templateRow(r *models.AdminTemplateRow) admin.TemplateRowView {
+func templateRow(l *i18n.Localizer, r *models.AdminTemplateRow) admin.TemplateRowView {
 	v := admin.TemplateRowView{
 		ID: r.ID, URL: route.AdminTemplate.Path(r.ID), Name: r.Name, Organization: r.OrganizationName,
 		Status: templateStatus(r.ArchivedAt), Documents: r.DocumentCount, Pages: r.PageCount, Tags: r.TagCount,
 		Roles: r.RoleCount, Versions: r.Version, Uses: r.Uses,
 	}
 	if r.LastUsedAt != nil {
-		v.LastUsed, v.LastUsedISO = r.LastUsedAt.UTC().Format("2 Jan 2006, 15:04"), r.LastUsedAt.UTC().Format(time.RFC3339)
+		v.LastUsed, v.LastUsedISO = l.DateTime(r.LastUsedAt.UTC()), r.LastUsedAt.UTC().Format(time.RFC3339)
 	}
 	return v
 }
@@ -87,4 +89,12 @@ func templateStatus(archivedAt *time.Time) string {
 		return models.TemplateArchived
 	}
 	return models.TemplateActive
+}
+
+// templateStatusWord is a template status in the request's language.
+func templateStatusWord(ctx context.Context, status string) string {
+	if status == models.TemplateArchived {
+		return i18n.T(ctx, "admin.templates.status.archived")
+	}
+	return i18n.T(ctx, "admin.templates.status.active")
 }

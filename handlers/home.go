@@ -7,10 +7,11 @@ import (
 
 	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/templates"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 func (h *publicHandler) home(c *gin.Context) {
-	render(c, http.StatusOK, templates.Home(h.page(c, "Prepare documents for e-signature"), templates.HomeView{
+	render(c, http.StatusOK, templates.Home(h.page(c, i18n.T(c.Request.Context(), "home.page_title")), templates.HomeView{
 		BaseURL:    h.cfg.BaseURL,
 		APIDocURL:  route.OpenAPI.Path(),
 		UploadPath: route.APIUpload.Path(), RoomsPath: route.APIRooms.Path(),

@@ -1,11 +1,13 @@
 package admin
 
 import (
+	"context"
 	"strconv"
 
 	"github.com/a-h/templ"
 
 	"github.com/markuproom/markuproom/templates"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // NewRoomView is the console's "New Markup Room" form. Before an
@@ -81,12 +83,18 @@ type RoomCreatedView struct {
 	Participants, Documents  int
 }
 
-// pages is "1 page" or "N pages".
-func pages(n int) string {
-	if n == 1 {
-		return "1 page"
+// roomStatusLabel is a room's status ("open", "completed", "expired") in
+// the page's language; the badge's class keeps the code.
+func roomStatusLabel(ctx context.Context, status string) string {
+	switch status {
+	case "open":
+		return i18n.T(ctx, "admin.rooms.status.open")
+	case "completed":
+		return i18n.T(ctx, "admin.rooms.status.completed")
+	case "expired":
+		return i18n.T(ctx, "admin.rooms.status.expired")
 	}
-	return strconv.Itoa(n) + " pages"
+	return status
 }
 
 // personID is the id of one field of participant row i.

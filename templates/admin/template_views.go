@@ -1,6 +1,11 @@
 package admin
 
-import "github.com/markuproom/markuproom/templates"
+import (
+	"context"
+
+	"github.com/markuproom/markuproom/templates"
+	"github.com/markuproom/markuproom/web/i18n"
+)
 
 // TemplatesView is the console's templates table with its filters.
 type TemplatesView struct {
@@ -71,4 +76,16 @@ type TemplateVersionView struct {
 	RestoredFrom  string
 	Current       bool
 	RestoreURL    string
+}
+
+// templateStatusLabel is a template's status ("active", "archived") in the
+// page's language; the badge's class keeps the code.
+func templateStatusLabel(ctx context.Context, status string) string {
+	switch status {
+	case "active":
+		return i18n.T(ctx, "admin.templates.status.active")
+	case "archived":
+		return i18n.T(ctx, "admin.templates.status.archived")
+	}
+	return status
 }

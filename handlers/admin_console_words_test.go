@@ -1,0 +1,211 @@
+package handlers_test
+
+import (
+	"html"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/markuproom/markuproom/models/modelstest"
+	"github.com/markuproom/markuproom/models/pdf/pdftest"
+	"github.com/markuproom/markuproom/web/i18n"
+)
+
+// consolePart2Prefixes are the catalog areas of the console's organizations,
+// templates, rooms, new room, outgoing messages and sign-in, and of the home
+// page (docs/i18n.md).
+var consolePart2Prefixes = []string{"admin.orgs.", "admin.org.", "admin.templates.", "admin.template.",
+	"admin.rooms.", "admin.room_new.", "admin.outbox.", "admin.login.", "home."}
+
+var (
+	wordsTagRE      = regexp.MustCompile(`(?s)<script.*?</script>|<style.*?</style>|<[^>]*>`)
+	wordsAttrRE     = regexp.MustCompile(`(?:aria-label|title|placeholder|alt|data-confirm[a-z-]*)="([^"]*)"`)
+	wordsPlaceRE    = regexp.MustCompile(`\{[a-z_]+\}`)
+	wordsSpacesRE   = regexp.MustCompile(`\s+`)
+	wordsShortIDRE  = regexp.MustCompile(`<span class="short-id">.*?</span>`)
+	consoleOrgIDRE  = regexp.MustCompile(`data-org-id="(\d+)"`)
+	consoleTplIDRE  = regexp.MustCompile(`data-template-id="([^"]+)"`)
+	consoleRoomIDRE = regexp.MustCompile(`data-room-created="([^"]+)"`)
+)
+
+// pageWords are a page's visible words: its text, one piece per text
+// node, and the attributes people read.
+func pageWords(page string) []string {
+	// The console's navigation and the short ids' copy buttons are other
+	// areas' words (admin.nav., admin.short_id.).
+	if i := strings.Index(page, "<main"); i >= 0 {
+		page = page[i:]
+	}
+	page = wordsShortIDRE.ReplaceAllString(page, "")
+	var out []string
+	for _, m := range wordsAttrRE.FindAllStringSubmatch(page, -1) {
+		out = append(out, html.UnescapeString(m[1]))
+	}
+	for _, piece := range wordsTagRE.Split(page, -1) {
+		if s := strings.TrimSpace(wordsSpacesRE.ReplaceAllString(html.UnescapeString(piece), " ")); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// untranslated names the English messages of prefixes a page in lang still
+// shows: a text node equal to a message, or holding the longest words of a
+// message with placeholders, when the language says it otherwise.
+func untranslated(t *testing.T, page, lang string, prefixes []string) []string {
+	t.Helper()
+	cats, err := i18n.Catalogs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	en, other := cats["en"], cats[lang]
+	words := pageWords(page)
+	theirWords := map[string]bool{} // "Expire" is French for "Expires"
+	for _, m := range other {
+		theirWords[m.Text] = true
+	}
+	var found []string
+	for _, id := range en.IDs() {
+		if !hasAnyPrefix(id, prefixes) {
+			continue
+		}
+		forms := map[string][2]string{}
+		e, o := en[id], other[id]
+		if e.Text != "" {
+			forms[""] = [2]string{e.Text, o.Text}
+		}
+		for k, v := range e.Plural {
+			forms[k] = [2]string{v, o.Plural[k]}
+		}
+		for _, f := range forms {
+			text, theirs := f[0], f[1]
+			if len(text) <= 3 || text == theirs || theirWords[text] {
+				continue
+			}
+			whole := !wordsPlaceRE.MatchString(text)
+			needle := text
+			if !whole {
+				needle = ""
+				for _, part := range wordsPlaceRE.Split(text, -1) {
+					if part = strings.TrimSpace(part); len(part) > len(needle) {
+						needle = part
+					}
+				}
+				if len(needle) < 12 || strings.Contains(theirs, needle) {
+					continue
+				}
+			}
+			for _, w := range words {
+				if (whole && w == needle) || (!whole && strings.Contains(w, needle)) {
+					found = append(found, id+": "+needle)
+					break
+				}
+			}
+		}
+	}
+	sort.Strings(found)
+	return found
+}
+
+func hasAnyPrefix(id string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(id, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestConsolePagesSpeakTheLanguage renders the console's organizations,
+// templates, rooms, new room, outgoing messages and sign-in pages, and the
+// home page, with data, in French (Accept-Language) and Arabic (?lang=ar):
+// none shows an English message of theirs.
+func TestConsolePagesSpeakTheLanguage(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
+		s := newServer(t, env)
+		tenant := env.NewTenant(t, "Acme")
+		newAdmin(t, env, tenant.Org.ID, "ada@example.com")
+		openTagRoom(t, s, tenant, nil)
+		picked := s.upload(tenant.Token)
+		tpl, _ := s.createTemplate(tenant.Token, templatePayload(picked))
+		org := "/admin/organizations/" + itoa64(tenant.Org.ID)
+
+		// Before signing in: the home page and the sign-in page.
+		for _, lang := range []string{"fr", "ar"} {
+			for _, path := range []string{"/", "/admin/login"} {
+				b := s.browser()
+				checkWords(t, b, path, lang)
+			}
+		}
+
+		b, token := adminSignIn(t, s, "ada@example.com", "correct horse")
+		b.post(org+"/tokens", url.Values{"csrf": {token}, "name": {"CRM"}}).status(http.StatusCreated)
+		b.post(org+"/webhooks", url.Values{"csrf": {token}, "url": {"https://hooks.acme.example/in"}, "events": {"transaction.updated"}}).status(http.StatusCreated)
+		fields := [][2]string{{"csrf", token}, {"org", itoa64(tenant.Org.ID)}, {"sender", itoa64(tenant.Sender.ID)}, {"document", picked.ID},
+			{"firstName", "Pat"}, {"lastName", "Buyer"}, {"email", "pat@example.com"}}
+		loc := postNewRoom(b, fields, newRoomFile{"Addendum.pdf", pdftest.ThreePages(t)}).status(http.StatusSeeOther).Header().Get("Location")
+
+		if !consoleOrgIDRE.MatchString(b.get("/admin/organizations").status(http.StatusOK).Body.String()) ||
+			!consoleTplIDRE.MatchString(b.get("/admin/templates").status(http.StatusOK).Body.String()) {
+			t.Fatal("the lists show no organization or no template")
+		}
+		paths := []string{"/admin/organizations", org, "/admin/templates", "/admin/templates/" + tpl["id"].(string),
+			"/admin/rooms", "/admin/rooms/new", "/admin/rooms/new?org=" + itoa64(tenant.Org.ID), loc, "/admin/outbox", "/admin/outbox?status=dead"}
+		for _, lang := range []string{"fr", "ar"} {
+			for _, path := range paths {
+				checkWords(t, b, path, lang)
+			}
+		}
+		if page := b.get(loc + "?lang=ar").Body.String(); consoleRoomIDRE.FindString(page) == "" {
+			t.Error("the created room's page is missing")
+		}
+		// A refused new room: its summary and its fields' own words.
+		res := postNewRoomLang(b, [][2]string{{"csrf", token}, {"org", itoa64(tenant.Org.ID)}}, "de")
+		if page := res.status(http.StatusUnprocessableEntity).Body.String(); !strings.Contains(page, "Der Markup Room wurde nicht erstellt") ||
+			!strings.Contains(page, "Wählen Sie den Absender des Raums.") {
+			t.Error("the refused form does not speak German")
+		}
+	})
+}
+
+// checkWords gets path in lang (French by Accept-Language, other languages
+// by ?lang=, which the browser then keeps: the French pages come first) and
+// fails on the English words it still shows.
+func checkWords(t *testing.T, b *browser, path, lang string) {
+	t.Helper()
+	var res *response
+	if lang == "fr" {
+		req := httptest.NewRequest(http.MethodGet, path, nil)
+		req.Header.Set("Accept-Language", "fr-FR,fr;q=0.9")
+		res = b.do(req)
+	} else {
+		sep := "?"
+		if strings.Contains(path, "?") {
+			sep = "&"
+		}
+		res = b.get(path + sep + "lang=" + lang)
+	}
+	page := res.status(http.StatusOK).Body.String()
+	if !strings.Contains(page, `lang="`+lang+`"`) {
+		t.Errorf("%s in %s: the page is not in %s", path, lang, lang)
+	}
+	for _, w := range untranslated(t, page, lang, consolePart2Prefixes) {
+		t.Errorf("%s in %s shows English: %s", path, lang, w)
+	}
+}
+
+// postNewRoomLang posts the new-room form with the header that names the language.
+func postNewRoomLang(b *browser, fields [][2]string, lang string) *response {
+	form := url.Values{}
+	for _, f := range fields {
+		form.Add(f[0], f[1])
+	}
+	req := httptest.NewRequest(http.MethodPost, "/admin/rooms/new", strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("X-Markup-Lang", lang)
+	return b.do(req)
+}
