@@ -10,6 +10,7 @@ import (
 	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/templates/admin"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // adminActivity shows the log of admin actions: GET /admin/activity?before=.
@@ -27,28 +28,29 @@ func (h *adminHandler) adminActivity(c *gin.Context) error {
 		return err
 	}
 	var v admin.ActivityView
+	l := i18n.From(c.Request.Context())
 	for _, a := range rows {
 		v.Rows = append(v.Rows, admin.ActivityRowView{
-			When: a.CreatedAt.UTC().Format("2 Jan 2006, 15:04:05 UTC"), WhenISO: a.CreatedAt.UTC().Format(time.RFC3339),
-			Who: a.Actor, Action: activityLabel(a), Target: a.Target, Address: a.ClientAddr,
+			When: consoleDateTimeUTC(l, a.CreatedAt, "15:04:05"), WhenISO: a.CreatedAt.UTC().Format(time.RFC3339),
+			Who: a.Actor, Action: activityLabel(l, a), Target: a.Target, Address: a.ClientAddr,
 		})
 	}
 	if len(rows) == models.AdminPageSize {
 		v.OlderURL = route.AdminActivity.Path() + "?before=" + strconv.FormatInt(rows[len(rows)-1].ID, 10)
 	}
-	render(c, http.StatusOK, admin.ActivityPage(h.adminPage(c, "Activity", route.AdminActivity.Path()), v))
+	render(c, http.StatusOK, admin.ActivityPage(h.adminPage(c, l.T("admin.nav.activity"), route.AdminActivity.Path()), v))
 	return nil
 }
 
 // activityLabel names an action for the log: a repeated refusal says how
 // many times, and when the last was ("failed login ×37, last 09:14:03 UTC").
-func activityLabel(a models.Activity) string {
+// The action is the log's own word (data), the rest is in l's language.
+func activityLabel(l *i18n.Localizer, a models.Activity) string {
 	if a.Repeats <= 1 {
 		return a.Action
 	}
-	label := a.Action + " ×" + strconv.Itoa(a.Repeats)
 	if a.LastAt != nil {
-		label += ", last " + a.LastAt.UTC().Format("15:04:05 UTC")
+		return l.T("admin.activity.repeated_last", "action", a.Action, "repeats", a.Repeats, "last", consoleTimeUTC(l, *a.LastAt))
 	}
-	return label
+	return l.T("admin.activity.repeated", "action", a.Action, "repeats", a.Repeats)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/templates"
 	"github.com/markuproom/markuproom/templates/admin"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // AuditStore reads the audit trail (the console's page and the API's).
@@ -45,13 +46,13 @@ func (h *adminHandler) adminAudit(c *gin.Context) error {
 		v.Invalid = map[string]string{}
 		for _, fe := range invalid.Errors {
 			if name := strings.TrimPrefix(fe.Pointer, "query:"); v.Invalid[name] == "" {
-				v.Invalid[name] = fe.Detail
+				v.Invalid[name] = auditFilterMessage(i18n.From(ctx), fe)
 			}
 		}
 	} else if err := h.fillAuditRows(ctx, &v, q); err != nil {
 		return err
 	}
-	render(c, status, admin.AuditPage(h.adminPage(c, "Audit trail", route.AdminAudit.Path()), v))
+	render(c, status, admin.AuditPage(h.adminPage(c, i18n.T(ctx, "admin.audit.title"), route.AdminAudit.Path()), v))
 	return nil
 }
 
@@ -73,7 +74,7 @@ func (h *adminHandler) auditView(ctx context.Context, c *gin.Context, q auditQue
 	for _, o := range orgs {
 		v.Organizations = append(v.Organizations, templates.OptionView{Value: strconv.FormatInt(o.ID, 10), Label: o.Name})
 	}
-	v.Organizations = append(v.Organizations, templates.OptionView{Value: "0", Label: "No organization"})
+	v.Organizations = append(v.Organizations, templates.OptionView{Value: "0", Label: i18n.T(ctx, "admin.audit.no_organization")})
 	if v.Actions, err = h.audit.RecentAuditActions(ctx); err != nil {
 		return v, err
 	}
@@ -94,7 +95,7 @@ func (h *adminHandler) fillAuditRows(ctx context.Context, v *admin.AuditView, q 
 		}
 	}
 	for i := range events {
-		v.Rows = append(v.Rows, auditRow(&events[i], orgs))
+		v.Rows = append(v.Rows, auditRow(i18n.From(ctx), &events[i], orgs))
 	}
 	pageURL := func(cur auditCursor) string {
 		p := maps.Clone(q.Params)
@@ -133,26 +134,27 @@ func readAuditPage(ctx context.Context, st AuditStore, f models.AuditFilter, cur
 	return page.Events, page.Next != 0, cur.ID != 0 && len(page.Events) > 0, nil
 }
 
-// auditKindLabels are the words of the actors' kinds.
+// auditKindLabels are the catalog ids of the words of the actors' kinds.
 var auditKindLabels = map[string]string{
-	models.AuditActorAPIToken: "API token", models.AuditActorAdmin: "Admin",
-	models.AuditActorRoom: "Room", models.AuditActorOperator: "Operator",
+	models.AuditActorAPIToken: "admin.audit.kind.api_token", models.AuditActorAdmin: "admin.audit.kind.admin",
+	models.AuditActorRoom: "admin.audit.kind.room", models.AuditActorOperator: "admin.audit.kind.operator",
 }
 
 // auditRow is one event as the console's table shows it; a target inside
 // a transaction links to the transaction's page.
-func auditRow(e *models.AuditEvent, orgs map[int64]string) admin.AuditRowView {
+func auditRow(l *i18n.Localizer, e *models.AuditEvent, orgs map[int64]string) admin.AuditRowView {
 	r := admin.AuditRowView{
-		ID: strconv.FormatInt(e.ID, 10), When: e.At.UTC().Format("2 Jan 15:04:05"),
-		WhenFull: e.At.UTC().Format("Mon 2 Jan 2006, 15:04:05.000 UTC"), WhenISO: e.At.UTC().Format(time.RFC3339Nano),
-		Organization: orgs[e.OrganizationID], ActorKind: e.ActorKind, ActorKindLabel: auditKindLabels[e.ActorKind],
+		ID: strconv.FormatInt(e.ID, 10), When: l.T("admin.audit.when", "day", consoleDay(l, e.At), "time", e.At.UTC().Format("15:04:05")),
+		WhenFull:     l.T("admin.audit.when_full", "weekday", consoleWeekday(l, e.At), "time", consoleDateTimeUTC(l, e.At, "15:04:05.000")),
+		WhenISO:      e.At.UTC().Format(time.RFC3339Nano),
+		Organization: orgs[e.OrganizationID], ActorKind: e.ActorKind, ActorKindLabel: e.ActorKind,
 		ActorName: e.ActorName, ActorID: e.ActorID, Via: e.Via, Address: e.ClientAddr, Action: e.Action, Summary: e.Summary,
 	}
 	if r.Organization == "" {
 		r.Organization = "#" + strconv.FormatInt(e.OrganizationID, 10)
 	}
-	if r.ActorKindLabel == "" {
-		r.ActorKindLabel = e.ActorKind
+	if id, ok := auditKindLabels[e.ActorKind]; ok {
+		r.ActorKindLabel = l.T(id)
 	}
 	r.Target = e.TargetType
 	if e.TargetID != "" {
@@ -186,4 +188,28 @@ func withQuery(path, query string) string {
 		return path
 	}
 	return path + "?" + query
+}
+
+// auditFilterIDs are the catalog ids of the audit filters' messages, by
+// parameter and problem code (parseAuditQuery's, which the CSV export
+// answers in English).
+var auditFilterIDs = map[string]string{
+	"query:org invalid_type":       "admin.audit.error.org",
+	"query:actor too_long":         "admin.audit.error.actor_too_long",
+	"query:action invalid_action":  "admin.audit.error.action",
+	"query:transaction invalid_id": "admin.audit.error.transaction",
+	"query:from invalid_time":      "admin.audit.error.from",
+	"query:to invalid_time":        "admin.audit.error.to",
+	"query:to empty_range":         "admin.audit.error.empty_range",
+	"query:cursor invalid_cursor":  "admin.audit.error.cursor",
+}
+
+// auditFilterMessage is a refused filter's message under its field, in
+// l's language (else the problem's own detail).
+func auditFilterMessage(l *i18n.Localizer, fe models.FieldError) string {
+	id, ok := auditFilterIDs[fe.Pointer+" "+fe.Code]
+	if !ok {
+		return fe.Detail
+	}
+	return l.T(id, "actor_max", maxAuditActorFilter, "action_max", maxAuditActionFilter)
 }

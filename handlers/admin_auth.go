@@ -112,12 +112,12 @@ func (h *adminHandler) adminPage(c *gin.Context, title, current string) template
 	p.CSRFToken = csrfToken(c)
 	p.SignOutURL = route.AdminLogout.Path()
 	p.SignOutEverywhereURL = route.AdminRevokeSessions.Path()
-	for _, l := range []struct{ label, href string }{
-		{"Overview", route.Admin.Path()}, {"Transactions", route.AdminTransactions.Path()}, {"Templates", route.AdminTemplates.Path()}, {"Markup Rooms", route.AdminRooms.Path()},
-		{"Organizations", route.AdminOrganizations.Path()}, {"Outgoing messages", route.AdminOutbox.Path()}, {"Activity", route.AdminActivity.Path()},
-		{"Audit", route.AdminAudit.Path()},
+	for _, l := range []struct{ id, href string }{
+		{"admin.nav.overview", route.Admin.Path()}, {"admin.nav.transactions", route.AdminTransactions.Path()}, {"admin.nav.templates", route.AdminTemplates.Path()},
+		{"admin.nav.rooms", route.AdminRooms.Path()}, {"admin.nav.organizations", route.AdminOrganizations.Path()}, {"admin.nav.outbox", route.AdminOutbox.Path()},
+		{"admin.nav.activity", route.AdminActivity.Path()}, {"admin.nav.audit", route.AdminAudit.Path()},
 	} {
-		p.Nav = append(p.Nav, templates.NavLink{Label: l.label, Href: l.href, Current: l.href == current})
+		p.Nav = append(p.Nav, templates.NavLink{Label: i18n.T(c.Request.Context(), l.id), Href: l.href, Current: l.href == current})
 	}
 	return p
 }

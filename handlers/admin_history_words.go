@@ -1,67 +1,65 @@
 package handlers
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/markuproom/markuproom/models"
-	"github.com/markuproom/markuproom/models/tagtype"
-	"github.com/markuproom/markuproom/templates"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // replacedWords says what a replace changed: the participants and documents
 // added, removed, renamed or changed by name, then the counts the names do
 // not already say; a replace that names nothing (entries written before the
 // names were kept, a change of tags only) reads “Replaced: …” with counts.
-func replacedWords(s models.ReplacedSummary) string {
+func replacedWords(l *i18n.Localizer, s models.ReplacedSummary) string {
 	var parts []string
 	for _, n := range s.ParticipantsAdded {
-		parts = append(parts, fmt.Sprintf("participant “%s” added", n))
+		parts = append(parts, l.T("admin.history.participant_added", "name", n))
 	}
 	for _, n := range s.ParticipantsRemoved {
-		parts = append(parts, fmt.Sprintf("participant “%s” removed", n))
+		parts = append(parts, l.T("admin.history.participant_removed", "name", n))
 	}
 	for _, r := range s.ParticipantsRenamed {
-		parts = append(parts, fmt.Sprintf("participant renamed “%s” → “%s”", r.From, r.To))
+		parts = append(parts, l.T("admin.history.participant_renamed", "from", r.From, "to", r.To))
 	}
 	for _, c := range s.ParticipantsChanged {
 		if c.Email != nil {
-			parts = append(parts, fmt.Sprintf("“%s” e-mail %s → %s", c.Name, c.Email.From, c.Email.To))
+			parts = append(parts, l.T("admin.history.participant_email", "name", c.Name, "from", c.Email.From, "to", c.Email.To))
 		}
 		if c.Auth != nil {
-			parts = append(parts, fmt.Sprintf("“%s” authentication %s → %s", c.Name, c.Auth.From, c.Auth.To))
+			parts = append(parts, l.T("admin.history.participant_auth", "name", c.Name, "from", c.Auth.From, "to", c.Auth.To))
 		}
 	}
 	for _, t := range s.DocumentsAdded {
-		parts = append(parts, fmt.Sprintf("document “%s” added", t))
+		parts = append(parts, l.T("admin.history.document_added_named", "title", t))
 	}
 	for _, t := range s.DocumentsRemoved {
-		parts = append(parts, fmt.Sprintf("document “%s” removed", t))
+		parts = append(parts, l.T("admin.history.document_removed_named", "title", t))
 	}
 	for _, r := range s.DocumentsRenamed {
-		parts = append(parts, fmt.Sprintf("document renamed “%s” → “%s”", r.From, r.To))
+		parts = append(parts, l.T("admin.history.document_renamed", "from", r.From, "to", r.To))
 	}
 	namedParts := len(parts)
 	named := map[string]bool{
-		"documents":    len(s.DocumentsAdded)+len(s.DocumentsRemoved) > 0,
-		"participants": len(s.ParticipantsAdded)+len(s.ParticipantsRemoved) > 0,
+		"admin.history.count.documents":    len(s.DocumentsAdded)+len(s.DocumentsRemoved) > 0,
+		"admin.history.count.participants": len(s.ParticipantsAdded)+len(s.ParticipantsRemoved) > 0,
 	}
 	for _, c := range []struct {
-		name  string
+		id    string
 		count models.Count
-	}{{"documents", s.Documents}, {"tags", s.Tags}, {"participants", s.Participants}} {
-		if c.count.Before != c.count.After && !named[c.name] {
-			parts = append(parts, fmt.Sprintf("%s %d → %d", c.name, c.count.Before, c.count.After))
+	}{{"admin.history.count.documents", s.Documents}, {"admin.history.count.tags", s.Tags}, {"admin.history.count.participants", s.Participants}} {
+		if c.count.Before != c.count.After && !named[c.id] {
+			parts = append(parts, l.T(c.id, "before", c.count.Before, "after", c.count.After))
 		}
 	}
 	if len(parts) == 0 {
-		return "Replaced (same number of documents, tags and participants)"
+		return l.T("admin.history.replaced_same")
 	}
 	if namedParts == 0 {
-		return "Replaced: " + strings.Join(parts, ", ")
+		return l.T("admin.history.replaced", "changes", strings.Join(parts, ", "))
 	}
 	// What was named leads the line: “Participant renamed …”.
 	line := strings.Join(parts, ", ")
@@ -71,26 +69,26 @@ func replacedWords(s models.ReplacedSummary) string {
 
 // restoredWords says which page edit an undo undid, with the page and its
 // document.
-func restoredWords(s models.PageRestoredSummary) string {
-	doc := ofDocument(s.Document, s.DocumentTitle)
+func restoredWords(l *i18n.Localizer, s models.PageRestoredSummary) string {
+	doc := ofDocument(l, s.Document, s.DocumentTitle)
 	switch {
 	case s.Undoes == models.EventPageMoved && s.From != nil && s.To != nil:
-		return fmt.Sprintf("Page move undone: page %d %s back to position %d", *s.From, doc, *s.To)
+		return l.T("admin.history.undo_move", "page", *s.From, "document", doc, "position", *s.To)
 	case s.Undoes == models.EventPageDeleted && s.Page != nil:
 		restored := 0
 		if s.TagsRestored != nil {
 			restored = *s.TagsRestored
 		}
-		return fmt.Sprintf("Page deletion undone: page %d %s restored with %s", *s.Page, doc, templates.Plural(restored, "tag", "tags"))
+		return l.T("admin.history.undo_delete", "page", *s.Page, "document", doc, "tags", historyTags(l, restored))
 	case s.Undoes != "":
-		return fmt.Sprintf("Undone (%s) %s", strings.ReplaceAll(s.Undoes, "_", " "), doc)
+		return l.T("admin.history.undo_other", "kind", strings.ReplaceAll(s.Undoes, "_", " "), "document", doc)
 	}
-	return "Page edit undone " + doc
+	return l.T("admin.history.undo", "document", doc)
 }
 
-// typeCounts says a batch's tags by type (" — 2 Signature, 1 Date"), the
+// typeCounts says a batch's tags by type (" (2 Signature, 1 Date)"), the
 // most first; nothing for entries written before the types were kept.
-func typeCounts(types map[string]int) string {
+func typeCounts(l *i18n.Localizer, types map[string]int) string {
 	if len(types) == 0 {
 		return ""
 	}
@@ -106,11 +104,7 @@ func typeCounts(types map[string]int) string {
 	})
 	parts := make([]string, len(codes))
 	for i, code := range codes {
-		label := code
-		if tt, ok := tagtype.ByCode(code); ok {
-			label = tt.Label
-		}
-		parts[i] = fmt.Sprintf("%d %s", types[code], label)
+		parts[i] = l.T("admin.history.type_count", "count", types[code], "type", tagTypeName(l, code))
 	}
-	return " (" + strings.Join(parts, ", ") + ")"
+	return " " + l.T("admin.history.type_counts", "list", strings.Join(parts, ", "))
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // An undo says which page edit it undid; a batch counts its tags by type;
@@ -32,7 +33,7 @@ func TestHistoryWordsOfUndoAndBatch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := historyWords(models.TransactionEvent{Kind: c.sum.Kind(), Summary: data})
+		got := historyWords(i18n.English(), models.TransactionEvent{Kind: c.sum.Kind(), Summary: data})
 		if got != c.want {
 			t.Errorf("%s: got %q, want %q", c.sum.Kind(), got, c.want)
 		}

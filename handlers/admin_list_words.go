@@ -1,8 +1,10 @@
 package handlers
 
 import (
-	"strconv"
+	"fmt"
 	"time"
+
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // shortIDLength is how many of an id's last characters the console's lists
@@ -20,25 +22,75 @@ func shortID(id string) string {
 }
 
 // ago says when t was: "just now", "5 min ago", "3 h ago", "2 d ago".
-func ago(now, t time.Time) string {
+func ago(l *i18n.Localizer, now, t time.Time) string {
 	if now.Sub(t) < time.Minute {
-		return "just now"
+		return l.T("admin.list.just_now")
 	}
-	return age(now, t) + " ago"
+	return l.T("admin.list.ago", "age", age(l, now, t))
 }
 
 // age says how long since t, in the largest whole unit: "<1 min", "5 min",
 // "3 h", "2 d".
-func age(now, t time.Time) string {
+func age(l *i18n.Localizer, now, t time.Time) string {
 	d := now.Sub(t)
 	switch {
 	case d < time.Minute:
-		return "<1 min"
+		return l.T("admin.list.under_a_minute")
 	case d < time.Hour:
-		return strconv.Itoa(int(d/time.Minute)) + " min"
+		return l.T("admin.list.minutes", "count", int(d/time.Minute))
 	case d < 48*time.Hour:
-		return strconv.Itoa(int(d/time.Hour)) + " h"
+		return l.T("admin.list.hours", "count", int(d/time.Hour))
 	default:
-		return strconv.Itoa(int(d/(24*time.Hour))) + " d"
+		return l.T("admin.list.days", "count", int(d/(24*time.Hour)))
 	}
+}
+
+// consoleMonthIDs are the catalog's short month names, January first.
+var consoleMonthIDs = [12]string{
+	"format.month.jan", "format.month.feb", "format.month.mar", "format.month.apr",
+	"format.month.may", "format.month.jun", "format.month.jul", "format.month.aug",
+	"format.month.sep", "format.month.oct", "format.month.nov", "format.month.dec",
+}
+
+// consoleWeekdayIDs are the console's short weekday names, Sunday first.
+var consoleWeekdayIDs = [7]string{
+	"admin.list.weekday.sun", "admin.list.weekday.mon", "admin.list.weekday.tue", "admin.list.weekday.wed",
+	"admin.list.weekday.thu", "admin.list.weekday.fri", "admin.list.weekday.sat",
+}
+
+// The console writes its times in UTC, day first in English ("22 Nov 2026",
+// "22 Nov 2026, 09:00 UTC"); each language orders them by its catalog
+// (admin.list.date…), with the catalog's month names (docs/i18n.md).
+
+// consoleDate is a day: "22 Nov 2026".
+func consoleDate(l *i18n.Localizer, t time.Time) string {
+	t = t.UTC()
+	return l.T("admin.list.date", "day", fmt.Sprint(t.Day()), "month", l.T(consoleMonthIDs[t.Month()-1]), "year", fmt.Sprint(t.Year()))
+}
+
+// consoleDay is a day without its year, for an axis: "22 Nov".
+func consoleDay(l *i18n.Localizer, t time.Time) string {
+	t = t.UTC()
+	return l.T("admin.list.day", "day", fmt.Sprint(t.Day()), "month", l.T(consoleMonthIDs[t.Month()-1]))
+}
+
+// consoleDateTime is a day and a time of day (layout "15:04" or
+// "15:04:05"): "22 Nov 2026, 09:00".
+func consoleDateTime(l *i18n.Localizer, t time.Time, layout string) string {
+	return l.T("admin.list.datetime", "date", consoleDate(l, t), "time", t.UTC().Format(layout))
+}
+
+// consoleDateTimeUTC is consoleDateTime naming the zone: "22 Nov 2026, 09:00 UTC".
+func consoleDateTimeUTC(l *i18n.Localizer, t time.Time, layout string) string {
+	return l.T("admin.list.utc", "time", consoleDateTime(l, t, layout))
+}
+
+// consoleTimeUTC is a time of day naming the zone: "09:14:03 UTC".
+func consoleTimeUTC(l *i18n.Localizer, t time.Time) string {
+	return l.T("admin.list.utc", "time", t.UTC().Format("15:04:05"))
+}
+
+// consoleWeekday is a day's short name: "Mon".
+func consoleWeekday(l *i18n.Localizer, t time.Time) string {
+	return l.T(consoleWeekdayIDs[t.UTC().Weekday()])
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/templates/admin"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // adminTransaction shows one transaction of any organization: GET /admin/transactions/:id.
@@ -20,18 +21,19 @@ func (h *adminHandler) adminTransaction(c *gin.Context) error {
 		return err
 	}
 	t := at.Transaction
-	when := func(tm time.Time) string { return tm.UTC().Format("2 Jan 2006, 15:04:05 UTC") }
+	l := i18n.From(c.Request.Context())
+	when := func(tm time.Time) string { return consoleDateTimeUTC(l, tm, "15:04:05") }
 	yesNo := func(b *bool) string {
 		if b != nil && *b {
-			return "Yes"
+			return l.T("admin.transaction.yes")
 		}
-		return "No"
+		return l.T("admin.transaction.no")
 	}
 	v := admin.TransactionView{
 		BackURL:  route.AdminTransactions.Path(),
 		AuditURL: route.AdminAudit.Path() + "?" + url.Values{"transaction": {t.ID}}.Encode(),
-		ID:       t.ID, ShortID: shortID(t.ID), Title: "No documents", Organization: at.Organization.Name,
-		ReferenceID: at.CallerReference, Status: t.Status, Version: t.Version,
+		ID:       t.ID, ShortID: shortID(t.ID), Title: l.T("admin.list.no_documents"), Organization: at.Organization.Name,
+		ReferenceID: at.CallerReference, Status: t.Status, StatusLabel: transactionStatusLabel(l, t.Status), Version: t.Version,
 		Created: when(t.CreatedAt), Updated: when(t.UpdatedAt), SigningOrder: yesNo(t.SigningOrder),
 		Notify: yesNo(t.NotifyEmail), Subject: deref(t.InviteEmailSubject),
 		Viewer: viewerView(h.assets, t, at.Uploads, func(pos int) string {
@@ -45,17 +47,17 @@ func (h *adminHandler) adminTransaction(c *gin.Context) error {
 			pv.Order = strconv.Itoa(*p.Order)
 		}
 		if p.KBARequired != nil && *p.KBARequired {
-			pv.Checks = append(pv.Checks, "KBA")
+			pv.Checks = append(pv.Checks, l.T("admin.transaction.check.kba"))
 		}
 		if p.CredAnalysisRequired != nil && *p.CredAnalysisRequired {
-			pv.Checks = append(pv.Checks, "Credential analysis")
+			pv.Checks = append(pv.Checks, l.T("admin.transaction.check.credential_analysis"))
 		}
 		v.Participants = append(v.Participants, pv)
 	}
 	if len(t.Documents) > 0 {
 		v.Title = t.Documents[0].Title
 		if len(t.Documents) > 1 {
-			v.MoreDocuments = strconv.Itoa(len(t.Documents)-1) + " more"
+			v.MoreDocuments = l.T("admin.list.more", "count", len(t.Documents)-1)
 		}
 	}
 	for _, d := range t.Documents {
@@ -64,7 +66,7 @@ func (h *adminHandler) adminTransaction(c *gin.Context) error {
 	}
 	for i := len(at.Events) - 1; i >= 0; i-- { // newest first
 		e := at.Events[i]
-		ev := admin.EventView{When: when(e.CreatedAt), WhenISO: e.CreatedAt.UTC().Format(time.RFC3339), Words: historyWords(e)}
+		ev := admin.EventView{When: when(e.CreatedAt), WhenISO: e.CreatedAt.UTC().Format(time.RFC3339), Words: historyWords(l, e)}
 		ev.Actor, ev.ActorFrom = models.ActorParts(e.Actor)
 		v.History = append(v.History, ev)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/templates"
 	"github.com/markuproom/markuproom/templates/admin"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // adminTransactions lists every organization's transactions: GET
@@ -40,12 +41,13 @@ func (h *adminHandler) adminTransactions(c *gin.Context) error {
 	for _, o := range orgs {
 		v.Organizations = append(v.Organizations, templates.OptionView{Value: strconv.FormatInt(o.ID, 10), Label: o.Name})
 	}
+	l := i18n.From(c.Request.Context())
 	for _, s := range models.TransactionStatuses() {
-		v.Statuses = append(v.Statuses, templates.OptionView{Value: s, Label: s})
+		v.Statuses = append(v.Statuses, templates.OptionView{Value: s, Label: transactionStatusLabel(l, s)})
 	}
 	now := h.clock.Now()
 	for _, r := range page.Rows {
-		v.Rows = append(v.Rows, transactionRow(now, r))
+		v.Rows = append(v.Rows, transactionRow(l, now, r))
 	}
 	// The table's links keep its filters; an empty key is an export's, which
 	// has every page.
@@ -67,7 +69,7 @@ func (h *adminHandler) adminTransactions(c *gin.Context) error {
 	v.ExportCSVURL = filtered(route.AdminTransactionsCSV, "", "")
 	v.ExportXLSXURL = filtered(route.AdminTransactionsXLSX, "", "")
 	c.Header("Vary", "HX-Request")
-	render(c, http.StatusOK, admin.TransactionsPage(h.adminPage(c, "Transactions", route.AdminTransactions.Path()), v))
+	render(c, http.StatusOK, admin.TransactionsPage(h.adminPage(c, l.T("admin.transactions.title"), route.AdminTransactions.Path()), v))
 	return nil
 }
 
@@ -87,28 +89,41 @@ func transactionFilterFrom(c *gin.Context) (models.AdminTransactionFilter, error
 }
 
 // transactionRow is one transaction as the console's list shows it.
-func transactionRow(now time.Time, r models.AdminTransactionRow) admin.TransactionRowView {
+func transactionRow(l *i18n.Localizer, now time.Time, r models.AdminTransactionRow) admin.TransactionRowView {
 	row := admin.TransactionRowView{
 		ID: r.ID, ShortID: shortID(r.ID), URL: route.AdminTransaction.Path(r.ID), Organization: r.OrganizationName,
 		Title: r.Title, ReferenceID: r.ReferenceID, Sender: r.SenderName, CreatedBy: r.CreatedBy,
-		Status: r.Status, StatusAge: age(now, r.StatusSince), StatusSinceISO: r.StatusSince.UTC().Format(time.RFC3339),
-		Participants: namesList(r.Participants, 3), Documents: r.DocumentCount,
-		Updated: ago(now, r.UpdatedAt), UpdatedFull: r.UpdatedAt.UTC().Format("2 Jan 2006, 15:04 UTC"),
+		Status: r.Status, StatusLabel: transactionStatusLabel(l, r.Status),
+		StatusAge: age(l, now, r.StatusSince), StatusSinceISO: r.StatusSince.UTC().Format(time.RFC3339),
+		Participants: namesList(l, r.Participants, 3), Documents: r.DocumentCount,
+		Updated: ago(l, now, r.UpdatedAt), UpdatedFull: consoleDateTimeUTC(l, r.UpdatedAt, "15:04"),
 		UpdatedISO: r.UpdatedAt.UTC().Format(time.RFC3339),
 	}
 	if row.Title == "" {
-		row.Title = "No documents"
+		row.Title = l.T("admin.list.no_documents")
 	}
 	if r.DocumentCount > 1 {
-		row.MoreDocuments = strconv.Itoa(r.DocumentCount-1) + " more"
+		row.MoreDocuments = l.T("admin.list.more", "count", r.DocumentCount-1)
 	}
 	return row
 }
 
 // namesList is the first few names, then "and N more".
-func namesList(names []string, few int) string {
+func namesList(l *i18n.Localizer, names []string, few int) string {
 	if len(names) <= few {
 		return strings.Join(names, ", ")
 	}
-	return strings.Join(names[:few], ", ") + " and " + strconv.Itoa(len(names)-few) + " more"
+	return l.T("admin.list.names_and_more", "names", strings.Join(names[:few], ", "), "count", len(names)-few)
+}
+
+// transactionStatusLabel is a transaction's status in words (its code when
+// this version does not know it).
+func transactionStatusLabel(l *i18n.Localizer, status string) string {
+	switch status {
+	case models.StatusDraft:
+		return l.T("admin.transactions.status.draft")
+	case models.StatusESignPending:
+		return l.T("admin.transactions.status.esign_pending")
+	}
+	return status
 }

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // ChartKind is how a chart draws its series.
@@ -45,6 +47,8 @@ type ChartInput struct {
 	Series []ChartSeriesInput
 	// Empty is the empty state's sentence.
 	Empty string
+	// Lang writes the chart's numbers and sentences (nil: English).
+	Lang *i18n.Localizer
 }
 
 // ChartSeriesInput is one series: a name for the legend and the table
@@ -147,8 +151,12 @@ func ChartFor(in ChartInput) ChartView {
 			max = math.Max(max, x)
 		}
 	}
+	l := in.Lang
+	if l == nil {
+		l = i18n.English()
+	}
 	v.IsEmpty = max == 0
-	v.Summary = chartSummary(in)
+	v.Summary = chartSummary(l, in)
 	for i, label := range in.Labels {
 		row := ChartRow{Label: label}
 		for _, s := range in.Series {
@@ -162,7 +170,7 @@ func ChartFor(in ChartInput) ChartView {
 	y := func(val float64) float64 { return chartTop + plotH - val/top*plotH }
 	for i := 0; i <= chartTicks; i++ {
 		val := top * float64(i) / chartTicks
-		label := strconv.FormatFloat(val, 'f', -1, 64)
+		label := l.Decimal(val, 2)
 		v.Grid = append(v.Grid, ChartTick{X: num(chartLeft - 6), Y: num(y(val)), Label: label})
 	}
 	n := len(in.Labels)
@@ -186,7 +194,7 @@ func ChartFor(in ChartInput) ChartView {
 				pts = nil
 				continue
 			}
-			title := in.Labels[i] + ": " + s.Texts[i] + " " + strings.ToLower(s.Name)
+			title := l.T("admin.chart.point", "bucket", in.Labels[i], "value", s.Texts[i], "series", seriesInText(l, s.Name))
 			if v.Bars {
 				w := band * 0.8 / float64(len(in.Series))
 				x := chartLeft + band*float64(i) + band*0.1 + w*float64(si)
@@ -207,7 +215,7 @@ func ChartFor(in ChartInput) ChartView {
 
 // chartSummary is the chart's totals (or, with a unit, its highest value)
 // in words, for the SVG's accessible description.
-func chartSummary(in ChartInput) string {
+func chartSummary(l *i18n.Localizer, in ChartInput) string {
 	var parts []string
 	for _, s := range in.Series {
 		if in.Unit != "" {
@@ -219,19 +227,28 @@ func chartSummary(in ChartInput) string {
 				}
 			}
 			if at == "" {
-				parts = append(parts, s.Name+": no figures")
+				parts = append(parts, l.T("admin.chart.no_figures", "series", s.Name))
 				continue
 			}
-			parts = append(parts, s.Name+": highest "+strconv.FormatFloat(math.Round(best), 'f', -1, 64)+" "+in.Unit+" ("+at+")")
+			parts = append(parts, l.T("admin.chart.highest", "series", s.Name, "value", l.Number(int(math.Round(best))), "unit", in.Unit, "at", at))
 			continue
 		}
 		var total float64
 		for _, x := range s.Values {
 			total += x
 		}
-		parts = append(parts, s.Name+": "+strconv.FormatFloat(total, 'f', -1, 64)+" in all")
+		parts = append(parts, l.T("admin.chart.total", "series", s.Name, "total", l.Decimal(total, 2)))
 	}
-	return in.Description + " " + strings.Join(parts, "; ") + "."
+	return l.T("admin.chart.summary", "description", in.Description, "figures", strings.Join(parts, l.T("admin.chart.separator")))
+}
+
+// seriesInText is a series' name inside a sentence ("3 created"): lower
+// case, except in German, whose nouns keep their capital.
+func seriesInText(l *i18n.Localizer, name string) string {
+	if l.Language().Tag == "de" {
+		return name
+	}
+	return strings.ToLower(name)
 }
 
 // itoa writes an int for an attribute.

@@ -48,8 +48,9 @@ type TransactionRowView struct {
 	// Participants names the first few participants, then "and N more".
 	Participants string
 	Documents    int
-	// StatusAge is how long the status has held ("3 d").
-	Status, StatusAge, StatusSinceISO string
+	// StatusAge is how long the status has held ("3 d"); StatusLabel the
+	// status in words (Status is its code, a CSS class's end).
+	Status, StatusLabel, StatusAge, StatusSinceISO string
 	// Updated is how long ago the last change was; UpdatedFull its time.
 	Updated, UpdatedFull, UpdatedISO string
 }
@@ -65,14 +66,15 @@ type TransactionView struct {
 	// MoreDocuments says how many follow ("2 more"), if any.
 	Title, MoreDocuments string
 	// ReferenceID is the caller's referenceId, empty when none was set.
-	Organization, ReferenceID, Status string
-	Version                           int
-	Created, Updated                  string
-	SigningOrder, Notify, Subject     string
-	Participants                      []ParticipantView
-	Documents                         []DocumentView
-	Viewer                            templates.ViewerView
-	History                           []EventView
+	// Status is the status' code, StatusLabel its words.
+	Organization, ReferenceID, Status, StatusLabel string
+	Version                                        int
+	Created, Updated                               string
+	SigningOrder, Notify, Subject                  string
+	Participants                                   []ParticipantView
+	Documents                                      []DocumentView
+	Viewer                                         templates.ViewerView
+	History                                        []EventView
 	// Messages are the transaction's invitations and webhook calls, newest first.
 	Messages  []MessageRowView
 	CSRFToken string

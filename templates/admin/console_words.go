@@ -1,0 +1,19 @@
+package admin
+
+import (
+	"context"
+
+	"github.com/markuproom/markuproom/web/i18n"
+)
+
+// copyIDLabel names the copy button of an object's short id, by the
+// object's kind (one literal id per kind, docs/i18n.md).
+func copyIDLabel(ctx context.Context, what string) string {
+	switch what {
+	case "room":
+		return i18n.T(ctx, "admin.list.copy_room_id")
+	case "template":
+		return i18n.T(ctx, "admin.list.copy_template_id")
+	}
+	return i18n.T(ctx, "admin.list.copy_transaction_id")
+}
