@@ -58,10 +58,10 @@ func consoleWords(page string) string {
 	return dataWords.Replace(html.UnescapeString(b.String()))
 }
 
-// untranslated lists the English texts of the console's messages (each
+// englishLeftOnConsole lists the English texts of the console's messages (each
 // piece between placeholders longer than 3 characters) that a page in
 // lang still shows, where lang's message differs.
-func untranslated(t *testing.T, page, lang string) []string {
+func englishLeftOnConsole(t *testing.T, page, lang string) []string {
 	t.Helper()
 	all, err := i18n.Catalogs()
 	if err != nil {
@@ -137,7 +137,7 @@ func TestAdminConsolePagesSpeakTheAskedLanguage(t *testing.T) {
 			if !strings.Contains(page, `<html lang="es"`) {
 				t.Errorf("%s in es: not a Spanish page", p)
 			}
-			if left := untranslated(t, page, "es"); len(left) > 0 {
+			if left := englishLeftOnConsole(t, page, "es"); len(left) > 0 {
 				t.Errorf("%s in es still shows English: %s", p, strings.Join(left, "; "))
 			}
 		}
@@ -150,7 +150,7 @@ func TestAdminConsolePagesSpeakTheAskedLanguage(t *testing.T) {
 			if !strings.Contains(page, `<html lang="ar" dir="rtl"`) {
 				t.Errorf("%s in ar: not an Arabic page", p)
 			}
-			if left := untranslated(t, page, "ar"); len(left) > 0 {
+			if left := englishLeftOnConsole(t, page, "ar"); len(left) > 0 {
 				t.Errorf("%s in ar still shows English: %s", p, strings.Join(left, "; "))
 			}
 		}
