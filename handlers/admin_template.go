@@ -39,7 +39,7 @@ func (h *adminHandler) adminTemplate(c *gin.Context) error {
 	if live {
 		v.ArchiveURL = route.AdminTemplateArchive.Path(t.ID)
 	}
-	v.Viewer, v.Roles, v.Documents = templateViewer(h.assets, t.Current, func(pos int) string {
+	v.Viewer, v.Roles, v.Documents = templateViewer(i18n.From(c.Request.Context()), h.assets, t.Current, func(pos int) string {
 		return route.AdminTemplateContent.Path(t.ID, strconv.Itoa(pos)) + "?v=" + url.QueryEscape(t.Current.Documents[pos].DocumentID)
 	})
 	for i := range at.Versions {

@@ -7,14 +7,15 @@ import (
 	"github.com/markuproom/markuproom/static"
 	"github.com/markuproom/markuproom/templates"
 	"github.com/markuproom/markuproom/templates/admin"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // templateViewer shapes a template version for the read-only page viewer:
 // its documents with their tags, each role coloured as a participant at its
 // position would be in a room, and the role and document lists beside it.
 // contentURL is where the browser fetches a document's PDF.
-func templateViewer(assets *static.Assets, ver *models.TemplateVersion, contentURL func(pos int) string) (templates.ViewerView, []admin.TemplateRoleView, []admin.TemplateDocumentView) {
-	v := newViewerView(assets, false)
+func templateViewer(l *i18n.Localizer, assets *static.Assets, ver *models.TemplateVersion, contentURL func(pos int) string) (templates.ViewerView, []admin.TemplateRoleView, []admin.TemplateDocumentView) {
+	v := newViewerView(l, assets, false)
 	roles := make(viewerSigners, len(ver.Roles))
 	roleViews := make([]admin.TemplateRoleView, len(ver.Roles))
 	for i, r := range ver.Roles {
@@ -37,7 +38,7 @@ func templateViewer(assets *static.Assets, ver *models.TemplateVersion, contentU
 			X: tt.X, Y: tt.Y, Width: tt.Width, Height: tt.Height, SignerID: tt.Role,
 			Required: tt.Required, StateFormat: tt.StateFormat, DateFormat: tt.DateFormat, FontSize: tt.FontSize,
 		}
-		byDoc[tt.Document][tt.Page] = append(byDoc[tt.Document][tt.Page], roles.tagView(&tag, false))
+		byDoc[tt.Document][tt.Page] = append(byDoc[tt.Document][tt.Page], roles.tagView(l, &tag, false))
 		docViews[tt.Document].Tags++
 		for j := range roleViews {
 			if roleViews[j].Name == tt.Role {

@@ -36,13 +36,13 @@ func (h *adminHandler) adminTransaction(c *gin.Context) error {
 		ReferenceID: at.CallerReference, Status: t.Status, StatusLabel: transactionStatusLabel(l, t.Status), Version: t.Version,
 		Created: when(t.CreatedAt), Updated: when(t.UpdatedAt), SigningOrder: yesNo(t.SigningOrder),
 		Notify: yesNo(t.NotifyEmail), Subject: deref(t.InviteEmailSubject),
-		Viewer: viewerView(h.assets, t, at.Uploads, func(pos int) string {
+		Viewer: viewerView(i18n.From(c.Request.Context()), h.assets, t, at.Uploads, func(pos int) string {
 			return route.AdminDocumentContent.Path(t.ID, strconv.Itoa(pos)) + "?v=" + url.QueryEscape(t.Documents[pos].DocumentID)
 		}, false),
 	}
 	for i := range t.Participants {
 		p := &t.Participants[i]
-		pv := admin.ParticipantView{ID: p.ParticipantID, Name: p.FullName(), Email: p.Email, Auth: authLabel(p.AuthenticationType)}
+		pv := admin.ParticipantView{ID: p.ParticipantID, Name: p.FullName(), Email: p.Email, Auth: authLabel(i18n.From(c.Request.Context()), p.AuthenticationType)}
 		if p.Order != nil {
 			pv.Order = strconv.Itoa(*p.Order)
 		}

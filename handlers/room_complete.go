@@ -10,6 +10,7 @@ import (
 	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/templates"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // roomChecklist renders the "Create e-signature session" dialog's checklist
@@ -24,7 +25,7 @@ func (h *roomHandler) roomChecklist(c *gin.Context) error {
 	}
 	items := h.rooms.RoomChecklist(c.Request.Context(), ws)
 	c.Header("Vary", "HX-Request")
-	v := checklistView(ws, items, roomCSRFToken(c, ws.Room.ID))
+	v := checklistView(i18n.From(c.Request.Context()), ws, items, roomCSRFToken(c, ws.Room.ID))
 	v.CompleteURL = withSession(v.CompleteURL, carriedSession(c))
 	render(c, http.StatusOK, templates.Checklist(v))
 	return nil
@@ -45,9 +46,9 @@ func (h *roomHandler) completeRoom(c *gin.Context) error {
 		if wsErr != nil {
 			return wsErr
 		}
-		v := roomView(h.assets, ws, h.clock.Now(), nil)
+		v := roomView(c.Request.Context(), h.assets, ws, h.clock.Now(), nil)
 		h.withTemplateOffers(c, ws, &v)
-		cl := checklistView(ws, h.rooms.RoomChecklist(c.Request.Context(), ws), roomCSRFToken(c, id))
+		cl := checklistView(i18n.From(c.Request.Context()), ws, h.rooms.RoomChecklist(c.Request.Context(), ws), roomCSRFToken(c, id))
 		v.OpenChecklist = &cl
 		h.renderRoomView(c, http.StatusUnprocessableEntity, v)
 		return nil
@@ -64,15 +65,64 @@ func (h *roomHandler) completeRoom(c *gin.Context) error {
 	return nil
 }
 
-// checklistView shapes the checklist, with a link to fix each unmet item.
-func checklistView(ws *models.RoomWorkspace, items []models.ChecklistItem, csrf string) templates.ChecklistView {
+// checklistLabelIDs are the catalog ids of each checklist item's label.
+var checklistLabelIDs = map[string]string{
+	models.CheckDocuments:          "room.checklist.documents",
+	models.CheckParticipants:       "room.checklist.participants",
+	models.CheckEveryoneTags:       "room.checklist.everyone_tags",
+	models.CheckTagsAssigned:       "room.checklist.tags_assigned",
+	models.CheckValid:              "room.checklist.valid",
+	models.CheckDocumentsTagged:    "room.checklist.documents_tagged",
+	models.CheckSuggestionsDecided: "room.checklist.suggestions_decided",
+}
+
+// checklistWords are an item's label and problems in l's language, from
+// what the item speaks of (models.ChecklistItem's Names and Count); the
+// validation's own problems stay as the validation wrote them.
+func checklistWords(l *i18n.Localizer, it models.ChecklistItem) (string, []string) {
+	label := it.Label
+	if id, ok := checklistLabelIDs[it.ID]; ok {
+		label = l.T(id)
+	}
+	if it.OK {
+		return label, nil
+	}
+	var problems []string
+	switch it.ID {
+	case models.CheckDocuments:
+		problems = []string{l.T("room.checklist.documents.problem")}
+	case models.CheckParticipants:
+		problems = []string{l.T("room.checklist.participants.problem")}
+	case models.CheckEveryoneTags:
+		for _, name := range it.Names {
+			problems = append(problems, l.T("room.checklist.everyone_tags.problem", "name", name))
+		}
+	case models.CheckTagsAssigned:
+		if it.Count > 0 {
+			problems = []string{l.T("room.checklist.tags_assigned.problem", "count", it.Count)}
+		}
+	case models.CheckDocumentsTagged:
+		for _, title := range it.Names {
+			problems = append(problems, l.T("room.checklist.documents_tagged.problem", "title", title))
+		}
+	case models.CheckSuggestionsDecided:
+		problems = []string{l.T("room.checklist.suggestions_decided.problem", "count", it.Count)}
+	default:
+		problems = it.Problems
+	}
+	return label, problems
+}
+
+// checklistView shapes the checklist in l's language, with a link to fix each unmet item.
+func checklistView(l *i18n.Localizer, ws *models.RoomWorkspace, items []models.ChecklistItem, csrf string) templates.ChecklistView {
 	v := templates.ChecklistView{Ready: models.ChecklistDone(items), CompleteURL: route.RoomComplete.Path(ws.Room.ID), CSRFToken: csrf,
 		NotifyEmail: ws.Transaction.OffersInvitations()}
 	for _, it := range items {
-		iv := templates.ChecklistItemView{ID: it.ID, Label: it.Label, OK: it.OK, Warning: it.Advisory && !it.OK, Problems: it.Problems}
+		label, problems := checklistWords(l, it)
+		iv := templates.ChecklistItemView{ID: it.ID, Label: label, OK: it.OK, Warning: it.Advisory && !it.OK, Problems: problems}
 		if !it.OK {
-			iv.FixURL, iv.FixLabel = fixLink(ws, it.ID)
-			iv.Fixes = fixLinks(ws, it.ID)
+			iv.FixURL, iv.FixLabel = fixLink(l, ws, it.ID)
+			iv.Fixes = fixLinks(l, ws, it.ID)
 		}
 		if iv.Warning {
 			v.Warnings++
@@ -83,36 +133,36 @@ func checklistView(ws *models.RoomWorkspace, items []models.ChecklistItem, csrf 
 }
 
 // fixLink is where an unmet checklist item is fixed.
-func fixLink(ws *models.RoomWorkspace, id string) (string, string) {
+func fixLink(l *i18n.Localizer, ws *models.RoomWorkspace, id string) (string, string) {
 	switch id {
 	case models.CheckDocuments:
-		return "#documents-title", "Go to the documents"
+		return "#documents-title", l.T("room.checklist.fix.documents")
 	case models.CheckParticipants:
-		return "#participants-title", "Go to the participants"
+		return "#participants-title", l.T("room.checklist.fix.participants")
 	case models.CheckEveryoneTags:
-		return "#palette-title", "Place tags"
+		return "#palette-title", l.T("room.checklist.fix.place_tags")
 	case models.CheckTagsAssigned:
 		for _, d := range ws.Transaction.Documents {
 			for _, t := range d.Tags {
 				if t.SignerID == "" {
-					return "#doc-" + strconv.Itoa(d.Position) + "-page-" + strconv.Itoa(t.Page), "Show the first one"
+					return "#doc-" + strconv.Itoa(d.Position) + "-page-" + strconv.Itoa(t.Page), l.T("room.checklist.fix.first_unassigned")
 				}
 			}
 		}
 	case models.CheckSuggestionsDecided:
-		return "#room-suggestions", "Open the suggested fields"
+		return "#room-suggestions", l.T("room.checklist.fix.suggestions")
 	}
 	return "", ""
 }
 
 // fixLinks are the links of a warning about many things, one each: a
 // document with no tags, each to its first page.
-func fixLinks(ws *models.RoomWorkspace, id string) []templates.ChecklistFixView {
+func fixLinks(l *i18n.Localizer, ws *models.RoomWorkspace, id string) []templates.ChecklistFixView {
 	var out []templates.ChecklistFixView
 	if id == models.CheckDocumentsTagged {
 		for _, d := range ws.Transaction.Documents {
 			if len(d.Tags) == 0 {
-				out = append(out, templates.ChecklistFixView{URL: "#doc-" + strconv.Itoa(d.Position) + "-page-1", Label: "Go to “" + d.Title + "”"})
+				out = append(out, templates.ChecklistFixView{URL: "#doc-" + strconv.Itoa(d.Position) + "-page-1", Label: l.T("room.checklist.fix.document", "title", d.Title)})
 			}
 		}
 	}

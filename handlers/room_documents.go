@@ -70,7 +70,7 @@ func (h *roomHandler) addRoomDocument(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	v := roomView(h.assets, ws, h.clock.Now(), nil)
+	v := roomView(c.Request.Context(), h.assets, ws, h.clock.Now(), nil)
 	h.withTemplateOffers(c, ws, &v)
 	v.UploadNote = uploadNote(staged.Decrypted(), staged.Repairs())
 	v.UploadTitle = added.Document.Title

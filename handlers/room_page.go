@@ -41,7 +41,7 @@ func (h *roomHandler) roomPage(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	v := roomView(h.assets, ws, h.clock.Now(), nil)
+	v := roomView(c.Request.Context(), h.assets, ws, h.clock.Now(), nil)
 	if c.Query("embed_event") == "completed" && ws.Room.EmbedOrigin != "" && ws.Room.State == models.RoomCompleted {
 		v.EmbedEvent = "completed"
 	}
@@ -53,7 +53,7 @@ func (h *roomHandler) roomPage(c *gin.Context) error {
 // renderRoom renders the room page; form, when not nil, is a dialog to show
 // again with the values and errors of a refused submission.
 func (h *roomHandler) renderRoom(c *gin.Context, status int, ws *models.RoomWorkspace, form *templates.ParticipantFormView) {
-	v := roomView(h.assets, ws, h.clock.Now(), form)
+	v := roomView(c.Request.Context(), h.assets, ws, h.clock.Now(), form)
 	h.withTemplateOffers(c, ws, &v)
 	h.renderRoomView(c, status, v)
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/markuproom/markuproom/models/tagtype"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // Every tag type has an icon drawn in the sprite and a one-line description;
@@ -17,7 +18,7 @@ func TestPaletteIconsAndDescriptions(t *testing.T) {
 	}
 	seen := map[string]string{}
 	n := 0
-	for _, g := range paletteGroups() {
+	for _, g := range paletteGroups(i18n.English()) {
 		if g.Collapsed != (g.ID == tagtype.GroupNotary) {
 			t.Errorf("group %s: collapsed = %v; only the notary group starts folded", g.ID, g.Collapsed)
 		}

@@ -8,13 +8,14 @@ import (
 	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/templates"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 func (h *roomHandler) addRoomParticipant(c *gin.Context) error {
 	return h.roomChange(c, func(roomID string) (*templates.ParticipantFormView, error) {
 		f := participantFormFromRequest(c)
 		_, err := h.participants.AddRoomParticipant(c.Request.Context(), roomID, f)
-		v := participantFormView("", f)
+		v := participantFormView(i18n.From(c.Request.Context()), "", f)
 		v.Action = route.RoomParticipants.Path(roomID)
 		return v, err
 	})
@@ -24,7 +25,7 @@ func (h *roomHandler) updateRoomParticipant(c *gin.Context) error {
 	return h.roomChange(c, func(roomID string) (*templates.ParticipantFormView, error) {
 		f := participantFormFromRequest(c)
 		err := h.participants.UpdateRoomParticipant(c.Request.Context(), roomID, c.Param("participantId"), f)
-		v := participantFormView(c.Param("participantId"), f)
+		v := participantFormView(i18n.From(c.Request.Context()), c.Param("participantId"), f)
 		v.Action = route.RoomParticipant.Path(roomID, c.Param("participantId"))
 		return v, err
 	})

@@ -9,6 +9,7 @@ import (
 	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/templates"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // Tag edits of the Markup Room editor: one request per change, each answered
@@ -71,19 +72,19 @@ func tagFormFromRequest(c *gin.Context) models.RoomTagForm {
 }
 
 func renderTag(c *gin.Context, status int, roomID string, e *models.TagEdit) {
-	render(c, status, tagComponent(roomID, e))
+	render(c, status, tagComponent(i18n.From(c.Request.Context()), roomID, e))
 }
 
 // tagComponent is the server's rendering of one edited tag of a room
 // (templates.Tag), with the URL the editor saves and removes it at.
-func tagComponent(roomID string, e *models.TagEdit) templ.Component {
+func tagComponent(l *i18n.Localizer, roomID string, e *models.TagEdit) templ.Component {
 	signers := viewerSigners{}
 	if e.Signer != nil {
 		signers[e.Signer.ParticipantID] = templates.TagView{
 			SignerName: e.Signer.FullName(), Initials: initials(e.Signer.FirstName, e.Signer.LastName), ColorClass: signerClass(e.SignerIndex),
 		}
 	}
-	v := signers.tagView(&e.Tag, true)
+	v := signers.tagView(l, &e.Tag, true)
 	v.SaveURL = route.RoomTag.Path(roomID, e.Tag.TagID)
 	return templates.Tag(v)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // maxTagBatchBytes bounds the JSON body of a batch of tag edits: 5000
@@ -37,7 +38,7 @@ func (h *roomHandler) applyRoomTagBatch(c *gin.Context) error {
 	}
 	var buf bytes.Buffer
 	for _, e := range append(res.Created, res.Updated...) {
-		if err := tagComponent(roomID, e).Render(c.Request.Context(), &buf); err != nil {
+		if err := tagComponent(i18n.From(c.Request.Context()), roomID, e).Render(c.Request.Context(), &buf); err != nil {
 			return err
 		}
 	}

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"encoding/hex"
 	"encoding/json"
 	"strconv"
@@ -12,11 +13,13 @@ import (
 	"github.com/markuproom/markuproom/models/tagtype"
 	"github.com/markuproom/markuproom/static"
 	"github.com/markuproom/markuproom/templates"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
-// roomView shapes a room workspace for the room page. form, when not nil, is
-// a refused dialog to show open again.
-func roomView(assets *static.Assets, ws *models.RoomWorkspace, now time.Time, form *templates.ParticipantFormView) templates.RoomView {
+// roomView shapes a room workspace for the room page, in ctx's language.
+// form, when not nil, is a refused dialog to show open again.
+func roomView(ctx context.Context, assets *static.Assets, ws *models.RoomWorkspace, now time.Time, form *templates.ParticipantFormView) templates.RoomView {
+	l := i18n.From(ctx)
 	r, t := ws.Room, ws.Transaction
 	cfg := r.Config
 	status := r.Status(now)
@@ -25,7 +28,7 @@ func roomView(assets *static.Assets, ws *models.RoomWorkspace, now time.Time, fo
 	for i, d := range t.Documents {
 		titles[i] = d.Title
 	}
-	heading := templates.RoomHeading(t.ReferenceID, r.ID, titles)
+	heading := templates.RoomHeading(ctx, t.ReferenceID, r.ID, titles)
 	v := templates.RoomView{
 		Title:          heading,
 		Heading:        heading,
@@ -37,11 +40,11 @@ func roomView(assets *static.Assets, ws *models.RoomWorkspace, now time.Time, fo
 		ReadOnly:       readOnly,
 		SenderName:     ws.Sender.FullName(),
 		SenderEmail:    ws.Sender.Email,
-		ExpiresAt:      r.ExpiresAt.UTC().Format("2 Jan 2006, 15:04 MST"),
+		ExpiresAt:      l.T("room.meta.utc", "when", l.DateTime(r.ExpiresAt.UTC())),
 		ExpiresISO:     r.ExpiresAt.UTC().Format(time.RFC3339),
 		Can:            roomControls(cfg),
-		AuthOptions:    authOptions(cfg),
-		ContactOptions: []templates.OptionView{{Value: models.ContactEmail, Label: "E-mail"}, {Value: models.ContactSMS, Label: "SMS"}},
+		AuthOptions:    authOptions(l, cfg),
+		ContactOptions: []templates.OptionView{{Value: models.ContactEmail, Label: l.T("room.participant.contact.email")}, {Value: models.ContactSMS, Label: l.T("room.participant.contact.sms")}},
 		Limits: templates.InputLimits{
 			Name: models.MaxNameLength, Email: models.MaxEmailLength, Title: models.MaxTitleLength, ShortText: models.MaxShortTextLength,
 			StateFormat: models.MaxStateFormatLength, Password: passwordhash.MaxPasswordLength, FontSizeMax: models.MaxTagFontSize,
@@ -53,7 +56,7 @@ func roomView(assets *static.Assets, ws *models.RoomWorkspace, now time.Time, fo
 	if readOnly {
 		v.Can = templates.RoomControls{}
 	}
-	v.Viewer = viewerView(assets, t, ws.Uploads, func(pos int) string {
+	v.Viewer = viewerView(l, assets, t, ws.Uploads, func(pos int) string {
 		// By version: a page edit makes a new one, and a removal moves the others up.
 		return route.RoomDocumentPDF.Path(r.ID, t.Documents[pos].DocumentID)
 	}, v.Can.EditTags)
@@ -67,19 +70,19 @@ func roomView(assets *static.Assets, ws *models.RoomWorkspace, now time.Time, fo
 			roomEditURLs(r.ID, d, v.Can.AdvancedEdit)
 		}
 	}
-	v.TagGroups = paletteGroups()
+	v.TagGroups = paletteGroups(l)
 	v.DateFormats = models.DateFormats()[:10]
 	var tagCounts map[string]int
 	v.Documents, v.PageTotal, tagCounts = roomDocuments(r.ID, t.Documents)
-	v.Participants = roomParticipants(r.ID, t, tagCounts, form)
+	v.Participants = roomParticipants(l, r.ID, t, tagCounts, form)
 	if status == models.RoomCompleted {
-		v.Summary = roomSummary(ws)
+		v.Summary = roomSummary(l, ws)
 	}
 	if !readOnly && r.CanAddDocuments() {
 		v.UploadURL = route.RoomDocuments.Path(r.ID)
 	}
 	v.Templates = roomTemplatesView(ws, v)
-	v.AddForm = templates.ParticipantFormView{DialogID: "participant-add", Heading: "Add participant", Action: v.AddParticipantURL,
+	v.AddForm = templates.ParticipantFormView{DialogID: "participant-add", Heading: l.T("room.participant.add_title"), Action: v.AddParticipantURL,
 		AuthenticationType: models.AuthNone, TwoFactorContact: models.ContactEmail}
 	if form != nil && form.DialogID == v.AddForm.DialogID {
 		v.AddForm = *form
@@ -131,25 +134,25 @@ func roomDocuments(roomID string, docs []models.TransactionDocument) (views []te
 
 // roomParticipants is the participants panel, in signing order; form, when
 // it belongs to one of them, is that participant's refused edit form.
-func roomParticipants(roomID string, t *models.Transaction, tagCounts map[string]int, form *templates.ParticipantFormView) []templates.RoomParticipantView {
+func roomParticipants(l *i18n.Localizer, roomID string, t *models.Transaction, tagCounts map[string]int, form *templates.ParticipantFormView) []templates.RoomParticipantView {
 	var views []templates.RoomParticipantView
 	for i, p := range t.Participants {
 		pv := templates.RoomParticipantView{
 			ID: p.ParticipantID, Name: p.FullName(), Email: p.Email, ColorClass: signerClass(i), Initials: initials(p.FirstName, p.LastName),
-			AuthLabel: authLabel(p.AuthenticationType), TagCount: tagCounts[p.ParticipantID],
+			AuthLabel: authLabel(l, p.AuthenticationType), TagCount: tagCounts[p.ParticipantID],
 			RemoveURL: route.RoomParticipantRemove.Path(roomID, p.ParticipantID),
 			MoveURL:   route.RoomParticipantMove.Path(roomID, p.ParticipantID),
 			First:     i == 0, Last: i == len(t.Participants)-1,
-			Form: participantFormFromModel(roomID, &p),
+			Form: participantFormFromModel(l, roomID, &p),
 		}
 		if t.SigningOrder != nil && *t.SigningOrder {
 			pv.Order = i + 1
 		}
 		if p.KBARequired != nil && *p.KBARequired {
-			pv.Checks = append(pv.Checks, "Knowledge-based authentication")
+			pv.Checks = append(pv.Checks, l.T("room.participant.check.kba"))
 		}
 		if p.CredAnalysisRequired != nil && *p.CredAnalysisRequired {
-			pv.Checks = append(pv.Checks, "Credential analysis")
+			pv.Checks = append(pv.Checks, l.T("room.participant.credential_analysis"))
 		}
 		if form != nil && form.DialogID == pv.Form.DialogID {
 			pv.Form = *form
@@ -183,11 +186,11 @@ func suggestionsJSON(list []models.RoomSuggestion) string {
 }
 
 // roomSummary describes the session a completed room created.
-func roomSummary(ws *models.RoomWorkspace) *templates.RoomSummaryView {
+func roomSummary(l *i18n.Localizer, ws *models.RoomWorkspace) *templates.RoomSummaryView {
 	t := ws.Transaction
 	sum := &templates.RoomSummaryView{TransactionID: t.ID, Status: t.Status, TagCount: t.TagCount}
 	if ws.Room.CompletedAt != nil {
-		sum.CompletedAt = ws.Room.CompletedAt.UTC().Format("2 Jan 2006, 15:04 MST")
+		sum.CompletedAt = l.T("room.meta.utc", "when", l.DateTime(ws.Room.CompletedAt.UTC()))
 	}
 	for i := range t.Participants {
 		sum.Participants = append(sum.Participants, templates.RoomSummaryPerson{Name: t.Participants[i].FullName(), Email: t.Participants[i].Email})
@@ -195,7 +198,7 @@ func roomSummary(ws *models.RoomWorkspace) *templates.RoomSummaryView {
 	for _, d := range t.Documents {
 		sum.Documents = append(sum.Documents, templates.RoomSummaryDocument{Title: d.Title, Pages: d.Pages, TagCount: len(d.Tags)})
 	}
-	sum.Invitations = invitationWords(t.NotifyEmail != nil && *t.NotifyEmail, ws.Invitations)
+	sum.Invitations = invitationWords(l, t.NotifyEmail != nil && *t.NotifyEmail, ws.Invitations)
 	return sum
 }
 
@@ -203,42 +206,43 @@ func roomSummary(ws *models.RoomWorkspace) *templates.RoomSummaryView {
 // invitations (counts by status, models.Store.InvitationCounts): held
 // without an SMTP server, still queued, undeliverable, or sent — "sent"
 // only when every one was delivered.
-func invitationWords(asked bool, n map[models.MessageStatus]int64) string {
+func invitationWords(l *i18n.Localizer, asked bool, n map[models.MessageStatus]int64) string {
 	switch {
 	case !asked:
-		return "Not e-mailed"
+		return l.T("room.summary.not_emailed")
 	case n[models.MessageHeld] > 0:
-		return "Invitations held: no SMTP server configured"
+		return l.T("room.summary.invitations_held")
 	case n[models.MessagePending]+n[models.MessageSending] > 0:
-		return "Invitations queued"
+		return l.T("room.summary.invitations_queued")
 	case n[models.MessageDead] > 0:
-		return "Invitations not delivered: see Outgoing messages in the console"
+		return l.T("room.summary.invitations_dead")
 	case n[models.MessageSent] > 0:
-		return "Invitations sent"
+		return l.T("room.summary.invitations_sent")
 	default:
-		return "No invitations in the outbox"
+		return l.T("room.summary.invitations_none")
 	}
 }
 
-func authOptions(cfg models.RoomConfig) []templates.OptionView {
-	opts := []templates.OptionView{{Value: models.AuthNone, Label: "None"}}
+func authOptions(l *i18n.Localizer, cfg models.RoomConfig) []templates.OptionView {
+	opts := []templates.OptionView{{Value: models.AuthNone, Label: l.T("room.participant.auth.none")}}
 	if cfg.Authentication.PersonalPassword {
-		opts = append(opts, templates.OptionView{Value: models.AuthPersonalPassword, Label: "Personal Password"})
+		opts = append(opts, templates.OptionView{Value: models.AuthPersonalPassword, Label: l.T("room.participant.auth.personal_password")})
 	}
 	if cfg.Authentication.TwoFactor {
-		opts = append(opts, templates.OptionView{Value: models.AuthTwoFactor, Label: "Two factor"})
+		opts = append(opts, templates.OptionView{Value: models.AuthTwoFactor, Label: l.T("room.participant.auth.two_factor")})
 	}
 	return opts
 }
 
-func authLabel(t string) string {
+// authLabel is a participant's authentication in words (the room's list, the console).
+func authLabel(l *i18n.Localizer, t string) string {
 	switch t {
 	case models.AuthPersonalPassword:
-		return "Personal password"
+		return l.T("room.participant.personal_password")
 	case models.AuthTwoFactor:
-		return "Two-factor"
+		return l.T("room.participant.auth_label.two_factor")
 	default:
-		return "No extra authentication"
+		return l.T("room.participant.auth_label.none")
 	}
 }
 
@@ -247,9 +251,9 @@ func editDialogID(participantID string) string {
 	return "participant-edit-" + hex.EncodeToString([]byte(participantID))
 }
 
-func participantFormFromModel(roomID string, p *models.Participant) templates.ParticipantFormView {
+func participantFormFromModel(l *i18n.Localizer, roomID string, p *models.Participant) templates.ParticipantFormView {
 	return templates.ParticipantFormView{
-		DialogID: editDialogID(p.ParticipantID), Heading: "Edit participant",
+		DialogID: editDialogID(p.ParticipantID), Heading: l.T("room.participant.edit_title"),
 		Action:    route.RoomParticipant.Path(roomID, p.ParticipantID),
 		FirstName: p.FirstName, MiddleName: deref(p.MiddleName), LastName: p.LastName, Email: p.Email,
 		Phone: deref(p.Phone), AuthenticationType: p.AuthenticationType, TwoFactorContact: p.TwoFactorContact,
@@ -259,7 +263,7 @@ func participantFormFromModel(roomID string, p *models.Participant) templates.Pa
 }
 
 // participantFormView re-creates a dialog from a refused submission.
-func participantFormView(participantID string, f models.ParticipantForm) *templates.ParticipantFormView {
+func participantFormView(l *i18n.Localizer, participantID string, f models.ParticipantForm) *templates.ParticipantFormView {
 	v := &templates.ParticipantFormView{
 		Open: true, FirstName: f.FirstName, MiddleName: f.MiddleName, LastName: f.LastName, Email: f.Email,
 		Phone: f.Phone, AuthenticationType: f.AuthenticationType, TwoFactorContact: f.TwoFactorContact,
@@ -267,9 +271,9 @@ func participantFormView(participantID string, f models.ParticipantForm) *templa
 		CredAnalysisRequired: f.CredAnalysisRequired,
 	}
 	if participantID == "" {
-		v.DialogID, v.Heading = "participant-add", "Add participant"
+		v.DialogID, v.Heading = "participant-add", l.T("room.participant.add_title")
 	} else {
-		v.DialogID, v.Heading = editDialogID(participantID), "Edit participant"
+		v.DialogID, v.Heading = editDialogID(participantID), l.T("room.participant.edit_title")
 	}
 	return v
 }

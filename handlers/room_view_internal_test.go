@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 func TestInvitationWordsFollowTheOutbox(t *testing.T) {
@@ -21,7 +22,7 @@ func TestInvitationWordsFollowTheOutbox(t *testing.T) {
 		{true, map[models.MessageStatus]int64{models.MessageSent: 2}, "Invitations sent"},
 		{true, map[models.MessageStatus]int64{}, "No invitations in the outbox"},
 	} {
-		if got := invitationWords(c.asked, c.n); got != c.want {
+		if got := invitationWords(i18n.English(), c.asked, c.n); got != c.want {
 			t.Errorf("invitationWords(%v, %v) = %q, want %q", c.asked, c.n, got, c.want)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/markuproom/markuproom/models/tagtype"
 	"github.com/markuproom/markuproom/static"
 	"github.com/markuproom/markuproom/templates"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // signerPalette is how many signer colours the stylesheet defines (signer-c0 …).
@@ -48,17 +49,17 @@ func initials(first, last string) string {
 	return b.String()
 }
 
-// tagView shapes one stored tag for the viewer.
-func (s viewerSigners) tagView(t *models.Tag, editable bool) templates.TagView {
+// tagView shapes one stored tag for the viewer, its type named in l's language.
+func (s viewerSigners) tagView(l *i18n.Localizer, t *models.Tag, editable bool) templates.TagView {
 	v := templates.TagView{
 		ID: t.TagID, Type: t.Type, Page: t.Page, X: num(t.X), Y: num(t.Y), W: num(t.Width), H: num(t.Height),
 		SignerID: t.SignerID, ColorClass: signerClass(-1), Required: t.Required != nil && *t.Required,
 		DateFormat: deref(t.DateFormat), StateFormat: deref(t.StateFormat), Editable: editable,
 	}
 	if tt, ok := tagtype.ByCode(t.Type); ok {
-		v.Label = tt.Label
+		v.Label = tagTypeName(l, tt.Code)
 		if tt.IsDate {
-			v.DateWords, v.DefaultFormat = tt.Words(), tt.DefaultFormat
+			v.DateWords, v.DefaultFormat = tagTypeWords(l, tt.Code), tt.DefaultFormat
 		}
 	}
 	if t.FontSize != nil {
@@ -72,14 +73,14 @@ func (s viewerSigners) tagView(t *models.Tag, editable bool) templates.TagView {
 
 // viewerView shapes a transaction's documents for the page viewer. uploads
 // gives each document's page geometry (by upload id); contentURL is where the
-// browser fetches a document's PDF.
-func viewerView(assets *static.Assets, t *models.Transaction, uploads map[string]*models.Document, contentURL func(pos int) string, editable bool) templates.ViewerView {
-	v := newViewerView(assets, editable)
+// browser fetches a document's PDF. Tag types are named in l's language.
+func viewerView(l *i18n.Localizer, assets *static.Assets, t *models.Transaction, uploads map[string]*models.Document, contentURL func(pos int) string, editable bool) templates.ViewerView {
+	v := newViewerView(l, assets, editable)
 	signers := newViewerSigners(t.Participants)
 	for _, d := range t.Documents {
 		byPage := map[int][]templates.TagView{}
 		for i := range d.Tags {
-			byPage[d.Tags[i].Page] = append(byPage[d.Tags[i].Page], signers.tagView(&d.Tags[i], editable))
+			byPage[d.Tags[i].Page] = append(byPage[d.Tags[i].Page], signers.tagView(l, &d.Tags[i], editable))
 		}
 		var known []pdf.Page
 		if upload := uploads[d.DocumentID]; upload != nil {
@@ -95,14 +96,14 @@ func viewerView(assets *static.Assets, t *models.Transaction, uploads map[string
 
 // newViewerView is a viewer without documents: where its scripts, fonts,
 // icons and tag types are.
-func newViewerView(assets *static.Assets, editable bool) templates.ViewerView {
+func newViewerView(l *i18n.Localizer, assets *static.Assets, editable bool) templates.ViewerView {
 	return templates.ViewerView{
 		Editable:  editable,
 		PDFJSURL:  assets.URL("vendor/pdfjs/pdf.min.mjs"),
 		WorkerURL: assets.URL("vendor/pdfjs/pdf.worker.min.mjs"),
 		FontsURL:  "/static/vendor/pdfjs/standard_fonts/",
 		IconsURL:  assets.URL("img/tags.svg"),
-		TagTypes:  tagTypesJSON(),
+		TagTypes:  tagTypesJSON(l),
 	}
 }
 
@@ -130,17 +131,18 @@ func viewerPages(count int, known []pdf.Page, byPage map[int][]templates.TagView
 }
 
 // tagTypesJSON is the viewer's data-tag-types: every tag type of
-// models/tagtype as the editor reads it (templates.ViewerTagType).
-func tagTypesJSON() string {
+// models/tagtype as the editor reads it (templates.ViewerTagType), its name
+// and words in l's language (the code stays the code).
+func tagTypesJSON(l *i18n.Localizer) string {
 	types := tagtype.All()
 	out := make([]templates.ViewerTagType, len(types))
 	for i, tt := range types {
 		out[i] = templates.ViewerTagType{
-			Code: tt.Code, Label: tt.Label, Group: tt.Group, Width: tt.DefaultWidth, Height: tt.DefaultHeight,
+			Code: tt.Code, Label: tagTypeName(l, tt.Code), Group: tt.Group, Width: tt.DefaultWidth, Height: tt.DefaultHeight,
 			Icon: tt.Icon, Date: tt.IsDate, Format: tt.DefaultFormat, State: tt.IsState,
 		}
 		if tt.IsDate {
-			out[i].Words = tt.Words()
+			out[i].Words = tagTypeWords(l, tt.Code)
 		}
 	}
 	data, err := json.Marshal(out)

@@ -27,13 +27,14 @@ func checklistWarnings(ws *RoomWorkspace) []ChecklistItem {
 		if len(d.Tags) == 0 {
 			untagged.OK = false
 			untagged.Problems = append(untagged.Problems, fmt.Sprintf("“%s” has no tags: its signers are not asked to sign anything on it.", d.Title))
+			untagged.Names = append(untagged.Names, d.Title)
 		}
 	}
 	if !untagged.OK {
 		out = append(out, untagged)
 	}
 	if n := UndecidedSuggestions(ws); n > 0 {
-		out = append(out, ChecklistItem{ID: CheckSuggestionsDecided, Label: "Every suggested field accepted or dismissed", Advisory: true,
+		out = append(out, ChecklistItem{ID: CheckSuggestionsDecided, Label: "Every suggested field accepted or dismissed", Advisory: true, Count: n,
 			Problems: []string{fmt.Sprintf("%d suggested %s not accepted or dismissed.", n, plural(n, "field", "fields"))}})
 	}
 	return out

@@ -29,6 +29,12 @@ type ChecklistItem struct {
 	// Advisory marks a warning: shown when not OK, but it does not block
 	// the session (checklistWarnings).
 	Advisory bool
+	// Names and Count are what Problems speak of, for pages that say them in
+	// another language (handlers' checklistView): the participants without a
+	// tag, the documents without one; the tags without a signer, the
+	// undecided suggested fields.
+	Names []string
+	Count int
 }
 
 // RoomChecklist tells whether a room's transaction is ready for signing: at
@@ -61,10 +67,12 @@ func (s *Store) RoomChecklist(ctx context.Context, ws *RoomWorkspace) []Checklis
 		if tagged[p.ParticipantID] == 0 {
 			everyone.OK = false
 			everyone.Problems = append(everyone.Problems, p.FullName()+" has no tag yet.")
+			everyone.Names = append(everyone.Names, p.FullName())
 		}
 	}
 	assigned := ChecklistItem{ID: CheckTagsAssigned, Label: "Every tag has a signer", OK: len(unassigned) == 0}
 	if n := sumValues(unassigned); n > 0 {
+		assigned.Count = n
 		assigned.Problems = []string{fmt.Sprintf("%d %s without a signer: select %s and choose its signer.", n, plural(n, "tag", "tags"), plural(n, "it", "each"))}
 	}
 	valid := ChecklistItem{ID: CheckValid, Label: "The transaction passes validation", OK: true}

@@ -1,21 +1,24 @@
 package templates
 
-import "sort"
+import (
+	"context"
+	"sort"
+)
 
 // participantFields are the participant dialog's fields in the order they
-// appear, with the label each error names.
+// appear, with the catalog id of the label each error names.
 var participantFields = []struct{ Name, Label string }{
-	{"firstName", "First name"},
-	{"middleName", "Middle name"},
-	{"lastName", "Last name"},
-	{"email", "E-mail"},
-	{"phone", "Phone"},
-	{"authenticationType", "Authentication"},
-	{"twoFactorContact", "Two-factor contact"},
-	{"personalPasswordQuestion", "Password question"},
-	{"personalPassword", "Password"},
-	{"kbaRequired", "Knowledge-based authentication (KBA)"},
-	{"credAnalysisRequired", "Credential analysis"},
+	{"firstName", "room.participant.first_name"},
+	{"middleName", "room.participant.middle_name"},
+	{"lastName", "room.participant.last_name"},
+	{"email", "room.participant.email"},
+	{"phone", "room.participant.phone"},
+	{"authenticationType", "room.participant.authentication"},
+	{"twoFactorContact", "room.participant.two_factor_contact"},
+	{"personalPasswordQuestion", "room.participant.password_question"},
+	{"personalPassword", "room.participant.password"},
+	{"kbaRequired", "room.participant.kba"},
+	{"credAnalysisRequired", "room.participant.credential_analysis"},
 }
 
 // FieldErrorView is one error of a form: the field it marks (its element id
@@ -36,13 +39,13 @@ func errorID(f ParticipantFormView, name string) string {
 
 // participantErrors lists a refused dialog's errors in the order of its
 // fields; errors about no field of the dialog come last, with no link.
-func participantErrors(f ParticipantFormView) []FieldErrorView {
+func participantErrors(ctx context.Context, f ParticipantFormView) []FieldErrorView {
 	var out []FieldErrorView
 	known := map[string]bool{}
 	for _, fld := range participantFields {
 		known[fld.Name] = true
 		if msg := f.Errors[fld.Name]; msg != "" {
-			out = append(out, FieldErrorView{FieldID: fieldID(f, fld.Name), Label: fld.Label, Message: msg})
+			out = append(out, FieldErrorView{FieldID: fieldID(f, fld.Name), Label: t(ctx, fld.Label), Message: msg})
 		}
 	}
 	var other []string

@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"context"
 	"html"
 	"strconv"
 	"strings"
@@ -216,18 +217,18 @@ type TagTypeView struct {
 }
 
 // removeConfirm is the question asked before a participant is removed.
-func removeConfirm(p RoomParticipantView) string {
-	return RemoveParticipantQuestion(p.Name, p.TagCount)
+func removeConfirm(ctx context.Context, p RoomParticipantView) string {
+	return RemoveParticipantQuestion(ctx, p.Name, p.TagCount)
 }
 
 // RemoveParticipantQuestion asks before a participant is removed, saying what
 // goes with them (the editor asks the same, with the count as it is then);
 // the dialog's note says that Undo brings them back.
-func RemoveParticipantQuestion(name string, tags int) string {
+func RemoveParticipantQuestion(ctx context.Context, name string, tags int) string {
 	if tags == 0 {
-		return "Remove " + name + " from this room? They have no tags."
+		return t(ctx, "room.participant.remove_question_none", "name", name)
 	}
-	return "Remove " + name + " and their " + Plural(tags, "tag", "tags") + "?"
+	return t(ctx, "room.participant.remove_question", "name", name, "count", tags)
 }
 
 // ChecklistView is the "Create e-signature session" dialog's checklist.
@@ -293,8 +294,8 @@ func moveTo(n int) string {
 }
 
 // megabytes writes a byte limit for people ("50 MB").
-func megabytes(n int64) string {
-	return strconv.FormatInt(n>>20, 10) + " MB"
+func megabytes(ctx context.Context, n int64) string {
+	return t(ctx, "room.upload.megabytes", "size", int(n>>20))
 }
 
 // emailParts splits an e-mail address where a line may break: after the
@@ -335,18 +336,18 @@ func emailHTML(email string) string {
 // that is empty or only the room's own id (a room made without one), its
 // first document's title ("Purchase agreement", "Purchase agreement + 2
 // more"); with no document, "New Markup Room". Never a 36-character id.
-func RoomHeading(referenceID, roomID string, titles []string) string {
+func RoomHeading(ctx context.Context, referenceID, roomID string, titles []string) string {
 	ref := strings.TrimSpace(referenceID)
 	if ref != "" && ref != roomID && !looksLikeUUID(ref) {
 		return ref
 	}
 	switch len(titles) {
 	case 0:
-		return "New Markup Room"
+		return t(ctx, "room.heading.new")
 	case 1:
 		return titles[0]
 	default:
-		return titles[0] + " + " + strconv.Itoa(len(titles)-1) + " more"
+		return t(ctx, "room.heading.more", "title", titles[0], "count", len(titles)-1)
 	}
 }
 
@@ -371,7 +372,7 @@ func looksLikeUUID(s string) bool {
 // RoomMeta is the header's one line under the heading: the documents by
 // their titles, who the room was prepared for and, while open, how long the
 // link is valid (the whole of it is the line's tooltip when it is cut).
-func RoomMeta(v RoomView) string {
+func RoomMeta(ctx context.Context, v RoomView) string {
 	var b strings.Builder
 	for i, d := range v.Documents {
 		if i > 0 {
@@ -382,35 +383,36 @@ func RoomMeta(v RoomView) string {
 	if b.Len() > 0 {
 		b.WriteString(" — ")
 	}
-	b.WriteString("prepared for " + v.SenderName)
 	if v.SenderEmail != "" {
-		b.WriteString(" (" + v.SenderEmail + ")")
+		b.WriteString(t(ctx, "room.meta.prepared_for_email", "name", v.SenderName, "email", v.SenderEmail))
+	} else {
+		b.WriteString(t(ctx, "room.meta.prepared_for", "name", v.SenderName))
 	}
 	if v.Summary == nil && v.ExpiresAt != "" {
-		b.WriteString(" · link valid until " + v.ExpiresAt)
+		b.WriteString(t(ctx, "room.meta.valid_until", "when", v.ExpiresAt))
 	}
 	return b.String()
 }
 
 // PageLabel numbers a page within its document: "Purchase agreement · page 2 of 3".
-func PageLabel(title string, n, total int) string {
-	return title + " · page " + strconv.Itoa(n) + " of " + strconv.Itoa(total)
+func PageLabel(ctx context.Context, title string, n, total int) string {
+	return t(ctx, "viewer.page_label", "title", title, "page", n, "total", total)
 }
 
 // firstTitle and firstPages describe the first document, which the toolbar names until the pages scroll.
-func firstTitle(v RoomView) string {
+func firstTitle(ctx context.Context, v RoomView) string {
 	if len(v.Documents) == 0 {
-		return "No document"
+		return t(ctx, "room.toolbar.no_document")
 	}
 	return v.Documents[0].Title
 }
 
 // emptyRoomText is what the viewer's toolbar says in a room without documents.
-func emptyRoomText(v RoomView) string {
+func emptyRoomText(ctx context.Context, v RoomView) string {
 	if v.UploadURL != "" {
-		return "No documents yet — upload a PDF"
+		return t(ctx, "room.toolbar.empty_upload")
 	}
-	return "No documents yet"
+	return t(ctx, "room.toolbar.empty")
 }
 
 func firstPages(v RoomView) int {
@@ -435,4 +437,47 @@ func attrLimit(n int) string {
 		return ""
 	}
 	return strconv.Itoa(n)
+}
+
+// statusIDs are the words of a room's status (models.RoomOpen, …): its
+// badge, the read-only notice's title and the palette's note. The status
+// itself stays a code (the badge's class, the API).
+var statusIDs = map[string][3]string{
+	"open":      {"room.status.open", "room.readonly.title_open", "room.palette.readonly_open"},
+	"completed": {"room.status.completed", "room.readonly.title_completed", "room.palette.readonly_completed"},
+	"expired":   {"room.status.expired", "room.readonly.title_expired", "room.palette.readonly_expired"},
+}
+
+// statusWords is word i (0 badge, 1 notice, 2 palette) of the room's status
+// in the page's language; an unknown status shows as it is.
+func statusWords(ctx context.Context, status string, i int) string {
+	if ids, ok := statusIDs[status]; ok {
+		return t(ctx, ids[i])
+	}
+	return status
+}
+
+// shortcut is one line of the palette's keyboard shortcuts: the keys and
+// what they do (catalog ids).
+type shortcut struct{ Keys, Does string }
+
+// shortcuts are the palette's keyboard shortcuts, in order.
+var shortcuts = []shortcut{
+	{"room.keys.enter", "room.keys.enter.does"},
+	{"room.keys.tab", "room.keys.tab.does"},
+	{"room.keys.arrows", "room.keys.arrows.does"},
+	{"room.keys.delete", "room.keys.delete.does"},
+	{"room.keys.copy", "room.keys.copy.does"},
+	{"room.keys.duplicate", "room.keys.duplicate.does"},
+	{"room.keys.undo", "room.keys.undo.does"},
+	{"room.keys.zoom", "room.keys.zoom.does"},
+	{"room.keys.escape", "room.keys.escape.does"},
+	{"room.keys.select", "room.keys.select.does"},
+	{"room.keys.select_all", "room.keys.select_all.does"},
+	{"room.keys.tab_space", "room.keys.tab_space.does"},
+	{"room.keys.align_lcr", "room.keys.align_lcr.does"},
+	{"room.keys.align_tmb", "room.keys.align_tmb.does"},
+	{"room.keys.distribute", "room.keys.distribute.does"},
+	{"room.keys.same", "room.keys.same.does"},
+	{"room.keys.alt_drag", "room.keys.alt_drag.does"},
 }

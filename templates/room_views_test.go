@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"context"
 	"reflect"
 	"strings"
 	"testing"
@@ -47,7 +48,7 @@ func TestRoomHeadingNamesTheTransactionNeverByAnID(t *testing.T) {
 		{"", nil, "New Markup Room"},
 	}
 	for _, c := range cases {
-		if got := RoomHeading(c.ref, roomID, c.titles); got != c.want {
+		if got := RoomHeading(context.Background(), c.ref, roomID, c.titles); got != c.want {
 			t.Errorf("RoomHeading(%q, %v) = %q, want %q", c.ref, c.titles, got, c.want)
 		}
 	}
@@ -57,14 +58,14 @@ func TestRoomMetaNamesDocumentsByTitle(t *testing.T) {
 	v := RoomView{SenderName: "Sam Sender", SenderEmail: "sam@example.com", ExpiresAt: "25 Nov 2026, 01:54 UTC",
 		Documents: []RoomDocumentView{{Title: "Purchase agreement"}, {Title: "Disclosure"}}}
 	want := "Purchase agreement · Disclosure — prepared for Sam Sender (sam@example.com) · link valid until 25 Nov 2026, 01:54 UTC"
-	if got := RoomMeta(v); got != want {
+	if got := RoomMeta(context.Background(), v); got != want {
 		t.Errorf("RoomMeta = %q, want %q", got, want)
 	}
 	v.Summary = &RoomSummaryView{}
-	if got := RoomMeta(v); strings.Contains(got, "valid until") {
+	if got := RoomMeta(context.Background(), v); strings.Contains(got, "valid until") {
 		t.Errorf("a completed room's header still speaks of the link: %q", got)
 	}
-	if got := PageLabel("Purchase agreement", 2, 3); got != "Purchase agreement · page 2 of 3" {
+	if got := PageLabel(context.Background(), "Purchase agreement", 2, 3); got != "Purchase agreement · page 2 of 3" {
 		t.Errorf("PageLabel = %q", got)
 	}
 }

@@ -1,5 +1,7 @@
 package templates
 
+import "context"
+
 // ViewerView is the page viewer: every page of every document in one
 // scrolling column, with the tags drawn at their PDF coordinates. The
 // Markup Room edits it; the admin console shows it read-only. The browser
@@ -146,14 +148,15 @@ func TagText(t TagView) string {
 }
 
 // tagLabel is the accessible name of a tag.
-func tagLabel(t TagView) string {
-	who := t.SignerName
-	if who == "" {
-		who = "unassigned"
+func tagLabel(ctx context.Context, tag TagView) string {
+	// not "required": that word labels the properties checkbox alone
+	switch {
+	case tag.SignerName == "" && tag.Required:
+		return t(ctx, "viewer.tag.label_unassigned_required", "type", tag.Label)
+	case tag.SignerName == "":
+		return t(ctx, "viewer.tag.label_unassigned", "type", tag.Label)
+	case tag.Required:
+		return t(ctx, "viewer.tag.label_required", "type", tag.Label, "name", tag.SignerName)
 	}
-	label := t.Label + " for " + who
-	if t.Required {
-		label += ", to be filled in" // not "required": that word labels the properties checkbox alone
-	}
-	return label
+	return t(ctx, "viewer.tag.label", "type", tag.Label, "name", tag.SignerName)
 }
