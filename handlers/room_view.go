@@ -66,7 +66,7 @@ func roomView(ctx context.Context, assets *static.Assets, ws *models.RoomWorkspa
 		v.Viewer.BatchURL = route.RoomTagBatch.Path(r.ID)
 		for i := range v.Viewer.Documents {
 			d := &v.Viewer.Documents[i]
-			d.Suggestions = suggestionsJSON(ws.Suggestions[d.Position])
+			d.Suggestions = suggestionsJSON(l, ws.Suggestions[d.Position])
 			roomEditURLs(r.ID, d, v.Can.AdvancedEdit)
 		}
 	}
@@ -164,7 +164,7 @@ func roomParticipants(l *i18n.Localizer, roomID string, t *models.Transaction, t
 
 // suggestionsJSON is the data-suggested-fields of a document: the suggested
 // fields the room offers on it, "" when none.
-func suggestionsJSON(list []models.RoomSuggestion) string {
+func suggestionsJSON(l *i18n.Localizer, list []models.RoomSuggestion) string {
 	if len(list) == 0 {
 		return ""
 	}
@@ -174,8 +174,8 @@ func suggestionsJSON(list []models.RoomSuggestion) string {
 			Key: s.Key, Page: s.Page, Type: s.Type, Text: s.Text, X: s.X, Y: s.Y, Width: s.Width, Height: s.Height,
 			Required: s.Required, DateFormat: s.DateFormat, FontSize: s.FontSize, Confidence: s.Confidence,
 		}
-		if tt, ok := tagtype.ByCode(s.Type); ok {
-			out[i].Label = tt.Label
+		if _, ok := tagtype.ByCode(s.Type); ok {
+			out[i].Label = tagTypeName(l, s.Type)
 		}
 	}
 	data, err := json.Marshal(out)
