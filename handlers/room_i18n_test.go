@@ -12,10 +12,10 @@ import (
 )
 
 var (
-	scriptElement = regexp.MustCompile(`(?s)<script\b.*?</script>`)
-	htmlTag       = regexp.MustCompile(`(?s)<[^>]*>`)
-	wordyAttr     = regexp.MustCompile(`\b(?:aria-label|title|placeholder|alt|data-confirm|data-confirm-note|data-confirm-action|data-success)="([^"]*)"`)
-	placeholderRE = regexp.MustCompile(`\{[a-zA-Z][a-zA-Z0-9_]*\}`)
+	scriptElement     = regexp.MustCompile(`(?s)<script\b.*?</script>`)
+	htmlTag           = regexp.MustCompile(`(?s)<[^>]*>`)
+	wordyAttr         = regexp.MustCompile(`\b(?:aria-label|title|placeholder|alt|data-confirm|data-confirm-note|data-confirm-action|data-success)="([^"]*)"`)
+	roomPlaceholderRE = regexp.MustCompile(`\{[a-zA-Z][a-zA-Z0-9_]*\}`)
 )
 
 // visibleWords is what a page says to people: its text (no script) and the
@@ -58,7 +58,7 @@ func englishLeft(t *testing.T, words, lang string) []string {
 		}
 		joined := strings.Join(theirs, "\n")
 		for _, s := range ens {
-			for _, part := range placeholderRE.Split(s, -1) {
+			for _, part := range roomPlaceholderRE.Split(s, -1) {
 				part = strings.TrimSpace(part)
 				if len(part) <= 3 || strings.Contains(joined, part) {
 					continue
