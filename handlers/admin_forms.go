@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 
@@ -25,7 +26,8 @@ func orgParam(c *gin.Context) (int64, error) {
 }
 
 // firstProblem is a validation error's message for a form.
-func firstProblem(ve *models.ValidationError) string {
+func firstProblem(ctx context.Context, ve *models.ValidationError) string {
+	localizeValidation(ctx, ve)
 	if len(ve.Errors) > 0 {
 		return ve.Errors[0].Detail
 	}

@@ -42,7 +42,7 @@ func (h *adminHandler) adminCreateOrganization(c *gin.Context) error {
 	org, err := h.organizations.CreateOrganization(c.Request.Context(), c.PostForm("name"), true)
 	var ve *models.ValidationError
 	if errors.As(err, &ve) {
-		return h.renderOrganizations(c, http.StatusUnprocessableEntity, c.PostForm("name"), firstProblem(ve))
+		return h.renderOrganizations(c, http.StatusUnprocessableEntity, c.PostForm("name"), firstProblem(c.Request.Context(), ve))
 	}
 	if err != nil {
 		return err
@@ -165,7 +165,7 @@ func (h *adminHandler) adminCreateUser(c *gin.Context) error {
 		FirstName: c.PostForm("firstName"), LastName: c.PostForm("lastName"), Admin: c.PostForm("admin") == "true", Password: c.PostForm("password")})
 	var ve *models.ValidationError
 	if errors.As(err, &ve) {
-		return h.renderOrganization(c, http.StatusUnprocessableEntity, admin.OrganizationView{UserError: firstProblem(ve)})
+		return h.renderOrganization(c, http.StatusUnprocessableEntity, admin.OrganizationView{UserError: firstProblem(c.Request.Context(), ve)})
 	}
 	if err != nil {
 		return err
@@ -209,7 +209,7 @@ func (h *adminHandler) adminCreateToken(c *gin.Context) error {
 	tok, plaintext, err := h.organizations.CreateAPIToken(c.Request.Context(), id, c.PostForm("name"))
 	var ve *models.ValidationError
 	if errors.As(err, &ve) {
-		return h.renderOrganization(c, http.StatusUnprocessableEntity, admin.OrganizationView{TokenError: firstProblem(ve)})
+		return h.renderOrganization(c, http.StatusUnprocessableEntity, admin.OrganizationView{TokenError: firstProblem(c.Request.Context(), ve)})
 	}
 	if err != nil {
 		return err
@@ -254,6 +254,7 @@ func (h *adminHandler) adminSetEmbedOrigins(c *gin.Context) error {
 	_, err = h.organizations.SetOrganizationEmbedOrigins(c.Request.Context(), id, models.SplitEmbedOrigins(text))
 	var ve *models.ValidationError
 	if errors.As(err, &ve) {
+		localizeValidation(c.Request.Context(), ve)
 		v := admin.OrganizationView{EmbedOrigins: text}
 		for _, fe := range ve.Errors {
 			v.EmbedErrors = append(v.EmbedErrors, fe.Detail)

@@ -134,7 +134,7 @@ func (h *adminHandler) stageNewRoomFile(c *gin.Context, f *newRoomForm, part *mu
 	staged, err := h.newRooms.StageUpload(c.Request.Context(), part, h.cfg.MaxUploadBytes, name)
 	var ve *models.ValidationError
 	if errors.As(err, &ve) {
-		f.problem("files", name+": "+firstProblem(ve))
+		f.problem("files", name+": "+firstProblem(c.Request.Context(), ve))
 		_, err = io.Copy(io.Discard, part)
 		return err
 	}

@@ -151,7 +151,7 @@ func (h *adminHandler) adminCreateRoom(c *gin.Context) error {
 	var ae *models.AuthError
 	switch {
 	case errors.As(err, &ve):
-		v.Errors, v.Error = newRoomProblems(ve, v.Participants), l.T("admin.room_new.error.summary")
+		v.Errors, v.Error = newRoomProblems(c.Request.Context(), ve, v.Participants), l.T("admin.room_new.error.summary")
 	case errors.As(err, &ae):
 		v.Errors, v.Error = map[string]string{"sender": l.T("admin.room_new.error.sender_inactive")}, l.T("admin.room_new.error.summary")
 	case err != nil:
@@ -232,7 +232,8 @@ func (h *adminHandler) adminRoomCreated(c *gin.Context) error {
 // newRoomProblems puts each problem of a refused room beside its field:
 // the pointers of operation B's body (#/senderId, #/documents/1,
 // #/participants/0/email, #/templateId, #/config…) name the form's fields.
-func newRoomProblems(ve *models.ValidationError, rows []admin.NewRoomParticipantView) map[string]string {
+func newRoomProblems(ctx context.Context, ve *models.ValidationError, rows []admin.NewRoomParticipantView) map[string]string {
+	localizeValidation(ctx, ve)
 	out := map[string]string{}
 	add := func(field, msg string) {
 		if out[field] == "" {

@@ -194,7 +194,7 @@ func logServerFailure(c *gin.Context, err error, status int) {
 
 // writeProblem writes err as a problem details response and aborts the chain.
 func writeProblem(c *gin.Context, err error) {
-	p := problemFromError(err)
+	p := problemFor(c.Request.Context(), err)
 	p.Instance = logsafe.URL(c.Request.URL.Path, "") // a room link is a capability: never echoed
 	p.RequestID = requestIDFrom(c)
 	logServerFailure(c, err, p.Status)

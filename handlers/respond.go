@@ -12,6 +12,7 @@ import (
 	"github.com/markuproom/markuproom/handlers/route"
 
 	"github.com/markuproom/markuproom/templates"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // respondError is the one place an error becomes a response: a problem
@@ -49,18 +50,24 @@ func wantsHTML(c *gin.Context) bool {
 }
 
 func writeErrorPage(c *gin.Context, err error) {
-	p := problemFromError(err)
+	p := problemFor(c.Request.Context(), err)
 	logServerFailure(c, err, p.Status)
 	s := siteFrom(c)
+	title := p.Title
+	if t := problemTypeFor(p.Status).Title; strings.EqualFold(t, http.StatusText(p.Status)) {
+		// The English title is just the status text, for which the page
+		// picks a friendlier headline (templates.ErrorView.heading).
+		title = t
+	}
 	view := templates.ErrorView{
 		Status:    p.Status,
-		Title:     p.Title,
+		Title:     title,
 		Message:   p.Detail,
 		RequestID: requestIDFrom(c),
 		HomeURL:   "/",
 	}
 	if view.Message == "" {
-		view.Message = "Something went wrong on our side. Please try again in a moment."
+		view.Message = i18n.T(c.Request.Context(), "error.page.something_wrong")
 	}
 	c.Header("Cache-Control", "no-store")
 	setRetryAfter(c, err)

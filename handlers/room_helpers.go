@@ -114,7 +114,7 @@ func (h *roomHandler) roomChange(c *gin.Context, change func(roomID string) (*te
 	form, err := change(id)
 	var ve *models.ValidationError
 	if errors.As(err, &ve) && form != nil {
-		form.Errors = fieldErrors(ve)
+		form.Errors = fieldErrors(c.Request.Context(), ve)
 		ws, err := h.rooms.RoomWorkspace(c.Request.Context(), id)
 		if err != nil {
 			return err

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -50,7 +51,8 @@ func participantFormFromRequest(c *gin.Context) models.ParticipantForm {
 // fieldErrors indexes a validation error's messages by form field name: the
 // last part of each pointer ("#/email", and "#/participants/2/personalPassword"
 // from the checks of the whole transaction, both name a field of the form).
-func fieldErrors(ve *models.ValidationError) map[string]string {
+func fieldErrors(ctx context.Context, ve *models.ValidationError) map[string]string {
+	localizeValidation(ctx, ve)
 	out := map[string]string{}
 	for _, f := range ve.Errors {
 		name := f.Pointer
@@ -62,7 +64,7 @@ func fieldErrors(ve *models.ValidationError) map[string]string {
 		}
 		detail := f.Detail
 		if f.Code == "password_required" {
-			detail = "Enter a password: this participant signs with a personal password."
+			detail = i18n.T(ctx, "problem.room.password_required")
 		}
 		if _, seen := out[name]; !seen {
 			out[name] = detail

@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"strings"
@@ -74,44 +75,44 @@ type ErrorView struct {
 }
 
 // heading is the error page's <h1>.
-func (v ErrorView) heading() string {
+func (v ErrorView) heading(ctx context.Context) string {
 	if t := strings.TrimSpace(v.Title); t != "" && !strings.EqualFold(t, http.StatusText(v.Status)) {
 		return t
 	}
 	switch {
 	case v.Status == http.StatusNotFound:
-		return "We couldn't find that page"
+		return t(ctx, "error.page.heading.not_found")
 	case v.Status == http.StatusGone:
-		return "This Markup Room link has expired"
+		return t(ctx, "error.page.heading.gone")
 	case v.Status == http.StatusUnauthorized:
-		return "Please sign in"
+		return t(ctx, "error.page.heading.unauthorized")
 	case v.Status == http.StatusForbidden:
-		return "You don't have access to this page"
+		return t(ctx, "error.page.heading.forbidden")
 	case v.Status == http.StatusTooManyRequests:
-		return "Too many requests"
+		return t(ctx, "error.page.heading.too_many_requests")
 	case v.Status >= 500:
-		return "Something went wrong"
+		return t(ctx, "error.page.heading.server")
 	default:
-		return "We couldn't complete that request"
+		return t(ctx, "error.page.heading.other")
 	}
 }
 
 // message is the error page's explanation.
-func (v ErrorView) message() string {
+func (v ErrorView) message(ctx context.Context) string {
 	if m := strings.TrimSpace(v.Message); m != "" {
 		return m
 	}
 	switch {
 	case v.Status == http.StatusNotFound:
-		return "The address may be mistyped, or the page may have moved."
+		return t(ctx, "error.page.message.not_found")
 	case v.Status == http.StatusGone:
-		return "Ask the sender for a new link."
+		return t(ctx, "error.page.message.gone")
 	case v.Status == http.StatusTooManyRequests:
-		return "Please wait a moment and try again."
+		return t(ctx, "error.page.message.too_many_requests")
 	case v.Status >= 500:
-		return "Something went wrong on our side. Please try again in a moment."
+		return t(ctx, "error.page.something_wrong")
 	default:
-		return "Please check the address and try again."
+		return t(ctx, "error.page.message.other")
 	}
 }
 

@@ -1,0 +1,169 @@
+package handlers
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/markuproom/markuproom/web/i18n"
+)
+
+// problemCodesInSource collects every problem code literal the models and
+// handlers packages hand out: the code argument of Problems.Add, Invalid,
+// Unprocessable and NotFoundAt, a FieldError{Code: …} literal, and the code
+// result of the functions that return (code, detail) pairs.
+func problemCodesInSource(t *testing.T) map[string]string {
+	t.Helper()
+	codes := map[string]string{}
+	fset := token.NewFileSet()
+	for _, dir := range []string{"../models", "."} {
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range files {
+			if strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			src, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := parser.ParseFile(fset, name, src, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			add := func(e ast.Expr) {
+				lit, ok := e.(*ast.BasicLit)
+				if !ok || lit.Kind != token.STRING {
+					return
+				}
+				s, err := strconv.Unquote(lit.Value)
+				if err == nil && s != "" {
+					codes[s] = fset.Position(lit.Pos()).String()
+				}
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.CallExpr:
+					var fn string
+					switch f := n.Fun.(type) {
+					case *ast.SelectorExpr:
+						fn = f.Sel.Name
+					case *ast.Ident:
+						fn = f.Name
+					}
+					switch fn {
+					case "Add", "Invalid", "Unprocessable", "NotFoundAt":
+						if len(n.Args) >= 3 {
+							add(n.Args[1])
+						}
+					}
+				case *ast.CompositeLit:
+					if !isFieldErrorType(n.Type) {
+						return true
+					}
+					for _, el := range n.Elts {
+						if kv, ok := el.(*ast.KeyValueExpr); ok {
+							if k, ok := kv.Key.(*ast.Ident); ok && k.Name == "Code" {
+								add(kv.Value)
+							}
+						}
+					}
+				case *ast.FuncDecl:
+					idx := codeResult(n)
+					if idx < 0 || n.Body == nil {
+						return true
+					}
+					ast.Inspect(n.Body, func(m ast.Node) bool {
+						if _, ok := m.(*ast.FuncLit); ok {
+							return false
+						}
+						if r, ok := m.(*ast.ReturnStmt); ok && len(r.Results) > idx {
+							add(r.Results[idx])
+						}
+						return true
+					})
+				}
+				return true
+			})
+		}
+	}
+	return codes
+}
+
+// isFieldErrorType tells whether a composite literal's type is FieldError
+// (models.FieldError, or a []FieldError's element, whose type is elided).
+func isFieldErrorType(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.Ident:
+		return e.Name == "FieldError"
+	case *ast.SelectorExpr:
+		return e.Sel.Name == "FieldError"
+	case nil:
+		return true // an element of a []FieldError literal: its Code key tells
+	}
+	return false
+}
+
+// codeResult is the index of a function's result named code, or -1.
+func codeResult(fn *ast.FuncDecl) int {
+	if fn.Type.Results == nil {
+		return -1
+	}
+	i := 0
+	for _, field := range fn.Type.Results.List {
+		if len(field.Names) == 0 {
+			i++
+			continue
+		}
+		for _, name := range field.Names {
+			if name.Name == "code" {
+				return i
+			}
+			i++
+		}
+	}
+	return -1
+}
+
+// TestEveryProblemCodeHasWords: every code the models and handlers hand
+// out, and every problem type, has its message, so a refusal shown to a
+// person in another language has no English left in it.
+func TestEveryProblemCodeHasWords(t *testing.T) {
+	codes := problemCodesInSource(t)
+	if len(codes) < 50 {
+		t.Fatalf("found only %d codes: the source scan is broken", len(codes))
+	}
+	for code, at := range codes {
+		if _, ok := problemCodeIDs[code]; !ok {
+			t.Errorf("code %q (%s) has no problem.code message in problemCodeIDs", code, at)
+		}
+	}
+	for code := range problemCodeIDs {
+		if _, ok := codes[code]; !ok {
+			t.Errorf("problemCodeIDs lists %q, which no source hands out", code)
+		}
+	}
+	en := i18n.English()
+	for _, pt := range problemTypes() {
+		if got := en.T(problemTitleIDs[pt.Slug]); got != pt.Title {
+			t.Errorf("%s: English title %q, problemTypes says %q", pt.Slug, got, pt.Title)
+		}
+		if _, ok := problemDetailIDs[pt.Slug]; !ok {
+			t.Errorf("%s has no general detail", pt.Slug)
+		}
+	}
+	// A fixed sentence's English message is the sentence itself, except
+	// where the translations say it for people rather than for programs.
+	for sentence, id := range errorSentenceIDs {
+		if got := en.T(id); got != sentence && !strings.HasPrefix(id, "error.form_not_multipart") && !strings.HasPrefix(id, "problem.") {
+			t.Errorf("%s: English %q, the source says %q", id, got, sentence)
+		}
+	}
+}
