@@ -23,6 +23,8 @@ type roomJSON struct {
 	CreatedAt     time.Time         `json:"createdAt"`
 	CompletedAt   *time.Time        `json:"completedAt,omitempty"`
 	Embed         *roomEmbedJSON    `json:"embed,omitempty"`
+	// Locale is the room's language (an extension; absent: none).
+	Locale *string `json:"locale,omitempty"`
 }
 
 // roomEmbedJSON is the origin a room was created to be framed by.
@@ -34,7 +36,7 @@ func (h *apiHandler) roomJSON(r *models.Room) roomJSON {
 	out := roomJSON{
 		ID: r.ID, Status: r.Status(h.clock.Now()), Config: r.Config, ExpiresAt: r.ExpiresAt,
 		TransactionID: r.TransactionID, SenderID: strconv.FormatInt(r.SenderID, 10), CreatedAt: r.CreatedAt,
-		CompletedAt: r.CompletedAt,
+		CompletedAt: r.CompletedAt, Locale: r.Locale,
 	}
 	if r.EmbedOrigin != "" {
 		out.Embed = &roomEmbedJSON{Origin: r.EmbedOrigin}

@@ -82,6 +82,8 @@ type participantJSON struct {
 	TwoFactorContact         string  `json:"twoFactorContact"`
 	PersonalPasswordQuestion *string `json:"personalPasswordQuestion,omitempty"`
 	InviteEmailSubject       *string `json:"inviteEmailSubject,omitempty"`
+	// Locale (an extension) is the language of the participant's invitation.
+	Locale *string `json:"locale,omitempty"`
 }
 
 // transactionSummaryJSON is one item of a transaction list.
@@ -136,6 +138,7 @@ func toTransactionJSON(t *models.Transaction) transactionJSON {
 			CredAnalysisRequired: p.CredAnalysisRequired, ExternalID: p.ExternalID,
 			AuthenticationType: p.AuthenticationType, TwoFactorContact: p.TwoFactorContact,
 			PersonalPasswordQuestion: p.PersonalPasswordQuestion, InviteEmailSubject: t.InviteEmailSubject,
+			Locale: p.Locale,
 		}
 	}
 	return out

@@ -67,6 +67,18 @@ func (s *site) language(tag string) (i18n.Language, bool) {
 	return i18n.Lookup(tag)
 }
 
+// useRoomLocale makes a room's own locale (operation B's "locale"; "" for
+// none) the request's language, unless the visitor chose one (?lang=, the
+// header or the cookie), which wins.
+func useRoomLocale(c *gin.Context, locale string) {
+	if c.GetBool(ctxLangChosen) {
+		return
+	}
+	if l, ok := i18n.Lookup(locale); ok {
+		setLanguage(c, l)
+	}
+}
+
 // setLanguage makes lang the request's language.
 func setLanguage(c *gin.Context, lang i18n.Language) {
 	c.Request = c.Request.WithContext(i18n.With(c.Request.Context(), i18n.New(lang)))

@@ -36,6 +36,15 @@ func (h *roomHandler) boundRoomID(c *gin.Context) (string, error) {
 	if !bound {
 		return "", errStatus(http.StatusForbidden, "This browser has not opened this Markup Room. Open the link you received (it signs this browser in), then try again.")
 	}
+	// Every room request (pages and htmx fragments alike) passes here, so
+	// all of them speak the room's language (docs/i18n.md).
+	if !c.GetBool(ctxLangChosen) {
+		locale, err := h.rooms.RoomLocale(c.Request.Context(), id)
+		if err != nil {
+			return "", err
+		}
+		useRoomLocale(c, locale)
+	}
 	return id, nil
 }
 

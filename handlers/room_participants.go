@@ -45,6 +45,7 @@ func participantFormFromRequest(c *gin.Context) models.ParticipantForm {
 		PersonalPassword:         c.PostForm("personalPassword"),
 		KBARequired:              c.PostForm("kbaRequired") != "",
 		CredAnalysisRequired:     c.PostForm("credAnalysisRequired") != "",
+		Locale:                   c.PostForm("locale"),
 	}
 }
 

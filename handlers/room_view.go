@@ -259,6 +259,7 @@ func participantFormFromModel(l *i18n.Localizer, roomID string, p *models.Partic
 		Phone: deref(p.Phone), AuthenticationType: p.AuthenticationType, TwoFactorContact: p.TwoFactorContact,
 		PersonalPasswordQuestion: deref(p.PersonalPasswordQuestion), HasPassword: p.PersonalPasswordHash != nil,
 		KBARequired: p.KBARequired != nil && *p.KBARequired, CredAnalysisRequired: p.CredAnalysisRequired != nil && *p.CredAnalysisRequired,
+		Locale: deref(p.Locale),
 	}
 }
 
@@ -268,7 +269,7 @@ func participantFormView(l *i18n.Localizer, participantID string, f models.Parti
 		Open: true, FirstName: f.FirstName, MiddleName: f.MiddleName, LastName: f.LastName, Email: f.Email,
 		Phone: f.Phone, AuthenticationType: f.AuthenticationType, TwoFactorContact: f.TwoFactorContact,
 		PersonalPasswordQuestion: f.PersonalPasswordQuestion, KBARequired: f.KBARequired,
-		CredAnalysisRequired: f.CredAnalysisRequired,
+		CredAnalysisRequired: f.CredAnalysisRequired, Locale: f.Locale,
 	}
 	if participantID == "" {
 		v.DialogID, v.Heading = "participant-add", l.T("room.participant.add_title")

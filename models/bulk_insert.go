@@ -49,14 +49,14 @@ func participantColumns() []string {
 	return []string{"transaction_id", "position", "participant_id", "signing_order", "email", "first_name",
 		"middle_name", "last_name", "address1", "address2", "country", "city", "state", "zip", "phone",
 		"kba_required", "cred_analysis_required", "external_id", "authentication_type", "two_factor_contact",
-		"personal_password_question", "personal_password_hash"}
+		"personal_password_question", "personal_password_hash", "locale"}
 }
 
 func participantValues(p *Participant) []any {
 	return []any{p.TransactionID, p.Position, p.ParticipantID, p.Order, p.Email, p.FirstName,
 		p.MiddleName, p.LastName, p.Address1, p.Address2, p.Country, p.City, p.State, p.Zip, p.Phone,
 		p.KBARequired, p.CredAnalysisRequired, p.ExternalID, p.AuthenticationType, p.TwoFactorContact,
-		p.PersonalPasswordQuestion, p.PersonalPasswordHash}
+		p.PersonalPasswordQuestion, p.PersonalPasswordHash, p.Locale}
 }
 
 func transactionColumns() []string {
@@ -73,12 +73,12 @@ func transactionValues(t *Transaction) []any {
 
 func roomColumns() []string {
 	return []string{"id", "organization_id", "sender_id", "transaction_id", "config", "token_selector", "token_hash",
-		"status", "expires_at", "created_by_token_id", "created_at", "updated_at", "completed_at", "started_empty", "template_id", "embed_origin"}
+		"status", "expires_at", "created_by_token_id", "created_at", "updated_at", "completed_at", "started_empty", "template_id", "embed_origin", "locale"}
 }
 
 func roomValues(r *Room) []any {
 	return []any{r.ID, r.OrganizationID, r.SenderID, r.TransactionID, r.Config, r.TokenSelector, r.TokenHash,
-		r.State, r.ExpiresAt, r.CreatedByTokenID, r.CreatedAt, r.UpdatedAt, r.CompletedAt, r.StartedEmpty, r.TemplateID, r.EmbedOrigin}
+		r.State, r.ExpiresAt, r.CreatedByTokenID, r.CreatedAt, r.UpdatedAt, r.CompletedAt, r.StartedEmpty, r.TemplateID, r.EmbedOrigin, r.Locale}
 }
 
 func eventColumns() []string {

@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // The rules of a field's value, apart from how the value was sent. A
@@ -127,6 +129,22 @@ func (c fieldChecker) enum(name string, v *string, required bool, allowed []stri
 	}
 	c.p.Add(c.at(name), "invalid_enum", "%q is not allowed here; use one of: %s.", truncateForDetail(s), strings.Join(allowed, ", "))
 	return "", false
+}
+
+// locale checks an optional language tag (an extension): one of
+// i18n.Languages' tags, compared ignoring case, returned in its canonical
+// spelling; anything else (a region such as "en-US" too) is refused like an
+// enum. nil when absent or invalid.
+func (c fieldChecker) locale(name string, v *string) *string {
+	s, ok := c.str(name, v, false, 16)
+	if !ok {
+		return nil
+	}
+	if l, ok := i18n.Lookup(s); ok {
+		return &l.Tag
+	}
+	c.p.Add(c.at(name), "invalid_enum", "%q is not allowed here; use one of: %s.", truncateForDetail(s), strings.Join(i18n.Tags(), ", "))
+	return nil
 }
 
 // number checks a number within [min, max] (the decoders let through

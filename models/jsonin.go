@@ -201,6 +201,12 @@ func (o *jsonObject) enum(name string, required bool, allowed []string) (string,
 	return o.check(name, refused).enum(name, v, required, allowed)
 }
 
+// locale reads an optional language tag (fieldChecker.locale).
+func (o *jsonObject) locale(name string) *string {
+	v, refused := o.text(name)
+	return o.check(name, refused).locale(name, v)
+}
+
 // boolean reads an optional boolean field as a pointer.
 func (o *jsonObject) boolean(name string) *bool {
 	raw, ok := o.raw(name)

@@ -14,6 +14,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/markuproom/markuproom/models/secret"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // Message kinds.
@@ -97,6 +98,10 @@ type Invitation struct {
 	Documents     []string `json:"documents"`
 	TransactionID string   `json:"transactionId"`
 	ReferenceID   string   `json:"referenceId,omitempty"`
+	// Language is the tag of the e-mail's language, fixed when it is queued:
+	// the participant's locale, else the room's, else English ("" in
+	// messages queued before languages: English).
+	Language string `json:"language,omitempty"`
 }
 
 // HeaderText makes s safe for a mail header: control characters (CR and LF
@@ -183,9 +188,15 @@ func (s *Store) queueInvitations(ctx context.Context, actor Actor, t *Transactio
 	if err := s.db.WithContext(ctx).Select("name").First(&org, t.OrganizationID).Error; err != nil {
 		return mapDBError(err)
 	}
-	subject := DefaultInviteSubject
-	if t.InviteEmailSubject != nil && strings.TrimSpace(*t.InviteEmailSubject) != "" {
+	// A subject the caller gave stays as given; the default one is said in
+	// each participant's language.
+	subject := ""
+	if t.InviteEmailSubject != nil && strings.TrimSpace(*t.InviteEmailSubject) != "" && *t.InviteEmailSubject != DefaultInviteSubject {
 		subject = *t.InviteEmailSubject
+	}
+	roomLocale, err := s.transactionRoomLocale(ctx, t.ID)
+	if err != nil {
+		return err
 	}
 	docs := make([]string, len(t.Documents))
 	for i, d := range t.Documents {
@@ -195,9 +206,14 @@ func (s *Store) queueInvitations(ctx context.Context, actor Actor, t *Transactio
 	var rows []*OutboxMessage
 	for i := range t.Participants {
 		p := &t.Participants[i]
+		lang := invitationLanguage(p.Locale, roomLocale)
+		subj := subject
+		if subj == "" {
+			subj = i18n.New(lang).T("mail.invitation.subject")
+		}
 		inv := Invitation{
-			To: p.Email, Name: HeaderText(p.FullName()), Subject: HeaderText(subject), Organization: org.Name,
-			Documents: docs, TransactionID: t.ID, ReferenceID: t.ReferenceID,
+			To: p.Email, Name: HeaderText(p.FullName()), Subject: HeaderText(subj), Organization: org.Name,
+			Documents: docs, TransactionID: t.ID, ReferenceID: t.ReferenceID, Language: lang.Tag,
 		}
 		if t.PersonalizedMessage != nil {
 			inv.Message = *t.PersonalizedMessage
@@ -221,6 +237,26 @@ func (s *Store) queueInvitations(ctx context.Context, actor Actor, t *Transactio
 		return mapDBError(err)
 	}
 	return s.recordEvent(ctx, t, actor, InvitationsQueuedSummary{Count: len(rows), Recipients: recipients})
+}
+
+// transactionRoomLocale reads the locale of the Markup Room that edits the
+// transaction ("" for none, or for a transaction without a room).
+func (s *Store) transactionRoomLocale(ctx context.Context, transactionID string) (string, error) {
+	return s.roomLocaleWhere(ctx, "transaction_id = ?", transactionID)
+}
+
+// invitationLanguage is the language of a participant's invitation: the
+// participant's locale, else the room's, else English (docs/i18n.md).
+func invitationLanguage(participant *string, room string) i18n.Language {
+	if participant != nil {
+		if l, ok := i18n.Lookup(*participant); ok {
+			return l
+		}
+	}
+	if l, ok := i18n.Lookup(room); ok {
+		return l
+	}
+	return i18n.Fallback()
 }
 
 // ClaimMessages leases up to limit due messages to one worker for lease. On

@@ -19,7 +19,9 @@ type participantDraft struct {
 	PersonalPasswordQuestion, PersonalPassword *string
 	InviteEmailSubject                         *string
 	// Role is the template role the participant takes (an extension).
-	Role                              *string
+	Role *string
+	// Locale is the participant's language (an extension).
+	Locale                            *string
 	Order                             *float64
 	KBARequired, CredAnalysisRequired *bool
 	// refused names the fields sent with a value of the wrong JSON type
@@ -66,6 +68,7 @@ func checkParticipant(p *Problems, base string, d participantDraft) ParticipantI
 	if d.Role != nil {
 		in.Role, _ = c.line("role", d.Role, true, MaxNameLength)
 	}
+	in.Locale = c.locale("locale", d.Locale)
 	return in
 }
 
@@ -87,6 +90,9 @@ func (f ParticipantForm) draft(id string) participantDraft {
 	if f.TwoFactorContact == "" {
 		byEmail := ContactEmail
 		d.TwoFactorContact = &byEmail
+	}
+	if f.Locale != "" {
+		d.Locale = &f.Locale
 	}
 	for _, o := range []struct {
 		value string

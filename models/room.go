@@ -2,6 +2,7 @@ package models
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"slices"
 	"strconv"
@@ -51,6 +52,10 @@ type Room struct {
 	// EmbedOrigin is the one origin allowed to frame the room ("": none;
 	// docs/decisions.md, "Embedded rooms").
 	EmbedOrigin string `gorm:"column:embed_origin"`
+	// Locale is the room's own language (operation B's "locale", a tag of
+	// i18n.Languages; nil: none), which its pages and invitations follow
+	// unless the visitor chose one (docs/i18n.md).
+	Locale *string `gorm:"column:locale"`
 	// SenderName is the sender's "First Last" as RoomByID reads it (empty
 	// when read otherwise): the history names a room's changes by it.
 	SenderName string `gorm:"-"`
@@ -209,7 +214,7 @@ func (s *Store) PlanRoom(actor Actor, sender *User, in *RoomInput, docs map[stri
 		ID: roomUID.String(), OrganizationID: actor.OrganizationID, SenderID: sender.ID, TransactionID: txUID.String(),
 		Config: in.Config, TokenSelector: tok.Selector, TokenHash: tok.Hash, State: RoomOpen,
 		ExpiresAt: now.Add(s.roomTTL), CreatedByTokenID: actor.TokenID, CreatedAt: now, UpdatedAt: now,
-		StartedEmpty: len(in.Documents) == 0, EmbedOrigin: in.EmbedOrigin,
+		StartedEmpty: len(in.Documents) == 0, EmbedOrigin: in.EmbedOrigin, Locale: in.Locale,
 	}
 	if in.template != nil {
 		room.TemplateID = &in.template.ID
@@ -240,7 +245,7 @@ func (s *Store) roomTransaction(room *Room, in *RoomInput, docs map[string]*Docu
 		}
 		ti.Participants = append(ti.Participants, ParticipantInput{
 			ID: id, Email: rp.Email, FirstName: rp.FirstName, LastName: rp.LastName,
-			AuthenticationType: AuthNone, TwoFactorContact: ContactEmail,
+			AuthenticationType: AuthNone, TwoFactorContact: ContactEmail, Locale: rp.Locale,
 		})
 	}
 	signerOf := in.templateSigners(ti.Participants)
@@ -361,6 +366,23 @@ func (s *Store) OpenRoom(ctx context.Context, token string) (*Room, error) {
 		return nil, ErrRoomExpired
 	}
 	return &r, nil
+}
+
+// RoomLocale reads a room's own language tag ("" for none or an unknown
+// room): what its pages speak unless the visitor chose a language.
+func (s *Store) RoomLocale(ctx context.Context, id string) (string, error) {
+	return s.roomLocaleWhere(ctx, "id = ?", id)
+}
+
+// roomLocaleWhere reads the locale of the room the condition picks ("" for
+// none or no room).
+func (s *Store) roomLocaleWhere(ctx context.Context, cond string, arg any) (string, error) {
+	var locale []sql.NullString
+	err := s.db.WithContext(ctx).Model(&Room{}).Where(cond, arg).Limit(1).Pluck("locale", &locale).Error
+	if err != nil || len(locale) == 0 {
+		return "", mapDBError(err)
+	}
+	return locale[0].String, nil
 }
 
 // RoomByID reads a room for a browser session already bound to it.

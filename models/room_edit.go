@@ -185,7 +185,7 @@ func inputFromTransaction(t *Transaction) *TransactionInput {
 			State: p.State, Zip: p.Zip, Phone: p.Phone, KBARequired: p.KBARequired,
 			CredAnalysisRequired: p.CredAnalysisRequired, ExternalID: p.ExternalID,
 			AuthenticationType: p.AuthenticationType, TwoFactorContact: p.TwoFactorContact,
-			PersonalPasswordQuestion: p.PersonalPasswordQuestion,
+			PersonalPasswordQuestion: p.PersonalPasswordQuestion, Locale: p.Locale,
 		})
 	}
 	return in

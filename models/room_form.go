@@ -18,16 +18,20 @@ type RoomForm struct {
 	Documents    []string
 	Participants []RoomParticipantInput
 	TemplateID   string
+	// Locale is the room's language tag ("": none), checked like
+	// operation B's "locale".
+	Locale string
 }
 
 // Input checks the form like operation B's body (ParseRoomInput): a
 // 400-class *ValidationError lists every problem.
 func (f RoomForm) Input() (*RoomInput, error) {
 	type participant struct {
-		FirstName string `json:"firstName"`
-		LastName  string `json:"lastName"`
-		Email     string `json:"email"`
-		Role      string `json:"role,omitempty"`
+		FirstName string  `json:"firstName"`
+		LastName  string  `json:"lastName"`
+		Email     string  `json:"email"`
+		Role      string  `json:"role,omitempty"`
+		Locale    *string `json:"locale,omitempty"`
 	}
 	body := map[string]any{"senderId": f.SenderID, "config": f.Config}
 	if len(f.Documents) > 0 {
@@ -39,6 +43,9 @@ func (f RoomForm) Input() (*RoomInput, error) {
 			ps[i] = participant(p)
 		}
 		body["participants"] = ps
+	}
+	if f.Locale != "" {
+		body["locale"] = f.Locale
 	}
 	if f.TemplateID != "" {
 		body["templateId"] = f.TemplateID

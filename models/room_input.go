@@ -24,6 +24,9 @@ type RoomInput struct {
 	// normalised, allowed to frame the room; CreateRoom checks that the
 	// organization allows it.
 	EmbedOrigin string
+	// Locale is an optional extension: the room's language, a canonical
+	// tag of i18n.Languages (nil: none; docs/i18n.md).
+	Locale *string
 	// template is the template TemplateID names, read by CreateRoom;
 	// templateDocuments tells that Documents are its documents (the request
 	// named none).
@@ -39,6 +42,8 @@ type RoomParticipantInput struct {
 	Email     string
 	// Role is an optional extension: the template role this participant takes.
 	Role string
+	// Locale is an optional extension: the participant's language.
+	Locale *string
 }
 
 // ParseRoomInput decodes and checks a room request; every problem of
@@ -72,6 +77,7 @@ func parseRoomInput(p *Problems, body []byte) *RoomInput {
 		o.field("templateId", true)
 	}
 	in.EmbedOrigin = readEmbed(o)
+	in.Locale = o.locale("locale")
 	if items, ok := o.array("documents", false, MaxDocuments); ok {
 		for i, item := range items {
 			if item.kind != "string" {
@@ -103,6 +109,7 @@ func parseRoomInput(p *Problems, body []byte) *RoomInput {
 			} else {
 				po.field("role", true)
 			}
+			rp.Locale = po.locale("locale")
 			po.finish()
 			if key := EmailKey(rp.Email); ValidEmail(rp.Email) {
 				if first, dup := seen[key]; dup {

@@ -21,6 +21,8 @@ type ParticipantForm struct {
 	PersonalPassword     string
 	KBARequired          bool
 	CredAnalysisRequired bool
+	// Locale is the participant's language tag ("": the room's).
+	Locale string
 }
 
 // AddRoomParticipant adds a participant to a room's transaction.

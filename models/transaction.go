@@ -118,6 +118,9 @@ type Participant struct {
 	PersonalPasswordQuestion *string `gorm:"column:personal_password_question"`
 	// PersonalPasswordHash is an argon2id hash; the password itself is never stored.
 	PersonalPasswordHash *string `gorm:"column:personal_password_hash"`
+	// Locale (an extension) is the language of the participant's invitation
+	// e-mail (a tag of i18n.Languages; nil: the room's, else English).
+	Locale *string `gorm:"column:locale"`
 }
 
 // TableName implements gorm's tabler.

@@ -205,7 +205,7 @@ func participantRow(txID string, i int, pi ParticipantInput, signingOrder bool) 
 		Address1: pi.Address1, Address2: pi.Address2, Country: pi.Country, City: pi.City, State: pi.State, Zip: pi.Zip,
 		Phone: pi.Phone, KBARequired: pi.KBARequired, CredAnalysisRequired: pi.CredAnalysisRequired,
 		ExternalID: pi.ExternalID, AuthenticationType: pi.AuthenticationType, TwoFactorContact: pi.TwoFactorContact,
-		PersonalPasswordQuestion: pi.PersonalPasswordQuestion,
+		PersonalPasswordQuestion: pi.PersonalPasswordQuestion, Locale: pi.Locale,
 	}
 	if signingOrder && row.Order == nil {
 		n := i + 1

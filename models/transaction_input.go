@@ -99,6 +99,9 @@ type ParticipantInput struct {
 	// Role (an extension) is the template role the participant takes when a
 	// document names a template (expandTemplates); never stored.
 	Role string
+	// Locale (an extension) is the participant's language, a canonical tag
+	// of i18n.Languages (nil: none).
+	Locale *string
 	// keptPasswordHash is the stored personal-password hash of a participant
 	// whose removal is undone (never read from a request body).
 	keptPasswordHash *string
@@ -340,6 +343,7 @@ func readParticipantJSON(o *jsonObject) participantDraft {
 	d.PersonalPasswordQuestion, d.PersonalPassword = text("personalPasswordQuestion"), text("personalPassword")
 	d.InviteEmailSubject = text("inviteEmailSubject")
 	d.Role = text("role")
+	d.Locale = text("locale")
 	return d
 }
 

@@ -15,6 +15,7 @@ var participantFields = []struct{ Name, Label string }{
 	{"phone", "room.participant.phone"},
 	{"authenticationType", "room.participant.authentication"},
 	{"twoFactorContact", "room.participant.two_factor_contact"},
+	{"locale", "room.participant.locale"},
 	{"personalPasswordQuestion", "room.participant.password_question"},
 	{"personalPassword", "room.participant.password"},
 	{"kbaRequired", "room.participant.kba"},

@@ -183,6 +183,8 @@ type ParticipantFormView struct {
 	AuthenticationType       string
 	TwoFactorContact         string
 	PersonalPasswordQuestion string
+	// Locale is the participant's language tag ("": the room's).
+	Locale string
 	// HasPassword tells that a personal password is stored (the field may stay empty).
 	HasPassword          bool
 	KBARequired          bool

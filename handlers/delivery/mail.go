@@ -15,6 +15,7 @@ import (
 
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/templates"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // Mailer sends invitation e-mails over SMTP.
@@ -145,6 +146,13 @@ func (m *Mailer) compose(ctx context.Context, id string, inv *models.Invitation)
 	if err != nil || to.Name != "" {
 		return nil, permanent(fmt.Errorf("%q is not an e-mail address", inv.To))
 	}
+	// The language was fixed when the message was queued (models,
+	// Invitation.Language): a later change of locale leaves it as it was.
+	lang, ok := i18n.Lookup(inv.Language)
+	if !ok {
+		lang = i18n.Fallback()
+	}
+	ctx = i18n.With(ctx, i18n.New(lang))
 	view := templates.InvitationView{
 		Name: models.HeaderText(inv.Name), Subject: models.HeaderText(inv.Subject), Organization: models.HeaderText(inv.Organization),
 		Documents: inv.Documents, Message: inv.Message, ReferenceID: inv.ReferenceID,
@@ -162,7 +170,7 @@ func (m *Mailer) compose(ctx context.Context, id string, inv *models.Invitation)
 	domain := m.from.Address[strings.LastIndexByte(m.from.Address, '@')+1:]
 	msg.SetMessageIDWithValue(id + "@" + domain)
 	msg.SetDate()
-	msg.SetBodyString(gomail.TypeTextPlain, templates.InvitationText(view))
+	msg.SetBodyString(gomail.TypeTextPlain, templates.InvitationText(ctx, view))
 	msg.AddAlternativeString(gomail.TypeTextHTML, html.String())
 	return msg, nil
 }
