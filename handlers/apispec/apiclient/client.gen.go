@@ -204,6 +204,33 @@ func (e DocumentInputType) Valid() bool {
 	}
 }
 
+// Defines values for Locale.
+const (
+	LocaleAr Locale = "ar"
+	LocaleDe Locale = "de"
+	LocaleEn Locale = "en"
+	LocaleEs Locale = "es"
+	LocaleFr Locale = "fr"
+)
+
+// Valid indicates whether the value is a known member of the Locale enum.
+func (e Locale) Valid() bool {
+	switch e {
+	case LocaleAr:
+		return true
+	case LocaleDe:
+		return true
+	case LocaleEn:
+		return true
+	case LocaleEs:
+		return true
+	case LocaleFr:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PageBoxRotate.
 const (
 	N0   PageBoxRotate = 0
@@ -300,6 +327,33 @@ func (e ParticipantInputTwoFactorContact) Valid() bool {
 	case ParticipantInputTwoFactorContactEmail:
 		return true
 	case ParticipantInputTwoFactorContactSms:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ParticipantLocale.
+const (
+	ParticipantLocaleAr ParticipantLocale = "ar"
+	ParticipantLocaleDe ParticipantLocale = "de"
+	ParticipantLocaleEn ParticipantLocale = "en"
+	ParticipantLocaleEs ParticipantLocale = "es"
+	ParticipantLocaleFr ParticipantLocale = "fr"
+)
+
+// Valid indicates whether the value is a known member of the ParticipantLocale enum.
+func (e ParticipantLocale) Valid() bool {
+	switch e {
+	case ParticipantLocaleAr:
+		return true
+	case ParticipantLocaleDe:
+		return true
+	case ParticipantLocaleEn:
+		return true
+	case ParticipantLocaleEs:
+		return true
+	case ParticipantLocaleFr:
 		return true
 	default:
 		return false
@@ -818,6 +872,14 @@ type FieldError struct {
 	Pointer string `json:"pointer"`
 }
 
+// Locale Extension: the Markup Room's language, one of the tags listed
+// (accepted in any case, stored and returned as listed; anything else,
+// a region such as `en-US` too, is a 400 `invalid_enum` at `#/locale`).
+// The room's pages speak it unless the visitor picks a language, and
+// invitation e-mails use it for participants without a locale of their
+// own. Absent: no language of its own (the browser's, else English).
+type Locale string
+
 // PageBox defines model for PageBox.
 type PageBox struct {
 	CropBox  Box           `json:"cropBox"`
@@ -843,9 +905,15 @@ type Participant struct {
 	Id                   string                        `json:"id"`
 
 	// InviteEmailSubject The transaction's effective invitation subject.
-	InviteEmailSubject       *string                     `json:"inviteEmailSubject,omitempty"`
-	KbaRequired              *bool                       `json:"kbaRequired,omitempty"`
-	LastName                 string                      `json:"lastName"`
+	InviteEmailSubject *string `json:"inviteEmailSubject,omitempty"`
+	KbaRequired        *bool   `json:"kbaRequired,omitempty"`
+	LastName           string  `json:"lastName"`
+
+	// Locale Extension: the language of this participant's invitation e-mail (its
+	// default subject and body), one of the tags listed, accepted in any
+	// case; absent: the room's locale, else English. A subject the caller
+	// gave stays as given.
+	Locale                   *ParticipantLocale          `json:"locale,omitempty"`
 	MiddleName               *string                     `json:"middleName,omitempty"`
 	Order                    *int                        `json:"order,omitempty"`
 	PersonalPasswordQuestion *string                     `json:"personalPasswordQuestion,omitempty"`
@@ -880,7 +948,13 @@ type ParticipantInput struct {
 	InviteEmailSubject *string `json:"inviteEmailSubject,omitempty"`
 	KbaRequired        *bool   `json:"kbaRequired,omitempty"`
 	LastName           string  `json:"lastName"`
-	MiddleName         *string `json:"middleName,omitempty"`
+
+	// Locale Extension: the language of this participant's invitation e-mail (its
+	// default subject and body), one of the tags listed, accepted in any
+	// case; absent: the room's locale, else English. A subject the caller
+	// gave stays as given.
+	Locale     *ParticipantLocale `json:"locale,omitempty"`
+	MiddleName *string            `json:"middleName,omitempty"`
 
 	// Order Filled from the array position when signingOrder is true.
 	Order *int `json:"order,omitempty"`
@@ -904,6 +978,12 @@ type ParticipantInputAuthenticationType string
 
 // ParticipantInputTwoFactorContact defines model for ParticipantInput.TwoFactorContact.
 type ParticipantInputTwoFactorContact string
+
+// ParticipantLocale Extension: the language of this participant's invitation e-mail (its
+// default subject and body), one of the tags listed, accepted in any
+// case; absent: the room's locale, else English. A subject the caller
+// gave stays as given.
+type ParticipantLocale string
 
 // Problem RFC 9457 problem details.
 type Problem struct {
@@ -931,9 +1011,17 @@ type Room struct {
 	// the organization allows (else 422 `embed_origin_not_allowed` at
 	// `#/embed/origin`); the room's pages may then be framed by that origin
 	// only, and post their events to it.
-	Embed         *RoomEmbed `json:"embed,omitempty"`
-	ExpiresAt     time.Time  `json:"expiresAt"`
-	Id            string     `json:"id"`
+	Embed     *RoomEmbed `json:"embed,omitempty"`
+	ExpiresAt time.Time  `json:"expiresAt"`
+	Id        string     `json:"id"`
+
+	// Locale Extension: the Markup Room's language, one of the tags listed
+	// (accepted in any case, stored and returned as listed; anything else,
+	// a region such as `en-US` too, is a 400 `invalid_enum` at `#/locale`).
+	// The room's pages speak it unless the visitor picks a language, and
+	// invitation e-mails use it for participants without a locale of their
+	// own. Absent: no language of its own (the browser's, else English).
+	Locale        *Locale    `json:"locale,omitempty"`
 	SenderId      string     `json:"senderId"`
 	Status        RoomStatus `json:"status"`
 	TransactionId string     `json:"transactionId"`
@@ -1050,6 +1138,14 @@ type RoomInput struct {
 	// only, and post their events to it.
 	Embed *RoomEmbed `json:"embed,omitempty"`
 
+	// Locale Extension: the Markup Room's language, one of the tags listed
+	// (accepted in any case, stored and returned as listed; anything else,
+	// a region such as `en-US` too, is a 400 `invalid_enum` at `#/locale`).
+	// The room's pages speak it unless the visitor picks a language, and
+	// invitation e-mails use it for participants without a locale of their
+	// own. Absent: no language of its own (the browser's, else English).
+	Locale *Locale `json:"locale,omitempty"`
+
 	// Participants Preloaded participants; e-mails must differ ignoring case. Empty needs config.participants.add not false.
 	Participants *[]RoomParticipantInput `json:"participants,omitempty"`
 
@@ -1086,6 +1182,12 @@ type RoomParticipantInput struct {
 	Email     openapi_types.Email `json:"email"`
 	FirstName string              `json:"firstName"`
 	LastName  string              `json:"lastName"`
+
+	// Locale Extension: the language of this participant's invitation e-mail (its
+	// default subject and body), one of the tags listed, accepted in any
+	// case; absent: the room's locale, else English. A subject the caller
+	// gave stays as given.
+	Locale *ParticipantLocale `json:"locale,omitempty"`
 
 	// Role Extension: the role of the request's template this participant
 	// takes. When any participant names a role, roles go by name
