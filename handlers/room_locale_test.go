@@ -133,3 +133,33 @@ func TestInvitationsFollowLocales(t *testing.T) {
 		}
 	})
 }
+
+// The room's participant dialog chooses a participant's language: a wrong
+// tag is the field's error, a right one is stored and shown selected.
+func TestRoomParticipantDialogLocale(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
+		s := newServer(t, env)
+		tenant := env.NewTenant(t, "Acme")
+		r := s.createRoom(tenant.Token, roomBody(tenant, s.upload(tenant.Token)))
+		b := s.browser()
+		path := b.open(r.URL)
+		token := csrf(t, b.get(path).Body.String())
+		form := url.Values{"csrf": {token}, "firstName": {"Ann"}, "lastName": {"Lee"}, "email": {"ann@example.com"}, "locale": {"pt"}}
+		html := b.post(path+"/participants", form).status(http.StatusUnprocessableEntity).Body.String()
+		if !strings.Contains(html, `id="participant-add-locale-error"`) {
+			t.Fatalf("no error on the language field: %s", truncate(html))
+		}
+		form.Set("locale", "fr")
+		b.post(path+"/participants", form).status(http.StatusSeeOther)
+		var tx struct {
+			Participants []map[string]any `json:"participants"`
+		}
+		s.do(api(http.MethodGet, "/api/v1/transactions/"+r.TransactionID, tenant.Token, nil)).status(http.StatusOK).json(&tx)
+		if got := tx.Participants[len(tx.Participants)-1]["locale"]; got != "fr" {
+			t.Fatalf("stored locale %v", got)
+		}
+		if page := b.get(path).Body.String(); !strings.Contains(page, `<option value="fr" lang="fr" selected>`) {
+			t.Fatal("the edit dialog does not show the participant's language")
+		}
+	})
+}
