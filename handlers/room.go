@@ -25,7 +25,6 @@ type roomHandler struct {
 type RoomSessionStore interface {
 	OpenRoom(ctx context.Context, token string) (*models.Room, error)
 	RoomWorkspace(ctx context.Context, roomID string) (*models.RoomWorkspace, error)
-	RoomLocale(ctx context.Context, roomID string) (string, error)
 	RoomDocument(ctx context.Context, roomID, documentID string) (*models.Document, error)
 	RoomChecklist(ctx context.Context, ws *models.RoomWorkspace) []models.ChecklistItem
 	CompleteRoom(ctx context.Context, roomID string, notifyEmail bool) (*models.Transaction, error)

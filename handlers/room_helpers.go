@@ -38,13 +38,7 @@ func (h *roomHandler) boundRoomID(c *gin.Context) (string, error) {
 	}
 	// Every room request (pages and htmx fragments alike) passes here, so
 	// all of them speak the room's language (docs/i18n.md).
-	if !c.GetBool(ctxLangChosen) {
-		locale, err := h.rooms.RoomLocale(c.Request.Context(), id)
-		if err != nil {
-			return "", err
-		}
-		useRoomLocale(c, locale)
-	}
+	useRoomLocale(c, boundRoomLocale(c, id))
 	return id, nil
 }
 

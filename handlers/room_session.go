@@ -50,22 +50,26 @@ func deriveKey(secret []byte, purpose string) []byte {
 }
 
 // roomBindings are the rooms a browser opened, kept in its session as
-// "id|unixExpiry" entries separated by commas, oldest first.
+// "id|unixExpiry" or "id|unixExpiry|locale" entries separated by commas,
+// oldest first. The room's own language rides along (it never changes), so
+// no room request reads it again.
 type roomBindings []roomBinding
 
 type roomBinding struct {
-	id  string
-	exp int64
+	id     string
+	exp    int64
+	locale string
 }
 
 func loadBindings(s sessions.Session) roomBindings {
 	raw, _ := s.Get("rooms").(string)
 	var out roomBindings
 	for _, entry := range strings.Split(raw, ",") {
-		id, exp, ok := strings.Cut(entry, "|")
+		id, rest, ok := strings.Cut(entry, "|")
+		exp, locale, _ := strings.Cut(rest, "|")
 		n, err := strconv.ParseInt(exp, 10, 64)
 		if ok && id != "" && err == nil {
-			out = append(out, roomBinding{id: id, exp: n})
+			out = append(out, roomBinding{id: id, exp: n, locale: locale})
 		}
 	}
 	return out
@@ -75,6 +79,9 @@ func (b roomBindings) String() string {
 	parts := make([]string, len(b))
 	for i, e := range b {
 		parts[i] = e.id + "|" + strconv.FormatInt(e.exp, 10)
+		if e.locale != "" {
+			parts[i] += "|" + e.locale
+		}
 	}
 	return strings.Join(parts, ",")
 }
@@ -91,7 +98,11 @@ func bindRoom(c *gin.Context, r *models.Room, now time.Time) error {
 	if len(kept) >= maxRoomsPerSession {
 		kept = kept[len(kept)-maxRoomsPerSession+1:]
 	}
-	kept = append(kept, roomBinding{id: r.ID, exp: r.ExpiresAt.Unix()})
+	b := roomBinding{id: r.ID, exp: r.ExpiresAt.Unix()}
+	if r.Locale != nil {
+		b.locale = *r.Locale
+	}
+	kept = append(kept, b)
 	s.Set("rooms", kept.String())
 	ensureCSRFToken(s)
 	ensureRateSessionID(s)
@@ -110,6 +121,17 @@ func roomBound(c *gin.Context, roomID string, now time.Time) (bound, expired boo
 		}
 	}
 	return false, expired
+}
+
+// boundRoomLocale is the own language of a room this browser opened ("" for
+// none), as its binding recorded it.
+func boundRoomLocale(c *gin.Context, roomID string) string {
+	for _, b := range loadBindings(sessions.Default(c)) {
+		if b.id == roomID {
+			return b.locale
+		}
+	}
+	return ""
 }
 
 // ensureCSRFToken returns the session's CSRF secret, creating one if

@@ -103,18 +103,15 @@ func (r *roundTrips) count(fn func()) (int64, []string, time.Duration) {
 // 10 → 12, tag 10 → 12, batch 17 → 19, suggestions 9 → 11, webhook 7 → 9);
 // four for one that was a single statement without BEGIN/COMMIT (room
 // creation 5 → 9, upload 4 → 8).
-// A room request reads the room's locale when the visitor chose no language
-// (docs/i18n.md, "Rooms, participants and e-mails"): room page 11 → 12,
-// suggestions 11 → 12, tag 12 → 13, batch 19 → 20.
 var roundTripBudget = map[string]int64{
 	"POST /api/v1/documents/upload":           8,
 	"PUT /api/v1/transactions/:id (2×25)":     12,
 	"GET /api/v1/transactions/:id":            6,
 	"POST /api/v1/markup-rooms":               9,
-	"GET /rooms/:id":                          12,
-	"POST /rooms/:id/suggestions":             12,
-	"POST /rooms/:id/tags":                    13,
-	"POST /rooms/:id/tags/batch (20+2+2)":     20,
+	"GET /rooms/:id":                          11,
+	"POST /rooms/:id/suggestions":             11,
+	"POST /rooms/:id/tags":                    12,
+	"POST /rooms/:id/tags/batch (20+2+2)":     19,
 	"GET /api/v1/transactions (list)":         3,
 	"GET /api/v1/markup-rooms/:id":            3,
 	"POST /api/v1/webhooks":                   9,

@@ -368,12 +368,6 @@ func (s *Store) OpenRoom(ctx context.Context, token string) (*Room, error) {
 	return &r, nil
 }
 
-// RoomLocale reads a room's own language tag ("" for none or an unknown
-// room): what its pages speak unless the visitor chose a language.
-func (s *Store) RoomLocale(ctx context.Context, id string) (string, error) {
-	return s.roomLocaleWhere(ctx, "id = ?", id)
-}
-
 // roomLocaleWhere reads the locale of the room the condition picks ("" for
 // none or no room).
 func (s *Store) roomLocaleWhere(ctx context.Context, cond string, arg any) (string, error) {
