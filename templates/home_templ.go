@@ -296,7 +296,7 @@ func homeContent(v HomeView) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = Markup(ctx, "home.quick_start.lead", "api", Code("/api/v1"), "header", Code("Authorization: Bearer $TOKEN")).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = Markup(ctx, "home.quick_start.lead", "api", Code(v.apiBase()), "header", Code("Authorization: Bearer $TOKEN")).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

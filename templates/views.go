@@ -3,6 +3,7 @@ package templates
 import (
 	"context"
 	"net/http"
+	"path"
 	"strconv"
 	"strings"
 )
@@ -19,6 +20,11 @@ type HomeView struct {
 	// UploadPath, RoomsPath and TransactionPath are the API paths the curl
 	// examples call (TransactionPath with "{id}" for the transaction).
 	UploadPath, RoomsPath, TransactionPath string
+}
+
+// apiBase is the prefix every API path shares ("/api/v1").
+func (v HomeView) apiBase() string {
+	return path.Dir(path.Dir(v.UploadPath))
 }
 
 // base is the origin the quick-start examples call.
