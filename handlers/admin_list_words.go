@@ -45,13 +45,6 @@ func age(l *i18n.Localizer, now, t time.Time) string {
 	}
 }
 
-// consoleMonthIDs are the catalog's short month names, January first.
-var consoleMonthIDs = [12]string{
-	"format.month.jan", "format.month.feb", "format.month.mar", "format.month.apr",
-	"format.month.may", "format.month.jun", "format.month.jul", "format.month.aug",
-	"format.month.sep", "format.month.oct", "format.month.nov", "format.month.dec",
-}
-
 // consoleWeekdayIDs are the console's short weekday names, Sunday first.
 var consoleWeekdayIDs = [7]string{
 	"admin.list.weekday.sun", "admin.list.weekday.mon", "admin.list.weekday.tue", "admin.list.weekday.wed",
@@ -64,20 +57,19 @@ var consoleWeekdayIDs = [7]string{
 
 // consoleDate is a day: "22 Nov 2026".
 func consoleDate(l *i18n.Localizer, t time.Time) string {
-	t = t.UTC()
-	return l.T("admin.list.date", "day", fmt.Sprint(t.Day()), "month", l.T(consoleMonthIDs[t.Month()-1]), "year", fmt.Sprint(t.Year()))
+	return l.Date(t.UTC())
 }
 
 // consoleDay is a day without its year, for an axis: "22 Nov".
 func consoleDay(l *i18n.Localizer, t time.Time) string {
 	t = t.UTC()
-	return l.T("admin.list.day", "day", fmt.Sprint(t.Day()), "month", l.T(consoleMonthIDs[t.Month()-1]))
+	return l.T("admin.list.day", "day", fmt.Sprint(t.Day()), "month", l.Month(t.Month()))
 }
 
 // consoleDateTime is a day and a time of day (layout "15:04" or
 // "15:04:05"): "22 Nov 2026, 09:00".
 func consoleDateTime(l *i18n.Localizer, t time.Time, layout string) string {
-	return l.T("admin.list.datetime", "date", consoleDate(l, t), "time", t.UTC().Format(layout))
+	return l.T("format.datetime", "date", consoleDate(l, t), "time", t.UTC().Format(layout))
 }
 
 // consoleDateTimeUTC is consoleDateTime naming the zone: "22 Nov 2026, 09:00 UTC".

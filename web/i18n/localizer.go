@@ -137,7 +137,7 @@ func (l *Localizer) Decimal(x float64, digits int) string {
 // Date writes a day ("26 Nov 2026", "Nov 26, 2026") in the language, with
 // the catalog's month names and order.
 func (l *Localizer) Date(t time.Time) string {
-	return l.T("format.date", "day", fmt.Sprint(t.Day()), "month", l.month(t.Month()), "year", fmt.Sprint(t.Year()))
+	return l.T("format.date", "day", fmt.Sprint(t.Day()), "month", l.Month(t.Month()), "year", fmt.Sprint(t.Year()))
 }
 
 // Time writes a time of day (24-hour, "16:05").
@@ -157,7 +157,8 @@ var monthIDs = [12]string{
 	"format.month.sep", "format.month.oct", "format.month.nov", "format.month.dec",
 }
 
-func (l *Localizer) month(m time.Month) string { return l.T(monthIDs[m-1]) }
+// Month is a month's short name in the language ("Nov", "nov", "نوفمبر").
+func (l *Localizer) Month(m time.Month) string { return l.T(monthIDs[m-1]) }
 
 // Messages returns the messages whose ids begin with one of prefixes, as the
 // browser gets them (the page hands them to its scripts).
