@@ -26,7 +26,7 @@ func (h *roomHandler) roomChecklist(c *gin.Context) error {
 	items := h.rooms.RoomChecklist(c.Request.Context(), ws)
 	c.Header("Vary", "HX-Request")
 	v := checklistView(i18n.From(c.Request.Context()), ws, items, roomCSRFToken(c, ws.Room.ID))
-	v.CompleteURL = withSession(v.CompleteURL, carriedSession(c))
+	v.CompleteURL = withCarried(c, v.CompleteURL)
 	render(c, http.StatusOK, templates.Checklist(v))
 	return nil
 }
@@ -56,9 +56,10 @@ func (h *roomHandler) completeRoom(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	if s := carriedSession(c); s != "" {
-		// An embedded room: the session goes on, and the page tells its host.
-		c.Redirect(http.StatusSeeOther, withSession(route.Room.Path(id), s, "embed_event", "completed"))
+	if carriedSession(c) != "" {
+		// An embedded room: the session (and the chosen language) go on, and
+		// the page tells its host.
+		c.Redirect(http.StatusSeeOther, withCarried(c, route.Room.Path(id), "embed_event", "completed"))
 		return nil
 	}
 	c.Redirect(http.StatusSeeOther, route.Room.Path(id))

@@ -144,6 +144,49 @@ func TestEmbeddedRoomSessionTravelsWithThePage(t *testing.T) {
 	})
 }
 
+// An embedded room's requests carry no language cookie: a page whose
+// visitor chose a language (?lang=) says it (meta markup-lang, the htmx
+// headers, the addresses the browser loads itself), its requests send it as
+// X-Markup-Lang and are answered in it; a page without a choice says none.
+func TestEmbeddedRoomCarriesItsChosenLanguage(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
+		s := newServer(t, env)
+		tenant := env.NewTenant(t, "Acme")
+		r := embedRoom(t, s, env, tenant, "https://app.example.com")
+		loc := s.browser().get(strings.TrimPrefix(r.URL, testBaseURL)).status(http.StatusSeeOther).Header().Get("Location")
+		u, _ := url.Parse(loc)
+		session := u.Query().Get("room_session")
+
+		plain := s.browser().get(loc).status(http.StatusOK).Body.String()
+		if strings.Contains(plain, "markup-lang") || strings.Contains(plain, "X-Markup-Lang") {
+			t.Error("a page whose visitor chose no language names one")
+		}
+		if !strings.Contains(plain, `class="room-header`) || !strings.Contains(html.UnescapeString(plain[strings.Index(plain, `class="app-toolbar room-header"`):]), "data-language-menu") {
+			t.Error("the embedded room's header has no language menu")
+		}
+		page := html.UnescapeString(s.browser().get(loc + "&lang=es").status(http.StatusOK).Body.String())
+		for _, want := range []string{`<html lang="es" dir="ltr">`, `<meta name="markup-lang" content="es">`, `"X-Markup-Lang":"es"`} {
+			if !strings.Contains(page, want) {
+				t.Errorf("the Spanish embedded page lacks %s", want)
+			}
+		}
+		// An htmx request with the header answers in Spanish.
+		req := httptestRequest(http.MethodGet, "/rooms/"+r.ID+"/checklist", nil)
+		req.Header.Set("X-Room-Session", session)
+		req.Header.Set("X-Markup-Lang", "es")
+		req.Header.Set("HX-Request", "true")
+		res := s.do(req).status(http.StatusOK)
+		checklist := html.UnescapeString(res.Body.String())
+		if res.Header().Get("Content-Language") != "es" || !strings.Contains(checklist, "Al menos un documento") {
+			t.Fatalf("the checklist is not Spanish: %s", truncate(checklist))
+		}
+		// The completion form (a page the browser loads itself) keeps the language.
+		if !strings.Contains(checklist, "/complete?lang=es&room_session=") {
+			t.Error("the completion form does not carry the chosen language")
+		}
+	})
+}
+
 // The console's Embedding form stores the list, shows each refusal, and
 // audits the change; the operator command does the same.
 func TestConsoleEmbedOriginsForm(t *testing.T) {

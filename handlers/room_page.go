@@ -9,6 +9,7 @@ import (
 	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/templates"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // openRoomLink checks a capability URL, binds this browser's session to the
@@ -67,7 +68,7 @@ func (h *roomHandler) renderRoomView(c *gin.Context, status int, v templates.Roo
 	if v.EmbedOrigin != "" {
 		p.BodyClass = "app app--embedded" // inside the caller's app: no site header of ours
 		embedHeaders(c, v.EmbedOrigin)
-		carrySession(&p, &v, carriedSession(c))
+		carrySession(c, &p, &v)
 	}
 	useViewerAssets(&p)
 	render(c, status, templates.RoomPage(p, v))
@@ -82,19 +83,47 @@ func useViewerAssets(p *templates.Page) {
 	p.Prefetches = append(p.Prefetches, "vendor/pdfjs/pdf.worker.min.mjs")
 }
 
-// carrySession makes an embedded room's page carry its session: htmx and
-// the editor send it as a header (p.RoomSession), and the addresses the
-// browser loads itself (PDFs, the completion form) name it.
-func carrySession(p *templates.Page, v *templates.RoomView, session string) {
+// carrySession makes an embedded room's page carry its session, and the
+// language its visitor chose (?lang=): no cookie reaches a framed page's
+// requests. htmx and the editor send them as headers (p.RoomSession,
+// p.Lang), and the addresses the browser loads itself (PDFs, the
+// completion form) name them.
+func carrySession(c *gin.Context, p *templates.Page, v *templates.RoomView) {
+	session := carriedSession(c)
 	if session == "" {
 		return
 	}
 	p.RoomSession = session
+	p.Lang = carriedLang(c)
 	for i := range v.Viewer.Documents {
 		v.Viewer.Documents[i].ContentURL = withSession(v.Viewer.Documents[i].ContentURL, session)
 	}
-	v.CompleteURL = withSession(v.CompleteURL, session)
+	v.CompleteURL = withCarried(c, v.CompleteURL)
 	if v.OpenChecklist != nil {
-		v.OpenChecklist.CompleteURL = withSession(v.OpenChecklist.CompleteURL, session)
+		v.OpenChecklist.CompleteURL = withCarried(c, v.OpenChecklist.CompleteURL)
 	}
+}
+
+// carriedLang is the language an embedded room's visitor chose, which its
+// page carries ("" when none was chosen: the room's own locale or the
+// browser's applies).
+func carriedLang(c *gin.Context) string {
+	if carriedSession(c) == "" || !c.GetBool(ctxLangChosen) {
+		return ""
+	}
+	return i18n.From(c.Request.Context()).Language().Tag
+}
+
+// withCarried names an embedded room's session and chosen language in path,
+// an address the browser loads itself (with extra query pairs); path as it
+// is for a room that is not embedded.
+func withCarried(c *gin.Context, path string, extra ...string) string {
+	s := carriedSession(c)
+	if s == "" {
+		return path
+	}
+	if l := carriedLang(c); l != "" {
+		extra = append(extra, langQuery, l)
+	}
+	return withSession(path, s, extra...)
 }

@@ -31,6 +31,11 @@ type Page struct {
 	// exposed as <meta name="room-session"> and sent by htmx as the
 	// X-Room-Session header on every request.
 	RoomSession string
+	// Lang, when set, is the language an embedded room's visitor chose
+	// (?lang=): its requests carry no language cookie, so the page exposes
+	// it as <meta name="markup-lang"> and htmx sends it as the X-Markup-Lang
+	// header on every request (docs/i18n.md, "Choosing the language").
+	Lang string
 	// Nav lists optional header links.
 	Nav []NavLink
 	// Styles and Scripts name extra static files a page needs (e.g.
@@ -78,11 +83,15 @@ func (p Page) assetURL(name string) string {
 }
 
 // csrfHeaders is the hx-headers JSON that makes htmx send the CSRF token.
-// An embedded room's page adds the session it carries (RoomSession).
+// An embedded room's page adds the session it carries (RoomSession) and
+// the language its visitor chose (Lang).
 func (p Page) csrfHeaders() (string, error) {
 	h := map[string]string{"X-CSRF-Token": p.CSRFToken}
 	if p.RoomSession != "" {
 		h["X-Room-Session"] = p.RoomSession
+	}
+	if p.Lang != "" {
+		h["X-Markup-Lang"] = p.Lang
 	}
 	return templ.JSONString(h)
 }

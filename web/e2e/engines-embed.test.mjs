@@ -11,7 +11,9 @@
 // placed in it saves and the host hears "changed"; a reload of the frame
 // keeps the session; creating the e-signature session sends "completed".
 // A host on an origin the organization did not allow cannot frame the room
-// (frame-ancestors) and hears nothing.
+// (frame-ancestors) and hears nothing. The room's own language menu (the
+// site header is hidden in a frame) switches it, and its htmx requests,
+// which carry no language cookie, keep speaking the chosen language.
 import { test, before, after, afterEach } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
@@ -19,6 +21,9 @@ import { makePDF } from "./lib/pdf.mjs";
 import { startServer } from "./lib/server.mjs";
 import { launch, engine } from "./lib/engine.mjs";
 import { enginePages, DESKTOP } from "./lib/room.mjs";
+import { readFileSync } from "node:fs";
+
+const catalog = (tag) => JSON.parse(readFileSync(new URL(`../i18n/locales/${tag}.json`, import.meta.url), "utf8"));
 
 const T = { timeout: 240000 };
 let srv, browser, allowed, refused, room;
@@ -140,6 +145,54 @@ test("a room embedded on an allowed origin: tag, reload, complete; the host hear
   // Every message the host got came from the room's origin.
   const origins = await page.eval(() => [...new Set(window.__messages.map((m) => m.origin))]);
   assert.deepEqual(origins, [srv.base]);
+});
+
+test("the embedded room's language menu switches it, and its htmx answers follow", T, async () => {
+  const doc = await srv.upload(makePDF([{ width: 612, height: 792, label: "Lease" }]), "Lease");
+  const r = await srv.api("POST", "/api/v1/markup-rooms", {
+    senderId: srv.senderId,
+    documents: [doc.location],
+    participants: [{ firstName: "Ana", lastName: "Inquilina", email: "ana@example.com" }],
+    embed: { origin: allowed.origin },
+  });
+  const page = await pages.newPage(DESKTOP);
+  await page.goto(`${allowed.origin}/?room=${encodeURIComponent(r.url)}`);
+  await page.waitFor(() => window.__events.some((e) => e.type === "ready"), null, { timeout: 60000, message: `${engine}: ready` });
+  await page.frameWaitFor(() => document.documentElement.lang === "en" && !!document.querySelector(".room-header [data-language-menu]"), null, {
+    message: `${engine}: the room, in English, with its own language menu`,
+  });
+  // Choose Español in the menu (a native <select>'s list is the system's, so
+  // the choice is made as a person's would end: the value, then "change").
+  await page.frameEval(() => {
+    const sel = document.querySelector(".room-header [data-language-menu]");
+    sel.focus();
+    sel.value = "es";
+    sel.dispatchEvent(new Event("change", { bubbles: true }));
+  });
+  await page.waitFor(() => window.__events.filter((e) => e.type === "ready").length === 2, null, { timeout: 60000, message: `${engine}: ready after the switch` });
+  const es = catalog("es");
+  const en = catalog("en");
+  const after = await page.frameWaitFor(
+    () => document.documentElement.lang === "es" && { search: location.search, menu: document.querySelector(".room-header [data-language-menu]")?.value, meta: document.querySelector('meta[name="markup-lang"]')?.content, title: document.querySelector('[data-control="create-session"]')?.textContent.trim() },
+    null,
+    { timeout: 60000, message: `${engine}: the room in Spanish` },
+  );
+  assert.match(after.search, /room_session=/, `${engine}: the session stays in the address`);
+  assert.match(after.search, /lang=es/);
+  assert.deepEqual({ menu: after.menu, meta: after.meta, title: after.title }, { menu: "es", meta: "es", title: es["room.create_session"] });
+
+  // An htmx request after it (the checklist of "Create e-signature session") answers in Spanish.
+  await clickInFrame(page, '[data-control="create-session"]');
+  const text = await page.frameWaitFor(() => {
+    const el = document.querySelector("#session-checklist");
+    return !!el && el.querySelector("li") && el.innerText;
+  }, null, { timeout: 30000, message: `${engine}: the checklist` });
+  for (const id of ["room.checklist.documents", "room.checklist.participants", "room.checklist.documents_tagged"]) {
+    assert.ok(text.includes(es[id]), `${engine}: the checklist says ${JSON.stringify(es[id])}: ${text}`);
+  }
+  const english = Object.keys(en).filter((id) => id.startsWith("room.checklist.") && typeof en[id] === "string" && en[id] !== es[id] && en[id].length > 8 && !en[id].includes("{"));
+  for (const id of english) assert.ok(!text.includes(en[id]), `${engine}: English ${JSON.stringify(en[id])} (${id}) in the checklist: ${text}`);
+  await page.screenshot("embed-room-es");
 });
 
 test("a host on an origin the organization did not allow cannot frame the room and hears nothing", T, async () => {

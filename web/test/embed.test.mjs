@@ -86,3 +86,9 @@ test("roomSessionHeaders sends an embedded page's session, and nothing elsewhere
   assert.deepEqual(roomSessionHeaders(page("abc")), { "X-Room-Session": "abc" });
   assert.deepEqual(roomSessionHeaders(page("")), {});
 });
+
+test("roomSessionHeaders sends an embedded page's chosen language with its session", () => {
+  const metas = { 'meta[name="room-session"]': { content: "abc" }, 'meta[name="markup-lang"]': { content: "es" } };
+  const page = { querySelector: (sel) => metas[sel] || null };
+  assert.deepEqual(roomSessionHeaders(page), { "X-Room-Session": "abc", "X-Markup-Lang": "es" });
+});

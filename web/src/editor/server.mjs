@@ -24,13 +24,15 @@ export function pageCSRFToken(doc = globalThis.document) {
 }
 
 /**
- * The header an embedded room's page sends its session in (the page's
- * room-session meta element; docs/decisions.md, "Embedded rooms"): {} on
- * every other page, whose session is its cookie.
+ * The headers an embedded room's page sends its session and its chosen
+ * language in (the page's room-session and markup-lang meta elements;
+ * docs/decisions.md, "Embedded rooms", docs/i18n.md): {} on every other
+ * page, whose session and language are cookies.
  */
 export function roomSessionHeaders(doc = globalThis.document) {
   const s = doc?.querySelector?.('meta[name="room-session"]')?.content || "";
-  return s ? { "X-Room-Session": s } : {};
+  const lang = doc?.querySelector?.('meta[name="markup-lang"]')?.content || "";
+  return { ...(s ? { "X-Room-Session": s } : {}), ...(lang ? { "X-Markup-Lang": lang } : {}) };
 }
 
 /**
