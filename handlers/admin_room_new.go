@@ -260,6 +260,8 @@ func newRoomProblems(ctx context.Context, ve *models.ValidationError, rows []adm
 			add("template", fe.Detail)
 		case strings.HasPrefix(p, "#/config"):
 			add("config", fe.Detail)
+		case p == "#/locale":
+			add("locale", fe.Detail)
 		default:
 			add("form", fe.Detail)
 		}

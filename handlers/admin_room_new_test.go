@@ -256,3 +256,56 @@ func TestAdminNewRoomRefusalsKeepTheFormAndWriteNothing(t *testing.T) {
 		}
 	})
 }
+
+func TestAdminNewRoomChoosesTheRoomsLanguage(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
+		s := newServer(t, env)
+		a := env.NewTenant(t, "Acme")
+		newAdmin(t, env, a.Org.ID, "ada@example.com")
+		b, token := adminSignIn(t, s, "ada@example.com", "correct horse")
+
+		// The field: the browser's language first, then each language by its own name.
+		page := b.get("/admin/rooms/new?org=" + itoa64(a.Org.ID)).status(http.StatusOK).Body.String()
+		for _, want := range []string{`<select class="select" id="new-room-locale" name="locale">`, `<option value="" selected>— browser&#39;s language —</option>`,
+			`<option value="es" lang="es">Español</option>`, `<option value="ar" lang="ar">العربية</option>`} {
+			if !strings.Contains(page, want) {
+				t.Errorf("the form lacks %s", want)
+			}
+		}
+		fields := func(locale string) [][2]string {
+			return [][2]string{{"csrf", token}, {"org", itoa64(a.Org.ID)}, {"sender", itoa64(a.Sender.ID)}, {"locale", locale},
+				{"firstName", "Pat"}, {"lastName", "Buyer"}, {"email", "pat@example.com"}}
+		}
+		// A language the product does not speak: refused beside the field, kept, nothing written.
+		before := rowCounts(t, env)
+		page = postNewRoom(b, fields("pt")).status(http.StatusUnprocessableEntity).Body.String()
+		for _, want := range []string{`id="new-room-locale-error"`, `aria-invalid="true" aria-describedby="new-room-locale-error"`, `&#34;pt&#34; is not allowed here`} {
+			if !strings.Contains(page, want) {
+				t.Errorf("the refused form lacks %s", want)
+			}
+		}
+		if after := rowCounts(t, env); after != before {
+			t.Fatalf("a refused room wrote rows: %v → %v", before, after)
+		}
+		// A chosen language is the room's, stored canonical, and kept when the form comes back.
+		loc := postNewRoom(b, fields("FR")).status(http.StatusSeeOther).Header().Get("Location")
+		id := strings.TrimSuffix(strings.TrimPrefix(loc, "/admin/rooms/"), "/created")
+		var room struct{ Locale string }
+		s.do(api(http.MethodGet, "/api/v1/markup-rooms/"+id, a.Token, nil)).status(http.StatusOK).json(&room)
+		if room.Locale != "fr" {
+			t.Fatalf("the room's locale is %q", room.Locale)
+		}
+		page = postNewRoom(b, append(fields("de"), [2]string{"add", "participant"})).status(http.StatusOK).Body.String()
+		if !strings.Contains(page, `<option value="de" lang="de" selected>Deutsch</option>`) {
+			t.Error("the form forgets its language")
+		}
+		// None chosen: no locale.
+		loc = postNewRoom(b, fields("")).status(http.StatusSeeOther).Header().Get("Location")
+		id = strings.TrimSuffix(strings.TrimPrefix(loc, "/admin/rooms/"), "/created")
+		var plain map[string]any
+		s.do(api(http.MethodGet, "/api/v1/markup-rooms/"+id, a.Token, nil)).status(http.StatusOK).json(&plain)
+		if l, ok := plain["locale"]; ok && l != nil {
+			t.Fatalf("a room without a language has locale %v", l)
+		}
+	})
+}

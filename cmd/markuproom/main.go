@@ -8,7 +8,7 @@
 //	markuproom token create  --org ORG_ID [--name N] [--json]
 //	markuproom token revoke  TOKEN_ID [--json]
 //	markuproom audit verify  [--org ORG_ID] [--json]
-//	markuproom room create   --org ORG_ID --sender USER_ID [--document FILE]… [--participant "First Last <email>"]… [--template ID] [--json]
+//	markuproom room create   --org ORG_ID --sender USER_ID [--document FILE]… [--participant "First Last <email>"]… [--template ID] [--locale TAG] [--json]
 package main
 
 import (
@@ -71,7 +71,7 @@ const usage = `Usage:
   markuproom token revoke   TOKEN_ID [--json]
   markuproom audit verify   [--org ORG_ID] [--json]   check the audit trail's hash chains (exit 1 when broken)
   markuproom room create    --org ORG_ID --sender USER_ID [--document FILE]... [--participant "First Last <email>"]...
-                            [--template ID] [--json]   make a Markup Room and print its URL (shown once)
+                            [--template ID] [--locale TAG] [--json]   make a Markup Room and print its URL (shown once)
 
 Configuration comes from environment variables; see README.md.
 `

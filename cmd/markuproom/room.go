@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // repeated is a flag given any number of times, in order.
@@ -28,6 +29,7 @@ func (e *cliEnv) roomCreate(ctx context.Context, args []string) int {
 	orgFlag := fs.String("org", "", "organization id (required)")
 	senderFlag := fs.String("sender", "", "the sender's user id in the organization (required)")
 	templateID := fs.String("template", "", "start from this template of the organization")
+	locale := fs.String("locale", "", "the room's language ("+strings.Join(i18n.Tags(), ", ")+"); else each visitor's browser's")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	var files, people repeated
 	fs.Var(&files, "document", "a PDF FILE to upload into the room (repeatable)")
@@ -37,6 +39,9 @@ func (e *cliEnv) roomCreate(ctx context.Context, args []string) int {
 		return 2
 	}
 	form, orgID, err := roomFormFromArgs(pos, *orgFlag, *senderFlag, *templateID, people)
+	if err == nil {
+		form.Locale, err = parseLocale(*locale)
+	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "markuproom room create: %v\n", err)
 		return 2
@@ -94,6 +99,20 @@ func roomFormFromArgs(pos []string, org, sender, templateID string, people []str
 		form.Participants = append(form.Participants, rp)
 	}
 	return form, orgID, nil
+}
+
+// parseLocale checks --locale like operation B's "locale" (one of the
+// product's languages, docs/i18n.md), giving its canonical tag; "" for none.
+func parseLocale(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "", nil
+	}
+	l, ok := i18n.Lookup(s)
+	if !ok {
+		return "", fmt.Errorf("--locale %q is not a language of Markup Room; use one of: %s", s, strings.Join(i18n.Tags(), ", "))
+	}
+	return l.Tag, nil
 }
 
 // parseParticipant reads "First Last <email>": the last word of the name

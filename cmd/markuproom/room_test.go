@@ -31,6 +31,15 @@ func TestRoomCreateCommand(t *testing.T) {
 			if len(room) != 4 || room["id"] == "" || room["transactionId"] == "" || !strings.HasPrefix(url, "http://localhost:8080/markup-room/mrr") || err != nil || !expires.After(time.Now()) {
 				t.Fatalf("room create --json printed %v", room)
 			}
+			// --locale: the room's language, stored canonical like operation B's.
+			spoken := c.runJSON("", "room", "create", "--org", org, "--sender", sender, "--locale", "ES", "--json")
+			db := c.auditDB(t).DB
+			for id, want := range map[any]string{room["id"]: "", spoken["id"]: "es"} {
+				var got []string
+				if err := db.Table("markup_rooms").Where("id = ?", id).Pluck("COALESCE(locale, '')", &got).Error; err != nil || len(got) != 1 || got[0] != want {
+					t.Fatalf("room %v's locale: %v %v, want %q", id, got, err, want)
+				}
+			}
 			code, out, errOut := c.run("", "room", "create", "--org", org, "--sender", sender)
 			if code != 0 || !strings.HasPrefix(out, "Created Markup Room ") || !strings.Contains(out, "shown only once:\nhttp://localhost:8080/markup-room/mrr") {
 				t.Fatalf("room create: %d %q %q", code, out, errOut)
@@ -47,6 +56,7 @@ func TestRoomCreateCommand(t *testing.T) {
 				{[]string{"--org", org, "--sender", sender, "--participant", "Pat <pat@example.com>"}, "needs a first and a last name"},
 				{[]string{"--org", org, "--sender", sender, "--document", filepath.Join(dir, "missing.pdf")}, "is not a readable file"},
 				{[]string{"--org", org, "--sender", sender, "extra"}, `unexpected argument "extra"`},
+				{[]string{"--org", org, "--sender", sender, "--locale", "pt"}, `--locale "pt" is not a language of Markup Room; use one of: en, es, fr, de, ar`},
 			} {
 				code, out, errOut := c.run("", append([]string{"room", "create"}, bad.args...)...)
 				if code != 2 || out != "" || !strings.Contains(errOut, bad.says) {

@@ -29,7 +29,10 @@ type NewRoomView struct {
 	Recent    []RecentDocumentView
 	Templates []templates.OptionView
 	// TemplateID is the template chosen ("" for none).
-	TemplateID   string
+	TemplateID string
+	// Locale is the room's language chosen ("" for none: each visitor's
+	// browser's).
+	Locale       string
 	Participants []NewRoomParticipantView
 	// FlagGroups are the room's configuration switches.
 	FlagGroups []RoomFlagGroupView
@@ -37,7 +40,7 @@ type NewRoomView struct {
 	// one form may carry.
 	MaxUploadMB, MaxFiles int
 	// Errors are the problems by field: "organization", "sender",
-	// "documents", "files", "participants", "template", "config".
+	// "documents", "files", "participants", "template", "config", "locale".
 	Errors map[string]string
 	// Error is the form's summary of what stopped the room.
 	Error string
