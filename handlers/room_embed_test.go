@@ -184,6 +184,14 @@ func TestEmbeddedRoomCarriesItsChosenLanguage(t *testing.T) {
 		if !strings.Contains(checklist, "/complete?lang=es&room_session=") {
 			t.Error("the completion form does not carry the chosen language")
 		}
+		// A host that opens the link with ?lang= gets the room in that language.
+		loc = s.browser().get(strings.TrimPrefix(r.URL, testBaseURL) + "?lang=ar").status(http.StatusSeeOther).Header().Get("Location")
+		if u, _ := url.Parse(loc); u.Query().Get("lang") != "ar" || u.Query().Get("room_session") == "" {
+			t.Fatalf("the link opened with ?lang=ar goes to %s", loc)
+		}
+		if page := s.browser().get(loc).status(http.StatusOK).Body.String(); !strings.Contains(page, `<html lang="ar" dir="rtl">`) || !strings.Contains(page, `<meta name="markup-lang" content="ar">`) {
+			t.Error("the room opened with ?lang=ar is not Arabic")
+		}
 	})
 }
 

@@ -27,9 +27,15 @@ func (h *roomHandler) openRoomLink(c *gin.Context) error {
 		return err
 	}
 	if room.EmbedOrigin != "" {
-		// A framed room may not get its cookie back: its address carries the session.
+		// A framed room may not get its cookie back: its address carries the
+		// session, and the language the link was opened with (?lang=), which
+		// the language cookie could not carry either (docs/i18n.md).
 		embedHeaders(c, room.EmbedOrigin)
-		c.Redirect(http.StatusSeeOther, withSession(route.Room.Path(room.ID), takeSavedSession(c)))
+		var extra []string
+		if c.GetBool(ctxLangChosen) {
+			extra = []string{langQuery, i18n.From(c.Request.Context()).Language().Tag}
+		}
+		c.Redirect(http.StatusSeeOther, withSession(route.Room.Path(room.ID), takeSavedSession(c), extra...))
 		return nil
 	}
 	c.Redirect(http.StatusSeeOther, route.Room.Path(room.ID))
