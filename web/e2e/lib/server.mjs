@@ -125,6 +125,18 @@ export function horizontalOverflow(page) {
   return page.evaluate(() => Math.max(0, document.documentElement.scrollWidth - document.documentElement.clientWidth));
 }
 
+/** startServer's environment that offers the pseudo-language en-XA (docs/i18n.md, "The pseudo-language"). */
+export const PSEUDO_LOCALE_ENV = { MARKUPROOM_PSEUDO_LOCALE: "true" };
+
+/**
+ * playwright-core: a new context of browser whose requests say
+ * `Accept-Language: acceptLanguage` (the browser's own language, as a person's
+ * browser set to Arabic sends it), with the given viewport.
+ */
+export function languageContext(browser, acceptLanguage, { viewport = { width: 1440, height: 900 } } = {}) {
+  return browser.newContext({ viewport, locale: acceptLanguage, extraHTTPHeaders: { "Accept-Language": acceptLanguage } });
+}
+
 /** Launches Debian's Chromium headless. */
 export function launchBrowser() {
   return chromium.launch({
