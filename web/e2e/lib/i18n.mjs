@@ -29,10 +29,12 @@ const run = (page, fn, arg) => (typeof page.eval === "function" ? page.eval(fn, 
  * elements (a message whose placeholder is wrapped in <strong>), the visible
  * attributes placeholder, title, aria-label and alt, each option of a visible
  * <select>, input buttons' values, and the document's <title>. where names
- * the element (tag#id.class[data-hook]).
+ * the element (tag#id.class[data-hook]). skip is a CSS selector of elements
+ * that hold data shown as it is stored (the audit trail's summaries and
+ * action words, docs/i18n.md): their texts are left out.
  */
-export function visibleTexts(page) {
-  return run(page, () => {
+export function visibleTexts(page, { skip = "" } = {}) {
+  return run(page, (skip) => {
     const squash = (s) => s.replace(/\s+/g, " ").trim();
     const name = (el) => {
       let s = el.localName;
@@ -54,6 +56,7 @@ export function visibleTexts(page) {
       if (hiddenCache.has(el)) return hiddenCache.get(el);
       let h = false;
       if (["SCRIPT", "STYLE", "TEMPLATE", "NOSCRIPT", "HEAD"].includes(el.tagName)) h = true;
+      else if (skip && el.matches(skip)) h = true;
       else if (el.getAttribute("aria-hidden") === "true" || el.hidden) h = true;
       else if (el.tagName === "DIALOG" && !el.open) h = true;
       else if (el.tagName === "DETAILS" && !el.open && el.parentElement) h = false;
@@ -98,7 +101,7 @@ export function visibleTexts(page) {
     for (const el of document.body.querySelectorAll("input[type=submit], input[type=button], input[type=reset]")) if (seen(el)) add(el.value, path(el) + " @value");
     add(document.title, "<title>");
     return out;
-  });
+  }, skip);
 }
 
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
