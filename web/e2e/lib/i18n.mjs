@@ -191,7 +191,12 @@ export function outsidePseudo(texts, { allow = [] } = {}) {
       prev = t;
       t = t.replace(/⟦[^⟦⟧]*⟧/g, " ");
     }
-    const words = t.split(/[\s\p{P}\p{S}]+/u).filter((w) => /\p{L}/u.test(w) && !ID_LIKE.test(w));
+    const words = t
+      .split(/\s+/)
+      .map((w) => w.replace(/^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu, ""))
+      .filter((w) => !ID_LIKE.test(w))
+      .flatMap((w) => w.split(/[\p{P}\p{S}]+/u))
+      .filter((w) => /\p{L}/u.test(w));
     if (!words.length) continue;
     const line = `${where}: "${text.slice(0, 160)}" shows "${words.join(" ")}" outside ⟦⟧`;
     if (!seen.has(line)) out.push(line);
