@@ -44,13 +44,15 @@ func (h *adminHandler) adminActivity(c *gin.Context) error {
 
 // activityLabel names an action for the log: a repeated refusal says how
 // many times, and when the last was ("failed login ×37, last 09:14:03 UTC").
-// The action is the log's own word (data), the rest is in l's language.
+// The action is stored as the log's own word; it is shown in l's language
+// (activityKindIDs).
 func activityLabel(l *i18n.Localizer, a models.Activity) string {
+	action := activityKind(l, a.Action)
 	if a.Repeats <= 1 {
-		return a.Action
+		return action
 	}
 	if a.LastAt != nil {
-		return l.T("admin.activity.repeated_last", "action", a.Action, "repeats", a.Repeats, "last", consoleTimeUTC(l, *a.LastAt))
+		return l.T("admin.activity.repeated_last", "action", action, "repeats", a.Repeats, "last", consoleTimeUTC(l, *a.LastAt))
 	}
-	return l.T("admin.activity.repeated", "action", a.Action, "repeats", a.Repeats)
+	return l.T("admin.activity.repeated", "action", action, "repeats", a.Repeats)
 }

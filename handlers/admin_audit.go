@@ -157,10 +157,8 @@ func auditRow(l *i18n.Localizer, e *models.AuditEvent, orgs map[int64]string) ad
 	if id, ok := auditKindLabels[e.ActorKind]; ok {
 		r.ActorKindLabel = l.T(id)
 	}
-	r.Target = e.TargetType
-	if e.TargetID != "" {
-		r.Target += " " + shortAuditID(e.TargetID)
-	}
+	r.ActorName = auditActorName(l, e.ActorName)
+	r.Target = auditTarget(l, e.TargetType, e.TargetID)
 	switch {
 	case e.TargetType == "template" && models.ValidServiceID(e.TargetID):
 		r.TargetURL = route.AdminTemplate.Path(e.TargetID)

@@ -26,7 +26,7 @@ func (h *adminHandler) adminRooms(c *gin.Context) error {
 	for _, r := range rows {
 		rv := admin.RoomRowView{
 			ID: r.ID, ShortID: shortID(r.ID), Title: r.Title, Organization: r.OrganizationName, Sender: r.SenderName, SenderEmail: r.SenderEmail,
-			Status: r.Status(now), Expires: l.DateTime(r.ExpiresAt.UTC()) + " UTC", ExpiresISO: r.ExpiresAt.UTC().Format(time.RFC3339),
+			Status: r.Status(now), Expires: l.T("admin.list.utc", "time", l.DateTime(r.ExpiresAt.UTC())), ExpiresISO: r.ExpiresAt.UTC().Format(time.RFC3339),
 			TransactionURL: route.AdminTransaction.Path(r.TransactionID),
 		}
 		if rv.Title == "" {

@@ -2853,11 +2853,11 @@ func tagProperties(v RoomView) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = numberField("x", "X", "").Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = numberField("x", t(ctx, "room.props.x"), "").Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = numberField("y", "Y", "").Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = numberField("y", t(ctx, "room.props.y"), "").Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
