@@ -83,13 +83,23 @@ export function visibleTexts(page, { skip = "" } = {}) {
     };
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     const mixed = new Set();
+    // A message with <code> pieces (templates.Markup: "one origin a line: <code>https://app.example.com</code> or …")
+    // is one message around data: its text nodes are fragments of it, so only its whole text, <code> taken out, is judged.
+    const aroundCode = (el) => el.querySelector(":scope > code") !== null;
+    const withoutCode = (el) => {
+      const copy = el.cloneNode(true);
+      for (const c of copy.querySelectorAll("code")) c.replaceWith(" ");
+      return copy.textContent;
+    };
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       const el = n.parentElement;
       if (!el || !squash(n.data) || !seen(el)) continue;
-      add(n.data, path(el));
-      if ([...el.children].length && ![...el.children].some((c) => /^(DIV|P|UL|OL|LI|TABLE|SECTION|FORM|DIALOG|BUTTON|SELECT|INPUT|TEXTAREA|LABEL|H[1-6])$/.test(c.tagName))) mixed.add(el);
+      if (el.closest("code")) continue; // data: event codes, URLs, addresses, host:port examples
+      const isMixed = [...el.children].length && ![...el.children].some((c) => /^(DIV|P|UL|OL|LI|TABLE|SECTION|FORM|DIALOG|BUTTON|SELECT|INPUT|TEXTAREA|LABEL|H[1-6])$/.test(c.tagName));
+      if (isMixed) mixed.add(el);
+      if (!(isMixed && aroundCode(el))) add(n.data, path(el));
     }
-    for (const el of mixed) add(el.textContent, path(el) + " (whole)");
+    for (const el of mixed) add(aroundCode(el) ? withoutCode(el) : el.textContent, path(el) + " (whole)");
     for (const el of document.body.querySelectorAll("[placeholder], [title], [aria-label], img[alt], input[alt], area[alt]")) {
       if (!seen(el)) continue;
       for (const attr of ["placeholder", "title", "aria-label", "alt"]) if (el.hasAttribute(attr)) add(el.getAttribute(attr), `${path(el)} @${attr}`);
@@ -109,9 +119,21 @@ const LETTERS = /\p{L}/gu;
 const letterCount = (s) => (s.replace(/\{[^}]*\}/g, "").match(LETTERS) || []).length;
 const forms = (m) => (typeof m === "string" ? [m] : Object.values(m || {}));
 
-/** Removes each allowed string (data: names, titles, e-mails, the menu's language names) from text. */
-function withoutAllowed(text, allow) {
-  let t = text;
+// Data in any text: e-mail addresses and URLs (the participants' addresses, a webhook's URL).
+const EMAIL = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.[\p{L}]{2,}/gu;
+const URL_LIKE = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]*/gi;
+// A placeholder that is an example of data, as a whole: a dotted code ("participant.renamed", an audit action).
+// A catalog id is not one: a message shown by its id is a message missing.
+const CODE_EXAMPLE = /^[a-z][a-z_]*(\.[a-z_]+)+$/;
+
+/**
+ * Removes each allowed string (data: names, titles, e-mails, the menu's
+ * language names) from text, and e-mail addresses and URLs; a placeholder
+ * (where ends "@placeholder") that is a dotted code is data as a whole.
+ */
+function withoutAllowed(text, allow, where = "") {
+  if (where.endsWith("@placeholder") && CODE_EXAMPLE.test(text) && !(text in englishCatalog())) return "";
+  let t = text.replace(EMAIL, " ").replace(URL_LIKE, " ");
   for (const a of [...allow].sort((x, y) => y.length - x.length)) if (a) t = t.split(a).join(" ");
   return t;
 }
@@ -162,7 +184,7 @@ export function englishLeft(texts, tag, { allow = [] } = {}) {
   const allowed = [...ALWAYS_ALLOWED, ...allow];
   const found = new Map();
   for (const { text, where } of texts) {
-    const t = withoutAllowed(text, allowed);
+    const t = withoutAllowed(text, allowed, where);
     for (const m of englishMatchers(tag)) {
       if (!m.re.test(t)) continue;
       const key = `${m.id}|${text}`;
@@ -173,12 +195,15 @@ export function englishLeft(texts, tag, { allow = [] } = {}) {
   return [...found.values()];
 }
 
+// File formats' names, the same in every language ("XFDF" on a download button).
+const FORMATS = new Set(["PDF", "XFDF", "CSV", "XLSX"]);
+
 const ID_LIKE = /^[\p{L}\p{N}_.:/-]*\p{N}[\p{L}\p{N}_.:/-]*$/u;
 
 /**
  * For the pseudo-language en-XA: the words of texts (visibleTexts) outside
  * ⟦…⟧ that hold letters and are not allowed data, as readable lines
- * `where: "text" shows "<words>" outside ⟦⟧`. Numbers, punctuation, ids
+ * `where: "text" shows "<words>" outside ⟦⟧`. Numbers, punctuation, format names (FORMATS), ids
  * (words with a digit: UUIDs, transaction ids, dates) pass.
  */
 export function outsidePseudo(texts, { allow = [] } = {}) {
@@ -186,7 +211,7 @@ export function outsidePseudo(texts, { allow = [] } = {}) {
   const out = [];
   const seen = new Set();
   for (const { text, where } of texts) {
-    let t = withoutAllowed(text, allowed);
+    let t = withoutAllowed(text, allowed, where);
     for (let prev = null; prev !== t; ) {
       prev = t;
       t = t.replace(/⟦[^⟦⟧]*⟧/g, " ");
@@ -196,7 +221,7 @@ export function outsidePseudo(texts, { allow = [] } = {}) {
       .map((w) => w.replace(/^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu, ""))
       .filter((w) => !ID_LIKE.test(w))
       .flatMap((w) => w.split(/[\p{P}\p{S}]+/u))
-      .filter((w) => /\p{L}/u.test(w));
+      .filter((w) => /\p{L}/u.test(w) && !FORMATS.has(w));
     if (!words.length) continue;
     const line = `${where}: "${text.slice(0, 160)}" shows "${words.join(" ")}" outside ⟦⟧`;
     if (!seen.has(line)) out.push(line);
