@@ -93,7 +93,9 @@ var errorSentenceIDs = map[string]string{
 // problemCodeIDs are a field error's detail, by its code: one sentence
 // that is right whatever the English detail's specifics were.
 var problemCodeIDs = map[string]string{
+	"anchor_not_found":         "problem.code.anchor_not_found",
 	"anchor_search_too_large":  "problem.code.anchor_search_too_large",
+	"anchor_tag_off_page":      "problem.code.anchor_tag_off_page",
 	"anchor_text_unreadable":   "problem.code.anchor_text_unreadable",
 	"batch_not_supported":      "problem.code.batch_not_supported",
 	"checklist_unmet":          "problem.code.checklist_unmet",
@@ -157,6 +159,7 @@ var problemCodeIDs = map[string]string{
 	"password_required":        "problem.code.password_required",
 	"pdf_busy":                 "problem.code.pdf_busy",
 	"pdf_expands_too_much":     "problem.code.pdf_expands_too_much",
+	"pdf_too_complex":          "problem.code.pdf_too_complex",
 	"phone_required":           "problem.code.phone_required",
 	"rate_limited":             "problem.code.rate_limited",
 	"read_only":                "problem.code.read_only",

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/markuproom/markuproom/models/pdf"
+	"github.com/markuproom/markuproom/models/pdf/anchor"
 	"github.com/markuproom/markuproom/models/tagtype"
 )
 
@@ -93,75 +93,46 @@ func parseAnchorTag(p *Problems, ptr string, raw jsonNode, tagTypeCodes []string
 // appended after the tags the request lists, each with customData naming the
 // anchor it came from; the anchors themselves are then dropped (they are not
 // stored). Each distinct document with anchors is read once per request
-// (however many times the request lists it), within a PDF slot and the
-// decode caps, and searched within MaxAnchorSearch. An anchor with no
-// occurrence (and ifMissing "error"), or whose tag would leave its page, is a
-// 422 naming the anchor.
+// (however many times the request lists it) and searched in a PDF worker,
+// within MaxAnchorSearch. An anchor with no occurrence (and ifMissing
+// "error"), or whose tag would leave its page, is a 422 naming the anchor.
 func (s *Store) expandAnchors(ctx context.Context, in *TransactionInput, docs map[string]*Document) error {
-	search := anchorSearch{read: s.documentLayout, budget: MaxAnchorSearch}
+	search := anchorSearch{place: s.placeAnchors, budget: MaxAnchorSearch}
 	return search.expand(ctx, in, docs)
 }
 
-// documentLayout reads a stored document's text layout.
-func (s *Store) documentLayout(ctx context.Context, doc *Document) (lay pdf.Layout, err error) {
-	err = s.readStoredPDF(ctx, doc, func(content DocumentContent) error {
-		lay, err = s.pdf.Limits().ReadLayoutFrom(ctx, content)
+// placeAnchors places one document's anchors, read in a PDF worker.
+func (s *Store) placeAnchors(ctx context.Context, doc *Document, req anchor.Request) (res anchor.Result, err error) {
+	err = s.withStoredFile(ctx, doc, func(path string) error {
+		res, err = s.pdf.placeAnchors(ctx, req, path)
 		return err
 	})
-	return lay, err
+	return res, err
 }
 
-// anchorTags places anchor j's tags in text (at most limit of them), or says
-// why it cannot (a problem code and detail).
-func anchorTags(ctx context.Context, text *anchorText, j int, a AnchorTag, limit int) ([]TagInput, string, string, error) {
-	if a.Occurrence > 0 {
-		limit = a.Occurrence
-	}
-	matches, err := text.find(ctx, a.Anchor, a.CaseSensitive, a.WholeWord, limit)
-	if err != nil {
-		return nil, "", "", err
-	}
-	if a.Occurrence > 0 {
-		if a.Occurrence > len(matches) {
-			matches = nil
-		} else {
-			matches = matches[a.Occurrence-1 : a.Occurrence]
-		}
-	}
-	if len(matches) == 0 {
-		if a.IgnoreMissing {
-			return nil, "", "", nil
-		}
-		return nil, "anchor_not_found", fmt.Sprintf("The anchor %q does not occur in the document's text%s.", truncateForDetail(a.Anchor), occurrenceNote(a)), nil
-	}
+// anchorQuery is what the search needs of a, its size resolved.
+func anchorQuery(a AnchorTag) anchor.Query {
 	tt, _ := tagtype.ByCode(a.Type)
-	w, h := orDefault(a.Width, tt.DefaultWidth), orDefault(a.Height, tt.DefaultHeight)
-	tags := make([]TagInput, 0, len(matches))
-	for k, m := range matches {
-		page := text.lay.Pages[m.Page-1].Page
-		x, y := m.Display.LLX+a.XOffset, m.Display.LLY+a.YOffset
-		box := page.FromDisplay(pdf.Box{LLX: x, LLY: y, URX: x + w, URY: y + h})
-		if !page.CropBox.Contains(box.LLX, box.LLY, box.Width(), box.Height()) {
-			return nil, "anchor_tag_off_page", fmt.Sprintf("The tag placed at occurrence %d of the anchor, on page %d, would leave the page; change the offsets or the size.", occurrenceNumber(a, k), m.Page), nil
-		}
+	return anchor.Query{Anchor: a.Anchor, CaseSensitive: a.CaseSensitive, WholeWord: a.WholeWord, Occurrence: a.Occurrence,
+		IgnoreMissing: a.IgnoreMissing, XOffset: a.XOffset, YOffset: a.YOffset,
+		Width: orDefault(a.Width, tt.DefaultWidth), Height: orDefault(a.Height, tt.DefaultHeight)}
+}
+
+// anchoredTags are the tags a placed at its occurrences, each with
+// customData naming the anchor and the occurrence.
+func anchoredTags(a AnchorTag, placed []anchor.Tag) []TagInput {
+	tags := make([]TagInput, 0, len(placed))
+	for _, t := range placed {
 		cd, _ := json.Marshal(struct {
 			Anchor     string `json:"anchor"`
 			Occurrence int    `json:"anchorOccurrence"`
-		}{a.Anchor, occurrenceNumber(a, k)})
+		}{a.Anchor, t.Occurrence})
 		tags = append(tags, TagInput{
-			Type: a.Type, X: box.LLX, Y: box.LLY, Width: box.Width(), Height: box.Height(),
-			SignerID: a.SignerID, CustomData: cd, Page: m.Page,
+			Type: a.Type, X: t.Box.LLX, Y: t.Box.LLY, Width: t.Box.Width(), Height: t.Box.Height(),
+			SignerID: a.SignerID, CustomData: cd, Page: t.Page,
 		})
 	}
-	return tags, "", "", nil
-}
-
-// occurrenceNumber is the 1-based number of the k-th placed match.
-func occurrenceNumber(a AnchorTag, k int) int {
-	if a.Occurrence > 0 {
-		return a.Occurrence
-	}
-	return k + 1
+	return tags
 }
 
 func occurrenceNote(a AnchorTag) string {

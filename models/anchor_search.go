@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"unicode/utf8"
 
 	"github.com/markuproom/markuproom/models/pdf"
+	"github.com/markuproom/markuproom/models/pdf/anchor"
 )
 
 // Limits of one request's anchor search (docs/decisions.md, "Anchor search
@@ -27,8 +27,8 @@ const (
 
 // anchorSearch expands the anchors of one request.
 type anchorSearch struct {
-	// read reads a stored document's layout (Store.documentLayout).
-	read func(context.Context, *Document) (pdf.Layout, error)
+	// place places one document's anchors (Store.placeAnchors, in a PDF worker).
+	place func(context.Context, *Document, anchor.Request) (anchor.Result, error)
 	// budget is what is left of MaxAnchorSearch.
 	budget int64
 	// placed counts the tags placed so far.
@@ -72,7 +72,16 @@ func (a *anchorSearch) expand(ctx context.Context, in *TransactionInput, docs ma
 // searchDocument reads doc once and places the anchors of each of its
 // listings (indexes into in.Documents), recording problems in found.
 func (a *anchorSearch) searchDocument(ctx context.Context, in *TransactionInput, doc *Document, listings []int, found []Problems) error {
-	lay, err := a.read(ctx, doc)
+	req := anchor.Request{Budget: a.budget, Placed: a.placed, MaxTagsPerDocument: MaxTagsPerDocument, MaxPlaced: MaxAnchorPlacedTags}
+	for _, i := range listings {
+		d := &in.Documents[i]
+		l := anchor.Listing{Tags: len(d.Tags), Queries: make([]anchor.Query, len(d.AnchorTags))}
+		for j, at := range d.AnchorTags {
+			l.Queries[j] = anchorQuery(at)
+		}
+		req.Listings = append(req.Listings, l)
+	}
+	res, err := a.place(ctx, doc, req)
 	if errors.Is(err, pdf.ErrTooComplex) {
 		for _, i := range listings {
 			found[i].Add(anchorsPointer(i), "anchor_text_unreadable", "The document's text is too complex to search within this server's limits; place these tags with x and y instead.")
@@ -82,51 +91,35 @@ func (a *anchorSearch) searchDocument(ctx context.Context, in *TransactionInput,
 	if err != nil {
 		return err
 	}
-	text := newAnchorText(lay)
-	if err := a.spend(text.size(), listings[0], text); err != nil {
-		return err
+	a.budget, a.placed = res.Budget, res.Placed
+	if st := res.Stop; st != nil {
+		ptr := anchorsPointer(listings[st.Listing])
+		if st.Code == anchor.StopBudget {
+			return Unprocessable(ptr, "anchor_search_too_large",
+				fmt.Sprintf("Searching the anchors of this request would scan more than %d characters of text (this document holds %d, scanned once per anchor of each listing); list fewer anchors or documents, or place these tags with x and y.", MaxAnchorSearch, res.TextSize))
+		}
+		return Unprocessable(ptr, "too_many_tags", fmt.Sprintf("The anchors of this request place more than %d tags in all its documents; at most %d are allowed.", MaxAnchorPlacedTags, MaxAnchorPlacedTags))
 	}
-	for _, i := range listings {
+	for k, lr := range res.Listings {
+		i := listings[k]
 		d := &in.Documents[i]
-		var cost int64
-		for _, at := range d.AnchorTags {
-			cost += text.size() + int64(utf8.RuneCountInString(at.Anchor))
-		}
-		if err := a.spend(cost, i, text); err != nil {
-			return err
-		}
 		ptr := anchorsPointer(i)
-		for j, at := range d.AnchorTags {
-			tags, code, detail, err := anchorTags(ctx, text, j, at, MaxTagsPerDocument+1-len(d.Tags))
-			if err != nil {
-				return err
+		for j, o := range lr.Outcomes {
+			at := d.AnchorTags[j]
+			switch o.Problem {
+			case anchor.ProblemNotFound:
+				found[i].Add(pointer(ptr, j), "anchor_not_found", "The anchor %q does not occur in the document's text%s.", truncateForDetail(at.Anchor), occurrenceNote(at))
+			case anchor.ProblemOffPage:
+				found[i].Add(pointer(ptr, j), "anchor_tag_off_page", "The tag placed at occurrence %d of the anchor, on page %d, would leave the page; change the offsets or the size.", o.Occurrence, o.Page)
+			default:
+				d.Tags = append(d.Tags, anchoredTags(at, o.Tags)...)
 			}
-			if code != "" {
-				found[i].Add(pointer(ptr, j), code, "%s", detail)
-				continue
-			}
-			d.Tags = append(d.Tags, tags...)
-			a.placed += len(tags)
-			if a.placed > MaxAnchorPlacedTags {
-				return Unprocessable(ptr, "too_many_tags", fmt.Sprintf("The anchors of this request place more than %d tags in all its documents; at most %d are allowed.", MaxAnchorPlacedTags, MaxAnchorPlacedTags))
-			}
-			if len(d.Tags) > MaxTagsPerDocument {
-				found[i].Add(ptr, "too_many_tags", "With its anchors expanded the document has more than %d tags; at most %d are allowed.", MaxTagsPerDocument, MaxTagsPerDocument)
-				break
-			}
+		}
+		if lr.TooManyTags {
+			found[i].Add(ptr, "too_many_tags", "With its anchors expanded the document has more than %d tags; at most %d are allowed.", MaxTagsPerDocument, MaxTagsPerDocument)
 		}
 	}
 	return nil
-}
-
-// spend takes cost from the budget, or refuses listing i when too little is left.
-func (a *anchorSearch) spend(cost int64, i int, text *anchorText) error {
-	if cost <= a.budget {
-		a.budget -= cost
-		return nil
-	}
-	return Unprocessable(anchorsPointer(i), "anchor_search_too_large",
-		fmt.Sprintf("Searching the anchors of this request would scan more than %d characters of text (this document holds %d, scanned once per anchor of each listing); list fewer anchors or documents, or place these tags with x and y.", MaxAnchorSearch, text.size()))
 }
 
 // anchorsPointer is the JSON pointer of document i's anchorTags.

@@ -5,69 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand/v2"
-	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/markuproom/markuproom/models/pdf"
-	"github.com/markuproom/markuproom/models/pdf/detect"
+	"github.com/markuproom/markuproom/models/pdf/anchor"
+	"github.com/markuproom/markuproom/models/pdf/pdftest"
 )
-
-// textLayout is a one-page layout whose runs are lines, each glyph 6 points
-// wide on its line (a long line wraps onto itself every 60 glyphs, so every
-// tag placed stays on the page).
-func textLayout(lines ...string) pdf.Layout {
-	page := pdf.PageLayout{Page: pdf.Page{MediaBox: pdf.Box{URX: 612, URY: 792}, CropBox: pdf.Box{URX: 612, URY: 792}}}
-	for i, line := range lines {
-		y := 700 - 14*float64(i)
-		run := pdf.TextRun{Text: line, Size: 10}
-		for k := range []rune(line) {
-			x := 50 + 6*float64(k%60)
-			run.Glyphs = append(run.Glyphs, pdf.Box{LLX: x, LLY: y, URX: x + 6, URY: y + 10})
-		}
-		page.Runs = append(page.Runs, run)
-	}
-	return pdf.Layout{Pages: []pdf.PageLayout{page}}
-}
-
-// The linear matcher finds exactly what detect.FindText (the definition)
-// finds: random lines and anchors over a small alphabet with spaces, case
-// pairs, a non-ASCII case pair and letters of words next to non-word marks.
-func TestAnchorTextFindsWhatFindTextFinds(t *testing.T) {
-	alphabet := []rune("aAbB ßẞ\t-1")
-	rng := rand.New(rand.NewPCG(1, 2))
-	word := func(n int) string {
-		r := make([]rune, n)
-		for i := range r {
-			r[i] = alphabet[rng.IntN(len(alphabet))]
-		}
-		return string(r)
-	}
-	for round := range 400 {
-		var lines []string
-		for range 1 + rng.IntN(4) {
-			lines = append(lines, word(rng.IntN(40)))
-		}
-		lay := textLayout(lines...)
-		text := newAnchorText(lay)
-		for range 10 {
-			anchor := word(1 + rng.IntN(4))
-			if strings.TrimSpace(anchor) == "" {
-				continue
-			}
-			for _, cs := range []bool{false, true} {
-				for _, ww := range []bool{false, true} {
-					want := detect.FindText(lay, anchor, cs, ww)
-					got, err := text.find(context.Background(), anchor, cs, ww, 1000)
-					if err != nil || !reflect.DeepEqual(got, want) {
-						t.Fatalf("round %d, lines %q, anchor %q, caseSensitive %v, wholeWord %v:\ngot  %v (%v)\nwant %v", round, lines, anchor, cs, ww, got, err, want)
-					}
-				}
-			}
-		}
-	}
-}
 
 // anchorInput is a parsed transaction listing one document n times, each
 // listing with the same anchors.
@@ -90,11 +34,12 @@ func anchorInput(t *testing.T, n int, anchors ...string) *TransactionInput {
 	return in
 }
 
-// countingReads reads lay, counting the reads.
-func countingReads(lay pdf.Layout, reads *int) func(context.Context, *Document) (pdf.Layout, error) {
-	return func(context.Context, *Document) (pdf.Layout, error) {
+// countingReads places anchors in lay as the PDF worker does, counting the
+// reads of the document.
+func countingReads(lay pdf.Layout, reads *int) func(context.Context, *Document, anchor.Request) (anchor.Result, error) {
+	return func(ctx context.Context, _ *Document, req anchor.Request) (anchor.Result, error) {
 		*reads++
-		return lay, nil
+		return anchor.Place(ctx, lay, req)
 	}
 }
 
@@ -102,7 +47,7 @@ func countingReads(lay pdf.Layout, reads *int) func(context.Context, *Document) 
 func TestAnchorSearchReadsARepeatedDocumentOnce(t *testing.T) {
 	in := anchorInput(t, MaxDocuments, "Sign here", "Date")
 	reads := 0
-	s := anchorSearch{read: countingReads(textLayout("Sign here:", "Date: today"), &reads), budget: MaxAnchorSearch}
+	s := anchorSearch{place: countingReads(pdftest.LinesLayout("Sign here:", "Date: today"), &reads), budget: MaxAnchorSearch}
 	if err := s.expand(context.Background(), in, map[string]*Document{"doc": {}}); err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +71,7 @@ func TestAnchorSearchStopsAtItsBudget(t *testing.T) {
 	}
 	in := anchorInput(t, MaxDocuments, anchors...)
 	reads := 0
-	s := anchorSearch{read: countingReads(textLayout(line), &reads), budget: MaxAnchorSearch}
+	s := anchorSearch{place: countingReads(pdftest.LinesLayout(line), &reads), budget: MaxAnchorSearch}
 	err := s.expand(context.Background(), in, map[string]*Document{"doc": {}})
 	var ve *ValidationError
 	if !errors.As(err, &ve) || ve.Kind != KindUnprocessable || len(ve.Errors) != 1 || ve.Errors[0].Code != "anchor_search_too_large" {
@@ -144,7 +89,7 @@ func TestAnchorSearchStopsAtItsBudget(t *testing.T) {
 
 	// The same request with the document listed a few times is searched.
 	in = anchorInput(t, 3, anchors...)
-	s = anchorSearch{read: countingReads(textLayout(line), &reads), budget: MaxAnchorSearch}
+	s = anchorSearch{place: countingReads(pdftest.LinesLayout(line), &reads), budget: MaxAnchorSearch}
 	if err := s.expand(context.Background(), in, map[string]*Document{"doc": {}}); err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +100,7 @@ func TestAnchorSearchStopsAtItsBudget(t *testing.T) {
 func TestAnchorSearchStopsPlacingTagsAtTheCaps(t *testing.T) {
 	line := strings.Repeat("x ", MaxTagsPerDocument+500)
 	in := anchorInput(t, 2, "x", "x")
-	s := anchorSearch{read: countingReads(textLayout(line), new(int)), budget: MaxAnchorSearch}
+	s := anchorSearch{place: countingReads(pdftest.LinesLayout(line), new(int)), budget: MaxAnchorSearch}
 	err := s.expand(context.Background(), in, map[string]*Document{"doc": {}})
 	var ve *ValidationError
 	if !errors.As(err, &ve) || len(ve.Errors) != 2 || ve.Errors[0].Code != "too_many_tags" || ve.Errors[1].Pointer != "#/documents/1/anchorTags" {
@@ -167,7 +112,7 @@ func TestAnchorSearchStopsPlacingTagsAtTheCaps(t *testing.T) {
 
 	line = strings.Repeat("x ", MaxTagsPerDocument-10)
 	in = anchorInput(t, 11, "x")
-	s = anchorSearch{read: countingReads(textLayout(line), new(int)), budget: MaxAnchorSearch}
+	s = anchorSearch{place: countingReads(pdftest.LinesLayout(line), new(int)), budget: MaxAnchorSearch}
 	err = s.expand(context.Background(), in, map[string]*Document{"doc": {}})
 	if !errors.As(err, &ve) || len(ve.Errors) != 1 || ve.Errors[0].Code != "too_many_tags" || ve.Errors[0].Pointer != "#/documents/10/anchorTags" {
 		t.Fatalf("got %v, want too_many_tags at the 11th listing", err)
@@ -178,28 +123,15 @@ func TestAnchorSearchStopsPlacingTagsAtTheCaps(t *testing.T) {
 func TestAnchorSearchStopsWhenTheClientLeaves(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	in := anchorInput(t, 1, "Date")
-	read := func(context.Context, *Document) (pdf.Layout, error) {
+	place := func(ctx context.Context, _ *Document, req anchor.Request) (anchor.Result, error) {
 		cancel() // the client leaves while the layout is read
-		return textLayout(strings.Repeat("a ", 100000) + "Date"), nil
+		return anchor.Place(ctx, pdftest.LinesLayout(strings.Repeat("a ", 100000)+"Date"), req)
 	}
-	s := anchorSearch{read: read, budget: MaxAnchorSearch}
+	s := anchorSearch{place: place, budget: MaxAnchorSearch}
 	if err := s.expand(ctx, in, map[string]*Document{"doc": {}}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v, want context.Canceled", err)
 	}
 	if len(in.Documents[0].Tags) != 0 {
 		t.Fatal("tags were placed after the client left")
-	}
-}
-
-// BenchmarkAnchorTextFind is the matcher's worst case for a naive search: a
-// text of one repeated letter and a long anchor that fails at its last rune.
-func BenchmarkAnchorTextFind(b *testing.B) {
-	text := newAnchorText(textLayout(strings.Repeat("a", 1<<20)))
-	anchor := strings.Repeat("a", MaxAnchorLength-1) + "b"
-	b.SetBytes(text.size())
-	for b.Loop() {
-		if _, err := text.find(context.Background(), anchor, false, false, 1); err != nil {
-			b.Fatal(err)
-		}
 	}
 }

@@ -3,58 +3,19 @@ package models
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/markuproom/markuproom/models/pdf"
 	"github.com/markuproom/markuproom/models/pdf/detect"
-	"github.com/markuproom/markuproom/models/templatematch"
+	"github.com/markuproom/markuproom/models/pdfjob"
 )
 
 // ProblemLayoutNotRead is the code of a detection problem that names no text
 // tag: the document is valid, but its pages could not be read for tags within
 // the server's limits (or were damaged in a way only the layout sees).
-const ProblemLayoutNotRead = "layout_not_read"
-
-// inspectAndDetect checks an upload as Inspect does and, on the same read,
-// finds what it proposes as tags. A document whose layout cannot be read is
-// still accepted: its detection says so in one problem, on page 0 (the whole
-// document).
-func inspectAndDetect(ctx context.Context, l pdf.Limits, r io.ReadSeeker) (pdf.Info, detect.Detection, error) {
-	info, found, _, err := inspectUpload(ctx, l, r, false)
-	return info, found, err
-}
-
-// inspectUpload is inspectAndDetect that also takes the template
-// fingerprint on the same read when fingerprint is true (the page sizes
-// alone when the layout cannot be read).
-func inspectUpload(ctx context.Context, l pdf.Limits, r io.ReadSeeker, fingerprint bool) (pdf.Info, detect.Detection, templatematch.Fingerprint, error) {
-	var fp templatematch.Builder
-	var each func(pdf.PageLayout)
-	if fingerprint {
-		each = func(p pdf.PageLayout) { fp.Add(templatePage(p)) }
-	}
-	info, found, err := detect.InspectAndDetectEach(ctx, l, r, each)
-	var le *pdf.LayoutError
-	switch {
-	case err == nil:
-		return info, found, fp.Fingerprint(), nil
-	case errors.As(err, &le) && ctx.Err() == nil:
-		return info, notRead(le), sizesFingerprint(info.Pages), nil
-	default:
-		return pdf.Info{}, detect.Detection{}, templatematch.Fingerprint{}, err
-	}
-}
-
-// notRead is the detection of a document whose layout could not be read.
-func notRead(le *pdf.LayoutError) detect.Detection {
-	detail := "The pages could not be read for tags; place the tags by hand."
-	if errors.Is(le, pdf.ErrTooComplex) {
-		detail = "The pages are too complex to read for tags within this server's limits; place the tags by hand."
-	}
-	return detect.Detection{Tags: []detect.DetectedTag{}, Problems: []detect.DetectProblem{{Code: ProblemLayoutNotRead, Detail: detail}}}
-}
+const ProblemLayoutNotRead = pdfjob.ProblemLayoutNotRead
 
 // DocumentDetection returns what a document of the organization proposes as
 // tags: its text tags, form fields and suggested fields, and the text tags it
@@ -85,15 +46,16 @@ func (d *Document) storedDetection() (*detect.Detection, error) {
 }
 
 // ensureDetection fills in d.Detection for a document uploaded before
-// detection existed: it is computed now (in a PDF slot, within the decode
+// detection existed: it is computed now (in a PDF worker, within the decode
 // caps, like an upload's check) and stored for the next time.
 func (s *Store) ensureDetection(ctx context.Context, d *Document) error {
 	if d.Detection != nil {
 		return nil
 	}
 	var found detect.Detection
-	err := s.readStoredPDF(ctx, d, func(content DocumentContent) (err error) {
-		_, found, err = inspectAndDetect(ctx, s.pdf.Limits(), content)
+	err := s.withStoredFile(ctx, d, func(path string) error {
+		res, err := s.pdf.detect(ctx, path)
+		found = res.Detection
 		return err
 	})
 	if err != nil {
@@ -113,21 +75,29 @@ func (s *Store) ensureDetection(ctx context.Context, d *Document) error {
 	return nil
 }
 
-// readStoredPDF runs fn on a stored document's content, in a PDF slot (the
-// PDF work's concurrency bound) taken before it is opened; fn reads within
-// s.pdf.Limits().
-func (s *Store) readStoredPDF(ctx context.Context, d *Document, fn func(DocumentContent) error) error {
-	release, err := s.pdf.Acquire(ctx)
+// withStoredFile copies a stored document's PDF into a temporary file for
+// a PDF worker to read, runs fn on its path and removes it.
+func (s *Store) withStoredFile(ctx context.Context, d *Document, fn func(path string) error) error {
+	f, err := s.tempFile()
 	if err != nil {
 		return err
 	}
-	defer release()
+	defer func() {
+		_ = f.Close()
+		_ = os.Remove(f.Name())
+	}()
 	content, err := s.OpenDocumentContent(ctx, d)
 	if err != nil {
 		return err
 	}
-	defer func() { _ = content.Close() }()
-	return fn(content)
+	_, err = io.Copy(f, content)
+	if cerr := content.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("copy document %s for the pdf worker: %w", d.ID, err)
+	}
+	return fn(f.Name())
 }
 
 // placedTags are the tags a room places on a document from found, its

@@ -1,13 +1,13 @@
 package models
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/markuproom/markuproom/models/pdf"
+	"github.com/markuproom/markuproom/models/pdfjob"
+	"github.com/markuproom/markuproom/models/pdfworker"
 )
 
 // Event kinds of the Markup Room's page edits.
@@ -56,9 +56,7 @@ func (s *Store) DeleteRoomPage(ctx context.Context, roomID string, docPos, n int
 			}
 			return nil
 		},
-		func(ctx context.Context, content []byte) ([]byte, pdf.Info, error) {
-			return s.pdf.Limits().DeletePage(ctx, content, n)
-		},
+		pdfjob.EditArgs{Op: pdfjob.EditDelete, Page: n},
 		func(ctx context.Context, e *pageEdit) error {
 			var gone []Tag
 			if err := e.tx.db.WithContext(ctx).Where("transaction_id = ? AND document_position = ? AND page = ?", e.t.ID, e.docPos, n).
@@ -107,9 +105,7 @@ func (s *Store) MoveRoomPage(ctx context.Context, roomID string, docPos, from, t
 			}
 			return nil
 		},
-		func(ctx context.Context, content []byte) ([]byte, pdf.Info, error) {
-			return s.pdf.Limits().MovePage(ctx, content, from, to)
-		},
+		pdfjob.EditArgs{Op: pdfjob.EditMove, From: from, To: to},
 		func(ctx context.Context, e *pageEdit) error {
 			e.summary = &PageMovedSummary{
 				Document: e.docPos, DocumentTitle: e.docs.title, Pages: e.docs.pages, FromDocumentID: e.docs.from, ToDocumentID: e.docs.to,
@@ -202,7 +198,7 @@ func (e *pageEdit) exec(ctx context.Context, sql string, args ...any) (int64, er
 //  1. a plain read checks the room (state, documents.advancedEdit), the
 //     document at docPos, current and the pages named (check), before any
 //     PDF work;
-//  2. in a PDF slot and outside any transaction, the PDF is read, rewritten,
+//  2. in a PDF worker and outside any transaction, the PDF is rewritten,
 //     checked and read again like an upload, and stored as a new document;
 //  3. one database transaction locks the transaction row, checks the room
 //     again and that the document at docPos is still the version rewritten
@@ -213,7 +209,7 @@ func (e *pageEdit) exec(ctx context.Context, sql string, args ...any) (int64, er
 // The new document (row and PDF) is removed again when step 3 fails.
 func (s *Store) editRoomPages(ctx context.Context, roomID string, docPos int, current, kind string,
 	check func(pages int) error,
-	rewrite func(ctx context.Context, content []byte) ([]byte, pdf.Info, error),
+	rewrite pdfjob.EditArgs,
 	retag func(ctx context.Context, e *pageEdit) error) (*PageEdit, error) {
 	room, before, err := s.checkedRoomDocument(ctx, roomID, docPos, ActionAdvancedEdit)
 	if err != nil {
@@ -301,42 +297,47 @@ func (s *Store) checkedRoomDocument(ctx context.Context, roomID string, docPos i
 	return room, &roomDocument{row: *row, upload: &ups[0]}, nil
 }
 
-// rewriteDocument is a page edit's PDF work, in one PDF slot and outside any
-// database transaction: the stored PDF of from read, rewritten, checked and
+// rewriteDocument is a page edit's PDF work, in a PDF worker and outside
+// any database transaction: the stored PDF of from rewritten, checked and
 // read again as an upload is (detection included), and saved as a new
 // document of the organization.
-func (s *Store) rewriteDocument(ctx context.Context, orgID int64, from *Document,
-	rewrite func(ctx context.Context, content []byte) ([]byte, pdf.Info, error)) (*Document, error) {
-	release, err := s.pdf.Acquire(ctx)
+func (s *Store) rewriteDocument(ctx context.Context, orgID int64, from *Document, edit pdfjob.EditArgs) (*Document, error) {
+	out, err := s.tempFile()
 	if err != nil {
 		return nil, err
 	}
-	staged, err := func() (*StagedUpload, error) {
-		defer release()
-		content, err := s.readDocument(ctx, from)
-		if err != nil {
-			return nil, err
-		}
-		out, _, err := rewrite(ctx, content)
-		if err != nil {
-			var ve *ValidationError
-			if errors.Is(err, ErrNotFound) || errors.As(err, &ve) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-				return nil, err
-			}
-			if errors.Is(err, pdf.ErrExpandsTooMuch) {
-				return nil, expandsProblem("#/document", err)
-			}
-			return nil, fmt.Errorf("edit the pages of document %s: %w", from.ID, err)
-		}
-		if s.pdfStepHook != nil {
-			s.pdfStepHook(ctx)
-		}
-		return s.stageUpload(ctx, bytes.NewReader(out), int64(len(out)), from.FileName, true)
-	}()
-	if err != nil {
-		return nil, err
-	}
+	staged := &StagedUpload{file: out, fileName: from.FileName}
 	defer staged.Close()
+	var res pdfjob.Staged
+	err = s.withStoredFile(ctx, from, func(path string) error {
+		res, err = s.pdf.edit(ctx, edit, path, out.Name())
+		return err
+	})
+	if err != nil {
+		var ve *ValidationError
+		switch {
+		case errors.Is(err, ErrNotFound) || errors.As(err, &ve) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ErrPDFBusy):
+			return nil, err
+		case errors.Is(err, pdf.ErrExpandsTooMuch):
+			return nil, expandsProblem("#/document", err)
+		case errors.Is(err, pdfworker.ErrLimit):
+			return nil, tooComplexProblem("#/document", err)
+		case errors.Is(err, pdfjob.ErrOutputTooLarge):
+			var oe *pdfjob.OutputTooLargeError
+			errors.As(err, &oe)
+			return nil, tooLargeError(oe.Limit)
+		}
+		return nil, fmt.Errorf("edit the pages of document %s: %w", from.ID, err)
+	}
+	if s.pdfStepHook != nil {
+		s.pdfStepHook(ctx)
+	}
+	if err := staged.adopt(out, s.pdf.maxOutput); err != nil {
+		return nil, err
+	}
+	if err := staged.keep(res); err != nil {
+		return nil, err
+	}
 	return s.SaveDocument(ctx, staged, NewDocument{OrganizationID: orgID, Title: from.Title})
 }
 
@@ -365,19 +366,4 @@ func (s *Store) discardDocument(ctx context.Context, d *Document) {
 	if err := s.bucket.Delete(ctx, d.ObjectKey); err != nil {
 		s.log.WarnContext(ctx, "remove the PDF of a failed room change", "key", d.ObjectKey, "error", err)
 	}
-}
-
-// readDocument reads a stored PDF whole (page edits work in memory; the
-// upload limit bounds it).
-func (s *Store) readDocument(ctx context.Context, d *Document) ([]byte, error) {
-	r, err := s.OpenDocumentContent(ctx, d)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	b, err := io.ReadAll(io.LimitReader(r, d.SizeBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("read document %s: %w", d.ID, err)
-	}
-	return b, nil
 }

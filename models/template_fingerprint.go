@@ -2,42 +2,11 @@ package models
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"strings"
 
-	"github.com/markuproom/markuproom/models/pdf"
+	"github.com/markuproom/markuproom/models/pdfjob"
 	"github.com/markuproom/markuproom/models/templatematch"
 )
-
-// templatePage is what template matching reads of one page's layout: the
-// sides of its CropBox in user space (the space tags are stored in, so a page
-// turned by /Rotate still takes the same tags) and the text of its runs in
-// the order the page draws them, one line each, cut at
-// templatematch.MaxPageTextBytes.
-func templatePage(p pdf.PageLayout) templatematch.Page {
-	var sb strings.Builder
-	for _, r := range p.Runs {
-		room := templatematch.MaxPageTextBytes - sb.Len()
-		if room <= 0 {
-			break
-		}
-		sb.WriteString(r.Text[:min(len(r.Text), room)])
-		sb.WriteByte('\n')
-	}
-	return templatematch.Page{Width: p.CropBox.Width(), Height: p.CropBox.Height(), Text: sb.String()}
-}
-
-// sizesFingerprint is the fingerprint of pages whose text could not be read
-// (a layout too complex to read within the caps): their sizes alone, which
-// match no template (docs/decisions.md, "Template matching").
-func sizesFingerprint(pages []pdf.Page) templatematch.Fingerprint {
-	var b templatematch.Builder
-	for _, p := range pages {
-		b.Add(templatematch.Page{Width: p.CropBox.Width(), Height: p.CropBox.Height()})
-	}
-	return b.Fingerprint()
-}
 
 // Fingerprint is the staged PDF's template fingerprint, taken on the same
 // read as its check and its detected tags.
@@ -82,23 +51,21 @@ func (s *Store) documentFingerprint(ctx context.Context, d *Document) (templatem
 	return fp, nil
 }
 
-// readFingerprint reads d's template fingerprint from its PDF.
+// readFingerprint reads d's template fingerprint from its PDF, in a PDF
+// worker; a document whose pages cannot be read within the caps gets its
+// page sizes alone.
 func (s *Store) readFingerprint(ctx context.Context, d *Document) (templatematch.Fingerprint, error) {
-	var b templatematch.Builder
-	err := s.readStoredPDF(ctx, d, func(content DocumentContent) error {
-		_, err := s.pdf.Limits().InspectLayout(ctx, content, func(p pdf.PageLayout) error {
-			b.Add(templatePage(p))
+	var fp templatematch.Fingerprint
+	err := s.withStoredFile(ctx, d, func(path string) error {
+		res, err := s.pdf.fingerprint(ctx, path)
+		if err != nil {
+			return err
+		}
+		if !res.LayoutRead {
+			fp = pdfjob.SizesFingerprint(d.Pages)
 			return nil
-		})
-		return err
+		}
+		return fp.UnmarshalBinary(res.Fingerprint)
 	})
-	var le *pdf.LayoutError
-	switch {
-	case err == nil:
-		return b.Fingerprint(), nil
-	case errors.As(err, &le) && ctx.Err() == nil:
-		return sizesFingerprint(d.Pages), nil
-	default:
-		return templatematch.Fingerprint{}, err
-	}
+	return fp, err
 }

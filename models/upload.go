@@ -13,12 +13,15 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 	"gocloud.dev/blob"
 
 	"github.com/markuproom/markuproom/models/pdf"
 	"github.com/markuproom/markuproom/models/pdf/detect"
+	"github.com/markuproom/markuproom/models/pdfjob"
+	"github.com/markuproom/markuproom/models/pdfworker"
 	"github.com/markuproom/markuproom/models/templatematch"
 )
 
@@ -86,100 +89,131 @@ func (u *StagedUpload) Pages() int { return len(u.info.Pages) }
 func (u *StagedUpload) DetectedTags() int { return len(u.detection.Tags) }
 
 // StageUpload streams r into a temporary file (never holding it whole in
-// memory) while hashing it, refuses it past maxBytes, and checks that it is
-// a PDF that viewers open. A file the check refuses for its structure or its
-// encryption goes through the repair pass and decryption (pdf.Limits.Mend):
-// when they give a file, it replaces the staged one and is checked in turn
-// (Decrypted and Repairs say what was done), so that every file stored
-// passes the same check. fileName is the client's name for the file, kept
-// for display and as the default title. The PDF work takes one of the
-// Store's PDF slots (ErrPDFBusy when none comes free) and keeps within its
-// decode caps.
+// memory) while hashing it, refuses it past maxBytes, and checks in a PDF
+// worker that it is a PDF that viewers open. A file the check refuses for
+// its structure or its encryption goes through the repair pass and
+// decryption there: when they give a file (at most maxBytes, else the same
+// 413 as a file too large), it replaces the staged one (Decrypted and
+// Repairs say what was done), so that every file stored passes the same
+// check. fileName is the client's name for the file, kept for display and
+// as the default title. The job waits for a free worker (ErrPDFBusy when
+// none comes free) and keeps within the decode caps and the workers' limits.
 func (s *Store) StageUpload(ctx context.Context, r io.Reader, maxBytes int64, fileName string) (*StagedUpload, error) {
-	return s.stageUpload(ctx, r, maxBytes, fileName, false)
-}
-
-// stageUpload is StageUpload; slotHeld says the caller already holds a PDF slot.
-func (s *Store) stageUpload(ctx context.Context, r io.Reader, maxBytes int64, fileName string, slotHeld bool) (*StagedUpload, error) {
-	f, err := os.CreateTemp(s.tempDir, "markuproom-upload-*.pdf")
+	u, err := s.receiveUpload(r, maxBytes, fileName)
 	if err != nil {
-		return nil, fmt.Errorf("create temp file: %w", err)
-	}
-	u := &StagedUpload{file: f, fileName: cleanFileName(fileName)}
-	ok := false
-	defer func() {
-		if !ok {
-			_ = u.Close()
-		}
-	}()
-	h := sha256.New()
-	n, err := io.Copy(io.MultiWriter(f, h), io.LimitReader(r, maxBytes+1))
-	if err != nil {
-		// A body cut short by the server's own size limit surfaces here too;
-		// the caller's error mapping recognises it through the wrap.
-		return nil, fmt.Errorf("receive upload: %w", err)
-	}
-	if n > maxBytes {
-		return nil, tooLargeError(maxBytes)
-	}
-	if n == 0 {
-		return nil, Unprocessable("#/file", "empty_file", "The uploaded file is empty.")
-	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, err
 	}
-	if !slotHeld {
-		release, err := s.pdf.Acquire(ctx)
-		if err != nil {
-			return nil, err
-		}
-		defer release()
+	if err := s.checkStaged(ctx, u, maxBytes); err != nil {
+		_ = u.Close()
+		return nil, err
 	}
-	u.size, u.sha256 = n, hex.EncodeToString(h.Sum(nil))
-	u.receivedSHA256 = u.sha256
-	info, found, fp, err := inspectUpload(ctx, s.pdf.Limits(), f, true)
-	if errors.Is(err, pdf.ErrMalformed) || errors.Is(err, pdf.ErrEncrypted) {
-		// Only a refused file pays for the repair pass: an ordinary
-		// upload is read once.
-		info, found, fp, err = s.mendUpload(ctx, u, err)
-	}
-	if err != nil {
-		return nil, pdfProblem(err)
-	}
-	u.info, u.detection, u.fingerprint = info, found, fp
-	ok = true
 	return u, nil
 }
 
-// mendUpload runs the repair pass and decryption on a staged file that
-// inspection refused with cause. When they give a file, it replaces the
-// staged one and is inspected; otherwise cause (or why the file cannot be
-// mended) is returned.
-func (s *Store) mendUpload(ctx context.Context, u *StagedUpload, cause error) (pdf.Info, detect.Detection, templatematch.Fingerprint, error) {
-	m, err := s.pdf.Limits().Mend(ctx, u.file)
+// receiveUpload streams r into a new staged file, hashing it, and refuses
+// an empty one or one past maxBytes.
+func (s *Store) receiveUpload(r io.Reader, maxBytes int64, fileName string) (*StagedUpload, error) {
+	f, err := s.tempFile()
 	if err != nil {
-		return pdf.Info{}, detect.Detection{}, templatematch.Fingerprint{}, err
+		return nil, err
 	}
-	if m.Content == nil {
-		return pdf.Info{}, detect.Detection{}, templatematch.Fingerprint{}, cause
+	u := &StagedUpload{file: f, fileName: cleanFileName(fileName)}
+	h := sha256.New()
+	n, err := io.Copy(io.MultiWriter(f, h), io.LimitReader(r, maxBytes+1))
+	switch {
+	case err != nil:
+		// A body cut short by the server's own size limit surfaces here too;
+		// the caller's error mapping recognises it through the wrap.
+		err = fmt.Errorf("receive upload: %w", err)
+	case n > maxBytes:
+		err = tooLargeError(maxBytes)
+	case n == 0:
+		err = Unprocessable("#/file", "empty_file", "The uploaded file is empty.")
 	}
-	f, err := os.CreateTemp(s.tempDir, "markuproom-upload-*.pdf")
 	if err != nil {
-		return pdf.Info{}, detect.Detection{}, templatematch.Fingerprint{}, fmt.Errorf("create temp file: %w", err)
+		_ = u.Close()
+		return nil, err
 	}
-	old := u.file
-	u.file = f // Close removes it from here on
-	_ = old.Close()
-	if err := os.Remove(old.Name()); err != nil && !errors.Is(err, os.ErrNotExist) {
-		s.log.WarnContext(ctx, "remove replaced upload", "error", err)
+	u.size, u.sha256 = n, hex.EncodeToString(h.Sum(nil))
+	u.receivedSHA256 = u.sha256
+	return u, nil
+}
+
+// checkStaged reads u's file in a PDF worker and keeps what it found; a
+// repaired or decrypted copy the worker wrote (at most maxOutput bytes)
+// replaces the file.
+func (s *Store) checkStaged(ctx context.Context, u *StagedUpload, maxOutput int64) error {
+	out, err := s.tempFile()
+	if err != nil {
+		return err
 	}
-	if _, err := f.Write(m.Content); err != nil {
-		return pdf.Info{}, detect.Detection{}, templatematch.Fingerprint{}, fmt.Errorf("write mended upload: %w", err)
+	mended := false
+	defer func() {
+		if !mended {
+			_ = out.Close()
+			_ = os.Remove(out.Name())
+		}
+	}()
+	res, err := s.pdf.stage(ctx, u.file.Name(), out.Name(), maxOutput)
+	if err != nil {
+		return pdfProblem(err)
 	}
-	sum := sha256.Sum256(m.Content)
-	u.size, u.sha256 = int64(len(m.Content)), hex.EncodeToString(sum[:])
-	u.decrypted, u.repairs = m.Decrypted, m.Repairs
-	return inspectUpload(ctx, s.pdf.Limits(), f, true)
+	if res.Mended {
+		if err := u.adopt(out, maxOutput); err != nil {
+			return err
+		}
+		mended = true
+		u.decrypted, u.repairs = res.Decrypted, res.Repairs
+	}
+	return u.keep(res)
+}
+
+// adopt makes f, a file a worker wrote, the staged file (removing the one
+// it replaces): its size is checked against maxOutput again and its hash
+// taken here, not taken from the worker's word.
+func (u *StagedUpload) adopt(f *os.File, maxOutput int64) error {
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	h := sha256.New()
+	n, err := io.Copy(h, io.LimitReader(f, maxOutput+1))
+	if err != nil {
+		return fmt.Errorf("read the mended upload: %w", err)
+	}
+	if n > maxOutput {
+		return tooLargeError(maxOutput)
+	}
+	if old := u.file; old != f {
+		u.file = f // Close removes it from here on
+		_ = old.Close()
+		_ = os.Remove(old.Name())
+	}
+	u.size, u.sha256 = n, hex.EncodeToString(h.Sum(nil))
+	return nil
+}
+
+// keep records what a worker found in the staged file.
+func (u *StagedUpload) keep(res pdfjob.Staged) error {
+	var fp templatematch.Fingerprint
+	if err := fp.UnmarshalBinary(res.Fingerprint); err != nil {
+		return fmt.Errorf("read the upload's fingerprint: %w", err)
+	}
+	u.info, u.detection, u.fingerprint = res.Info, res.Detection, fp
+	return nil
+}
+
+// stagedUploadPrefix starts the name of every temporary file of PDF work,
+// so that those a killed process left behind can be found
+// (RemoveStaleUploads).
+const stagedUploadPrefix = "markuproom-upload-"
+
+// tempFile creates a temporary file for PDF work in the store's directory.
+func (s *Store) tempFile() (*os.File, error) {
+	f, err := os.CreateTemp(s.tempDir, stagedUploadPrefix+"*.pdf")
+	if err != nil {
+		return nil, fmt.Errorf("create temp file: %w", err)
+	}
+	return f, nil
 }
 
 func tooLargeError(maxBytes int64) error {
@@ -204,11 +238,41 @@ func pdfProblem(err error) error {
 		return expandsProblem("#/file", err)
 	case errors.Is(err, pdf.ErrMalformed):
 		return Unprocessable("#/file", "damaged_pdf", "The PDF is damaged or incomplete and cannot be read.")
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+	case errors.Is(err, pdfjob.ErrOutputTooLarge):
+		var oe *pdfjob.OutputTooLargeError
+		errors.As(err, &oe)
+		return tooLargeError(oe.Limit)
+	case errors.Is(err, pdfworker.ErrLimit):
+		return tooComplexProblem("#/file", err)
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded), errors.Is(err, ErrPDFBusy):
 		return err
-	default:
+	}
+	var je *pdfworker.JobError
+	if errors.As(err, &je) {
 		return Unprocessable("#/file", "damaged_pdf", "The PDF cannot be read.")
 	}
+	return err
+}
+
+// tooComplexProblem explains a PDF whose reading passed a limit of the PDF
+// workers (a *pdfworker.LimitError), naming the limit.
+func tooComplexProblem(pointer string, err error) error {
+	var le *pdfworker.LimitError
+	errors.As(err, &le)
+	var detail string
+	switch le.Reason {
+	case pdfworker.ReasonMemory:
+		detail = fmt.Sprintf("Reading the PDF needs more than %s of memory, more than this server gives one document.", formatBytes(le.Bytes))
+	case pdfworker.ReasonCPU:
+		detail = fmt.Sprintf("Reading the PDF needs more than %s of processing time, more than this server gives one document.", le.Duration)
+	case pdfworker.ReasonTime:
+		detail = fmt.Sprintf("Reading the PDF takes longer than %s, more than this server gives one document.", le.Duration)
+	case pdfworker.ReasonOutput:
+		detail = fmt.Sprintf("Reading the PDF produces more than %s, more than this server gives one document.", formatBytes(le.Bytes))
+	default:
+		detail = "Reading the PDF stopped the program that reads it."
+	}
+	return Unprocessable(pointer, "pdf_too_complex", detail+" Save it again with another program (for example \"Print to PDF\") and upload that copy.")
 }
 
 // expandsProblem explains a refusal by the decode caps.
@@ -341,9 +405,42 @@ func cleanFileName(name string) string {
 }
 
 func formatBytes(n int64) string {
-	const mib = 1 << 20
+	const mib, gib = 1 << 20, 1 << 30
+	if n%gib == 0 {
+		return strconv.FormatInt(n/gib, 10) + " GiB"
+	}
 	if n%mib == 0 {
 		return strconv.FormatInt(n/mib, 10) + " MiB"
 	}
 	return strconv.FormatInt(n, 10) + " bytes"
+}
+
+// StaleUploadAge is how old a temporary file of PDF work must be for
+// RemoveStaleUploads to remove it.
+const StaleUploadAge = time.Hour
+
+// RemoveStaleUploads removes the temporary files of PDF work (staged
+// uploads, copies for the PDF workers, their outputs) last written before
+// olderThan: what a process killed mid-upload left behind. A request's own
+// files live seconds, so an hour-old one belongs to no request. It returns
+// how many it removed.
+func (s *Store) RemoveStaleUploads(olderThan time.Time) (int, error) {
+	names, err := filepath.Glob(filepath.Join(s.tempDir, stagedUploadPrefix+"*.pdf"))
+	if err != nil {
+		return 0, err
+	}
+	removed := 0
+	var errs []error
+	for _, name := range names {
+		fi, err := os.Lstat(name)
+		if err != nil || !fi.Mode().IsRegular() || !fi.ModTime().Before(olderThan) {
+			continue
+		}
+		if err := os.Remove(name); err != nil && !errors.Is(err, os.ErrNotExist) {
+			errs = append(errs, err)
+			continue
+		}
+		removed++
+	}
+	return removed, errors.Join(errs...)
 }

@@ -22,9 +22,11 @@ import (
 	"os"
 
 	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/models/pdfjob"
 )
 
 func main() {
+	pdfjob.ServeIfWorker() // its store's PDF workers are this binary too
 	count := flag.Int("count", 60, "how many events to write")
 	txID := flag.String("transaction", "", "the transaction the events concern (a transaction's id)")
 	flag.Parse()

@@ -24,6 +24,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/markuproom/markuproom/models/pdf"
+	"github.com/markuproom/markuproom/models/pdfjob"
 )
 
 // Aims (docs/benchmarks.md).
@@ -36,7 +37,10 @@ const (
 // poolSize matches the product's PostgreSQL pool (models.OpenDatabase).
 const poolSize = 25
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() {
+	pdfjob.ServeIfWorker() // its store's PDF workers are this binary too
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
 
 type options struct {
 	c           int

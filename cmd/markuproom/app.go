@@ -12,6 +12,7 @@ import (
 	"github.com/markuproom/markuproom/models"
 	mrblob "github.com/markuproom/markuproom/models/blob"
 	"github.com/markuproom/markuproom/models/pdf"
+	"github.com/markuproom/markuproom/models/pdfworker"
 )
 
 // app is what every command that touches data opens.
@@ -20,7 +21,9 @@ type app struct {
 	db     *models.Database
 	bucket *blob.Bucket
 	store  *models.Store
-	log    *slog.Logger
+	// pdf runs the PDF jobs in worker processes; close stops them.
+	pdf *models.PDFWork
+	log *slog.Logger
 	// requests counts this instance's API requests for the overview
 	// (serve only; startRollups flushes it).
 	requests *models.RollupRecorder
@@ -59,8 +62,10 @@ func (e *cliEnv) openApp(ctx context.Context, logger *slog.Logger) (*app, error)
 	if err != nil {
 		return nil, err
 	}
-	pdfWork := models.NewPDFWork(models.PDFWorkOptions{Concurrency: cfg.PDFConcurrency,
-		Limits: pdf.Limits{MaxStreamBytes: cfg.PDFMaxDecodedStreamBytes, MaxFileBytes: cfg.PDFMaxDecodedFileBytes}})
+	pdfWork := models.NewPDFWork(models.PDFWorkOptions{Concurrency: cfg.PDFConcurrency, MaxOutput: cfg.MaxUploadBytes,
+		Limits: pdf.Limits{MaxStreamBytes: cfg.PDFMaxDecodedStreamBytes, MaxFileBytes: cfg.PDFMaxDecodedFileBytes},
+		Worker: pdfworker.Options{Memory: cfg.PDFWorkerMemory, CPU: cfg.PDFWorkerCPU, Timeout: cfg.PDFWorkerTimeout,
+			MaxJobs: cfg.PDFWorkerJobs, Logger: logger}})
 	keys, err := cfg.keyring()
 	if err != nil {
 		_ = bucket.Close()
@@ -69,10 +74,11 @@ func (e *cliEnv) openApp(ctx context.Context, logger *slog.Logger) (*app, error)
 	store := models.NewStore(db, bucket, models.StoreOptions{EVault: cfg.EVault, RoomTTL: cfg.RoomTTL, IdempotencyTTL: cfg.IdempotencyRetention, Logger: logger, PDF: pdfWork, Keyring: keys,
 		MaxTemplates: cfg.MaxTemplates})
 	ok = true
-	return &app{cfg: cfg, db: db, bucket: bucket, store: store, log: logger}, nil
+	return &app{cfg: cfg, db: db, bucket: bucket, store: store, pdf: pdfWork, log: logger}, nil
 }
 
 func (a *app) close() {
+	_ = a.pdf.Close()
 	_ = a.bucket.Close()
 	_ = a.db.Close()
 }

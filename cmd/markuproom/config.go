@@ -19,6 +19,7 @@ import (
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/models/blob"
 	"github.com/markuproom/markuproom/models/keyring"
+	"github.com/markuproom/markuproom/models/pdfworker"
 )
 
 // config is the server configuration, read from the environment (the
@@ -79,6 +80,14 @@ type config struct {
 	PDFMaxDecodedStreamBytes int64
 	PDFMaxDecodedFileBytes   int64
 	PDFConcurrency           int
+	// PDFWorkerMemory, PDFWorkerCPU and PDFWorkerTimeout are the hard
+	// limits of one PDF job in its worker process (resident memory in
+	// bytes, processor time, wall-clock time); PDFWorkerJobs is how many
+	// jobs a worker does before it is replaced.
+	PDFWorkerMemory  int64
+	PDFWorkerCPU     time.Duration
+	PDFWorkerTimeout time.Duration
+	PDFWorkerJobs    int
 	// MaxTemplates is how many templates (not archived) an organization may keep.
 	MaxTemplates int
 	// SecretKey seals stored secrets (MARKUPROOM_SECRET_KEY, 32 bytes); nil
@@ -207,6 +216,12 @@ func loadConfig(getenv func(string) string) (config, error) {
 	} else {
 		c.PDFConcurrency = int(n)
 	}
+	if c.PDFWorkerMemory = positive("MARKUPROOM_PDF_WORKER_MEMORY", strconv.FormatInt(pdfworker.DefaultMemory, 10)); c.PDFWorkerMemory < 128<<20 {
+		errs = append(errs, fmt.Errorf("MARKUPROOM_PDF_WORKER_MEMORY=%d must be at least 134217728 (128 MiB)", c.PDFWorkerMemory))
+	}
+	c.PDFWorkerTimeout = duration("MARKUPROOM_PDF_WORKER_TIMEOUT", pdfworker.DefaultTimeout.String())
+	c.PDFWorkerCPU = duration("MARKUPROOM_PDF_WORKER_CPU", c.PDFWorkerTimeout.String())
+	c.PDFWorkerJobs = int(min(positive("MARKUPROOM_PDF_WORKER_JOBS", strconv.Itoa(pdfworker.DefaultMaxJobs)), 1_000_000))
 	if n := positive("MARKUPROOM_MAX_TEMPLATES", strconv.Itoa(models.DefaultMaxTemplates)); n > 1_000_000 {
 		errs = append(errs, fmt.Errorf("MARKUPROOM_MAX_TEMPLATES=%d must be at most 1000000", n))
 	} else {

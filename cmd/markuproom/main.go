@@ -21,9 +21,13 @@ import (
 	"syscall"
 
 	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/models/pdfjob"
+	"github.com/markuproom/markuproom/models/pdfworker"
 )
 
 func main() {
+	// Started by the server as a PDF worker: serve jobs, never the rest.
+	pdfjob.ServeIfWorker()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
 	stop()
@@ -52,6 +56,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return env.sub(ctx, "audit", args[1:], map[string]command{"verify": env.auditVerify})
 	case "room":
 		return env.sub(ctx, "room", args[1:], map[string]command{"create": env.roomCreate})
+	case "pdf-worker":
+		pdfworker.Main(pdfjob.Handle)
+		return 0
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -70,6 +77,8 @@ const usage = `Usage:
   markuproom token create   --org ORG_ID [--name N] [--json]
   markuproom token revoke   TOKEN_ID [--json]
   markuproom audit verify   [--org ORG_ID] [--json]   check the audit trail's hash chains (exit 1 when broken)
+  markuproom pdf-worker     serve PDF jobs on standard input and output (the server starts its own workers;
+                            see docs/decisions.md, "PDF workers")
   markuproom room create    --org ORG_ID --sender USER_ID [--document FILE]... [--participant "First Last <email>"]...
                             [--template ID] [--locale TAG] [--json]   make a Markup Room and print its URL (shown once)
 

@@ -11,6 +11,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/markuproom/markuproom/handlers"
+	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/models/pdfworker"
 )
 
 // metricsNotServed is the start-up log line when neither
@@ -53,4 +55,37 @@ func (a *app) startMetrics(ctx context.Context, logger *slog.Logger, registry *p
 	}()
 	logger.InfoContext(ctx, "metrics: /metrics is served without a token on the separate listener", "metrics_addr", ln.Addr().String())
 	return srv.Shutdown, nil
+}
+
+// pdfWorkerCollector reports the PDF workers' totals at each scrape: jobs
+// run, worker processes started, and workers killed by the limit they
+// passed (docs/decisions.md, "PDF workers").
+type pdfWorkerCollector struct {
+	work                *models.PDFWork
+	jobs, starts, kills *prometheus.Desc
+}
+
+func newPDFWorkerCollector(work *models.PDFWork) *pdfWorkerCollector {
+	return &pdfWorkerCollector{
+		work:   work,
+		jobs:   prometheus.NewDesc("markuproom_pdf_worker_jobs_total", "PDF jobs run in worker processes (checks, repairs, detection, fingerprints, page edits, anchor searches).", nil, nil),
+		starts: prometheus.NewDesc("markuproom_pdf_worker_starts_total", "PDF worker processes started (warm pool, replacements of killed or recycled workers).", nil, nil),
+		kills: prometheus.NewDesc("markuproom_pdf_worker_kills_total",
+			"PDF workers killed during a job, by the limit they passed: memory, cpu, time, output, crash.", []string{"reason"}, nil),
+	}
+}
+
+func (c *pdfWorkerCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- c.jobs
+	ch <- c.starts
+	ch <- c.kills
+}
+
+func (c *pdfWorkerCollector) Collect(ch chan<- prometheus.Metric) {
+	s := c.work.Stats()
+	ch <- prometheus.MustNewConstMetric(c.jobs, prometheus.CounterValue, float64(s.Jobs))
+	ch <- prometheus.MustNewConstMetric(c.starts, prometheus.CounterValue, float64(s.Started))
+	for _, r := range pdfworker.Reasons() {
+		ch <- prometheus.MustNewConstMetric(c.kills, prometheus.CounterValue, float64(s.Killed[r]), string(r))
+	}
 }

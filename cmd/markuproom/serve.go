@@ -42,8 +42,14 @@ func (e *cliEnv) serve(ctx context.Context, args []string) int {
 	if code := e.prepareData(ctx, a, logger); code != 0 {
 		return code
 	}
+	if err := a.pdf.Start(ctx); err != nil {
+		return e.fail("serve: start the PDF workers", err)
+	}
+	logger.InfoContext(ctx, "pdf workers started", "workers", a.pdf.Options().Size, "memory_bytes", a.pdf.Options().Memory,
+		"memory_cgroups", a.pdf.Cgroups(), "timeout", a.pdf.Options().Timeout.String())
 	registry := prometheus.NewRegistry()
-	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		newPDFWorkerCollector(a.pdf))
 	a.requests = models.NewRollupRecorder(a.store, a.store.Now)
 	handler, err := a.newHandler(logger, registry)
 	if err != nil {
@@ -267,15 +273,23 @@ func (a *app) retention() models.Retention {
 }
 
 // sweep runs the retention sweep (models.Store.Sweep) every
-// cfg.SweepInterval until ctx ends: finished outbox messages past their
-// retention, expired Idempotency-Key records, console sessions past their
-// maximum age, old sign-in attempts, refilled rate-limit buckets. Every
-// instance runs the loop; a lease lets one sweep at a time.
+// cfg.SweepInterval until ctx ends, the first time at start: finished
+// outbox messages past their retention, expired Idempotency-Key records,
+// console sessions past their maximum age, old sign-in attempts, refilled
+// rate-limit buckets. Every instance runs the loop; a lease lets one sweep
+// the database at a time, while each removes its own stale staged uploads
+// (models.StaleUploadAge).
 func (a *app) sweep(ctx context.Context) {
 	tick := time.NewTicker(a.cfg.SweepInterval)
 	defer tick.Stop()
 	policy := a.retention()
 	for {
+		// Temporary files are this instance's own: every instance removes its stale ones.
+		if n, err := a.store.RemoveStaleUploads(time.Now().Add(-models.StaleUploadAge)); err != nil {
+			a.log.WarnContext(ctx, "remove stale staged uploads", "error", err, "removed", n)
+		} else if n > 0 {
+			a.log.InfoContext(ctx, "removed stale staged uploads", "removed", n)
+		}
 		rep, err := a.store.Sweep(ctx, policy)
 		switch {
 		case err != nil && ctx.Err() == nil:

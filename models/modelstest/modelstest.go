@@ -35,6 +35,15 @@ func Dialects() []models.Dialect {
 	return []models.Dialect{models.DialectSQLite}
 }
 
+// PDFWork is the PDF workers every test store of this test binary shares
+// (New and AnotherInstance use it): the test binary itself, started as a
+// worker (its TestMain calls pdfjob.ServeIfWorker), four at a time, so that
+// tests do not each pay for starting their own. It is made on first use and
+// its workers end with the test binary.
+var PDFWork = sync.OnceValue(func() *models.PDFWork {
+	return models.NewPDFWork(models.PDFWorkOptions{Concurrency: 4, Wait: time.Minute})
+})
+
 // Clock is a settable clock for tests.
 type Clock struct{ t time.Time }
 
@@ -104,7 +113,7 @@ func New(t testing.TB, dialect models.Dialect) *Env {
 	t.Cleanup(func() { _ = bucket.Close() })
 	clock := NewClock()
 	sleeps := &Sleeps{}
-	store := models.NewStore(db, bucket, models.StoreOptions{Now: clock.Now, TempDir: t.TempDir(), Sleep: sleeps.Sleep})
+	store := models.NewStore(db, bucket, models.StoreOptions{Now: clock.Now, TempDir: t.TempDir(), Sleep: sleeps.Sleep, PDF: PDFWork()})
 	return &Env{DB: db, Bucket: bucket, Store: store, Clock: clock, Sleeps: sleeps, url: dbURL}
 }
 
@@ -136,7 +145,7 @@ func openURL(t testing.TB, dbURL string) *models.Database {
 // connection pool of its own, as a second server instance would have.
 func (e *Env) AnotherInstance(t testing.TB) *models.Store {
 	t.Helper()
-	return models.NewStore(openURL(t, e.url), e.Bucket, models.StoreOptions{Now: e.Clock.Now, TempDir: t.TempDir(), Sleep: e.Sleeps.Sleep})
+	return models.NewStore(openURL(t, e.url), e.Bucket, models.StoreOptions{Now: e.Clock.Now, TempDir: t.TempDir(), Sleep: e.Sleeps.Sleep, PDF: PDFWork()})
 }
 
 // PostgresSchemaURL creates a schema of the test's own and returns a URL whose

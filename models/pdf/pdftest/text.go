@@ -3,6 +3,8 @@ package pdftest
 import (
 	"fmt"
 	"strings"
+
+	"github.com/markuproom/markuproom/models/pdf"
 )
 
 // PlacedText is one string drawn in Helvetica of Size points with its
@@ -42,4 +44,22 @@ func TextPDF(pages []TextPage) []byte {
 	}
 	objs[1] = fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), len(pages))
 	return RawPDF(objs)
+}
+
+// LinesLayout is a one-page Letter layout whose runs are lines, each glyph 6
+// points wide on its line (a long line wraps onto itself every 60 glyphs, so
+// every tag placed near a glyph stays on the page): a document's text
+// without a PDF, for the anchor search's tests.
+func LinesLayout(lines ...string) pdf.Layout {
+	page := pdf.PageLayout{Page: pdf.Page{MediaBox: pdf.Box{URX: 612, URY: 792}, CropBox: pdf.Box{URX: 612, URY: 792}}}
+	for i, line := range lines {
+		y := 700 - 14*float64(i)
+		run := pdf.TextRun{Text: line, Size: 10}
+		for k := range []rune(line) {
+			x := 50 + 6*float64(k%60)
+			run.Glyphs = append(run.Glyphs, pdf.Box{LLX: x, LLY: y, URX: x + 6, URY: y + 10})
+		}
+		page.Runs = append(page.Runs, run)
+	}
+	return pdf.Layout{Pages: []pdf.PageLayout{page}}
 }

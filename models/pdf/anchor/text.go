@@ -1,4 +1,4 @@
-package models
+package anchor
 
 import (
 	"context"
@@ -10,27 +10,27 @@ import (
 	"github.com/markuproom/markuproom/models/pdf/detect"
 )
 
-// anchorCheckEvery is how many characters the anchor search scans between two
-// looks at its context: a few microseconds of work, so a request its client
-// has left stops well within a second (docs/decisions.md, "Anchor search
-// within a budget").
-const anchorCheckEvery = 4096
+// checkEvery is how many characters the anchor search scans between two
+// looks at its context: a few microseconds of work, so a search whose
+// client has left stops well within a second (docs/decisions.md, "Anchor
+// search within a budget").
+const checkEvery = 4096
 
-// runBreak separates two runs in an anchorText; no rune of an anchor is
+// runBreak separates two runs in a Text; no rune of an anchor is
 // negative, so no match spans two runs (an anchor lies on one line).
 const runBreak rune = -1
 
-// glyphAt locates one character of an anchorText in the layout.
+// glyphAt locates one character of a Text in the layout.
 type glyphAt struct {
 	page, run, glyph int32
 }
 
-// anchorText is a document's text prepared once for every anchor searched in
+// Text is a document's text prepared once for every anchor searched in
 // it: the runs of every page one after the other, each run of white space
 // made one ' ', runBreak between runs. Finding an anchor is then one
 // left-to-right pass (Knuth–Morris–Pratt): linear in the text plus the
 // anchor, whatever both hold.
-type anchorText struct {
+type Text struct {
 	lay  pdf.Layout
 	text []rune
 	// folded is text case-folded, made on the first case-insensitive search.
@@ -38,10 +38,10 @@ type anchorText struct {
 	at     []glyphAt
 }
 
-// newAnchorText prepares lay's text. Runs whose text does not map one rune to
+// NewText prepares lay's text. Runs whose text does not map one rune to
 // one glyph are left out, as detect.FindText leaves them.
-func newAnchorText(lay pdf.Layout) *anchorText {
-	t := &anchorText{lay: lay}
+func NewText(lay pdf.Layout) *Text {
+	t := &Text{lay: lay}
 	for p, page := range lay.Pages {
 		for r, run := range page.Runs {
 			if len(t.text) > 0 {
@@ -70,8 +70,8 @@ func newAnchorText(lay pdf.Layout) *anchorText {
 	return t
 }
 
-// size is how many characters one search scans, besides the anchor.
-func (t *anchorText) size() int64 { return int64(len(t.text)) }
+// Size is how many characters one search scans, besides the anchor.
+func (t *Text) Size() int64 { return int64(len(t.text)) }
 
 // foldRune maps the runes that compare equal without regard to case to one
 // rune (simple case mapping, as unicode.ToUpper then unicode.ToLower).
@@ -82,14 +82,14 @@ func foldRune(r rune) rune {
 	return unicode.ToLower(unicode.ToUpper(r))
 }
 
-// find returns the occurrences of anchor, page by page in the order the text
+// Find returns the occurrences of anchor, page by page in the order the text
 // is drawn, as detect.FindText defines them (runs of white space in anchor
 // match runs of white space in the text; caseSensitive false compares case
 // folded; wholeWord true only accepts occurrences not preceded or followed by
 // a letter or digit; occurrences do not overlap), stopping after limit of
-// them. It looks at ctx every anchorCheckEvery characters and returns its
+// them. It looks at ctx every checkEvery characters and returns its
 // error once it is done.
-func (t *anchorText) find(ctx context.Context, anchor string, caseSensitive, wholeWord bool, limit int) ([]detect.Match, error) {
+func (t *Text) Find(ctx context.Context, anchor string, caseSensitive, wholeWord bool, limit int) ([]detect.Match, error) {
 	want := []rune(strings.Join(strings.Fields(anchor), " "))
 	if len(want) == 0 || limit <= 0 {
 		return nil, nil
@@ -127,7 +127,7 @@ func (t *anchorText) find(ctx context.Context, anchor string, caseSensitive, who
 	end := 0 // where the last accepted occurrence ends
 	k := 0
 	for i, c := range text {
-		if i%anchorCheckEvery == 0 {
+		if i%checkEvery == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
@@ -159,7 +159,7 @@ func (t *anchorText) find(ctx context.Context, anchor string, caseSensitive, who
 }
 
 // match is the occurrence at text[from:to] (one run's characters).
-func (t *anchorText) match(from, to int) detect.Match {
+func (t *Text) match(from, to int) detect.Match {
 	a, z := t.at[from], t.at[to-1]
 	page := t.lay.Pages[a.page]
 	glyphs := page.Runs[a.run].Glyphs[a.glyph : z.glyph+1]

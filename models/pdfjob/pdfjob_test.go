@@ -1,0 +1,152 @@
+package pdfjob_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/markuproom/markuproom/models/pdf"
+	"github.com/markuproom/markuproom/models/pdf/anchor"
+	"github.com/markuproom/markuproom/models/pdf/pdftest"
+	"github.com/markuproom/markuproom/models/pdfjob"
+	"github.com/markuproom/markuproom/models/pdfworker"
+	"github.com/markuproom/markuproom/models/templatematch"
+)
+
+func TestMain(m *testing.M) {
+	pdfjob.ServeIfWorker()
+	os.Exit(m.Run())
+}
+
+func pool(t *testing.T) *pdfworker.Pool {
+	t.Helper()
+	p := pdfworker.New(pdfworker.Options{Size: 1})
+	t.Cleanup(func() { _ = p.Close() })
+	return p
+}
+
+// file writes b to a file of the test's temp directory.
+func file(t *testing.T, name string, b []byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestStageReadsAnUploadInAWorker(t *testing.T) {
+	p := pool(t)
+	ctx := context.Background()
+	in := file(t, "in.pdf", pdftest.ThreePages(t))
+	out := filepath.Join(t.TempDir(), "out.pdf")
+	res, err := pdfjob.Stage(ctx, p, pdfjob.StageArgs{MaxOutput: 50 << 20}, in, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Info.Pages) != 3 || res.Mended {
+		t.Fatalf("got %d pages, mended %v", len(res.Info.Pages), res.Mended)
+	}
+	var fp templatematch.Fingerprint
+	if err := fp.UnmarshalBinary(res.Fingerprint); err != nil {
+		t.Fatalf("fingerprint: %v", err)
+	}
+	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("an ordinary upload wrote an output file: %v", err)
+	}
+	if s := p.Stats(); s.Jobs != 1 {
+		t.Errorf("stats %+v", s)
+	}
+}
+
+// Every refusal comes back as the pdf package's own error, so callers map
+// it as they did when the work ran in process.
+func TestRefusalsComeBackAsThePDFPackagesErrors(t *testing.T) {
+	p := pool(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	stage := func(b []byte, a pdfjob.StageArgs) error {
+		_, err := pdfjob.Stage(ctx, p, a, file(t, "in.pdf", b), filepath.Join(dir, "out.pdf"))
+		return err
+	}
+	if err := stage(pdftest.NotPDF(), pdfjob.StageArgs{MaxOutput: 50 << 20}); !errors.Is(err, pdf.ErrNotPDF) {
+		t.Errorf("not a PDF: %v", err)
+	}
+	if err := stage(pdftest.EncryptedWithPassword(t), pdfjob.StageArgs{MaxOutput: 50 << 20}); !errors.Is(err, pdf.ErrPasswordRequired) {
+		t.Errorf("a password: %v", err)
+	}
+	if err := stage(pdftest.Truncated(t), pdfjob.StageArgs{MaxOutput: 50 << 20}); !errors.Is(err, pdf.ErrMalformed) {
+		t.Errorf("cut short: %v", err)
+	}
+	bomb := pdftest.Expanding{Pages: 2, ObjectStream: 4 << 20}.Build(t)
+	err := stage(bomb, pdfjob.StageArgs{Limits: pdf.Limits{MaxStreamBytes: 1 << 20, MaxFileBytes: 3 << 20}, MaxOutput: 50 << 20})
+	var ee *pdf.ExpandsError
+	if !errors.As(err, &ee) || ee.Limit != 1<<20 {
+		t.Errorf("a bomb: %v, want an ExpandsError at 1 MiB", err)
+	}
+	// A decrypted copy larger than the output limit is refused, not written.
+	enc := pdftest.Encrypted(t)
+	err = stage(enc, pdfjob.StageArgs{MaxOutput: 100})
+	var oe *pdfjob.OutputTooLargeError
+	if !errors.As(err, &oe) || oe.Limit != 100 {
+		t.Errorf("a mended copy past the limit: %v", err)
+	}
+	res, err := pdfjob.Stage(ctx, p, pdfjob.StageArgs{MaxOutput: 50 << 20}, file(t, "enc.pdf", enc), filepath.Join(dir, "dec.pdf"))
+	if err != nil || !res.Mended || !res.Decrypted {
+		t.Fatalf("an empty password: %+v, %v", res, err)
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "dec.pdf")); err != nil || fi.Size() == 0 {
+		t.Errorf("the decrypted copy was not written: %v", err)
+	}
+}
+
+func TestPageEditsRunInAWorker(t *testing.T) {
+	p := pool(t)
+	ctx := context.Background()
+	in := file(t, "in.pdf", pdftest.ThreePages(t))
+	out := filepath.Join(t.TempDir(), "out.pdf")
+	res, err := pdfjob.Edit(ctx, p, pdfjob.EditArgs{MaxOutput: 50 << 20, Op: pdfjob.EditDelete, Page: 2}, in, out)
+	if err != nil || len(res.Info.Pages) != 2 {
+		t.Fatalf("delete: %d pages, %v", len(res.Info.Pages), err)
+	}
+	written, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info, err := pdf.Inspect(ctx, bytes.NewReader(written)); err != nil || len(info.Pages) != 2 {
+		t.Fatalf("the edited file: %d pages, %v", len(info.Pages), err)
+	}
+	if _, err := pdfjob.Edit(ctx, p, pdfjob.EditArgs{MaxOutput: 50 << 20, Op: pdfjob.EditMove, From: 1, To: 9}, in, out); !errors.Is(err, pdf.ErrPageOutOfRange) {
+		t.Errorf("a move past the end: %v", err)
+	}
+	one := file(t, "one.pdf", written)
+	if _, err := pdfjob.Edit(ctx, p, pdfjob.EditArgs{MaxOutput: 50 << 20, Op: pdfjob.EditDelete, Page: 1}, one, out); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pdfjob.Edit(ctx, p, pdfjob.EditArgs{MaxOutput: 50 << 20, Op: pdfjob.EditDelete, Page: 1}, out, filepath.Join(t.TempDir(), "x.pdf")); !errors.Is(err, pdf.ErrLastPage) {
+		t.Errorf("the last page: %v", err)
+	}
+}
+
+func TestAnchorsAreFoundInAWorker(t *testing.T) {
+	p := pool(t)
+	doc := pdftest.TextPDF([]pdftest.TextPage{{Width: 612, Height: 792, Texts: []pdftest.PlacedText{{X: 72, Y: 700, Size: 12, Text: "Sign here:"}}}})
+	req := anchor.Request{Budget: 1 << 20, MaxTagsPerDocument: 10, MaxPlaced: 10, Listings: []anchor.Listing{{Queries: []anchor.Query{
+		{Anchor: "Sign here", Width: 100, Height: 20, XOffset: 60},
+		{Anchor: "Nowhere"},
+	}}}}
+	res, err := pdfjob.PlaceAnchors(context.Background(), p, pdfjob.AnchorArgs{Request: req}, file(t, "doc.pdf", doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := res.Listings[0].Outcomes
+	if len(out) != 2 || len(out[0].Tags) != 1 || out[0].Tags[0].Page != 1 || out[1].Problem != anchor.ProblemNotFound {
+		t.Fatalf("outcomes %+v", out)
+	}
+	if box := out[0].Tags[0].Box; box.LLX < 130 || box.Width() != 100 {
+		t.Errorf("tag box %+v", box)
+	}
+}
