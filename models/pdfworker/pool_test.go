@@ -298,3 +298,20 @@ func ownRSS(t *testing.T) int64 {
 	t.Fatal("no VmRSS")
 	return 0
 }
+
+// BenchmarkJobRoundTrip is the pool's own cost per job: a job that does
+// nothing, sent to a warm worker and answered (the frames, the limits set
+// before the job, the worker handing its memory back after it).
+func BenchmarkJobRoundTrip(b *testing.B) {
+	p := pdfworker.New(pdfworker.Options{Size: 1})
+	defer p.Close()
+	if err := p.Start(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	for b.Loop() {
+		if _, err := p.Do(ctx, job("pid", 0)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
