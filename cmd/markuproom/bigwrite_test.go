@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os/exec"
-	"path/filepath"
 	"runtime"
 	"testing"
 	"time"
@@ -30,10 +28,7 @@ func TestLargeWritesStayWithinTheirMemory(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("reads peak RSS from /proc/<pid>/status (Linux only)")
 	}
-	bin := filepath.Join(t.TempDir(), "markuproom")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := serverBinary(t)
 	big := pdftest.Expanding{Pages: 3, Padding: 50<<20 - 4096}.Build(t)
 	for name, databaseURL := range databases(t) {
 		t.Run(name, func(t *testing.T) {

@@ -216,8 +216,8 @@ func loadConfig(getenv func(string) string) (config, error) {
 	} else {
 		c.PDFConcurrency = int(n)
 	}
-	if c.PDFWorkerMemory = positive("MARKUPROOM_PDF_WORKER_MEMORY", strconv.FormatInt(pdfworker.DefaultMemory, 10)); c.PDFWorkerMemory < 128<<20 {
-		errs = append(errs, fmt.Errorf("MARKUPROOM_PDF_WORKER_MEMORY=%d must be at least 134217728 (128 MiB)", c.PDFWorkerMemory))
+	if c.PDFWorkerMemory = positive("MARKUPROOM_PDF_WORKER_MEMORY", strconv.FormatInt(pdfworker.DefaultMemory, 10)); c.PDFWorkerMemory < 64<<20 {
+		errs = append(errs, fmt.Errorf("MARKUPROOM_PDF_WORKER_MEMORY=%d must be at least 67108864 (64 MiB)", c.PDFWorkerMemory))
 	}
 	c.PDFWorkerTimeout = duration("MARKUPROOM_PDF_WORKER_TIMEOUT", pdfworker.DefaultTimeout.String())
 	c.PDFWorkerCPU = duration("MARKUPROOM_PDF_WORKER_CPU", c.PDFWorkerTimeout.String())

@@ -10,8 +10,6 @@ import (
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -52,10 +50,7 @@ func TestSIGKILLMidWritesLeavesEveryTransactionWhole(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short: builds and runs the server binary")
 	}
-	bin := filepath.Join(t.TempDir(), "markuproom")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := serverBinary(t)
 	for name, databaseURL := range databases(t) {
 		t.Run(name, func(t *testing.T) {
 			dbURL, dir := databaseURL(), t.TempDir()

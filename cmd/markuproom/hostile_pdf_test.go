@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -50,11 +48,7 @@ func TestHostilePDFsLeaveTheServerUp(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("reads and resets peak RSS through /proc/<pid> (Linux only)")
 	}
-	bin := filepath.Join(t.TempDir(), "markuproom")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := serverBinary(t)
 	files := pdftest.HostileFiles()
 	inRoom := map[string]bool{"field-names-116KB": true, "text-tags-622k": true}
 	newRoom := map[string]bool{"field-names-105KB": true, "field-names-116KB": true, "text-tags-622k": true}

@@ -64,10 +64,7 @@ func TestTwoInstancesShareOnePostgreSQLAndOneS3Bucket(t *testing.T) {
 	if os.Getenv(modelstest.PostgresURLEnv) == "" {
 		t.Skip("needs PostgreSQL (TEST_DATABASE_URL): the embedded SQLite database is single-instance by design")
 	}
-	bin := filepath.Join(t.TempDir(), "markuproom")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := serverBinary(t)
 	databaseURL := modelstest.PostgresSchemaURL(t)
 
 	// The S3 bucket, on loopback.

@@ -42,11 +42,7 @@ func TestPDFBombsLeaveTheServerUp(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("reads peak RSS from /proc/<pid>/status (Linux only)")
 	}
-	bin := filepath.Join(t.TempDir(), "markuproom")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := serverBinary(t)
 	const decoded = 400 << 20
 	objectBomb := pdftest.Expanding{Pages: 3, ObjectStream: decoded}.Build(t)
 	contentBomb := pdftest.Expanding{Pages: 3, Content: []int64{decoded}}.Build(t)
@@ -194,7 +190,11 @@ type process struct {
 func startProcess(t *testing.T, bin, databaseURL string) *process {
 	t.Helper()
 	dir := t.TempDir()
-	n := startNode(t, bin, dir, databaseURL)
+	return newProcess(startNode(t, bin, dir, databaseURL), dir)
+}
+
+// newProcess is the started node n (data in dir) with the demo's token and room.
+func newProcess(n *node, dir string) *process {
 	out := n.stdout.String()
 	return &process{cmd: n.cmd, base: n.base, dataDir: dir, stderr: n.stderr,
 		token: fieldAfter(out, "API token"), roomURL: regexp.MustCompile(`http://\S+/markup-room/\S+`).FindString(out)}
