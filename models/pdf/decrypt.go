@@ -3,13 +3,18 @@ package pdf
 // Decryption of files that open without a password. A PDF encrypted with an
 // empty user password (owner-password restrictions only) is shown by every
 // viewer without asking; such an upload is decrypted and stored decrypted.
-// pdfcpu reads the file with the empty password, decrypting every string
-// and stream (it decodes object streams on the way, within its decode limit,
-// set to l's per-stream cap; page content stays encoded). Every object it
-// read is then written out unencrypted by the repair pass's writer
-// (repair_write.go), numbers kept: pdfcpu's own writer drops objects it does
-// not reach (a form field's parents) and rewrites the document's dates.
-// The decrypted copy is inspected like any upload, under every decode cap.
+// Its streams were measured against the decode caps first, decrypted on the
+// way (crypt.go, Mend). pdfcpu then reads the file with the empty password,
+// decrypting every string and stream; it decodes no stream but the header
+// of each object stream and the one holding the catalog (within l's
+// per-stream cap). Every object it read is written out unencrypted by the
+// repair pass's writer (repair_write.go), numbers kept and object streams
+// kept as they are, decrypted but not decoded: a compressed object stays in
+// its object stream, read by no one here, so an object that several
+// cross-reference entries name is never copied once per entry, and the copy
+// is about the file's size (it stops at its cap). pdfcpu's own writer drops
+// objects it does not reach (a form field's parents) and rewrites the
+// document's dates. The decrypted copy is inspected like any upload.
 
 import (
 	"context"
@@ -26,9 +31,22 @@ import (
 // ErrPasswordRequired; one whose encryption pdfcpu cannot open (a public-key
 // security handler, say) with ErrEncrypted.
 func (l Limits) decrypt(ctx context.Context, r io.ReadSeeker) ([]byte, error) {
+	size, err := r.Seek(0, io.SeekEnd)
+	if err != nil {
+		return nil, err
+	}
 	if _, err := r.Seek(0, io.SeekStart); err != nil {
 		return nil, err
 	}
+	rb := newRebuilder(ctx, nil, 0, size, l)
+	defer rb.cancel()
+	out, err := rb.decrypt(r)
+	return out, rb.lateOr(err)
+}
+
+// decrypt is Limits.decrypt, under the pass's deadline.
+func (rb *rebuilder) decrypt(r io.ReadSeeker) ([]byte, error) {
+	ctx, l := rb.ctx, rb.limits
 	conf := newConfig(l)
 	conf.Cmd = model.DECRYPT
 	conf.UserPW, conf.OwnerPW = "", ""
@@ -48,7 +66,6 @@ func (l Limits) decrypt(ctx context.Context, r io.ReadSeeker) ([]byte, error) {
 	if pc.EncKey == nil || pc.Root == nil {
 		return nil, ErrEncrypted
 	}
-	rb := newRebuilder(ctx, nil, 0, l)
 	rb.objs = map[int]*foundObject{}
 	rb.header = []byte("%PDF-" + pc.HeaderVersion.String())
 	if pc.HeaderVersion == nil {
@@ -70,9 +87,20 @@ func (l Limits) decrypt(ctx context.Context, r io.ReadSeeker) ([]byte, error) {
 			gen = *e.Generation
 		}
 		f := &foundObject{num: num, gen: gen}
+		if e.ObjectStream != nil && e.ObjectStreamInd != nil {
+			// A compressed object stays where it is: its object stream is
+			// written decrypted, and the new section names it there.
+			f.inStream, f.index = *e.ObjectStream, *e.ObjectStreamInd
+			if err := rb.add(f); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		switch o := e.Object.(type) {
-		case types.ObjectStreamDict, types.XRefStreamDict:
-			continue // their objects are listed one by one; a fresh section replaces them
+		case types.XRefStreamDict:
+			continue // a fresh section replaces it
+		case types.ObjectStreamDict:
+			f.isStream, f.dict, f.data, f.fixLength = true, o.Dict.Clone().(types.Dict), o.Raw, true
 		case types.StreamDict:
 			if t := o.Type(); t != nil && (*t == "XRef" || *t == "ObjStm") {
 				continue
@@ -92,5 +120,5 @@ func (l Limits) decrypt(ctx context.Context, r io.ReadSeeker) ([]byte, error) {
 	if len(pc.ID) > 0 {
 		rb.trailer["ID"] = pc.ID
 	}
-	return rb.write(), nil
+	return rb.write()
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
@@ -23,7 +24,8 @@ func MovePage(ctx context.Context, content []byte, from, to int) ([]byte, Info, 
 // DeletePage returns a copy of the PDF without page n (1-based) with its
 // page geometry. The last page cannot go: a document needs one. The input
 // (and the output) are inspected within l first, so a PDF that expands past
-// l never reaches pdfcpu's page editing.
+// l never reaches pdfcpu's page editing; the output stops as soon as it
+// passes l.MaxOutputBytes (an *OutputTooLargeError).
 func (l Limits) DeletePage(ctx context.Context, content []byte, n int) (_ []byte, _ Info, err error) {
 	defer recoverEdit(&err)
 	info, err := l.Inspect(ctx, bytes.NewReader(content))
@@ -45,11 +47,11 @@ func (l Limits) DeletePage(ctx context.Context, content []byte, n int) (_ []byte
 			kept = append(kept, strconv.Itoa(p))
 		}
 	}
-	var out bytes.Buffer
-	if err := api.Collect(bytes.NewReader(content), &out, kept, newConfig(l)); err != nil {
-		return nil, Info{}, fmt.Errorf("remove page %d: %w", n, err)
+	out := l.editOutput()
+	if err := api.Collect(bytes.NewReader(content), out, kept, newConfig(l)); err != nil {
+		return nil, Info{}, out.failed(fmt.Errorf("remove page %d: %w", n, err))
 	}
-	return l.inspected(ctx, out.Bytes())
+	return l.inspected(ctx, out.buf.Bytes())
 }
 
 // MovePage returns a copy of the PDF with page from moved to position to
@@ -73,11 +75,11 @@ func (l Limits) MovePage(ctx context.Context, content []byte, from, to int) (_ [
 	for i, p := range order {
 		pages[i] = strconv.Itoa(p)
 	}
-	var out bytes.Buffer
-	if err := api.Collect(bytes.NewReader(content), &out, pages, newConfig(l)); err != nil {
-		return nil, Info{}, fmt.Errorf("reorder pages: %w", err)
+	out := l.editOutput()
+	if err := api.Collect(bytes.NewReader(content), out, pages, newConfig(l)); err != nil {
+		return nil, Info{}, out.failed(fmt.Errorf("reorder pages: %w", err))
 	}
-	return l.inspected(ctx, out.Bytes())
+	return l.inspected(ctx, out.buf.Bytes())
 }
 
 // recoverEdit turns a panic in pdfcpu's page editing into ErrMalformed, as
@@ -128,11 +130,20 @@ func selfContained(content []byte, pages []Page, l Limits) ([]byte, error) {
 			d["Resources"] = inh.Resources
 		}
 	}
-	var out bytes.Buffer
-	if err := api.WriteContext(ctx, &out); err != nil {
-		return nil, fmt.Errorf("write the PDF: %w", err)
+	out := l.editOutput()
+	if err := api.WriteContext(ctx, out); err != nil {
+		return nil, out.failed(fmt.Errorf("write the PDF: %w", err))
 	}
-	return out.Bytes(), nil
+	return out.buf.Bytes(), nil
+}
+
+// editOutput is the buffer a page edit writes into: it stops at
+// l.MaxOutputBytes, when there is one.
+func (l Limits) editOutput() *cappedBuffer {
+	if l.MaxOutputBytes <= 0 {
+		return &cappedBuffer{limit: math.MaxInt64}
+	}
+	return &cappedBuffer{limit: l.MaxOutputBytes, over: &OutputTooLargeError{Limit: l.MaxOutputBytes}}
 }
 
 func rectangle(b Box) types.Array {

@@ -98,7 +98,7 @@ func (l Limits) read(ctx context.Context, r io.ReadSeeker, maxPages int) (*model
 	if err := verifyOffsets(ctx, src, base, xr.inUse); err != nil {
 		return nil, Info{}, err
 	}
-	if err := l.scanStreams(ctx, src, base, xr.inUse); err != nil {
+	if err := l.scanStreams(ctx, src, base, xr.inUse, nil); err != nil {
 		return nil, Info{}, err
 	}
 	if err := ctx.Err(); err != nil {

@@ -33,6 +33,11 @@ type Limits struct {
 	// may take (DefaultMaxLayoutTime when zero); past it the layout fails
 	// with ErrTooComplex.
 	MaxLayoutTime time.Duration
+	// MaxOutputBytes is the largest file Mend and the page edits may write;
+	// they stop as soon as their output passes it, with an
+	// *OutputTooLargeError. Zero means no cap (the server sets the upload
+	// limit: a stored file is never larger than an upload may be).
+	MaxOutputBytes int64
 }
 
 // DefaultLimits returns the default caps.
@@ -74,6 +79,24 @@ func (e *ExpandsError) Error() string {
 
 // Unwrap makes errors.Is(err, ErrExpandsTooMuch) true.
 func (e *ExpandsError) Unwrap() error { return ErrExpandsTooMuch }
+
+// ErrOutputTooLarge reports a mended or edited PDF larger than
+// Limits.MaxOutputBytes; returned errors are *OutputTooLargeError values
+// that wrap it.
+var ErrOutputTooLarge = errors.New("the PDF written would be larger than the limit")
+
+// OutputTooLargeError says which cap a written PDF passed.
+type OutputTooLargeError struct {
+	// Limit is Limits.MaxOutputBytes, in bytes.
+	Limit int64
+}
+
+func (e *OutputTooLargeError) Error() string {
+	return fmt.Sprintf("%v of %s", ErrOutputTooLarge, MiB(e.Limit))
+}
+
+// Unwrap makes errors.Is(err, ErrOutputTooLarge) true.
+func (e *OutputTooLargeError) Unwrap() error { return ErrOutputTooLarge }
 
 // MiB formats a byte count in MiB for messages ("32 MiB", "0.5 MiB").
 func MiB(n int64) string {

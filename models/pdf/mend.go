@@ -6,6 +6,11 @@ package pdf
 // encrypted with an empty user password is decrypted (decrypt.go). The
 // result is a new file that the caller inspects like any other upload, so
 // every check and decode cap applies to it. See docs/decisions.md.
+//
+// The work is bounded before it starts: the repair pass counts each object
+// stream against the decode caps before decoding it; an encrypted file's
+// streams are all measured, decrypted on the way, before pdfcpu decrypts
+// anything; the copy written stops at its cap (Limits.MaxOutputBytes).
 
 import (
 	"bytes"
@@ -53,8 +58,9 @@ func Mend(ctx context.Context, r io.ReadSeeker) (Mended, error) {
 //
 // Errors wrap ErrNotPDF, ErrMalformed (damage the repair pass does not mend:
 // a file cut short above all), ErrPasswordRequired, ErrEncrypted (an
-// encryption this package cannot open), ErrExpandsTooMuch, or are the
-// context's error. Mend holds at most twice maxRepairBytes in memory.
+// encryption this package cannot open), ErrExpandsTooMuch, ErrOutputTooLarge
+// (the copy would pass l.MaxOutputBytes), or are the context's error. Mend
+// holds at most twice maxRepairBytes in memory for a repair.
 func (l Limits) Mend(ctx context.Context, r io.ReadSeeker) (m Mended, err error) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -77,7 +83,7 @@ func (l Limits) Mend(ctx context.Context, r io.ReadSeeker) (m Mended, err error)
 		return Mended{}, err
 	}
 	m = Mended{Repairs: []string{}}
-	encrypted, err := checkStructure(ctx, src, base, l)
+	xr, err := checkStructure(ctx, src, base, l)
 	if err != nil {
 		if !errors.Is(err, ErrMalformed) {
 			return Mended{}, err
@@ -85,20 +91,25 @@ func (l Limits) Mend(ctx context.Context, r io.ReadSeeker) (m Mended, err error)
 		if m.Content, m.Repairs, err = l.repair(ctx, src, base); err != nil {
 			return Mended{}, err
 		}
-		rs := &source{r: bytes.NewReader(m.Content), size: int64(len(m.Content))}
-		if base, err = findHeader(rs); err != nil {
+		src = &source{r: bytes.NewReader(m.Content), size: int64(len(m.Content))}
+		if base, err = findHeader(src); err != nil {
 			return Mended{}, err
 		}
-		if encrypted, err = checkStructure(ctx, rs, base, l); err != nil {
+		if xr, err = checkStructure(ctx, src, base, l); err != nil {
 			return Mended{}, err
 		}
 	}
-	if encrypted {
-		var in io.ReadSeeker = r
-		if m.Content != nil {
-			in = bytes.NewReader(m.Content)
+	if xr.encrypted {
+		// Measured before anything is decrypted: the streams, decrypted
+		// on the way into the counter, and the bytes decrypted.
+		c, err := openCrypt(ctx, src, base, xr.enc, xr.inUse)
+		if err != nil {
+			return Mended{}, err
 		}
-		if m.Content, err = l.decrypt(ctx, in); err != nil {
+		if err := l.scanStreams(ctx, src, base, xr.inUse, c); err != nil {
+			return Mended{}, err
+		}
+		if m.Content, err = l.decrypt(ctx, src.r); err != nil {
 			return Mended{}, err
 		}
 		m.Decrypted = true
@@ -107,19 +118,20 @@ func (l Limits) Mend(ctx context.Context, r io.ReadSeeker) (m Mended, err error)
 }
 
 // checkStructure runs the structural checks of Inspect (the end of the file,
-// the cross-reference chain, every object at its offset) and reports whether
-// the trailer names an encryption dictionary.
-func checkStructure(ctx context.Context, src *source, base int64, l Limits) (encrypted bool, err error) {
+// the cross-reference chain, every object at its offset) and returns what
+// the cross-reference sections say, whether the trailer names an
+// encryption dictionary among it.
+func checkStructure(ctx context.Context, src *source, base int64, l Limits) (*xrefResult, error) {
 	start, err := findStartXRef(src)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
 	xr, err := walkXRef(ctx, src, base, start, l)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
 	if err := verifyOffsets(ctx, src, base, xr.inUse); err != nil {
-		return false, err
+		return nil, err
 	}
-	return xr.encrypted, nil
+	return xr, nil
 }

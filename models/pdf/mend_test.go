@@ -270,25 +270,45 @@ func TestMendDecrypts(t *testing.T) {
 }
 
 // TestMendKeepsCaps: a decompression bomb inside a damaged or encrypted file
-// is still refused by the decode caps.
+// is still refused by the decode caps; an encrypted one by Mend itself,
+// its streams measured before anything is decrypted.
 func TestMendKeepsCaps(t *testing.T) {
 	api.DisableConfigDir()
 	limits := pdf.Limits{MaxStreamBytes: 1 << 20, MaxFileBytes: 2 << 20}
 	bomb := pdftest.Expanding{Pages: 2, Content: []int64{3 << 20}}.Build(t)
 	objStmBomb := pdftest.Expanding{Pages: 2, ObjectStream: 3 << 20}.Build(t)
-	var enc bytes.Buffer
-	if err := api.Encrypt(bytes.NewReader(bomb), &enc, model.NewAESConfiguration("", "owner", 256)); err != nil {
-		t.Fatal(err)
+	spread := pdftest.Expanding{Pages: 3, Content: []int64{900 << 10, 900 << 10, 900 << 10}}.Build(t)
+	encrypt := func(b []byte, conf *model.Configuration) []byte {
+		var out bytes.Buffer
+		if err := api.Encrypt(bytes.NewReader(b), &out, conf); err != nil {
+			t.Fatal(err)
+		}
+		return out.Bytes()
 	}
-	for name, b := range map[string][]byte{
-		"damaged":                    shiftOffsets(t, bomb),
-		"CR LF":                      crlf(bomb),
-		"encrypted":                  enc.Bytes(),
-		"object stream bomb damaged": breakStartXRef(t, objStmBomb),
-	} {
-		t.Run(name, func(t *testing.T) {
+	tests := []struct {
+		name string
+		data []byte
+		// byMend: Mend refuses it itself, before decrypting.
+		byMend bool
+	}{
+		{"damaged", shiftOffsets(t, bomb), false},
+		{"CR LF", crlf(bomb), false},
+		{"object stream bomb damaged", breakStartXRef(t, objStmBomb), true},
+		{"encrypted AES-256", encrypt(bomb, model.NewAESConfiguration("", "owner", 256)), true},
+		{"encrypted AES-128", encrypt(bomb, model.NewAESConfiguration("", "owner", 128)), true},
+		{"encrypted RC4-128", encrypt(bomb, model.NewRC4Configuration("", "owner", 128)), true},
+		{"encrypted RC4-40", encrypt(bomb, model.NewRC4Configuration("", "owner", 40)), true},
+		{"encrypted object stream (RC4-128)", pdftest.EncryptedObjectStreams(1, 1, 3<<20), true},
+		{"encrypted, three streams together", encrypt(spread, model.NewRC4Configuration("", "owner", 128)), true},
+		{"encrypted and damaged", shiftOffsets(t, encrypt(bomb, model.NewAESConfiguration("", "owner", 128))), true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
 			ctx := context.Background()
-			m, err := limits.Mend(ctx, bytes.NewReader(b))
+			m, err := limits.Mend(ctx, bytes.NewReader(tt.data))
+			if tt.byMend && !errors.Is(err, pdf.ErrExpandsTooMuch) {
+				t.Fatalf("Mend = %v (decrypted %t), want ErrExpandsTooMuch before decrypting", err, m.Decrypted)
+			}
 			if err == nil {
 				_, err = limits.Inspect(ctx, bytes.NewReader(m.Content))
 			}

@@ -11,6 +11,14 @@ package pdf
 // A file cut short must not become a shorter document: the pass refuses a
 // file whose last object is incomplete, and one whose objects refer to an
 // object the file does not hold.
+//
+// Its work is bounded at each cause: the clock is read by bytes as well as
+// by objects (Ticker.Weigh), pdfcpu's parser runs under the same deadline,
+// an object stream's entries must lie in increasing order (each object is
+// read from its own span only, so none is read or copied twice), object
+// streams are decoded only after they are counted against the decode caps,
+// and the copy is written into a buffer that stops at its cap
+// (repair_write.go).
 
 import (
 	"bytes"
@@ -19,6 +27,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
@@ -70,7 +79,8 @@ func (l Limits) repair(ctx context.Context, src *source, base int64) ([]byte, []
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
-	rb := newRebuilder(ctx, data, int(base), l)
+	rb := newRebuilder(ctx, data, int(base), src.size, l)
+	defer rb.cancel()
 	out, err := rb.run()
 	if err != nil {
 		return nil, nil, err
@@ -104,14 +114,21 @@ type foundObject struct {
 
 // rebuilder scans a damaged file for its objects and writes a clean copy.
 type rebuilder struct {
-	ctx  context.Context
-	data []byte
-	base int
+	// ctx is the caller's context with the pass's deadline, for pdfcpu's
+	// parser; parent is the caller's own, to tell the two apart.
+	ctx, parent context.Context
+	cancel      context.CancelFunc
+	late        error // the error past the deadline
+	data        []byte
+	base        int
 	// header is the %PDF-n.n line to write; nil: the one of data.
 	header []byte
 	limits Limits
 	ticker *Ticker // the context and maxRepairTime
 	budget *decodeBudget
+	// outLimit caps the copy written, tooLarge says why (outputCap).
+	outLimit int64
+	tooLarge error
 	// objs maps an object number to its newest definition.
 	objs         map[int]*foundObject
 	trailer      types.Dict // the newest trailer or cross-reference stream dictionary with /Root
@@ -119,16 +136,36 @@ type rebuilder struct {
 	lengthsFixed bool
 }
 
-// newRebuilder starts a repair pass over data, within l, maxRepairTime and ctx.
-func newRebuilder(ctx context.Context, data []byte, base int, l Limits) *rebuilder {
+// newRebuilder starts a repair pass over data, a file of size bytes,
+// within l, maxRepairTime and ctx. Its cancel must be called.
+func newRebuilder(ctx context.Context, data []byte, base int, size int64, l Limits) *rebuilder {
 	late := malformed("the repair pass took longer than %v", maxRepairTime)
-	return &rebuilder{ctx: ctx, data: data, base: base, limits: l.withDefaults(), ticker: NewTicker(ctx).WithDeadline(maxRepairTime, late)}
+	l = l.withDefaults()
+	rb := &rebuilder{parent: ctx, late: late, data: data, base: base, limits: l, ticker: NewTicker(ctx).WithDeadline(maxRepairTime, late)}
+	rb.ctx, rb.cancel = context.WithTimeout(ctx, maxRepairTime)
+	rb.budget = &decodeBudget{ctx: rb.ctx, limits: l}
+	rb.outLimit, rb.tooLarge = l.outputCap(size)
+	return rb
+}
+
+// lateOr is err, or the deadline's error when err comes from work that the
+// pass's own deadline stopped (pdfcpu's parser, a decode).
+func (rb *rebuilder) lateOr(err error) error {
+	if err != nil && rb.ctx.Err() != nil && rb.parent.Err() == nil {
+		return rb.late
+	}
+	return err
 }
 
 // run scans, checks and writes.
 func (rb *rebuilder) run() ([]byte, error) {
+	out, err := rb.rebuild()
+	return out, rb.lateOr(err)
+}
+
+// rebuild is run.
+func (rb *rebuilder) rebuild() ([]byte, error) {
 	rb.objs = map[int]*foundObject{}
-	rb.budget = &decodeBudget{ctx: rb.ctx, limits: rb.limits}
 	if err := rb.scan(); err != nil {
 		return nil, err
 	}
@@ -147,7 +184,7 @@ func (rb *rebuilder) run() ([]byte, error) {
 		return nil, err
 	}
 	rb.judgeLengths()
-	return rb.write(), nil
+	return rb.write()
 }
 
 // scan walks the file from the header to the end, collecting objects and
@@ -155,11 +192,16 @@ func (rb *rebuilder) run() ([]byte, error) {
 func (rb *rebuilder) scan() error {
 	d := rb.data
 	pos := rb.base
+	weighed := pos  // the bytes up to here have been weighed
 	trailerAt := -2 // the next trailer keyword at or after pos; -1: none
 	for {
 		if err := rb.ticker.Tick(); err != nil {
 			return err
 		}
+		if err := rb.ticker.Weigh(max(0, pos-weighed)); err != nil {
+			return err
+		}
+		weighed = max(weighed, pos)
 		if trailerAt != -1 && trailerAt < pos {
 			if trailerAt = bytes.Index(d[pos:], []byte("trailer")); trailerAt >= 0 {
 				trailerAt += pos
@@ -267,6 +309,9 @@ func (rb *rebuilder) readObject(hdr, after, num, gen int) (int, error) {
 			return 0, malformed("object %d %d at offset %d is incomplete: the file ends inside it (truncated?)", num, gen, hdr-rb.base)
 		}
 		body := bytes.TrimSpace(region)
+		if err := rb.ticker.Weigh(endobj); err != nil {
+			return 0, err
+		}
 		o, _, err := rb.parseAt(after, endobj)
 		if err != nil || len(body) == 0 {
 			return 0, malformed("object %d %d at offset %d is unreadable: %v", num, gen, hdr-rb.base, err)
@@ -393,7 +438,10 @@ func (rb *rebuilder) add(f *foundObject) error {
 }
 
 // readObjStm lists the objects compressed in an object stream, decoding it
-// within the decode caps.
+// within the decode caps. Its entries must lie in increasing order, and each
+// object is read from its own span only (from its offset to the next
+// entry's), as pdfcpu reads them: entries that share an offset or lie out of
+// order would have one text read and copied once per entry.
 func (rb *rebuilder) readObjStm(f *foundObject) error {
 	filters, err := filtersOf(f.dict)
 	if err != nil {
@@ -414,11 +462,56 @@ func (rb *rebuilder) readObjStm(f *foundObject) error {
 	if n == nil || first == nil || *n < 0 || *n > maxRepairObjects || *first < 0 || *first > len(data) {
 		return malformed("object stream %d: bad /N or /First", f.num)
 	}
-	head := data[:*first]
-	all := string(data)
-	for i := 0; i < *n; i++ {
-		if err := rb.ticker.Tick(); err != nil {
+	entries, err := rb.objStmEntries(f.num, data[:*first], *n, *first, len(data))
+	if err != nil {
+		return err
+	}
+	for i, e := range entries {
+		end := len(data)
+		if i+1 < len(entries) {
+			end = entries[i+1].at
+		}
+		if err := rb.ticker.Weigh(end - e.at); err != nil {
 			return err
+		}
+		s := string(data[e.at:end])
+		left := s
+		o, err := model.ParseObjectContext(rb.ctx, &left, 0, 64)
+		if err != nil {
+			return malformed("object stream %d: object %d unreadable within its span", f.num, e.num)
+		}
+		text := strings.TrimLeft(s[:len(s)-len(left)], "\x00\t\n\f\r ")
+		if !closed(o, text) {
+			return malformed("object stream %d: object %d runs into the next one", f.num, e.num)
+		}
+		if e.num == f.num {
+			continue // an object stream cannot hold itself
+		}
+		c := &foundObject{num: e.num, inStream: f.num, index: i, container: f, body: []byte(text)}
+		if dict, ok := o.(types.Dict); ok {
+			if t := dict.Type(); t != nil && *t == "Catalog" {
+				rb.catalog = e.num
+			}
+		}
+		if err := rb.add(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// objStmEntry is one entry of an object stream's header: an object number
+// and where its text starts in the decoded stream.
+type objStmEntry struct{ num, at int }
+
+// objStmEntries parses the header of object stream num: n pairs of an
+// object number and an offset from first, in increasing order, inside the
+// size bytes of the decoded stream.
+func (rb *rebuilder) objStmEntries(num int, head []byte, n, first, size int) ([]objStmEntry, error) {
+	entries := make([]objStmEntry, 0, min(n, 4096))
+	for i := 0; i < n; i++ {
+		if err := rb.ticker.Tick(); err != nil {
+			return nil, err
 		}
 		var nums [2]int64
 		for j := range nums {
@@ -429,38 +522,37 @@ func (rb *rebuilder) readObjStm(f *foundObject) error {
 			}
 			v, err := parseUint(head[:k], 10)
 			if err != nil {
-				return malformed("object stream %d: bad header", f.num)
+				return nil, malformed("object stream %d: bad header", num)
 			}
 			nums[j], head = v, head[k:]
 		}
-		num := int(nums[0])
-		if num <= 0 || num >= maxObjects {
-			return malformed("object stream %d: bad object number", f.num)
+		e := objStmEntry{num: int(nums[0]), at: first + int(nums[1])}
+		if e.num <= 0 || e.num >= maxObjects {
+			return nil, malformed("object stream %d: bad object number", num)
 		}
-		at := *first + int(nums[1])
-		if at > len(data) {
-			return malformed("object stream %d: object %d outside the stream", f.num, num)
+		if e.at > size {
+			return nil, malformed("object stream %d: object %d outside the stream", num, e.num)
 		}
-		s := all[at:]
-		left := s
-		o, err := model.ParseObjectContext(rb.ctx, &left, 0, 64)
-		if err != nil {
-			return malformed("object stream %d: object %d unreadable", f.num, num)
+		if i > 0 && e.at <= entries[i-1].at {
+			return nil, malformed("object stream %d: objects %d and %d share an offset or lie out of order", num, entries[i-1].num, e.num)
 		}
-		if num == f.num {
-			continue // an object stream cannot hold itself
-		}
-		c := &foundObject{num: num, inStream: f.num, index: i, container: f, body: []byte(s[:len(s)-len(left)])}
-		if dict, ok := o.(types.Dict); ok {
-			if t := dict.Type(); t != nil && *t == "Catalog" {
-				rb.catalog = num
-			}
-		}
-		if err := rb.add(c); err != nil {
-			return err
-		}
+		entries = append(entries, e)
 	}
-	return nil
+	return entries, nil
+}
+
+// closed reports whether text, parsed as o, ends where o does: pdfcpu's
+// parser forgives a dictionary or an array cut before its end, which inside
+// an object stream means the object runs into the next one.
+func closed(o types.Object, text string) bool {
+	text = strings.TrimRight(text, "\x00\t\n\f\r ")
+	switch o.(type) {
+	case types.Dict:
+		return strings.HasSuffix(text, ">>")
+	case types.Array:
+		return strings.HasSuffix(text, "]")
+	}
+	return true
 }
 
 // checkReferences refuses a file whose objects refer to objects it does not
@@ -498,6 +590,9 @@ func (rb *rebuilder) checkReferences() error {
 			return err
 		}
 		f := rb.objs[num]
+		if err := rb.ticker.Weigh(len(f.body)); err != nil {
+			return err
+		}
 		o := types.Object(f.dict)
 		if !f.isStream {
 			s := string(f.body)

@@ -1,7 +1,8 @@
 package pdf
 
 // The repair pass's output: a clean copy of the objects it found with a
-// fresh cross-reference section (see repair.go).
+// fresh cross-reference section (see repair.go), written into a buffer that
+// stops at the copy's cap.
 
 import (
 	"bytes"
@@ -12,12 +13,76 @@ import (
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 )
 
+// copySlack is what a mended copy may hold beyond twice the file: the
+// object headers and cross-reference rows of up to maxRepairObjects objects.
+const copySlack = 16 << 20
+
+// outputCap returns the cap on a copy Mend writes of a file of size bytes
+// and the error that passing it gives. The copy holds the file's objects
+// once each (a string escaped again takes at most twice its bytes) and a
+// fresh cross-reference section, so it never needs more than twice the
+// file plus copySlack: a copy past that is a bug copying something more
+// than once, refused as damage. MaxOutputBytes, when lower, caps it too.
+func (l Limits) outputCap(size int64) (int64, error) {
+	limit := 2*size + copySlack
+	if l.MaxOutputBytes > 0 && l.MaxOutputBytes <= limit {
+		return l.MaxOutputBytes, &OutputTooLargeError{Limit: l.MaxOutputBytes}
+	}
+	return limit, malformed("the mended copy would be larger than %s, twice the file and more", MiB(limit))
+}
+
+// cappedBuffer is a buffer that refuses, and keeps refusing, any write that
+// would take it past limit: the writer stops as soon as its output passes
+// the cap, not after.
+type cappedBuffer struct {
+	buf   bytes.Buffer
+	limit int64
+	over  error // returned once the cap is passed
+	err   error
+}
+
+func (c *cappedBuffer) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	if int64(c.buf.Len())+int64(len(p)) > c.limit {
+		c.err = c.over
+		return 0, c.err
+	}
+	return c.buf.Write(p)
+}
+
+// WriteString is Write for a string.
+func (c *cappedBuffer) WriteString(s string) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	if int64(c.buf.Len())+int64(len(s)) > c.limit {
+		c.err = c.over
+		return 0, c.err
+	}
+	return c.buf.WriteString(s)
+}
+
+// Len is the number of bytes written.
+func (c *cappedBuffer) Len() int { return c.buf.Len() }
+
+// failed is the error of a writer that wrote into c: the cap's when c
+// refused a write (whatever the writer made of it), else err.
+func (c *cappedBuffer) failed(err error) error {
+	if c.err != nil {
+		return c.err
+	}
+	return err
+}
+
 // write emits the header, every object found that is stored at a file
 // offset, and a fresh cross-reference section: a table, or a stream when
-// some objects sit in object streams.
-func (rb *rebuilder) write() []byte {
-	var out bytes.Buffer
-	out.Grow(len(rb.data) + len(rb.data)/16 + 1024)
+// some objects sit in object streams. It fails as soon as the copy passes
+// its cap (outputCap).
+func (rb *rebuilder) write() ([]byte, error) {
+	out := &cappedBuffer{limit: rb.outLimit, over: rb.tooLarge}
+	out.buf.Grow(int(min(rb.outLimit, int64(len(rb.data))+int64(len(rb.data))/16+1024)))
 	out.Write(rb.headerLine())
 	out.WriteString("\n%\xe2\xe3\xcf\xd3\n")
 	nums := slices.Sorted(maps.Keys(rb.objs))
@@ -25,16 +90,22 @@ func (rb *rebuilder) write() []byte {
 	if len(nums) > 0 {
 		maxNum = nums[len(nums)-1]
 	}
-	offsets, compressed := rb.writeObjects(&out, nums)
+	offsets, compressed, err := rb.writeObjects(out, nums)
+	if err != nil {
+		return nil, err
+	}
 	trailer := rb.newTrailer()
 	xrefAt := out.Len()
 	if !compressed {
-		rb.writeXRefTable(&out, nums, maxNum, offsets, trailer)
+		rb.writeXRefTable(out, nums, maxNum, offsets, trailer)
 	} else {
-		rb.writeXRefStream(&out, nums, maxNum, offsets, trailer, xrefAt)
+		rb.writeXRefStream(out, nums, maxNum, offsets, trailer, xrefAt)
 	}
-	fmt.Fprintf(&out, "\nstartxref\n%d\n%%%%EOF\n", xrefAt)
-	return out.Bytes()
+	fmt.Fprintf(out, "\nstartxref\n%d\n%%%%EOF\n", xrefAt)
+	if out.err != nil {
+		return nil, out.err
+	}
+	return out.buf.Bytes(), nil
 }
 
 // headerLine is the file's own %PDF line when it has a short one, else %PDF-1.7.
@@ -51,10 +122,17 @@ func (rb *rebuilder) headerLine() []byte {
 
 // writeObjects writes every object stored at a file offset, in the order of
 // nums, a stream's Length fixed when it was wrong. It returns each one's
-// offset and whether some objects sit in object streams.
-func (rb *rebuilder) writeObjects(out *bytes.Buffer, nums []int) (offsets map[int]int, compressed bool) {
+// offset and whether some objects sit in object streams, and stops at the
+// first failed write (past the cap) or when the pass must stop.
+func (rb *rebuilder) writeObjects(out *cappedBuffer, nums []int) (offsets map[int]int, compressed bool, err error) {
 	offsets = make(map[int]int, len(nums))
 	for _, num := range nums {
+		if out.err != nil {
+			return nil, false, out.err
+		}
+		if err := rb.ticker.Tick(); err != nil {
+			return nil, false, err
+		}
 		f := rb.objs[num]
 		if f.inStream != 0 {
 			compressed = true
@@ -76,7 +154,7 @@ func (rb *rebuilder) writeObjects(out *bytes.Buffer, nums []int) (offsets map[in
 		}
 		out.WriteString("\nendobj\n")
 	}
-	return offsets, compressed
+	return offsets, compressed, out.err
 }
 
 // newTrailer keeps the old trailer's Root, Info, ID and Encrypt, with the
@@ -99,7 +177,7 @@ func (rb *rebuilder) newTrailer() types.Dict {
 // writeXRefTable writes a table with one subsection per run of object
 // numbers in use, so that a few high numbers do not make a huge table, and
 // the trailer.
-func (rb *rebuilder) writeXRefTable(out *bytes.Buffer, nums []int, maxNum int, offsets map[int]int, trailer types.Dict) {
+func (rb *rebuilder) writeXRefTable(out *cappedBuffer, nums []int, maxNum int, offsets map[int]int, trailer types.Dict) {
 	trailer["Size"] = types.Integer(maxNum + 1)
 	out.WriteString("xref\n0 1\n0000000000 65535 f \n")
 	for _, run := range runs(nums) {
@@ -115,7 +193,7 @@ func (rb *rebuilder) writeXRefTable(out *bytes.Buffer, nums []int, maxNum int, o
 // writeXRefStream writes a cross-reference stream at xrefAt, unfiltered:
 // rows of 1 + 8 + 2 bytes, indexed by runs of object numbers as the table
 // of writeXRefTable, the trailer's entries in its dictionary.
-func (rb *rebuilder) writeXRefStream(out *bytes.Buffer, nums []int, maxNum int, offsets map[int]int, trailer types.Dict, xrefAt int) {
+func (rb *rebuilder) writeXRefStream(out *cappedBuffer, nums []int, maxNum int, offsets map[int]int, trailer types.Dict, xrefAt int) {
 	self := maxNum + 1
 	rows := make([]byte, 0, (len(nums)+2)*11)
 	index := types.Array{}

@@ -7,6 +7,10 @@ package pdf
 // pre-scan decodes every stream through a chain of io.Readers into a counter
 // and stops as soon as a cap is passed: it never holds decoded data, so its
 // memory is a few decompressor windows whatever the file says.
+//
+// Mend runs the same pre-scan on an encrypted file before pdfcpu decrypts
+// it, each stream decrypted on the way into the counter (crypt.go); the
+// decrypted bytes, which pdfcpu will hold, count against the file's cap too.
 
 import (
 	"bufio"
@@ -33,7 +37,9 @@ const (
 // scanStreams decodes every stream among entries (the in-use objects stored
 // at file offsets; streams never sit inside object streams) and fails with an
 // *ExpandsError as soon as one stream or all of them together pass l's caps.
-func (l Limits) scanStreams(ctx context.Context, src *source, base int64, entries []xrefEntry) error {
+// With c, the file is encrypted: the streams are decrypted by c first, and
+// the bytes decrypted count against the cap on the whole file.
+func (l Limits) scanStreams(ctx context.Context, src *source, base int64, entries []xrefEntry, c *streamCrypt) error {
 	l = l.withDefaults()
 	offsets := make(map[int]int64, len(entries))
 	for _, e := range entries {
@@ -44,12 +50,21 @@ func (l Limits) scanStreams(ctx context.Context, src *source, base int64, entrie
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		start, length, filters, err := streamAt(ctx, src, base+e.off, offsets)
+		start, length, d, filters, err := streamAt(ctx, src, base+e.off, offsets)
 		if err != nil {
 			return malformed("object %d: %v", e.obj, err)
 		}
-		if start < 0 || !decodes(filters) {
+		encrypted := start >= 0 && c != nil && c.encrypts(d, filters)
+		if start < 0 || !encrypted && !decodes(filters) {
 			continue // not a stream, or nothing in it expands
+		}
+		if encrypted && length > 0 {
+			if err := budget.add(e.obj, length); err != nil {
+				return err
+			}
+		}
+		if !decodes(filters) {
+			continue
 		}
 		br, err := src.reader(start)
 		if err != nil {
@@ -58,6 +73,11 @@ func (l Limits) scanStreams(ctx context.Context, src *source, base int64, entrie
 		var raw io.Reader = br
 		if length > 0 {
 			raw = io.LimitReader(br, length)
+		}
+		if encrypted {
+			if raw, err = c.reader(e.obj, e.gen, raw); err != nil {
+				continue // no cipher for this key: pdfcpu cannot decrypt it either
+			}
 		}
 		if err := budget.count(e.obj, raw, filters); err != nil {
 			return err
@@ -74,19 +94,18 @@ type streamFilter struct {
 
 // streamAt reads the object at the absolute offset abs. For a stream it
 // returns where its data starts, its /Length when known (else -1: the data
-// runs until its filters end it, as pdfcpu then reads until "endstream") and
-// its filters; for any other object start is -1.
-func streamAt(ctx context.Context, src *source, abs int64, offsets map[int]int64) (start, length int64, filters []streamFilter, err error) {
-	var d types.Dict
+// runs until its filters end it, as pdfcpu then reads until "endstream"), its
+// dictionary and its filters; for any other object start is -1.
+func streamAt(ctx context.Context, src *source, abs int64, offsets map[int]int64) (start, length int64, d types.Dict, filters []streamFilter, err error) {
 	var rest []byte
 	for size := scanHead; ; size *= 16 {
 		head, err := src.readAt(abs, size)
 		if err != nil {
-			return -1, 0, nil, err
+			return -1, 0, nil, nil, err
 		}
 		_, _, n, ok := objHeader(head)
 		if !ok {
-			return -1, 0, nil, errors.New("no object header")
+			return -1, 0, nil, nil, errors.New("no object header")
 		}
 		body := head[n:]
 		i := 0
@@ -97,7 +116,7 @@ func streamAt(ctx context.Context, src *source, abs int64, offsets map[int]int64
 			if len(body)-i < 2 && len(head) == size && size < maxStreamDictBytes {
 				continue // the window ends before the object does
 			}
-			return -1, 0, nil, nil // not a dictionary, so not a stream
+			return -1, 0, nil, nil, nil // not a dictionary, so not a stream
 		}
 		s := string(body)
 		left := s
@@ -105,20 +124,20 @@ func streamAt(ctx context.Context, src *source, abs int64, offsets map[int]int64
 		if perr == nil {
 			dict, ok := o.(types.Dict)
 			if !ok {
-				return -1, 0, nil, nil
+				return -1, 0, nil, nil, nil
 			}
 			d, rest = dict, body[len(s)-len(left):]
 			start = abs + int64(n) + int64(len(s)-len(left))
 			break
 		}
 		if ctxErr := ctx.Err(); ctxErr != nil {
-			return -1, 0, nil, ctxErr
+			return -1, 0, nil, nil, ctxErr
 		}
 		if len(head) < size {
-			return -1, 0, nil, nil // unparsable to the end of the file: pdfcpu refuses it too
+			return -1, 0, nil, nil, nil // unparsable to the end of the file: pdfcpu refuses it too
 		}
 		if size >= maxStreamDictBytes {
-			return -1, 0, nil, errors.New("dictionary longer than 1 MiB")
+			return -1, 0, nil, nil, errors.New("dictionary longer than 1 MiB")
 		}
 	}
 	i := 0
@@ -128,12 +147,12 @@ func streamAt(ctx context.Context, src *source, abs int64, offsets map[int]int64
 	if len(rest)-i < len("stream") {
 		more, err := src.readAt(start, i+len("stream")+2)
 		if err != nil {
-			return -1, 0, nil, err
+			return -1, 0, nil, nil, err
 		}
 		rest = more
 	}
 	if !bytes.HasPrefix(rest[i:], []byte("stream")) {
-		return -1, 0, nil, nil
+		return -1, 0, nil, nil, nil
 	}
 	i += len("stream")
 	if bytes.HasPrefix(rest[i:], []byte("\r\n")) {
@@ -144,9 +163,9 @@ func streamAt(ctx context.Context, src *source, abs int64, offsets map[int]int64
 	start += int64(i)
 	filters, err = filtersOf(d)
 	if err != nil {
-		return -1, 0, nil, err
+		return -1, 0, nil, nil, err
 	}
-	return start, streamLength(src, d, start, offsets), filters, nil
+	return start, streamLength(src, d, start, offsets), d, filters, nil
 }
 
 // streamLength returns the stream's /Length, resolving an indirect one that
@@ -256,6 +275,16 @@ type decodeBudget struct {
 	ctx    context.Context
 	limits Limits
 	total  int64
+}
+
+// add counts n bytes that are not decoded but held all the same (a stream
+// decrypted) against the cap on the whole file.
+func (b *decodeBudget) add(obj int, n int64) error {
+	b.total += n
+	if b.total > b.limits.MaxFileBytes {
+		return &ExpandsError{Object: obj, Limit: b.limits.MaxFileBytes, WholeFile: true}
+	}
+	return nil
 }
 
 // count decodes raw through filters (up to the first filter that does not

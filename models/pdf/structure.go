@@ -163,8 +163,14 @@ type xrefEntry struct {
 // xrefResult is what walking the cross-reference sections found.
 type xrefResult struct {
 	encrypted bool
-	hasRoot   bool
-	inUse     []xrefEntry // uncompressed in-use objects, newest revision wins
+	// enc is the encryption the trailers name, as pdfcpu reads it: the
+	// oldest /Encrypt reference and the newest /ID.
+	enc     encryption
+	hasRoot bool
+	inUse   []xrefEntry // uncompressed in-use objects, newest revision wins
+	// compressed lists each in-use compressed object's place, its object
+	// stream's number and its index there (stream<<32 | index).
+	compressed []uint64
 }
 
 // xrefWalker reads all cross-reference sections from the newest to the oldest.
@@ -220,7 +226,23 @@ func walkXRef(ctx context.Context, src *source, base, start int64, limits Limits
 	if !w.res.hasRoot {
 		return &w.res, malformed("the trailer has no /Root")
 	}
+	if err := w.res.checkCompressed(); err != nil {
+		return &w.res, err
+	}
 	return &w.res, nil
+}
+
+// checkCompressed refuses two compressed objects at one place of an object
+// stream: a place holds one object, and a reader that took the entries at
+// their word would read (and a writer copy) that object once per entry.
+func (r *xrefResult) checkCompressed() error {
+	slices.Sort(r.compressed)
+	for i := 1; i < len(r.compressed); i++ {
+		if c := r.compressed[i]; c == r.compressed[i-1] {
+			return malformed("several cross-reference entries name index %d of object stream %d", c&0xffffffff, c>>32)
+		}
+	}
+	return nil
 }
 
 // section reads the cross-reference table or stream at off and returns its
@@ -247,8 +269,21 @@ func (w *xrefWalker) section(off int64) (types.Dict, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := d.Find("Encrypt"); ok {
+	if e, ok := d.Find("Encrypt"); ok {
 		w.res.encrypted = true
+		if _, isRef := e.(types.IndirectRef); isRef || w.res.enc.dict == nil {
+			w.res.enc.dict = e // pdfcpu keeps the last (oldest) reference
+		}
+	}
+	if w.res.enc.id == nil {
+		if id, ok := d["ID"].(types.Array); ok && len(id) > 0 {
+			switch v := id[0].(type) {
+			case types.HexLiteral:
+				w.res.enc.id, _ = v.Bytes()
+			case types.StringLiteral:
+				w.res.enc.id, _ = types.Unescape(v.Value())
+			}
+		}
 	}
 	if _, ok := d.Find("Root"); ok {
 		w.res.hasRoot = true
@@ -256,18 +291,45 @@ func (w *xrefWalker) section(off int64) (types.Dict, error) {
 	return d, nil
 }
 
+// recordCompressed notes a cross-reference entry of a compressed object,
+// index of object stream stream, unless a newer section already named obj.
+func (w *xrefWalker) recordCompressed(obj int, stream, index int64) error {
+	fresh, err := w.note(obj)
+	if err != nil || !fresh {
+		return err
+	}
+	if stream < 0 || stream >= maxObjects || index < 0 || index > 0xffffffff {
+		return nil // names no object stream; pdfcpu finds nothing there
+	}
+	w.res.compressed = append(w.res.compressed, uint64(stream)<<32|uint64(index))
+	return nil
+}
+
 // record notes one cross-reference entry unless a newer section already did.
 func (w *xrefWalker) record(obj int, inUse bool, off int64, gen int) error {
+	fresh, err := w.note(obj)
+	if err != nil || !fresh {
+		return err
+	}
+	if inUse && obj != 0 && off > 0 {
+		w.res.inUse = append(w.res.inUse, xrefEntry{obj: obj, gen: gen, off: off})
+	}
+	return nil
+}
+
+// note counts one cross-reference entry for obj and reports whether it is
+// the newest one (no newer section named obj).
+func (w *xrefWalker) note(obj int) (bool, error) {
 	if obj < 0 || obj >= maxObjects {
-		return malformed("object number %d out of range", obj)
+		return false, malformed("object number %d out of range", obj)
 	}
 	w.entries++
 	if w.entries > maxXRefEntries {
-		return malformed("more than %d cross-reference entries", maxXRefEntries)
+		return false, malformed("more than %d cross-reference entries", maxXRefEntries)
 	}
 	if w.entries%4096 == 0 {
 		if err := w.ctx.Err(); err != nil {
-			return err
+			return false, err
 		}
 	}
 	word, bit := obj/64, uint64(1)<<(obj%64)
@@ -275,13 +337,10 @@ func (w *xrefWalker) record(obj int, inUse bool, off int64, gen int) error {
 		w.seen = slices.Grow(w.seen, word+1-len(w.seen))[:word+1]
 	}
 	if w.seen[word]&bit != 0 {
-		return nil
+		return false, nil
 	}
 	w.seen[word] |= bit
-	if inUse && obj != 0 && off > 0 {
-		w.res.inUse = append(w.res.inUse, xrefEntry{obj: obj, gen: gen, off: off})
-	}
-	return nil
+	return true, nil
 }
 
 // nextToken returns the next run of regular characters, or a single delimiter.
@@ -543,7 +602,9 @@ func (w *xrefWalker) decodeStream(obj int, d types.Dict, raw []byte) ([]byte, er
 		if err != nil {
 			return nil, fmt.Errorf("filter %s: %v", name, err)
 		}
-		if data, err = io.ReadAll(io.LimitReader(r, limit+1)); err != nil {
+		if buf, ok := r.(*bytes.Buffer); ok {
+			data = buf.Bytes() // pdfcpu's filters decode into a buffer: no second copy
+		} else if data, err = io.ReadAll(io.LimitReader(r, limit+1)); err != nil {
 			return nil, fmt.Errorf("filter %s: %v", name, err)
 		}
 		if int64(len(data)) > limit {
@@ -632,7 +693,7 @@ func (w *xrefWalker) streamEntries(d types.Dict, data []byte) error {
 					return err
 				}
 			case 2:
-				if err := w.record(first+j, false, 0, 0); err != nil {
+				if err := w.recordCompressed(first+j, f2, f3); err != nil {
 					return err
 				}
 			}

@@ -13,6 +13,9 @@ const (
 	// are checked again, so work stops within about this long of a client
 	// leaving.
 	checkEvery = 10 * time.Millisecond
+	// bytesEvery is how many bytes of work (Weigh) pass between two reads
+	// of the clock: well under a millisecond of scanning or parsing.
+	bytesEvery = 256 << 10
 )
 
 // Ticker tells the long loops that read hostile input when to stop. Each
@@ -27,6 +30,7 @@ type Ticker struct {
 	late     error            // what Tick returns past the deadline
 	last     time.Time        // when the context was last checked
 	n        int              // ticks since the clock was last read
+	bytes    int              // bytes weighed since the clock was last read
 	err      error
 }
 
@@ -56,6 +60,23 @@ func (t *Ticker) Tick() error {
 		return nil
 	}
 	t.n = 0
+	return t.check(false)
+}
+
+// Weigh counts n bytes of work (a region scanned, an object parsed) and
+// returns the first reason to stop, as Tick does. The clock is read once
+// bytesEvery bytes have been weighed, however few ticks they took, so that
+// work made of a few huge units (one object per 31 MiB of white space)
+// cannot outrun the deadline by more than one unit.
+func (t *Ticker) Weigh(n int) error {
+	if t.err != nil {
+		return t.err
+	}
+	t.bytes += n
+	if t.bytes < bytesEvery {
+		return nil
+	}
+	t.bytes, t.n = 0, 0
 	return t.check(false)
 }
 
