@@ -88,7 +88,7 @@ func (l Limits) Mend(ctx context.Context, r io.ReadSeeker) (m Mended, err error)
 		if !errors.Is(err, ErrMalformed) {
 			return Mended{}, err
 		}
-		if m.Content, m.Repairs, err = l.repair(ctx, src, base); err != nil {
+		if m.Content, m.Repairs, err = l.repair(ctx, src, base, listed(xr)); err != nil {
 			return Mended{}, err
 		}
 		src = &source{r: bytes.NewReader(m.Content), size: int64(len(m.Content))}
@@ -120,7 +120,9 @@ func (l Limits) Mend(ctx context.Context, r io.ReadSeeker) (m Mended, err error)
 // checkStructure runs the structural checks of Inspect (the end of the file,
 // the cross-reference chain, every object at its offset) and returns what
 // the cross-reference sections say, whether the trailer names an
-// encryption dictionary among it.
+// encryption dictionary among it. When only the offsets fail (the end of
+// the file and every cross-reference section are whole), it returns the
+// sections' word with the error.
 func checkStructure(ctx context.Context, src *source, base int64, l Limits) (*xrefResult, error) {
 	start, err := findStartXRef(src)
 	if err != nil {
@@ -131,7 +133,25 @@ func checkStructure(ctx context.Context, src *source, base int64, l Limits) (*xr
 		return nil, err
 	}
 	if err := verifyOffsets(ctx, src, base, xr.inUse); err != nil {
-		return nil, err
+		return xr, err
 	}
 	return xr, nil
+}
+
+// listed is the set of objects that whole cross-reference data lists in
+// use at a file offset, nil without such data. The repair pass takes a
+// reference to one of them that the file does not hold for a reference to
+// an object never written (cairo 1.16 lists the font subsets it dropped at
+// the offset where it reserved their numbers), which ISO 32000-1 7.3.10
+// reads as null, not for a file cut short: a cut file has no whole
+// cross-reference data at its end.
+func listed(xr *xrefResult) map[int]bool {
+	if xr == nil {
+		return nil
+	}
+	set := make(map[int]bool, len(xr.inUse))
+	for _, e := range xr.inUse {
+		set[e.obj] = true
+	}
+	return set
 }

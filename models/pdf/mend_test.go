@@ -189,7 +189,8 @@ func TestMendRefuses(t *testing.T) {
 	}
 }
 
-// TestMendTruncated cuts valid files at many points: a cut file is refused,
+// TestMendTruncated cuts files viewers open at many points (valid ones, and
+// one whose table lists an object never written): a cut file is refused,
 // or mended into the whole document (a cut that drops only the
 // cross-reference data and the trailer loses nothing a viewer shows), never
 // into a shorter one.
@@ -204,10 +205,11 @@ func TestMendTruncated(t *testing.T) {
 		{"Ghostscript", readTestdata(t, "ghostscript.pdf"), 7},
 		{"qpdf object streams", readTestdata(t, "qpdf-objstm.pdf"), 7},
 		{"Chromium (Skia)", readTestdata(t, "chromium-skia.pdf"), 41},
+		{"cairo 1.16, a font subset dropped", pdftest.DroppedFontSubset(), 3},
 	}
 	for _, f := range files {
 		t.Run(f.name, func(t *testing.T) {
-			full, err := inspectBytes(f.data)
+			_, full, err := mend(t, f.data)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,7 +10,10 @@ package pdf
 //
 // A file cut short must not become a shorter document: the pass refuses a
 // file whose last object is incomplete, and one whose objects refer to an
-// object the file does not hold.
+// object the file does not hold, unless the file's cross-reference data,
+// whole to its end, lists that object at an offset where it is not: an
+// object never written, whose references read as null (ISO 32000-1 7.3.10),
+// as viewers read them.
 //
 // Its work is bounded at each cause: the clock is read by bytes as well as
 // by objects (Ticker.Weigh), pdfcpu's parser runs under the same deadline,
@@ -50,7 +53,9 @@ const (
 
 // repair returns a repaired copy of the file in src and the repairs made,
 // or an error wrapping ErrMalformed when the file cannot be repaired.
-func (l Limits) repair(ctx context.Context, src *source, base int64) ([]byte, []string, error) {
+// unwritten lists the objects whole cross-reference data lists in use
+// (nil: none), which the file may lack (listed).
+func (l Limits) repair(ctx context.Context, src *source, base int64, unwritten map[int]bool) ([]byte, []string, error) {
 	if src.size > maxRepairBytes {
 		return nil, nil, malformed("the file is damaged and larger than the %s the repair pass reads", MiB(maxRepairBytes))
 	}
@@ -81,6 +86,7 @@ func (l Limits) repair(ctx context.Context, src *source, base int64) ([]byte, []
 	}
 	rb := newRebuilder(ctx, data, int(base), src.size, l)
 	defer rb.cancel()
+	rb.unwritten = unwritten
 	out, err := rb.run()
 	if err != nil {
 		return nil, nil, err
@@ -129,6 +135,9 @@ type rebuilder struct {
 	// outLimit caps the copy written, tooLarge says why (outputCap).
 	outLimit int64
 	tooLarge error
+	// unwritten lists objects the file may lack: references to them are
+	// null (repair).
+	unwritten map[int]bool
 	// objs maps an object number to its newest definition.
 	objs         map[int]*foundObject
 	trailer      types.Dict // the newest trailer or cross-reference stream dictionary with /Root
@@ -566,8 +575,8 @@ func (rb *rebuilder) checkReferences() error {
 		}
 		switch v := o.(type) {
 		case types.IndirectRef:
-			if rb.objs[v.ObjectNumber.Value()] == nil {
-				missing = append(missing, v.ObjectNumber.Value())
+			if n := v.ObjectNumber.Value(); rb.objs[n] == nil && !rb.unwritten[n] {
+				missing = append(missing, n)
 			}
 		case types.Dict:
 			for _, e := range v {
