@@ -38,7 +38,7 @@ func (l Limits) decrypt(ctx context.Context, r io.ReadSeeker) ([]byte, error) {
 	if _, err := r.Seek(0, io.SeekStart); err != nil {
 		return nil, err
 	}
-	rb := newRebuilder(ctx, nil, 0, size, l)
+	rb := newRebuilder(ctx, nil, 0, size, decryptGrowth, l)
 	defer rb.cancel()
 	out, err := rb.decrypt(r)
 	return out, rb.lateOr(err)

@@ -84,7 +84,7 @@ func (l Limits) repair(ctx context.Context, src *source, base int64, unwritten m
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
-	rb := newRebuilder(ctx, data, int(base), src.size, l)
+	rb := newRebuilder(ctx, data, int(base), src.size, repairGrowth, l)
 	defer rb.cancel()
 	rb.unwritten = unwritten
 	out, err := rb.run()
@@ -145,15 +145,16 @@ type rebuilder struct {
 	lengthsFixed bool
 }
 
-// newRebuilder starts a repair pass over data, a file of size bytes,
-// within l, maxRepairTime and ctx. Its cancel must be called.
-func newRebuilder(ctx context.Context, data []byte, base int, size int64, l Limits) *rebuilder {
+// newRebuilder starts a repair pass over data, a file of size bytes whose
+// copy may grow growth times (outputCap), within l, maxRepairTime and ctx.
+// Its cancel must be called.
+func newRebuilder(ctx context.Context, data []byte, base int, size, growth int64, l Limits) *rebuilder {
 	late := malformed("the repair pass took longer than %v", maxRepairTime)
 	l = l.withDefaults()
 	rb := &rebuilder{parent: ctx, late: late, data: data, base: base, limits: l, ticker: NewTicker(ctx).WithDeadline(maxRepairTime, late)}
 	rb.ctx, rb.cancel = context.WithTimeout(ctx, maxRepairTime)
 	rb.budget = &decodeBudget{ctx: rb.ctx, limits: l}
-	rb.outLimit, rb.tooLarge = l.outputCap(size)
+	rb.outLimit, rb.tooLarge = l.outputCap(size, growth)
 	return rb
 }
 

@@ -33,7 +33,7 @@ func TestRepairDeadlineByBytes(t *testing.T) {
 	data := b.Bytes()
 
 	run := func(clock func() time.Time) ([]byte, error) {
-		rb := newRebuilder(context.Background(), data, 0, int64(len(data)), DefaultLimits())
+		rb := newRebuilder(context.Background(), data, 0, int64(len(data)), repairGrowth, DefaultLimits())
 		defer rb.cancel()
 		rb.ticker = NewTickerAt(context.Background(), clock).WithDeadline(maxRepairTime, rb.late)
 		return rb.run()
@@ -67,5 +67,22 @@ func TestCappedBuffer(t *testing.T) {
 	}
 	if err := c.failed(errors.New("pdfcpu's words")); !errors.Is(err, over) {
 		t.Errorf("failed = %v, want the cap's error", err)
+	}
+}
+
+// A copy's cap is its growth bound, or MaxOutputBytes when lower, each with
+// its own error.
+func TestOutputCap(t *testing.T) {
+	limit, err := Limits{}.outputCap(1<<20, repairGrowth)
+	if limit != 2<<20+copySlack || !errors.Is(err, ErrMalformed) {
+		t.Errorf("no MaxOutputBytes: %d, %v", limit, err)
+	}
+	limit, err = Limits{MaxOutputBytes: 3 << 20}.outputCap(1<<20, decryptGrowth)
+	var tooLarge *OutputTooLargeError
+	if limit != 3<<20 || !errors.As(err, &tooLarge) || tooLarge.Limit != 3<<20 {
+		t.Errorf("MaxOutputBytes 3 MiB: %d, %v", limit, err)
+	}
+	if limit, _ := (Limits{MaxOutputBytes: 1 << 40}).outputCap(1<<20, decryptGrowth); limit != 8<<20+copySlack {
+		t.Errorf("MaxOutputBytes above the bound: %d", limit)
 	}
 }

@@ -13,22 +13,31 @@ import (
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 )
 
-// copySlack is what a mended copy may hold beyond twice the file: the
-// object headers and cross-reference rows of up to maxRepairObjects objects.
-const copySlack = 16 << 20
+// Bounds on a copy Mend writes of a file, whatever Limits.MaxOutputBytes:
+// the copy holds each of the file's objects once and a fresh
+// cross-reference section. The repair pass copies objects as written (a
+// stream dictionary it fixes is written again), so its copy stays within
+// repairGrowth times the file; decryption writes what pdfcpu decrypted in
+// pdfcpu's words (a string escaped again at most doubles, a real number
+// takes 12 decimals: ".5" becomes "0.500000000000"), so within
+// decryptGrowth times. copySlack covers the object headers and
+// cross-reference rows of up to maxRepairObjects objects. A copy past its
+// bound is a bug copying something more than once, refused as damage.
+const (
+	repairGrowth  = 2
+	decryptGrowth = 8
+	copySlack     = 16 << 20
+)
 
-// outputCap returns the cap on a copy Mend writes of a file of size bytes
-// and the error that passing it gives. The copy holds the file's objects
-// once each (a string escaped again takes at most twice its bytes) and a
-// fresh cross-reference section, so it never needs more than twice the
-// file plus copySlack: a copy past that is a bug copying something more
-// than once, refused as damage. MaxOutputBytes, when lower, caps it too.
-func (l Limits) outputCap(size int64) (int64, error) {
-	limit := 2*size + copySlack
+// outputCap returns the cap on a copy of a file of size bytes that may
+// grow growth times, and the error that passing it gives: the bound above,
+// or MaxOutputBytes when it is lower.
+func (l Limits) outputCap(size, growth int64) (int64, error) {
+	limit := growth*size + copySlack
 	if l.MaxOutputBytes > 0 && l.MaxOutputBytes <= limit {
 		return l.MaxOutputBytes, &OutputTooLargeError{Limit: l.MaxOutputBytes}
 	}
-	return limit, malformed("the mended copy would be larger than %s, twice the file and more", MiB(limit))
+	return limit, malformed("the mended copy would be larger than %s, %d times the file and more", MiB(limit), growth)
 }
 
 // cappedBuffer is a buffer that refuses, and keeps refusing, any write that
