@@ -81,7 +81,11 @@ func checkMended(t *testing.T, data []byte, m pdf.Mended, err error) {
 		}
 		return
 	}
-	if len(m.Content) > 4*len(data)+1<<20 {
+	growth := 4 // a repaired copy holds the objects as written
+	if m.Decrypted {
+		growth = 8 // pdfcpu writes a real with 12 decimals
+	}
+	if len(m.Content) > growth*len(data)+1<<20 {
 		t.Fatalf("%d bytes in, %d bytes out", len(data), len(m.Content))
 	}
 	again, err := fuzzLimits.Mend(ctx, bytes.NewReader(m.Content))
