@@ -195,3 +195,24 @@ func TestDocumentsAreScopedToTheirOrganization(t *testing.T) {
 }
 
 func pdfBytes(t *testing.T) []byte { return pdftest.ThreePages(t) }
+
+// A repaired or decrypted copy larger than the upload limit is refused as
+// an upload too large is (413, the same words), however small the file
+// received: the file without its %%EOF is repaired by appending it.
+func TestAMendedCopyPastTheUploadLimitIs413(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
+		whole := pdftest.ThreePages(t)
+		cut := bytes.TrimSuffix(bytes.TrimRight(whole, "\r\n"), []byte("%%EOF"))
+		if len(cut) == len(whole) {
+			t.Fatal("the sample does not end with its end-of-file marker")
+		}
+		s := newServer(t, env, withMaxUpload(int64(len(cut))))
+		tenant := env.NewTenant(t, "Acme")
+		p := s.do(uploadReq(tenant.Token, "cut.pdf", cut, "")).problem(http.StatusRequestEntityTooLarge)
+		hasError(t, p, "#/file", "file_too_large")
+		big := s.do(uploadReq(tenant.Token, "whole.pdf", whole, "")).problem(http.StatusRequestEntityTooLarge)
+		if p.Detail != big.Detail {
+			t.Errorf("the mended copy's words %q, an upload too large's %q", p.Detail, big.Detail)
+		}
+	})
+}

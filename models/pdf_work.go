@@ -47,7 +47,8 @@ type PDFWorkOptions struct {
 	// Limits are the decode caps of every PDF read, inside the workers.
 	Limits pdf.Limits
 	// MaxOutput bounds every PDF a job writes (a repaired, decrypted or
-	// edited file): the upload limit.
+	// edited file; Limits.MaxOutputBytes) and a job's answer: the upload
+	// limit.
 	MaxOutput int64
 	// Worker configures the worker processes (memory, CPU, time, how many
 	// jobs each does); its Size and Wait are Concurrency and Wait.
@@ -59,9 +60,9 @@ type PDFWorkOptions struct {
 // shared by every Store of a process (and its transactions); Close stops
 // its workers.
 type PDFWork struct {
-	pool      *pdfworker.Pool
-	limits    pdf.Limits
-	maxOutput int64
+	pool *pdfworker.Pool
+	// limits are the decode caps, with MaxOutputBytes the upload limit.
+	limits pdf.Limits
 }
 
 // NewPDFWork builds a PDFWork; its workers start with Start or the first job.
@@ -78,10 +79,12 @@ func NewPDFWork(o PDFWorkOptions) *PDFWork {
 		w.MaxOutput = o.MaxOutput
 	}
 	pool := pdfworker.New(w)
-	return &PDFWork{pool: pool, limits: o.Limits, maxOutput: pool.Options().MaxOutput}
+	limits := o.Limits
+	limits.MaxOutputBytes = pool.Options().MaxOutput
+	return &PDFWork{pool: pool, limits: limits}
 }
 
-// Limits are the decode caps.
+// Limits are the decode caps, with MaxOutputBytes the upload limit.
 func (w *PDFWork) Limits() pdf.Limits { return w.limits }
 
 // Start starts the workers, so that the first uploads find them warm.
@@ -111,14 +114,16 @@ func (w *PDFWork) Acquire(ctx context.Context) (release func(), err error) {
 // stage checks the upload at input in a worker; a repaired or decrypted
 // copy (at most maxOutput bytes) is written to output.
 func (w *PDFWork) stage(ctx context.Context, input, output string, maxOutput int64) (pdfjob.Staged, error) {
-	res, err := pdfjob.Stage(ctx, w.pool, pdfjob.StageArgs{Limits: w.limits, MaxOutput: min(maxOutput, w.maxOutput)}, input, output)
+	l := w.limits
+	l.MaxOutputBytes = min(maxOutput, l.MaxOutputBytes)
+	res, err := pdfjob.Stage(ctx, w.pool, pdfjob.StageArgs{Limits: l}, input, output)
 	return res, busy(err)
 }
 
 // edit edits the pages of the PDF at input in a worker, writing the new
 // version to output.
 func (w *PDFWork) edit(ctx context.Context, a pdfjob.EditArgs, input, output string) (pdfjob.Staged, error) {
-	a.Limits, a.MaxOutput = w.limits, w.maxOutput
+	a.Limits = w.limits
 	res, err := pdfjob.Edit(ctx, w.pool, a, input, output)
 	return res, busy(err)
 }

@@ -322,8 +322,8 @@ func (s *Store) rewriteDocument(ctx context.Context, orgID int64, from *Document
 			return nil, expandsProblem("#/document", err)
 		case errors.Is(err, pdfworker.ErrLimit):
 			return nil, tooComplexProblem("#/document", err)
-		case errors.Is(err, pdfjob.ErrOutputTooLarge):
-			var oe *pdfjob.OutputTooLargeError
+		case errors.Is(err, pdf.ErrOutputTooLarge):
+			var oe *pdf.OutputTooLargeError
 			errors.As(err, &oe)
 			return nil, tooLargeError(oe.Limit)
 		}
@@ -332,7 +332,7 @@ func (s *Store) rewriteDocument(ctx context.Context, orgID int64, from *Document
 	if s.pdfStepHook != nil {
 		s.pdfStepHook(ctx)
 	}
-	if err := staged.adopt(out, s.pdf.maxOutput); err != nil {
+	if err := staged.adopt(out, s.pdf.limits.MaxOutputBytes); err != nil {
 		return nil, err
 	}
 	if err := staged.keep(res); err != nil {

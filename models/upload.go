@@ -238,8 +238,8 @@ func pdfProblem(err error) error {
 		return expandsProblem("#/file", err)
 	case errors.Is(err, pdf.ErrMalformed):
 		return Unprocessable("#/file", "damaged_pdf", "The PDF is damaged or incomplete and cannot be read.")
-	case errors.Is(err, pdfjob.ErrOutputTooLarge):
-		var oe *pdfjob.OutputTooLargeError
+	case errors.Is(err, pdf.ErrOutputTooLarge):
+		var oe *pdf.OutputTooLargeError
 		errors.As(err, &oe)
 		return tooLargeError(oe.Limit)
 	case errors.Is(err, pdfworker.ErrLimit):

@@ -4,25 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 
 	"github.com/markuproom/markuproom/models/pdf"
 	"github.com/markuproom/markuproom/models/pdfworker"
 )
-
-// ErrOutputTooLarge is wrapped by *OutputTooLargeError.
-var ErrOutputTooLarge = errors.New("the PDF written would be larger than the upload limit")
-
-// OutputTooLargeError reports a repaired, decrypted or edited file larger
-// than Limit bytes (the upload limit), refused before it was written.
-type OutputTooLargeError struct{ Limit int64 }
-
-func (e *OutputTooLargeError) Error() string {
-	return fmt.Sprintf("%v of %d bytes", ErrOutputTooLarge, e.Limit)
-}
-
-// Unwrap makes errors.Is(err, ErrOutputTooLarge) true.
-func (e *OutputTooLargeError) Unwrap() error { return ErrOutputTooLarge }
 
 // Codes of the failures a job reports about its input.
 const (
@@ -60,7 +45,7 @@ var sentinels = []struct {
 // failure of the worker) passes unchanged.
 func encodeError(err error) error {
 	var ee *pdf.ExpandsError
-	var oe *OutputTooLargeError
+	var oe *pdf.OutputTooLargeError
 	switch {
 	case errors.As(err, &ee):
 		args, _ := json.Marshal(ee)
@@ -107,7 +92,7 @@ func decodeError(err error, timeout pdfworker.Options) error {
 			return &ee
 		}
 	case codeOutputTooLarge:
-		var oe OutputTooLargeError
+		var oe pdf.OutputTooLargeError
 		if json.Unmarshal(je.Args, &oe) == nil {
 			return &oe
 		}

@@ -103,8 +103,8 @@ func withInput[T any](path string, fn func(*os.File) (T, error)) (T, error) {
 // stage checks an upload as pdf.Limits.Inspect does and, on the same read,
 // finds its detection and fingerprint. Only a file the check refuses for its
 // structure or its encryption pays for the repair pass and decryption: when
-// they give a file, it is written to output (at most a.MaxOutput bytes) and
-// read in turn.
+// they give a file, it is written to output (at most
+// a.Limits.MaxOutputBytes, which Mend keeps to) and read in turn.
 func stage(ctx context.Context, a StageArgs, input, output string) (Staged, error) {
 	return withInput(input, func(f *os.File) (Staged, error) {
 		info, found, fp, err := inspectUpload(ctx, a.Limits, f, true)
@@ -118,7 +118,7 @@ func stage(ctx context.Context, a StageArgs, input, output string) (Staged, erro
 		if m.Content == nil {
 			return Staged{}, err
 		}
-		if err := writeOutput(output, m.Content, a.MaxOutput); err != nil {
+		if err := writeOutput(output, m.Content, a.Limits); err != nil {
 			return Staged{}, err
 		}
 		info, found, fp, err = inspectUpload(ctx, a.Limits, bytes.NewReader(m.Content), true)
@@ -131,7 +131,7 @@ func stage(ctx context.Context, a StageArgs, input, output string) (Staged, erro
 // edit deletes or moves a page, writes the new file to output and reads it
 // as stage does (without the repair pass: pdfcpu writes whole files).
 func edit(ctx context.Context, a EditArgs, input, output string) (Staged, error) {
-	content, err := readInput(input, a.MaxOutput)
+	content, err := readInput(input, a.Limits)
 	if err != nil {
 		return Staged{}, err
 	}
@@ -147,7 +147,7 @@ func edit(ctx context.Context, a EditArgs, input, output string) (Staged, error)
 	if err != nil {
 		return Staged{}, err
 	}
-	if err := writeOutput(output, out, a.MaxOutput); err != nil {
+	if err := writeOutput(output, out, a.Limits); err != nil {
 		return Staged{}, err
 	}
 	info, found, fp, err := inspectUpload(ctx, a.Limits, bytes.NewReader(out), true)
@@ -159,8 +159,10 @@ func staged(info pdf.Info, found detect.Detection, fp templatematch.Fingerprint)
 	return Staged{Info: info, Detection: found, Fingerprint: b}
 }
 
-// readInput reads the job's input whole, refusing one past max bytes.
-func readInput(path string, max int64) ([]byte, error) {
+// readInput reads the job's input whole, refusing one past l.MaxOutputBytes
+// (an input of a page edit is a stored file, never larger).
+func readInput(path string, l pdf.Limits) ([]byte, error) {
+	max := l.MaxOutputBytes
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -171,16 +173,17 @@ func readInput(path string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	if int64(len(b)) > max {
-		return nil, &OutputTooLargeError{Limit: max}
+		return nil, &pdf.OutputTooLargeError{Limit: max}
 	}
 	return b, nil
 }
 
-// writeOutput writes a file the job made, refusing one past max bytes
-// before writing any of it.
-func writeOutput(path string, b []byte, max int64) error {
-	if int64(len(b)) > max {
-		return &OutputTooLargeError{Limit: max}
+// writeOutput writes a file the job made, refusing one past
+// l.MaxOutputBytes before writing any of it (the pdf package stops at it as
+// it writes; this holds whatever wrote b).
+func writeOutput(path string, b []byte, l pdf.Limits) error {
+	if int64(len(b)) > l.MaxOutputBytes {
+		return &pdf.OutputTooLargeError{Limit: l.MaxOutputBytes}
 	}
 	return os.WriteFile(path, b, 0o600)
 }

@@ -21,11 +21,10 @@ const (
 	KindAnchors = "anchors"
 )
 
-// StageArgs are KindStage's arguments.
+// StageArgs are KindStage's arguments; Limits.MaxOutputBytes bounds a
+// mended file (the upload limit).
 type StageArgs struct {
 	Limits pdf.Limits `json:"limits"`
-	// MaxOutput bounds a mended file (the upload limit).
-	MaxOutput int64 `json:"maxOutput"`
 }
 
 // Staged is what reading an upload found: the result of KindStage and KindEdit.
@@ -47,14 +46,13 @@ const (
 )
 
 // EditArgs are KindEdit's arguments: Op EditDelete with Page, or EditMove
-// with From and To (1-based).
+// with From and To (1-based); Limits.MaxOutputBytes bounds the edited file.
 type EditArgs struct {
-	Limits    pdf.Limits `json:"limits"`
-	MaxOutput int64      `json:"maxOutput"`
-	Op        string     `json:"op"`
-	Page      int        `json:"page,omitempty"`
-	From      int        `json:"from,omitempty"`
-	To        int        `json:"to,omitempty"`
+	Limits pdf.Limits `json:"limits"`
+	Op     string     `json:"op"`
+	Page   int        `json:"page,omitempty"`
+	From   int        `json:"from,omitempty"`
+	To     int        `json:"to,omitempty"`
 }
 
 // Detected is KindDetect's result.

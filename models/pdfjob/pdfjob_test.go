@@ -43,7 +43,7 @@ func TestStageReadsAnUploadInAWorker(t *testing.T) {
 	ctx := context.Background()
 	in := file(t, "in.pdf", pdftest.ThreePages(t))
 	out := filepath.Join(t.TempDir(), "out.pdf")
-	res, err := pdfjob.Stage(ctx, p, pdfjob.StageArgs{MaxOutput: 50 << 20}, in, out)
+	res, err := pdfjob.Stage(ctx, p, pdfjob.StageArgs{Limits: pdf.Limits{MaxOutputBytes: 50 << 20}}, in, out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,29 +72,29 @@ func TestRefusalsComeBackAsThePDFPackagesErrors(t *testing.T) {
 		_, err := pdfjob.Stage(ctx, p, a, file(t, "in.pdf", b), filepath.Join(dir, "out.pdf"))
 		return err
 	}
-	if err := stage(pdftest.NotPDF(), pdfjob.StageArgs{MaxOutput: 50 << 20}); !errors.Is(err, pdf.ErrNotPDF) {
+	if err := stage(pdftest.NotPDF(), pdfjob.StageArgs{Limits: pdf.Limits{MaxOutputBytes: 50 << 20}}); !errors.Is(err, pdf.ErrNotPDF) {
 		t.Errorf("not a PDF: %v", err)
 	}
-	if err := stage(pdftest.EncryptedWithPassword(t), pdfjob.StageArgs{MaxOutput: 50 << 20}); !errors.Is(err, pdf.ErrPasswordRequired) {
+	if err := stage(pdftest.EncryptedWithPassword(t), pdfjob.StageArgs{Limits: pdf.Limits{MaxOutputBytes: 50 << 20}}); !errors.Is(err, pdf.ErrPasswordRequired) {
 		t.Errorf("a password: %v", err)
 	}
-	if err := stage(pdftest.Truncated(t), pdfjob.StageArgs{MaxOutput: 50 << 20}); !errors.Is(err, pdf.ErrMalformed) {
+	if err := stage(pdftest.Truncated(t), pdfjob.StageArgs{Limits: pdf.Limits{MaxOutputBytes: 50 << 20}}); !errors.Is(err, pdf.ErrMalformed) {
 		t.Errorf("cut short: %v", err)
 	}
 	bomb := pdftest.Expanding{Pages: 2, ObjectStream: 4 << 20}.Build(t)
-	err := stage(bomb, pdfjob.StageArgs{Limits: pdf.Limits{MaxStreamBytes: 1 << 20, MaxFileBytes: 3 << 20}, MaxOutput: 50 << 20})
+	err := stage(bomb, pdfjob.StageArgs{Limits: pdf.Limits{MaxStreamBytes: 1 << 20, MaxFileBytes: 3 << 20, MaxOutputBytes: 50 << 20}})
 	var ee *pdf.ExpandsError
 	if !errors.As(err, &ee) || ee.Limit != 1<<20 {
 		t.Errorf("a bomb: %v, want an ExpandsError at 1 MiB", err)
 	}
 	// A decrypted copy larger than the output limit is refused, not written.
 	enc := pdftest.Encrypted(t)
-	err = stage(enc, pdfjob.StageArgs{MaxOutput: 100})
-	var oe *pdfjob.OutputTooLargeError
+	err = stage(enc, pdfjob.StageArgs{Limits: pdf.Limits{MaxOutputBytes: 100}})
+	var oe *pdf.OutputTooLargeError
 	if !errors.As(err, &oe) || oe.Limit != 100 {
 		t.Errorf("a mended copy past the limit: %v", err)
 	}
-	res, err := pdfjob.Stage(ctx, p, pdfjob.StageArgs{MaxOutput: 50 << 20}, file(t, "enc.pdf", enc), filepath.Join(dir, "dec.pdf"))
+	res, err := pdfjob.Stage(ctx, p, pdfjob.StageArgs{Limits: pdf.Limits{MaxOutputBytes: 50 << 20}}, file(t, "enc.pdf", enc), filepath.Join(dir, "dec.pdf"))
 	if err != nil || !res.Mended || !res.Decrypted {
 		t.Fatalf("an empty password: %+v, %v", res, err)
 	}
@@ -108,7 +108,7 @@ func TestPageEditsRunInAWorker(t *testing.T) {
 	ctx := context.Background()
 	in := file(t, "in.pdf", pdftest.ThreePages(t))
 	out := filepath.Join(t.TempDir(), "out.pdf")
-	res, err := pdfjob.Edit(ctx, p, pdfjob.EditArgs{MaxOutput: 50 << 20, Op: pdfjob.EditDelete, Page: 2}, in, out)
+	res, err := pdfjob.Edit(ctx, p, pdfjob.EditArgs{Limits: pdf.Limits{MaxOutputBytes: 50 << 20}, Op: pdfjob.EditDelete, Page: 2}, in, out)
 	if err != nil || len(res.Info.Pages) != 2 {
 		t.Fatalf("delete: %d pages, %v", len(res.Info.Pages), err)
 	}
@@ -119,14 +119,14 @@ func TestPageEditsRunInAWorker(t *testing.T) {
 	if info, err := pdf.Inspect(ctx, bytes.NewReader(written)); err != nil || len(info.Pages) != 2 {
 		t.Fatalf("the edited file: %d pages, %v", len(info.Pages), err)
 	}
-	if _, err := pdfjob.Edit(ctx, p, pdfjob.EditArgs{MaxOutput: 50 << 20, Op: pdfjob.EditMove, From: 1, To: 9}, in, out); !errors.Is(err, pdf.ErrPageOutOfRange) {
+	if _, err := pdfjob.Edit(ctx, p, pdfjob.EditArgs{Limits: pdf.Limits{MaxOutputBytes: 50 << 20}, Op: pdfjob.EditMove, From: 1, To: 9}, in, out); !errors.Is(err, pdf.ErrPageOutOfRange) {
 		t.Errorf("a move past the end: %v", err)
 	}
 	one := file(t, "one.pdf", written)
-	if _, err := pdfjob.Edit(ctx, p, pdfjob.EditArgs{MaxOutput: 50 << 20, Op: pdfjob.EditDelete, Page: 1}, one, out); err != nil {
+	if _, err := pdfjob.Edit(ctx, p, pdfjob.EditArgs{Limits: pdf.Limits{MaxOutputBytes: 50 << 20}, Op: pdfjob.EditDelete, Page: 1}, one, out); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := pdfjob.Edit(ctx, p, pdfjob.EditArgs{MaxOutput: 50 << 20, Op: pdfjob.EditDelete, Page: 1}, out, filepath.Join(t.TempDir(), "x.pdf")); !errors.Is(err, pdf.ErrLastPage) {
+	if _, err := pdfjob.Edit(ctx, p, pdfjob.EditArgs{Limits: pdf.Limits{MaxOutputBytes: 50 << 20}, Op: pdfjob.EditDelete, Page: 1}, out, filepath.Join(t.TempDir(), "x.pdf")); !errors.Is(err, pdf.ErrLastPage) {
 		t.Errorf("the last page: %v", err)
 	}
 }
