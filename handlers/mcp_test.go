@@ -94,6 +94,13 @@ func (a *agent) ok(name string, args, out any) {
 	if res.IsError {
 		a.t.Fatalf("%s refused: %s", name, text(a.t, res))
 	}
+	a.decodeAs(name, res, out)
+}
+
+// decodeAs checks a tool's structured answer against the tool's output
+// schema and decodes it into out (when not nil).
+func (a *agent) decodeAs(name string, res *mcp.CallToolResult, out any) {
+	a.t.Helper()
 	body, err := json.Marshal(res.StructuredContent)
 	if err != nil {
 		a.t.Fatal(err)
@@ -124,12 +131,22 @@ func (a *agent) refused(name string, args any, status int) handlers.Problem {
 	if !res.IsError {
 		a.t.Fatalf("%s answered %s, want a refusal %d", name, truncate(text(a.t, res)), status)
 	}
+	p := a.problem(name, res)
+	if p.Status != status {
+		a.t.Fatalf("%s: problem = %+v, want status %d", name, p, status)
+	}
+	return p
+}
+
+// problem is the whole problem a tool's refusal carries.
+func (a *agent) problem(name string, res *mcp.CallToolResult) handlers.Problem {
+	a.t.Helper()
 	var p handlers.Problem
 	if err := json.Unmarshal([]byte(text(a.t, res)), &p); err != nil {
 		a.t.Fatalf("%s: the refusal is not a problem: %s", name, text(a.t, res))
 	}
-	if p.Status != status || p.Type == "" || p.Title == "" || p.RequestID == "" || p.Errors == nil || p.Instance != "/mcp#"+name {
-		a.t.Fatalf("%s: problem = %+v, want a whole problem of status %d", name, p, status)
+	if p.Type == "" || p.Title == "" || p.RequestID == "" || p.Errors == nil || p.Instance != "/mcp#"+name {
+		a.t.Fatalf("%s: problem = %+v, want a whole problem", name, p)
 	}
 	return p
 }

@@ -16,6 +16,11 @@ import (
 
 // upload posts a file into the room as a browser form does (csrf part first).
 func (tr *tagRoom) upload(csrf, fileName string, content []byte, hx bool) *response {
+	return tr.b.do(tr.uploadReq(csrf, fileName, content, hx))
+}
+
+// uploadReq is the room upload's request (the browser's cookies not yet added).
+func (tr *tagRoom) uploadReq(csrf, fileName string, content []byte, hx bool) *http.Request {
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
 	_ = mw.WriteField("csrf", csrf)
@@ -28,7 +33,8 @@ func (tr *tagRoom) upload(csrf, fileName string, content []byte, hx bool) *respo
 	if hx {
 		req.Header.Set("HX-Request", "true")
 	}
-	return tr.b.do(req)
+	req.Header.Set("Accept", "text/html")
+	return req
 }
 
 type txDocs struct {
