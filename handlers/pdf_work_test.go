@@ -21,6 +21,7 @@ func smallPDFWork(t *testing.T, env *modelstest.Env) *models.PDFWork {
 	t.Helper()
 	work := models.NewPDFWork(models.PDFWorkOptions{Concurrency: 1, Wait: 50 * time.Millisecond,
 		Limits: pdf.Limits{MaxStreamBytes: 1 << 20, MaxFileBytes: 3 << 20}})
+	t.Cleanup(func() { _ = work.Close() })
 	env.Store = models.NewStore(env.DB, env.Bucket, models.StoreOptions{Now: env.Clock.Now, TempDir: t.TempDir(), PDF: work})
 	return work
 }
