@@ -5,9 +5,10 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strconv"
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 )
 
@@ -28,7 +29,7 @@ func MovePage(ctx context.Context, content []byte, from, to int) ([]byte, Info, 
 // passes l.MaxOutputBytes (an *OutputTooLargeError).
 func (l Limits) DeletePage(ctx context.Context, content []byte, n int) (_ []byte, _ Info, err error) {
 	defer recoverEdit(&err)
-	info, err := l.Inspect(ctx, bytes.NewReader(content))
+	pc, info, err := l.read(ctx, bytes.NewReader(content), MaxPages)
 	if err != nil {
 		return nil, Info{}, err
 	}
@@ -38,20 +39,17 @@ func (l Limits) DeletePage(ctx context.Context, content []byte, n int) (_ []byte
 	if len(info.Pages) == 1 {
 		return nil, Info{}, ErrLastPage
 	}
-	if content, err = selfContained(content, info.Pages, l); err != nil {
-		return nil, Info{}, err
-	}
-	kept := make([]string, 0, len(info.Pages)-1)
+	kept := make([]int, 0, len(info.Pages)-1)
 	for p := 1; p <= len(info.Pages); p++ {
 		if p != n {
-			kept = append(kept, strconv.Itoa(p))
+			kept = append(kept, p)
 		}
 	}
-	out := l.editOutput()
-	if err := api.Collect(bytes.NewReader(content), out, kept, newConfig(l)); err != nil {
-		return nil, Info{}, out.failed(fmt.Errorf("remove page %d: %w", n, err))
+	out, err := l.collect(pc, info.Pages, kept)
+	if err != nil {
+		return nil, Info{}, fmt.Errorf("remove page %d: %w", n, err)
 	}
-	return l.inspected(ctx, out.buf.Bytes())
+	return l.inspected(ctx, out)
 }
 
 // MovePage returns a copy of the PDF with page from moved to position to
@@ -59,7 +57,7 @@ func (l Limits) DeletePage(ctx context.Context, content []byte, n int) (_ []byte
 // Like DeletePage it inspects within l first.
 func (l Limits) MovePage(ctx context.Context, content []byte, from, to int) (_ []byte, _ Info, err error) {
 	defer recoverEdit(&err)
-	info, err := l.Inspect(ctx, bytes.NewReader(content))
+	pc, info, err := l.read(ctx, bytes.NewReader(content), MaxPages)
 	if err != nil {
 		return nil, Info{}, err
 	}
@@ -67,19 +65,11 @@ func (l Limits) MovePage(ctx context.Context, content []byte, from, to int) (_ [
 	if from < 1 || from > n || to < 1 || to > n {
 		return nil, Info{}, fmt.Errorf("%w: move %d to %d of %d", ErrPageOutOfRange, from, to, n)
 	}
-	if content, err = selfContained(content, info.Pages, l); err != nil {
-		return nil, Info{}, err
+	out, err := l.collect(pc, info.Pages, MovedOrder(n, from, to))
+	if err != nil {
+		return nil, Info{}, fmt.Errorf("reorder pages: %w", err)
 	}
-	order := MovedOrder(n, from, to)
-	pages := make([]string, n)
-	for i, p := range order {
-		pages[i] = strconv.Itoa(p)
-	}
-	out := l.editOutput()
-	if err := api.Collect(bytes.NewReader(content), out, pages, newConfig(l)); err != nil {
-		return nil, Info{}, out.failed(fmt.Errorf("reorder pages: %w", err))
-	}
-	return l.inspected(ctx, out.buf.Bytes())
+	return l.inspected(ctx, out)
 }
 
 // recoverEdit turns a panic in pdfcpu's page editing into ErrMalformed, as
@@ -103,25 +93,38 @@ func MovedOrder(n, from, to int) []int {
 	return order
 }
 
+// collect writes a new PDF of the pages of pc (read and checked by read,
+// whose geometry is pages) in order, as pdfcpu's page collection does, on
+// the model already read: the document is parsed once per edit. The output
+// stops at l.MaxOutputBytes.
+func (l Limits) collect(pc *model.Context, pages []Page, order []int) ([]byte, error) {
+	if err := selfContained(pc, pages); err != nil {
+		return nil, err
+	}
+	pc.Conf.Cmd = model.COLLECT
+	dest, err := pdfcpu.ExtractPages(pc, order, false)
+	if err != nil {
+		return nil, err
+	}
+	out := l.editOutput()
+	if err := api.WriteContext(dest, out); err != nil {
+		return nil, out.failed(fmt.Errorf("write the PDF: %w", err))
+	}
+	return out.buf.Bytes(), nil
+}
+
 // selfContained writes every page's effective MediaBox, CropBox, /Rotate and
 // inherited /Resources into the page itself. pdfcpu's page edits rebuild the
 // page tree and drop what pages inherit from the Pages nodes in between, which
 // would silently change page sizes and rotation (and move every tag).
-func selfContained(content []byte, pages []Page, l Limits) ([]byte, error) {
-	ctx, err := api.ReadContext(bytes.NewReader(content), newConfig(l))
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
-	}
-	if err := ctx.EnsurePageCount(); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
-	}
-	if ctx.PageCount != len(pages) {
-		return nil, fmt.Errorf("%w: pdfcpu counts %d pages, not %d", ErrMalformed, ctx.PageCount, len(pages))
+func selfContained(pc *model.Context, pages []Page) error {
+	if pc.PageCount != len(pages) {
+		return fmt.Errorf("%w: pdfcpu counts %d pages, not %d", ErrMalformed, pc.PageCount, len(pages))
 	}
 	for i, p := range pages {
-		d, _, inh, err := ctx.PageDict(i+1, false)
+		d, _, inh, err := pc.PageDict(i+1, false)
 		if err != nil || d == nil {
-			return nil, fmt.Errorf("%w: page %d: %v", ErrMalformed, i+1, err)
+			return fmt.Errorf("%w: page %d: %v", ErrMalformed, i+1, err)
 		}
 		d["MediaBox"] = rectangle(p.MediaBox)
 		d["CropBox"] = rectangle(p.CropBox)
@@ -130,11 +133,7 @@ func selfContained(content []byte, pages []Page, l Limits) ([]byte, error) {
 			d["Resources"] = inh.Resources
 		}
 	}
-	out := l.editOutput()
-	if err := api.WriteContext(ctx, out); err != nil {
-		return nil, out.failed(fmt.Errorf("write the PDF: %w", err))
-	}
-	return out.buf.Bytes(), nil
+	return nil
 }
 
 // editOutput is the buffer a page edit writes into: it stops at

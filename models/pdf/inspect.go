@@ -10,7 +10,6 @@ import (
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
-	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/validate"
 )
 
 // Page is one page's geometry in PDF user-space points.
@@ -111,8 +110,11 @@ func (l Limits) read(ctx context.Context, r io.ReadSeeker, maxPages int) (*model
 	return pc, Info{Pages: pages}, nil
 }
 
-// readPages lets pdfcpu read and validate the document (relaxed mode), then
-// collects the page geometry.
+// readPages lets pdfcpu read the document, checks what this package needs
+// of it (check.go: the page tree, each page's boxes, resources and
+// content), runs pdfcpu's validation for what it records, and collects the
+// page geometry. pdfcpu's verdict on the dictionaries this package does not
+// use does not refuse the document.
 func readPages(ctx context.Context, r io.ReadSeeker, maxPages int, l Limits) (*model.Context, []Page, error) {
 	pc, err := pdfcpu.ReadWithContext(ctx, r, newConfig(l))
 	if err != nil {
@@ -130,11 +132,19 @@ func readPages(ctx context.Context, r io.ReadSeeker, maxPages int, l Limits) (*m
 		return nil, nil, err
 	}
 	defaultFormDA(xrt)
-	if err := validate.XRefTable(pc); err != nil {
-		return nil, nil, classify(ctx, err)
-	}
+	verr := validateAdvisory(pc)
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
+	}
+	if verr != nil {
+		// A failed validation can leave the model half rewritten (pdfcpu
+		// drops a page tree node's /Kids when a page below it fails), so
+		// the document is read again and used as written.
+		pc, xrt = nil, nil
+		if pc, err = pdfcpu.ReadWithContext(ctx, r, newConfig(l)); err != nil {
+			return nil, nil, classify(ctx, err)
+		}
+		xrt = pc.XRefTable
 	}
 	pages, err := collectPages(xrt, maxPages)
 	if err != nil {
@@ -146,6 +156,7 @@ func readPages(ctx context.Context, r io.ReadSeeker, maxPages int, l Limits) (*m
 	if count >= 0 && count != len(pages) {
 		return nil, nil, malformed("the page tree announces %d pages but holds %d", count, len(pages))
 	}
+	completeModel(pc, len(pages))
 	return pc, pages, nil
 }
 

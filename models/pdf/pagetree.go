@@ -28,7 +28,9 @@ type pageWalker struct {
 }
 
 // collectPages walks the page tree of xrt and returns each page's geometry,
-// failing with ErrTooManyPages as soon as more than limit pages are found.
+// failing with ErrTooManyPages as soon as more than limit pages are found,
+// and with ErrMalformed when a node's boxes, resources or a page's content
+// streams are unusable (check.go).
 // pdfcpu's PageBoundaries is not used because it lets a box set on one Pages
 // node leak into later siblings and drops an inherited CropBox when a page
 // sets its own MediaBox.
@@ -61,6 +63,9 @@ func (w *pageWalker) node(ref types.IndirectRef, inh inherited, depth int) error
 	if inh, err = w.attrs(d, inh, nr); err != nil {
 		return err
 	}
+	if err := checkResources(w.xrt, d, nr); err != nil {
+		return err
+	}
 	kidsObj, hasKids := d.Find("Kids")
 	kind := ""
 	if t := d.Type(); t != nil {
@@ -83,6 +88,9 @@ func (w *pageWalker) node(ref types.IndirectRef, inh inherited, depth int) error
 		}
 		return nil
 	case kind == "Page" || kind == "":
+		if err := checkContents(w.xrt, d, nr); err != nil {
+			return err
+		}
 		return w.page(inh, nr)
 	default:
 		return malformed("page tree object %d has /Type /%s", nr, kind)
@@ -106,9 +114,14 @@ func (w *pageWalker) attrs(d types.Dict, inh inherited, nr int) (inherited, erro
 		inh.crop = &b
 	}
 	if o, ok := d.Find("Rotate"); ok {
-		// Like pdf.js, a value that is not a whole number counts as 0.
-		inh.rotate = 0
-		if v, err := w.xrt.DereferenceNumber(o); err == nil && v == math.Trunc(v) && math.Abs(v) < 1e6 {
+		if r, err := w.xrt.Dereference(o); err != nil || r != nil {
+			// A page turned other than by quarter turns cannot be shown
+			// with its tags (pdf.js draws it unturned): refused, as
+			// pdfcpu's validation refused it. 90.0 is 90.
+			v, err := w.xrt.DereferenceNumber(o)
+			if err != nil || v != math.Trunc(v) || math.Abs(v) >= 1e6 || int(v)%90 != 0 {
+				return inh, malformed("object %d: /Rotate is not a multiple of 90", nr)
+			}
 			inh.rotate = int(v)
 		}
 	}
@@ -159,7 +172,7 @@ func (w *pageWalker) page(inh inherited, nr int) error {
 }
 
 // normalizeRotate maps a /Rotate value to 0, 90, 180 or 270; values that are
-// not multiples of 90 count as 0, as in pdf.js.
+// not multiples of 90 (attrs refuses them) count as 0, as in pdf.js.
 func normalizeRotate(r int) int {
 	if r%90 != 0 {
 		return 0

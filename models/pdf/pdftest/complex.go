@@ -23,8 +23,13 @@ func SelfDrawingForm() []byte {
 // RawPDF writes objects 1..n (object 1 the catalog) with a cross-reference
 // table: a hand-made PDF for tests of what a reader does with odd content.
 func RawPDF(objs []string) []byte {
+	return rawPDFVersion("1.7", objs)
+}
+
+// rawPDFVersion is RawPDF with the header's version.
+func rawPDFVersion(version string, objs []string) []byte {
 	var sb strings.Builder
-	sb.WriteString("%PDF-1.7\n")
+	sb.WriteString("%PDF-" + version + "\n")
 	offs := make([]int, len(objs))
 	for i, o := range objs {
 		offs[i] = sb.Len()
