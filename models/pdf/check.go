@@ -4,19 +4,20 @@ package pdf
 //
 // The strict check verifies what the product uses: the file's structure
 // (structure.go: header, end, cross-reference chain, every object at its
-// offset), the decode caps (scan.go), that pdfcpu parses every object, the
-// page tree with each page's boxes, rotation, resources and content streams
-// (pagetree.go), and the page count the tree announces. Those failures
-// refuse the upload. pdfcpu's validation (relaxed mode) also checks every
-// other dictionary against PDF 32000-1: page transitions, annotations of
-// every kind, attached files, fonts, patterns, outlines, metadata. Viewers
-// (poppler, pdf.js) ignore what they cannot use in those, so a failure
-// there is not a reason to refuse a document people open every day (slide
-// decks with transitions outside the table, attachments with odd dates). It
-// still runs, because pdfcpu's page edits rely on what it records (the form,
-// named destinations) and on the small repairs relaxed mode makes; when it
-// fails the model is completed here the way a successful validation leaves
-// it. See docs/decisions.md, "Intake that accepts what viewers open".
+// offset), the decode caps (scan.go), that pdfcpu parses the objects read,
+// the page tree with each page's boxes, rotation, resources and content
+// streams (pagetree.go), and the page count the tree announces. Those
+// failures refuse the upload. pdfcpu's validation (relaxed mode) checks
+// every other dictionary against PDF 32000-1 as well: page transitions,
+// annotations of every kind, attached files, fonts, patterns, outlines,
+// structure trees. Viewers (poppler, pdf.js) ignore what they cannot use
+// in those, so a failure there is no reason to refuse a document people
+// open every day, and reading for the check and the layout does not run
+// it. Page edits do, for what pdfcpu's page collection relies on (the form
+// and named destinations it records, the small repairs of relaxed mode),
+// but its verdict does not refuse the edit: when it fails, the model is
+// read again and completed the way a successful validation leaves it. See
+// docs/decisions.md, "Intake that accepts what viewers open".
 
 import (
 	"fmt"
@@ -39,9 +40,9 @@ func validateAdvisory(pc *model.Context) (err error) {
 }
 
 // completeModel records in pc what a successful validation records and
-// this package's readers rely on, for a model that was not validated: the
-// page count (pages, as the page tree walk counted them) and the
-// interactive form.
+// this package's readers and edits rely on, whether or not it was
+// validated: the page count (pages, as the page tree walk counted them)
+// and the interactive form.
 func completeModel(pc *model.Context, pages int) {
 	xrt := pc.XRefTable
 	xrt.PageCount = pages
@@ -59,23 +60,26 @@ func completeModel(pc *model.Context, pages int) {
 	}
 }
 
-// checkResources fails when the page tree node nr sets /Resources to
-// something other than a dictionary (or null): the resources are what its
-// content draws with.
-func checkResources(xrt *model.XRefTable, d types.Dict, nr int) error {
+// resourcesOf returns the resources of page tree node nr: its own
+// /Resources, or inherited when it sets none (or null); it fails when they
+// are something other than a dictionary: they are what its content draws
+// with.
+func resourcesOf(xrt *model.XRefTable, d types.Dict, inherited types.Dict, nr int) (types.Dict, error) {
 	o, ok := d.Find("Resources")
 	if !ok {
-		return nil
+		return inherited, nil
 	}
 	r, err := xrt.Dereference(o)
 	if err != nil {
-		return malformed("object %d: unreadable /Resources: %v", nr, err)
+		return nil, malformed("object %d: unreadable /Resources: %v", nr, err)
 	}
-	switch r.(type) {
-	case nil, types.Dict:
-		return nil
+	switch r := r.(type) {
+	case nil:
+		return inherited, nil
+	case types.Dict:
+		return r, nil
 	}
-	return malformed("object %d: /Resources is not a dictionary", nr)
+	return nil, malformed("object %d: /Resources is not a dictionary", nr)
 }
 
 // checkContents fails when page nr's /Contents is neither a stream nor an

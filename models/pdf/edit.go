@@ -29,10 +29,11 @@ func MovePage(ctx context.Context, content []byte, from, to int) ([]byte, Info, 
 // passes l.MaxOutputBytes (an *OutputTooLargeError).
 func (l Limits) DeletePage(ctx context.Context, content []byte, n int) (_ []byte, _ Info, err error) {
 	defer recoverEdit(&err)
-	pc, info, err := l.read(ctx, bytes.NewReader(content), MaxPages)
+	doc, err := l.read(ctx, bytes.NewReader(content), MaxPages, true)
 	if err != nil {
 		return nil, Info{}, err
 	}
+	info := doc.info
 	if n < 1 || n > len(info.Pages) {
 		return nil, Info{}, fmt.Errorf("%w: page %d of %d", ErrPageOutOfRange, n, len(info.Pages))
 	}
@@ -45,7 +46,7 @@ func (l Limits) DeletePage(ctx context.Context, content []byte, n int) (_ []byte
 			kept = append(kept, p)
 		}
 	}
-	out, err := l.collect(pc, info.Pages, kept)
+	out, err := l.collect(doc, kept)
 	if err != nil {
 		return nil, Info{}, fmt.Errorf("remove page %d: %w", n, err)
 	}
@@ -57,15 +58,15 @@ func (l Limits) DeletePage(ctx context.Context, content []byte, n int) (_ []byte
 // Like DeletePage it inspects within l first.
 func (l Limits) MovePage(ctx context.Context, content []byte, from, to int) (_ []byte, _ Info, err error) {
 	defer recoverEdit(&err)
-	pc, info, err := l.read(ctx, bytes.NewReader(content), MaxPages)
+	doc, err := l.read(ctx, bytes.NewReader(content), MaxPages, true)
 	if err != nil {
 		return nil, Info{}, err
 	}
-	n := len(info.Pages)
+	n := len(doc.info.Pages)
 	if from < 1 || from > n || to < 1 || to > n {
 		return nil, Info{}, fmt.Errorf("%w: move %d to %d of %d", ErrPageOutOfRange, from, to, n)
 	}
-	out, err := l.collect(pc, info.Pages, MovedOrder(n, from, to))
+	out, err := l.collect(doc, MovedOrder(n, from, to))
 	if err != nil {
 		return nil, Info{}, fmt.Errorf("reorder pages: %w", err)
 	}
@@ -93,14 +94,13 @@ func MovedOrder(n, from, to int) []int {
 	return order
 }
 
-// collect writes a new PDF of the pages of pc (read and checked by read,
-// whose geometry is pages) in order, as pdfcpu's page collection does, on
-// the model already read: the document is parsed once per edit. The output
-// stops at l.MaxOutputBytes.
-func (l Limits) collect(pc *model.Context, pages []Page, order []int) ([]byte, error) {
-	if err := selfContained(pc, pages); err != nil {
-		return nil, err
-	}
+// collect writes a new PDF of the pages of doc (read and checked by read)
+// in order, as pdfcpu's page collection does, on the model already read:
+// the document is parsed once per edit. The output stops at
+// l.MaxOutputBytes.
+func (l Limits) collect(doc *document, order []int) ([]byte, error) {
+	selfContained(doc)
+	pc := doc.pc
 	pc.Conf.Cmd = model.COLLECT
 	dest, err := pdfcpu.ExtractPages(pc, order, false)
 	if err != nil {
@@ -117,23 +117,16 @@ func (l Limits) collect(pc *model.Context, pages []Page, order []int) ([]byte, e
 // inherited /Resources into the page itself. pdfcpu's page edits rebuild the
 // page tree and drop what pages inherit from the Pages nodes in between, which
 // would silently change page sizes and rotation (and move every tag).
-func selfContained(pc *model.Context, pages []Page) error {
-	if pc.PageCount != len(pages) {
-		return fmt.Errorf("%w: pdfcpu counts %d pages, not %d", ErrMalformed, pc.PageCount, len(pages))
-	}
-	for i, p := range pages {
-		d, _, inh, err := pc.PageDict(i+1, false)
-		if err != nil || d == nil {
-			return fmt.Errorf("%w: page %d: %v", ErrMalformed, i+1, err)
-		}
+func selfContained(doc *document) {
+	for i, p := range doc.info.Pages {
+		d := doc.nodes[i].dict
 		d["MediaBox"] = rectangle(p.MediaBox)
 		d["CropBox"] = rectangle(p.CropBox)
 		d["Rotate"] = types.Integer(p.Rotate)
-		if _, ok := d["Resources"]; !ok && inh != nil && inh.Resources != nil {
-			d["Resources"] = inh.Resources
+		if _, ok := d["Resources"]; !ok && doc.nodes[i].resources != nil {
+			d["Resources"] = doc.nodes[i].resources
 		}
 	}
-	return nil
 }
 
 // editOutput is the buffer a page edit writes into: it stops at

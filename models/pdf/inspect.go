@@ -58,106 +58,120 @@ func (l Limits) inspect(ctx context.Context, r io.ReadSeeker, maxPages int) (inf
 			info, err = Info{}, malformed("internal parser failure: %v", p)
 		}
 	}()
-	_, info, err = l.read(ctx, r, maxPages)
-	return info, err
+	doc, err := l.read(ctx, r, maxPages, false)
+	if err != nil {
+		return Info{}, err
+	}
+	return doc.info, nil
+}
+
+// document is a PDF read and checked by read: pdfcpu's model of it, its
+// pages' geometry, and each page's dictionary with its resources.
+type document struct {
+	pc    *model.Context
+	info  Info
+	nodes []pageNode
 }
 
 // read is inspect returning pdfcpu's model of the document as well, for
-// callers that go on reading it (ReadLayout); they recover pdfcpu's panics.
-func (l Limits) read(ctx context.Context, r io.ReadSeeker, maxPages int) (*model.Context, Info, error) {
+// callers that go on reading it (ReadLayout, the page edits); they recover
+// pdfcpu's panics. forEdit runs pdfcpu's validation for what pdfcpu's page
+// edits rely on (readPages).
+func (l Limits) read(ctx context.Context, r io.ReadSeeker, maxPages int, forEdit bool) (*document, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, Info{}, err
+		return nil, err
 	}
 	if r == nil {
-		return nil, Info{}, errors.New("pdf: Inspect called with a nil reader")
+		return nil, errors.New("pdf: Inspect called with a nil reader")
 	}
 	size, err := r.Seek(0, io.SeekEnd)
 	if err != nil {
-		return nil, Info{}, fmt.Errorf("pdf: seek: %w", err)
+		return nil, fmt.Errorf("pdf: seek: %w", err)
 	}
 	if size == 0 {
-		return nil, Info{}, ErrNotPDF
+		return nil, ErrNotPDF
 	}
 	src := &source{r: r, size: size}
 	base, err := findHeader(src)
 	if err != nil {
-		return nil, Info{}, err
+		return nil, err
 	}
 	start, err := findStartXRef(src)
 	if err != nil {
-		return nil, Info{}, err
+		return nil, err
 	}
 	xr, err := walkXRef(ctx, src, base, start, l)
 	if xr != nil && xr.encrypted {
-		return nil, Info{}, ErrEncrypted
+		return nil, ErrEncrypted
 	}
 	if err != nil {
-		return nil, Info{}, err
+		return nil, err
 	}
 	if err := verifyOffsets(ctx, src, base, xr.inUse); err != nil {
-		return nil, Info{}, err
+		return nil, err
 	}
 	if err := l.scanStreams(ctx, src, base, xr.inUse, nil); err != nil {
-		return nil, Info{}, err
+		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, Info{}, err
+		return nil, err
 	}
-	pc, pages, err := readPages(ctx, r, maxPages, l)
-	if err != nil {
-		return nil, Info{}, err
-	}
-	return pc, Info{Pages: pages}, nil
+	return readPages(ctx, r, maxPages, l, forEdit)
 }
 
 // readPages lets pdfcpu read the document, checks what this package needs
 // of it (check.go: the page tree, each page's boxes, resources and
-// content), runs pdfcpu's validation for what it records, and collects the
-// page geometry. pdfcpu's verdict on the dictionaries this package does not
-// use does not refuse the document.
-func readPages(ctx context.Context, r io.ReadSeeker, maxPages int, l Limits) (*model.Context, []Page, error) {
+// content) and collects the page geometry. pdfcpu's validation of the rest
+// (every dictionary against PDF 32000-1) runs only forEdit, for what
+// pdfcpu's page edits rely on, and its verdict does not refuse the
+// document either way; reading for the check and the layout skips it, and
+// with it the parsing of every object the pages do not reach (a tagged
+// document's structure tree: 400,000 elements cost 380 MB parsed).
+func readPages(ctx context.Context, r io.ReadSeeker, maxPages int, l Limits, forEdit bool) (*document, error) {
 	pc, err := pdfcpu.ReadWithContext(ctx, r, newConfig(l))
 	if err != nil {
-		return nil, nil, classify(ctx, err)
+		return nil, classify(ctx, err)
 	}
 	xrt := pc.XRefTable
 	if xrt.Encrypt != nil || pc.E != nil {
-		return nil, nil, ErrEncrypted
+		return nil, ErrEncrypted
 	}
 	count := announcedPages(xrt)
 	if count > maxPages {
-		return nil, nil, fmt.Errorf("%w (it announces %d)", ErrTooManyPages, count)
+		return nil, fmt.Errorf("%w (it announces %d)", ErrTooManyPages, count)
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	defaultFormDA(xrt)
-	verr := validateAdvisory(pc)
-	if err := ctx.Err(); err != nil {
-		return nil, nil, err
-	}
-	if verr != nil {
-		// A failed validation can leave the model half rewritten (pdfcpu
-		// drops a page tree node's /Kids when a page below it fails), so
-		// the document is read again and used as written.
-		pc, xrt = nil, nil
-		if pc, err = pdfcpu.ReadWithContext(ctx, r, newConfig(l)); err != nil {
-			return nil, nil, classify(ctx, err)
+	if forEdit {
+		defaultFormDA(xrt)
+		verr := validateAdvisory(pc)
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
-		xrt = pc.XRefTable
+		if verr != nil {
+			// A failed validation can leave the model half rewritten
+			// (pdfcpu drops a page tree node's /Kids when a page below it
+			// fails), so the document is read again and used as written.
+			pc, xrt = nil, nil
+			if pc, err = pdfcpu.ReadWithContext(ctx, r, newConfig(l)); err != nil {
+				return nil, classify(ctx, err)
+			}
+			xrt = pc.XRefTable
+		}
 	}
-	pages, err := collectPages(xrt, maxPages)
+	pages, nodes, err := collectPages(xrt, maxPages)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if len(pages) == 0 {
-		return nil, nil, malformed("the document has no pages")
+		return nil, malformed("the document has no pages")
 	}
 	if count >= 0 && count != len(pages) {
-		return nil, nil, malformed("the page tree announces %d pages but holds %d", count, len(pages))
+		return nil, malformed("the page tree announces %d pages but holds %d", count, len(pages))
 	}
 	completeModel(pc, len(pages))
-	return pc, pages, nil
+	return &document{pc: pc, info: Info{Pages: pages}, nodes: nodes}, nil
 }
 
 // defaultDA is the default appearance a form without one is read with, the

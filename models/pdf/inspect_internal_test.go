@@ -129,7 +129,7 @@ func TestCollectPagesBrokenTrees(t *testing.T) {
 			if tt.want == ErrTooManyPages {
 				limit = 2
 			}
-			if _, err := collectPages(pc.XRefTable, limit); !errors.Is(err, tt.want) {
+			if _, _, err := collectPages(pc.XRefTable, limit); !errors.Is(err, tt.want) {
 				t.Errorf("collectPages = %v, want %v", err, tt.want)
 			}
 		})

@@ -166,37 +166,39 @@ func (l Limits) InspectLayout(ctx context.Context, r io.ReadSeeker, fn func(Page
 			}
 		}
 	}()
-	pc, info, err := l.read(ctx, r, MaxPages)
+	doc, err := l.read(ctx, r, MaxPages, false)
 	if err != nil {
 		return Info{}, err
 	}
 	inspected = true
-	if err := l.eachPage(ctx, pc, info, fn); err != nil {
-		return info, &LayoutError{Err: err}
+	if err := l.eachPage(ctx, doc, fn); err != nil {
+		return doc.info, &LayoutError{Err: err}
 	}
-	return info, nil
+	return doc.info, nil
 }
 
-// eachPage interprets each page of pc (read and checked by read) and calls fn with it.
-func (l Limits) eachPage(ctx context.Context, pc *model.Context, info Info, fn func(PageLayout) error) error {
+// eachPage interprets each page of doc (read and checked by read) and calls fn with it.
+func (l Limits) eachPage(ctx context.Context, doc *document, fn func(PageLayout) error) error {
 	l = l.withDefaults()
-	rd := content.NewReader(ctx, pc.XRefTable, &streamReader{xrt: pc.XRefTable, limits: l, cache: map[int][]byte{}}, l.MaxLayoutTime)
-	for i, p := range info.Pages {
+	streams := newStreamReader(doc.pc.XRefTable, l)
+	rd := content.NewReader(ctx, doc.pc.XRefTable, streams, l.MaxLayoutTime)
+	for i, p := range doc.info.Pages {
 		// Between pages, and so after fn's work on the last one.
 		if err := rd.Check(); err != nil {
 			return err
 		}
-		d, _, inh, err := pc.PageDict(i+1, false)
-		if err != nil || d == nil {
-			return malformed("page %d: %v", i+1, err)
+		streams.endPage()
+		node := doc.nodes[i]
+		res := node.resources
+		if res == nil {
+			res = types.Dict{}
 		}
-		res := pageResources(pc.XRefTable, d, inh)
-		drawn, err := rd.Page(d, res, p.CropBox)
+		drawn, err := rd.Page(node.dict, res, p.CropBox)
 		if err != nil {
 			return err
 		}
 		pl := PageLayout{Page: p, Runs: drawn.Runs, Rules: drawn.Rules, VerticalRules: drawn.VerticalRules, Rects: drawn.Rects}
-		if pl.Widgets, err = rd.Widgets(d, p.CropBox); err != nil {
+		if pl.Widgets, err = rd.Widgets(node.dict, p.CropBox); err != nil {
 			return err
 		}
 		if err := fn(pl); err != nil {
@@ -206,44 +208,73 @@ func (l Limits) eachPage(ctx context.Context, pc *model.Context, info Info, fn f
 	return nil
 }
 
-// pageResources returns the page's own or inherited resource dictionary.
-func pageResources(xrt *model.XRefTable, d types.Dict, inh *model.InheritedPageAttrs) types.Dict {
-	if r, err := xrt.DereferenceDict(d["Resources"]); err == nil && r != nil {
-		return r
-	}
-	if inh != nil && inh.Resources != nil {
-		return inh.Resources
-	}
-	return types.Dict{}
+// maxKeptStreamBytes caps the decoded streams the layout reader keeps from
+// page to page (forms and CMaps that several pages read).
+const maxKeptStreamBytes = 32 << 20
+
+// streamReader decodes streams within the decode caps. Forms and CMaps are
+// read again (on the same page and on later ones), so they are kept; but a
+// document whose every page draws a form of its own must not keep them all
+// (a manual of 1,611 pages held 573 MB that way): at the end of each page
+// the streams read on that page alone are dropped, and more until those
+// kept are within maxKeptStreamBytes. A stream counts
+// toward the whole-file cap once, however often it is decoded.
+type streamReader struct {
+	xrt     *model.XRefTable
+	limits  Limits
+	cache   map[int]*keptStream
+	counted map[int]int64 // decoded size of each stream counted in total
+	kept    int64         // bytes in cache
+	page    int
+	total   int64
+	err     error // the first cap passed
 }
 
-// streamReader decodes streams within the decode caps, once each.
-type streamReader struct {
-	xrt    *model.XRefTable
-	limits Limits
-	cache  map[int][]byte
-	total  int64
-	err    error // the first cap passed
+// keptStream is a decoded stream kept, with the last page that read it and
+// how many pages did.
+type keptStream struct {
+	data        []byte
+	page, pages int
+}
+
+func newStreamReader(xrt *model.XRefTable, l Limits) *streamReader {
+	return &streamReader{xrt: xrt, limits: l, cache: map[int]*keptStream{}, counted: map[int]int64{}}
+}
+
+// endPage drops what no other page has read, and more until the rest is
+// within maxKeptStreamBytes.
+func (r *streamReader) endPage() {
+	for nr, k := range r.cache {
+		if k.pages < 2 || r.kept > maxKeptStreamBytes {
+			delete(r.cache, nr)
+			r.kept -= int64(len(k.data))
+		}
+	}
+	r.page++
 }
 
 // Stream returns the decoded data of the stream o (nil when o is not a
 // readable stream), decoding at most max bytes of it. Streams read again
-// (forms, CMaps) are kept when keep is true; page contents are not, so that
-// reading page by page holds one page's content at a time. Every decoding
-// counts toward the whole-file cap.
+// (forms, CMaps) are kept when keep is true (see streamReader); page
+// contents are not, so that reading page by page holds one page's content
+// at a time. Every decoding counts toward the whole-file cap.
 func (r *streamReader) Stream(o types.Object, max int64, keep bool) []byte {
 	nr := -1
 	if ref, ok := o.(types.IndirectRef); ok {
 		nr = ref.ObjectNumber.Value()
-		if b, ok := r.cache[nr]; ok {
-			return b
+		if k, ok := r.cache[nr]; ok {
+			if k.page != r.page {
+				k.page, k.pages = r.page, k.pages+1
+			}
+			return k.data
 		}
 	}
 	sd, _, err := r.xrt.DereferenceStreamDict(o)
 	if err != nil || sd == nil {
 		return nil
 	}
-	limit := min(max, r.limits.MaxStreamBytes, r.limits.MaxFileBytes-r.total)
+	before := r.counted[nr] // 0 for a stream not decoded yet (and for direct ones)
+	limit := min(max, r.limits.MaxStreamBytes, r.limits.MaxFileBytes-r.total+before)
 	if limit <= 0 {
 		r.fail(nr, r.limits.MaxFileBytes, true)
 		return nil
@@ -260,9 +291,16 @@ func (r *streamReader) Stream(o types.Object, max int64, keep bool) []byte {
 		r.fail(nr, limit, limit < r.limits.MaxStreamBytes)
 		return nil
 	}
-	r.total += int64(len(b))
-	if nr >= 0 && keep {
-		r.cache[nr] = b
+	r.total += int64(len(b)) - before
+	if nr >= 0 {
+		r.counted[nr] = int64(len(b))
+		if keep {
+			if cap(b) > len(b)+len(b)/4 {
+				b = bytes.Clone(b) // not the decoder's spare capacity, up to as much again
+			}
+			r.cache[nr] = &keptStream{data: b, page: r.page, pages: 1}
+			r.kept += int64(len(b))
+		}
 	}
 	return b
 }

@@ -17,6 +17,14 @@ const maxTreeDepth = 64
 type inherited struct {
 	media, crop *Box // nil when no ancestor sets the box
 	rotate      int
+	resources   types.Dict // nil when no ancestor sets them
+}
+
+// pageNode is a page's dictionary with the resources its content draws
+// with: its own, or its nearest ancestor's (nil when none sets them).
+type pageNode struct {
+	dict      types.Dict
+	resources types.Dict
 }
 
 // pageWalker collects the geometry of every page in document order.
@@ -25,25 +33,28 @@ type pageWalker struct {
 	limit   int
 	visited map[int]bool
 	pages   []Page
+	nodes   []pageNode
 }
 
-// collectPages walks the page tree of xrt and returns each page's geometry,
+// collectPages walks the page tree of xrt and returns each page's geometry
+// and its dictionary with its resources (the readers of pages use these,
+// not pdfcpu's PageDict, which walks the tree from its root for every page),
 // failing with ErrTooManyPages as soon as more than limit pages are found,
 // and with ErrMalformed when a node's boxes, resources or a page's content
 // streams are unusable (check.go).
 // pdfcpu's PageBoundaries is not used because it lets a box set on one Pages
 // node leak into later siblings and drops an inherited CropBox when a page
 // sets its own MediaBox.
-func collectPages(xrt *model.XRefTable, limit int) ([]Page, error) {
+func collectPages(xrt *model.XRefTable, limit int) ([]Page, []pageNode, error) {
 	root, err := xrt.Pages()
 	if err != nil || root == nil {
-		return nil, malformed("the catalog has no page tree")
+		return nil, nil, malformed("the catalog has no page tree")
 	}
 	w := &pageWalker{xrt: xrt, limit: limit, visited: map[int]bool{}}
 	if err := w.node(*root, inherited{}, 0); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return w.pages, nil
+	return w.pages, w.nodes, nil
 }
 
 // node visits one page tree node.
@@ -63,7 +74,7 @@ func (w *pageWalker) node(ref types.IndirectRef, inh inherited, depth int) error
 	if inh, err = w.attrs(d, inh, nr); err != nil {
 		return err
 	}
-	if err := checkResources(w.xrt, d, nr); err != nil {
+	if inh.resources, err = resourcesOf(w.xrt, d, inh.resources, nr); err != nil {
 		return err
 	}
 	kidsObj, hasKids := d.Find("Kids")
@@ -91,7 +102,11 @@ func (w *pageWalker) node(ref types.IndirectRef, inh inherited, depth int) error
 		if err := checkContents(w.xrt, d, nr); err != nil {
 			return err
 		}
-		return w.page(inh, nr)
+		if err := w.page(inh, nr); err != nil {
+			return err
+		}
+		w.nodes = append(w.nodes, pageNode{dict: d, resources: inh.resources})
+		return nil
 	default:
 		return malformed("page tree object %d has /Type /%s", nr, kind)
 	}
