@@ -225,6 +225,7 @@ type streamReader struct {
 	cache   map[int]*keptStream
 	counted map[int]int64 // decoded size of each stream counted in total
 	kept    int64         // bytes in cache
+	maxKept int64         // maxKeptStreamBytes (tests lower it)
 	page    int
 	total   int64
 	err     error // the first cap passed
@@ -238,14 +239,14 @@ type keptStream struct {
 }
 
 func newStreamReader(xrt *model.XRefTable, l Limits) *streamReader {
-	return &streamReader{xrt: xrt, limits: l, cache: map[int]*keptStream{}, counted: map[int]int64{}}
+	return &streamReader{xrt: xrt, limits: l, cache: map[int]*keptStream{}, counted: map[int]int64{}, maxKept: maxKeptStreamBytes}
 }
 
 // endPage drops what no other page has read, and more until the rest is
 // within maxKeptStreamBytes.
 func (r *streamReader) endPage() {
 	for nr, k := range r.cache {
-		if k.pages < 2 || r.kept > maxKeptStreamBytes {
+		if k.pages < 2 || r.kept > r.maxKept {
 			delete(r.cache, nr)
 			r.kept -= int64(len(k.data))
 		}
@@ -273,7 +274,7 @@ func (r *streamReader) Stream(o types.Object, max int64, keep bool) []byte {
 	if err != nil || sd == nil {
 		return nil
 	}
-	before := r.counted[nr] // 0 for a stream not decoded yet (and for direct ones)
+	before, again := r.counted[nr] // decoded on an earlier page (never for direct ones)
 	limit := min(max, r.limits.MaxStreamBytes, r.limits.MaxFileBytes-r.total+before)
 	if limit <= 0 {
 		r.fail(nr, r.limits.MaxFileBytes, true)
@@ -298,7 +299,11 @@ func (r *streamReader) Stream(o types.Object, max int64, keep bool) []byte {
 			if cap(b) > len(b)+len(b)/4 {
 				b = bytes.Clone(b) // not the decoder's spare capacity, up to as much again
 			}
-			r.cache[nr] = &keptStream{data: b, page: r.page, pages: 1}
+			k := &keptStream{data: b, page: r.page, pages: 1}
+			if again {
+				k.pages = 2 // an earlier page read it too
+			}
+			r.cache[nr] = k
 			r.kept += int64(len(b))
 		}
 	}
