@@ -23,7 +23,8 @@ var fieldNameRules = []fieldNameRule{
 	{regexp.MustCompile(`\b(date|dated)\b`), tagtype.Date},
 	{regexp.MustCompile(`\b(initials?|inits?)\b`), tagtype.Initials},
 	{regexp.MustCompile(`\bname\b`), tagtype.FullName},
-	{regexp.MustCompile(`\btitle\b`), tagtype.NotaryTitle},
+	// A title alone is a person's or a document's; the notary's is named so.
+	{regexp.MustCompile(`\bnotary( s)? (official )?title\b|\btitle of (the )?notary\b`), tagtype.NotaryTitle},
 	{regexp.MustCompile(`\bcounty\b`), tagtype.NotaryCounty},
 	{regexp.MustCompile(`\bstate\b`), tagtype.NotaryState},
 }

@@ -61,7 +61,7 @@ func compileLabelRules() []LabelRule {
 		{r(`county of|county`), tagtype.NotaryCounty, 0.85, BlankLine},
 		{r(`state of|state`), tagtype.NotaryState, 0.85, BlankLine},
 		{r(`date|dated|date signed|signing date|signature date|date of signature|date ?(/|and|&) ?time|` + who + `('s)? date`), tagtype.Date, 0.9, BlankLine},
-		{r(`signature|signed|sign|sign here|please sign here|signed by|([a-z-]+ ){0,3}[a-z-]+('s)? signature|signature of (the )?` + who + `(( or| and|/) ` + who + `)?`), tagtype.Signature, 0.9, BlankLine},
+		{r(`signature|signed|sign:|sign here|please sign here|signed by|([a-z-]+ ){0,3}[a-z-]+('s)? signature|signature of (the )?` + who + `(( or| and|/) ` + who + `)?`), tagtype.Signature, 0.9, BlankLine},
 		{r(`witness|witnessed by|` + who + ` witness`), tagtype.Signature, 0.8, BlankLine},
 		{r(`by:`), tagtype.Signature, 0.8, BlankLine}, // a company's signature block; "by ____, who is …" is a name in a sentence
 		{r(`initials?|initial here|[a-z-]+('s)? initials?`), tagtype.Initials, 0.9, BlankLine},

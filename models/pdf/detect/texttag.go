@@ -187,10 +187,13 @@ func textTags(page int, p pdf.PageLayout, runs []pdf.TextRun, clock *pdf.Ticker,
 				return nil, err
 			}
 			// Anything opened before this tag and never closed is a problem.
-			if i := strings.Index(r.Text[end:m[0]], "{{"); i >= 0 {
-				f.problem(unclosed(page, r.Text[end+i:m[0]]))
+			if i := firstOpening(r.Text, end, m[0]); i >= 0 {
+				f.problem(unclosed(page, r.Text[i:m[0]]))
 			}
 			end = m[1]
+			if !opensTag(r.Text, m[0], m[1]) {
+				continue // "{{ .Name }}", "{{{raw}}}": a code listing's braces
+			}
 			text := pdf.CutRunes(r.Text[m[0]:m[1]], MaxTextRunes)
 			t, code, detail := parseTextTag(r.Text[m[2]:m[3]])
 			if code != "" {
@@ -217,12 +220,111 @@ func textTags(page int, p pdf.PageLayout, runs []pdf.TextRun, clock *pdf.Ticker,
 			tag.Required, tag.DateFormat, tag.FontSize = t.required, t.dateFormat, t.fontSize
 			f.tag(tag)
 		}
-		if i := strings.Index(r.Text[end:], "{{"); i >= 0 {
-			f.problem(unclosed(page, r.Text[end+i:]))
+		if i := firstOpening(r.Text, end, len(r.Text)); i >= 0 {
+			f.problem(unclosed(page, r.Text[i:]))
 		}
 	}
 	return f, nil
 }
+
+// opensTag reports whether the "{{" at s[i:] starts the text tag grammar,
+// reading no further than s[:to]. Only such a "{{" is a tag or a problem;
+// in a code listing ("{{ .Name }}", "{{end}}", "{{1, 2}, {3, 4}}",
+// "{{{raw}}}", "{{ user.name }}") the braces are text. It does when the two
+// braces (not three or more) are followed, after spaces, by nothing (a tag
+// cut by the line's end), "|" or "}}" (an empty tag), or by a type word
+// (letters and hyphens, as type codes and names are written) and then "|"
+// (the grammar's own mark); a word alone ("{{word}}", or cut by the line's
+// end) only when it is a type or a slip of one (nearTypeWord).
+func opensTag(s string, i, to int) bool {
+	if i > 0 && s[i-1] == '{' || i+2 < len(s) && s[i+2] == '{' {
+		return false
+	}
+	rest := strings.TrimLeft(s[i+2:to], " ")
+	if rest == "" || rest[0] == '|' || strings.HasPrefix(rest, "}}") {
+		return true
+	}
+	if !isLetter(rest[0]) {
+		return false
+	}
+	k := 0
+	for k < len(rest) && (isLetter(rest[k]) || rest[k] == '-') {
+		k++
+	}
+	word := rest[:k]
+	rest = strings.TrimLeft(rest[k:], " ")
+	switch {
+	case rest != "" && rest[0] == '|':
+		return true
+	case rest == "" || strings.HasPrefix(rest, "}}"):
+		return nearTypeWord(word)
+	}
+	return false
+}
+
+// nearTypeWord reports whether word is a type code or name, or at most two
+// letters away from one (a slip: "sigature", "SIGNATURTEMPLATE"), so that
+// "{{sigature}}" is still reported while "{{end}}" and "{{ variable }}" of
+// a template language are text.
+func nearTypeWord(word string) bool {
+	if _, ok := resolveType(word); ok {
+		return true
+	}
+	w := strings.ToLower(word)
+	if len(w) < 4 {
+		return false
+	}
+	for name := range typeNames {
+		if editDistance(w, name) <= 2 {
+			return true
+		}
+	}
+	for _, code := range tagtype.Codes() {
+		if editDistance(w, strings.ToLower(code)) <= 2 {
+			return true
+		}
+	}
+	return false
+}
+
+// editDistance is the Levenshtein distance of two short ASCII words.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// firstOpening returns the index of the first "{{" in s[from:to] that
+// starts the text tag grammar (opensTag, reading no further than to), or -1.
+func firstOpening(s string, from, to int) int {
+	for from < to {
+		i := strings.Index(s[from:to], "{{")
+		if i < 0 {
+			return -1
+		}
+		if opensTag(s, from+i, to) {
+			return from + i
+		}
+		from += i + 1
+	}
+	return -1
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // drawn holds the text tags of a page by text and by the unit cell of their
 // box, so that a tag drawn twice at (almost) the same place, as producers do

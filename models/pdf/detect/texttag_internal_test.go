@@ -1,10 +1,13 @@
 package detect
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
+	"github.com/markuproom/markuproom/models/pdf"
 	"github.com/markuproom/markuproom/models/tagtype"
 )
 
@@ -60,6 +63,87 @@ func TestParseTextTag(t *testing.T) {
 			got.w != c.want.w || got.h != c.want.h || got.fontSize != c.want.fontSize ||
 			(got.signer == nil) != (c.want.signer == nil) || (got.signer != nil && *got.signer != *c.want.signer) {
 			t.Errorf("%q: %+v, want %+v", c.in, got, c.want)
+		}
+	}
+}
+
+// Only a "{{" that starts the text tag grammar is a tag or a problem: in a
+// code listing the braces are text (manuals showed 11 % of them broken tags).
+func TestTextTagsInCodeListings(t *testing.T) {
+	type found struct{ tags, codes []string }
+	for _, c := range []struct {
+		line string
+		want found
+	}{
+		{"{{signature|1}}", found{tags: []string{"{{signature|1}}"}}},
+		{"{{ Signature | 2 }}", found{tags: []string{"{{ Signature | 2 }}"}}},
+		{"{{autograph|1}}", found{codes: []string{ProblemUnknownType}}},
+		{"{{sigature}}", found{codes: []string{ProblemUnknownType}}}, // a slip of signature
+		{"{{SIGNATURTEMPLATE|1}}", found{codes: []string{ProblemUnknownType}}},
+		{"{{ foo|bar }}", found{codes: []string{ProblemUnknownType}}}, // the grammar's own "|"
+		{"{{ variable }} {{end}} {{else}}", found{}},
+		{"{{}}", found{codes: []string{ProblemEmpty}}},
+		{"{{ |1}}", found{codes: []string{ProblemEmpty}}},
+		{"Sign: {{signature|1", found{codes: []string{ProblemUnclosed}}},
+		{"{{signature {{date|1}}", found{tags: []string{"{{date|1}}"}, codes: []string{ProblemUnclosed}}},
+		{"{{sig {{date|1}}", found{tags: []string{"{{date|1}}"}}}, // "sig" is no type word
+		{"Sign here {{", found{codes: []string{ProblemUnclosed}}},
+		{"{{ .Name }}", found{}},
+		{"{{range .Items}}{{.}}{{end}}", found{}},
+		{"{{- .Values.image | quote -}}", found{}},
+		{"int a[2][2] = {{1, 2}, {3, 4}};", found{}},
+		{"{{{raw}}}", found{}},
+		{"{{ user.name }} and {{ user_id }}", found{}},
+		{"run: echo ${{ matrix.os }}", found{}},
+		{"{{#each items}}{{/each}} {{> header}} {{!-- note --}}", found{}},
+		{"f\"{{{{value}}}}\"", found{}},
+		{"{{ .Name }} then {{initials|1}}", found{tags: []string{"{{initials|1}}"}}},
+		{"{{ foo(bar) }} {{date|1", found{codes: []string{ProblemUnclosed}}},
+	} {
+		run := pdf.TextRun{Text: c.line, Box: pdf.Box{LLX: 72, LLY: 700, URX: 72 + 5*float64(len(c.line)), URY: 710}, Size: 10}
+		for range c.line {
+			run.Glyphs = append(run.Glyphs, pdf.Box{})
+		}
+		for i := range run.Glyphs {
+			run.Glyphs[i] = pdf.Box{LLX: 72 + 5*float64(i), LLY: 700, URX: 77 + 5*float64(i), URY: 710}
+		}
+		page := pdf.PageLayout{Page: pdf.Page{MediaBox: pdf.Box{URX: 612, URY: 792}, CropBox: pdf.Box{URX: 612, URY: 792}}}
+		f, err := textTags(1, page, []pdf.TextRun{run}, pdf.NewTicker(context.Background()), 100, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got found
+		for _, tag := range f.tags {
+			got.tags = append(got.tags, tag.Text)
+		}
+		for _, p := range f.problems {
+			got.codes = append(got.codes, p.Code)
+		}
+		if !slices.Equal(got.tags, c.want.tags) || !slices.Equal(got.codes, c.want.codes) {
+			t.Errorf("%q: tags %q, problems %q; want %q, %q", c.line, got.tags, got.codes, c.want.tags, c.want.codes)
+		}
+	}
+}
+
+// A text field is a notary's title only when its name says so; "Title"
+// alone is a person's or a document's, free-form text.
+func TestFormFieldTitle(t *testing.T) {
+	for name, want := range map[string]string{
+		"Title":           tagtype.FreeText,
+		"title":           tagtype.FreeText,
+		"JobTitle":        tagtype.FreeText,
+		"document_title":  tagtype.FreeText,
+		"NotaryTitle":     tagtype.NotaryTitle,
+		"notary_title":    tagtype.NotaryTitle,
+		"Notary's Title":  tagtype.NotaryTitle,
+		"Title of Notary": tagtype.NotaryTitle,
+		"Date":            tagtype.Date,
+	} {
+		page := pdf.PageLayout{Page: pdf.Page{MediaBox: pdf.Box{URX: 612, URY: 792}, CropBox: pdf.Box{URX: 612, URY: 792}},
+			Widgets: []pdf.Widget{{Kind: pdf.WidgetText, Name: name, Box: pdf.Box{LLX: 100, LLY: 100, URX: 260, URY: 118}}}}
+		tags := formFields(1, page)
+		if len(tags) != 1 || tags[0].Type != want {
+			t.Errorf("field %q: %+v, want one %s tag", name, tags, want)
 		}
 	}
 }
@@ -123,10 +207,13 @@ func TestLabelRulesMatch(t *testing.T) {
 		"Date/Time:":                   tagtype.Date,
 		"Date and time":                tagtype.Date,
 		"Signature of Patient or Legal Representative": tagtype.Signature,
-		"This Agreement is signed by the parties":      "",
-		"Page 2 Signature":                             "",
-		"by":                                           "",
-		"Title":                                        "",
+		"Sign:": tagtype.Signature,
+		"Sign":  "", // a word of a manual ("sign the package"), not a label
+		"sign":  "",
+		"This Agreement is signed by the parties": "",
+		"Page 2 Signature":                        "",
+		"by":                                      "",
+		"Title":                                   "",
 	} {
 		if got := typeOf(label); got != want {
 			t.Errorf("%q → %q, want %q", label, got, want)

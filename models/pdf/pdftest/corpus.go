@@ -347,7 +347,8 @@ func formFields(w *docWriter) {
 		{"Tx", ffRequired, "Date Signed", tagtype.Date, "Date", 100, 18},
 		{"Tx", 0, "PrintedName", tagtype.FullName, "Name", 200, 18},
 		{"Tx", 0, "initials", tagtype.Initials, "Initials", 60, 18},
-		{"Tx", 0, "Title", tagtype.NotaryTitle, "Title", 160, 18},
+		{"Tx", 0, "Title", tagtype.FreeText, "Title", 160, 18}, // a job title, not the notary's
+		{"Tx", 0, "NotaryTitle", tagtype.NotaryTitle, "Notary title", 160, 18},
 		{"Tx", 0, "Comments", tagtype.FreeText, "Comments", 300, 18},
 		{"Btn", 0, "AgreeTerms", tagtype.FreeText, "I agree", 12, 12},
 		{"Ch", 0, "Country", tagtype.FreeText, "Country", 120, 18},
