@@ -16,13 +16,22 @@ type corpusFile struct {
 	pages      int
 }
 
-// toleratedCorpus is every file of pdftest.ToleratedFiles: documents viewers
-// open whose entries pdfcpu's validation refuses (docs/decisions.md,
-// "Intake that accepts what viewers open").
-func toleratedCorpus() []corpusFile {
+// toleratedCorpus is every file of pdftest.ToleratedFiles (documents viewers
+// open whose entries pdfcpu's validation refuses: docs/decisions.md,
+// "Intake that accepts what viewers open") and, unless -short, of
+// pdftest.BigFiles (big files the old decode caps refused: "Bounded PDF
+// work").
+func toleratedCorpus(t *testing.T) []corpusFile {
 	var files []corpusFile
 	for _, f := range pdftest.ToleratedFiles() {
 		files = append(files, corpusFile{name: f.Name, what: f.What, pdf: f.PDF, pages: f.Pages})
+	}
+	if testing.Short() {
+		t.Log("-short: without the big files (pdftest.BigFiles)")
+		return files
+	}
+	for _, f := range pdftest.BigFiles() {
+		files = append(files, corpusFile{name: f.Name, what: f.What, pdf: f.Doc.Build(), pages: f.Doc.Pages()})
 	}
 	return files
 }
@@ -31,7 +40,7 @@ func toleratedCorpus() []corpusFile {
 // accepted through the upload with the page count poppler reads (pdfinfo
 // runs on each when installed; CI installs it).
 func TestToleratedCorpus(t *testing.T) {
-	files := toleratedCorpus()
+	files := toleratedCorpus(t)
 	for _, f := range files {
 		if n, ok, known := pdftest.PopplerPages(t, f.pdf); known && (!ok || n != f.pages) {
 			t.Fatalf("%s: poppler opens=%v pages=%d, the corpus says %d", f.name, ok, n, f.pages)

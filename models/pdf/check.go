@@ -122,3 +122,34 @@ func checkContents(xrt *model.XRefTable, d types.Dict, nr int) error {
 	}
 	return malformed("page object %d: /Contents is neither a stream nor an array of streams", nr)
 }
+
+// keepWhatEditsCarry leaves in the catalog of the model in memory only what
+// a page edit carries into the file it writes (pdfcpu.ExtractPages builds a
+// new catalog): the page tree, the form, the named destinations and the
+// version. Validating the rest (a structure tree of 400,000 elements, the
+// outline, metadata, attached files) would parse objects the edit drops:
+// 680 MB of heap for that structure tree.
+func keepWhatEditsCarry(xrt *model.XRefTable) {
+	root, err := xrt.Catalog()
+	if err != nil || root == nil {
+		return
+	}
+	for k := range root {
+		switch k {
+		case "Type", "Pages", "AcroForm", "Version", "Dests":
+		case "Names":
+			names, err := xrt.DereferenceDict(root[k])
+			if err != nil || names == nil {
+				delete(root, k)
+				continue
+			}
+			if dests, ok := names["Dests"]; ok {
+				root[k] = types.Dict{"Dests": dests}
+			} else {
+				delete(root, k)
+			}
+		default:
+			delete(root, k)
+		}
+	}
+}

@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"testing"
+
+	"github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 
 	"github.com/markuproom/markuproom/models/pdf"
 	"github.com/markuproom/markuproom/models/pdf/pdftest"
@@ -104,4 +108,70 @@ func BenchmarkPageEdits50(b *testing.B) {
 			}
 		}
 	})
+}
+
+// editable is a 3-page PDF with a text field on page 1, a named destination
+// to page 2, and what an edit does not carry (a structure tree, an
+// outline), with extra page entries transition (to make pdfcpu's
+// validation fail, or not).
+func editable(transition string) []byte {
+	page := func(n int, extra string) string {
+		return fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 9 0 R /StructParents %d %s %s >>", n, transition, extra)
+	}
+	return pdftest.RawPDF([]string{
+		"<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [6 0 R] /DA (/Helv 0 Tf 0 g) >> /Names << /Dests 7 0 R >> /StructTreeRoot 8 0 R /Outlines << /Count 0 >> >>",
+		"<< /Type /Pages /Kids [3 0 R 4 0 R 5 0 R] /Count 3 >>",
+		page(0, "/Annots [6 0 R]"),
+		page(1, ""),
+		page(2, ""),
+		"<< /Type /Annot /Subtype /Widget /FT /Tx /T (Buyer name) /Rect [100 100 300 120] /P 3 0 R /F 4 >>",
+		"<< /Names [(chapter2) [4 0 R /XYZ 0 792 0]] >>",
+		"<< /Type /StructTreeRoot /K [<< /Type /StructElem /S /P /Pg 3 0 R /K 0 >>] >>",
+		"<< /Length 0 >>\nstream\n\nendstream",
+	})
+}
+
+// A page edit carries the form's fields over, and the named destinations
+// when pdfcpu's validation passes (it records them); a file it fails is
+// still edited, its fields carried.
+func TestPageEditsCarryFormAndNamedDestinations(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name, transition string
+		dests            bool
+	}{
+		{"valid", "", true},
+		{"transition outside the table", "/Trans << /S /Replace >>", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, info, err := pdf.DeletePage(ctx, editable(tc.transition), 3)
+			if err != nil || len(info.Pages) != 2 {
+				t.Fatalf("DeletePage = %d pages, %v", len(info.Pages), err)
+			}
+			lay, err := pdf.ReadLayout(ctx, out)
+			if err != nil || len(lay.Pages[0].Widgets) != 1 || lay.Pages[0].Widgets[0].Name != "Buyer name" {
+				t.Fatalf("page 1's field after the edit: %+v, %v", lay.Pages[0].Widgets, err)
+			}
+			api.DisableConfigDir()
+			pc, err := api.ReadContext(bytes.NewReader(out), model.NewDefaultConfiguration())
+			if err != nil {
+				t.Fatal(err)
+			}
+			root, err := pc.Catalog()
+			if err != nil {
+				t.Fatal(err)
+			}
+			form, err := pc.DereferenceDict(root["AcroForm"])
+			if err != nil || form == nil {
+				t.Fatalf("no form after the edit: %v", err)
+			}
+			if fields, _ := pc.DereferenceArray(form["Fields"]); len(fields) != 1 {
+				t.Errorf("form fields after the edit: %v", fields)
+			}
+			_, hasNames := root["Names"]
+			if hasNames != tc.dests {
+				t.Errorf("named destinations carried over: %v, want %v", hasNames, tc.dests)
+			}
+		})
+	}
 }

@@ -145,6 +145,7 @@ func readPages(ctx context.Context, r io.ReadSeeker, maxPages int, l Limits, for
 	}
 	if forEdit {
 		defaultFormDA(xrt)
+		keepWhatEditsCarry(xrt)
 		verr := validateAdvisory(pc)
 		if err := ctx.Err(); err != nil {
 			return nil, err

@@ -6,16 +6,67 @@ import (
 	"time"
 )
 
-// Default caps on the bytes a PDF may expand to when its streams are decoded.
-// A compressed stream can expand a thousandfold (600 MiB of spaces deflate
-// to about 600 KiB), and pdfcpu holds what it decodes in memory, so an
-// upload's size says nothing about the memory its reading takes.
+// Default caps on the bytes a PDF may expand to when its streams are decoded,
+// sized by LimitsForMemory for the default worker (1 GiB, uploads of up to
+// 50 MiB). A compressed stream can expand a thousandfold (600 MiB of spaces
+// deflate to about 600 KiB), and pdfcpu holds some of what it decodes in
+// memory, so an upload's size says nothing about the memory its reading
+// takes.
 const (
-	// DefaultMaxDecodedStreamBytes caps the decoded size of one stream.
-	DefaultMaxDecodedStreamBytes int64 = 32 << 20
-	// DefaultMaxDecodedFileBytes caps the decoded size of all streams of one file.
-	DefaultMaxDecodedFileBytes int64 = 96 << 20
+	// DefaultWorkerMemory is the memory a PDF worker may use by default
+	// (MARKUPROOM_PDF_WORKER_MEMORY).
+	DefaultWorkerMemory int64 = 1 << 30
+	// DefaultMaxUploadBytes is the upload limit by default
+	// (MARKUPROOM_MAX_UPLOAD_BYTES).
+	DefaultMaxUploadBytes int64 = 50 << 20
+	// DefaultMaxDecodedStreamBytes caps the decoded size of one stream:
+	// LimitsForMemory(DefaultWorkerMemory, DefaultMaxUploadBytes).
+	DefaultMaxDecodedStreamBytes int64 = 76 << 20
+	// DefaultMaxDecodedFileBytes caps the decoded size of all streams of one
+	// file, as DefaultMaxDecodedStreamBytes.
+	DefaultMaxDecodedFileBytes int64 = 200 << 20
 )
+
+// What reading a PDF holds, measured by BenchmarkPDFMemory (docs/decisions.md,
+// "Bounded PDF work"), as LimitsForMemory sizes the caps from it.
+const (
+	// workerBase is a worker's own memory: the binary and Go's runtime
+	// (55 MB of RSS at start), with room.
+	workerBase int64 = 64 << 20
+	// perFileByte is the peak per byte of the file on the path that holds
+	// the most of it, a page edit: the upload, pdfcpu's model of it, the
+	// edited copy and its check (4.3–6.3 measured).
+	perFileByte = 7
+	// perStreamByte is the peak per decoded byte of the one stream being
+	// decoded: pdfcpu's growing buffer and the interpreter's copy (3.8
+	// measured on a page edit of a 48 MiB content stream).
+	perStreamByte = 4
+	// perHeldByte is the peak per decoded byte of what pdfcpu holds for the
+	// whole read: the object streams, decoded when it reads the file (a
+	// buffer grown by doubling: 1.5 on average, 2 at worst for one).
+	perHeldByte = 1.5
+	// capStep rounds the caps down to a multiple of 4 MiB.
+	capStep int64 = 4 << 20
+)
+
+// LimitsForMemory returns the decode caps for a worker of workerMemory bytes
+// reading uploads of up to maxUploadBytes: what is left once the worker's
+// own memory and perFileByte times the largest file are set aside is shared
+// between the stream being decoded (perStreamByte times the per-stream cap,
+// half of it) and the streams pdfcpu holds (perHeldByte times the per-file
+// cap, the other half), so a file within the caps fits the worker whatever
+// its streams hold. Images and font programs count toward the caps too (the
+// pre-scan decodes every stream it can) although no reader of this package
+// decodes them. The caps are at least 8 MiB and 24 MiB (a worker too small
+// for the largest upload gets those). Limits.MaxLayoutTime is left at its
+// default.
+func LimitsForMemory(workerMemory, maxUploadBytes int64) Limits {
+	rest := workerMemory - workerBase - perFileByte*maxUploadBytes
+	stream := rest / 2 / perStreamByte
+	file := int64(float64(rest-perStreamByte*stream) / perHeldByte)
+	stream, file = stream/capStep*capStep, file/capStep*capStep
+	return Limits{MaxStreamBytes: max(stream, 8<<20), MaxFileBytes: max(file, 24<<20)}
+}
 
 // ErrExpandsTooMuch reports a PDF whose streams decode to more bytes than the
 // Limits allow; returned errors are *ExpandsError values that wrap it.

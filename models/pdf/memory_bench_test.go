@@ -44,7 +44,7 @@ func BenchmarkPDFMemory(b *testing.B) {
 		{"manual", pdftest.Manual(300, 80)},
 		{"book2000", pdftest.Book(2000)},
 		{"plot", pdftest.Plot(48 << 20)},
-		{"tagged", pdftest.Tagged(500, 400_000)},
+		{"tagged", pdftest.Tagged(1000, 500_000)},
 	}
 	l := pdf.Limits{MaxStreamBytes: 1 << 30, MaxFileBytes: 4 << 30, MaxLayoutTime: time.Minute}
 	ctx := context.Background()

@@ -426,3 +426,21 @@ func Tagged(pages, elems int) Large {
 func Book(pages int) Large {
 	return Large{TextPages: pages, LinesPerPage: 20, ObjectStreams: true, PageFonts: true, PageFigure: 8 << 10}
 }
+
+// BigFile is a big honest file of the corpus.
+type BigFile struct {
+	Name, What string
+	Doc        Large
+}
+
+// BigFiles lists the big files viewers open that the decode caps of issue
+// 25 (32 MiB a stream, 96 MiB a file) refused: a logo of one 37 MiB image, a
+// Letter page scanned at 400 dpi in colour (43 MiB) and a manual whose
+// screenshots decode to 150 MiB (docs/decisions.md, "Bounded PDF work").
+func BigFiles() []BigFile {
+	return []BigFile{
+		{"logo", "a 1.9 MB logo holding one 3,600 × 3,600 image (39 MB, 37 MiB decoded)", Logo()},
+		{"letter-scan-400dpi", "a Letter page scanned at 400 dpi in colour, lossless (43 MiB decoded)", LetterScan()},
+		{"manual", "a 440-page manual with 40 screenshots (16 MB, 154 MiB decoded)", Manual(400, 40)},
+	}
+}
