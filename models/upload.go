@@ -236,6 +236,12 @@ func pdfProblem(err error) error {
 		return Unprocessable("#/file", "too_many_pages", fmt.Sprintf("The PDF has more than %d pages.", pdf.MaxPages))
 	case errors.Is(err, pdf.ErrExpandsTooMuch):
 		return expandsProblem("#/file", err)
+	case errors.Is(err, pdf.ErrTooManyObjects):
+		var oe *pdf.ObjectsError
+		errors.As(err, &oe)
+		return Unprocessable("#/file", "pdf_too_complex", fmt.Sprintf(
+			"The PDF has %d objects, more than the %d this server reads in one document. Save it again with another program (for example \"Print to PDF\") and upload that copy.",
+			oe.Objects, oe.Limit))
 	case errors.Is(err, pdf.ErrMalformed):
 		return Unprocessable("#/file", "damaged_pdf", "The PDF is damaged or incomplete and cannot be read.")
 	case errors.Is(err, pdf.ErrOutputTooLarge):

@@ -62,8 +62,9 @@ func (e *cliEnv) openApp(ctx context.Context, logger *slog.Logger) (*app, error)
 	if err != nil {
 		return nil, err
 	}
-	pdfWork := models.NewPDFWork(models.PDFWorkOptions{Concurrency: cfg.PDFConcurrency, MaxOutput: cfg.MaxUploadBytes,
-		Limits: pdf.Limits{MaxStreamBytes: cfg.PDFMaxDecodedStreamBytes, MaxFileBytes: cfg.PDFMaxDecodedFileBytes},
+	limits := pdf.LimitsForMemory(cfg.PDFWorkerMemory, cfg.MaxUploadBytes) // the object cap; the decode caps as configured
+	limits.MaxStreamBytes, limits.MaxFileBytes = cfg.PDFMaxDecodedStreamBytes, cfg.PDFMaxDecodedFileBytes
+	pdfWork := models.NewPDFWork(models.PDFWorkOptions{Concurrency: cfg.PDFConcurrency, MaxOutput: cfg.MaxUploadBytes, Limits: limits,
 		Worker: pdfworker.Options{Memory: cfg.PDFWorkerMemory, CPU: cfg.PDFWorkerCPU, Timeout: cfg.PDFWorkerTimeout,
 			MaxJobs: cfg.PDFWorkerJobs, Logger: logger}})
 	keys, err := cfg.keyring()

@@ -19,6 +19,7 @@ import (
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/models/blob"
 	"github.com/markuproom/markuproom/models/keyring"
+	"github.com/markuproom/markuproom/models/pdf"
 	"github.com/markuproom/markuproom/models/pdfworker"
 )
 
@@ -209,8 +210,6 @@ func loadConfig(getenv func(string) string) (config, error) {
 		}
 		return n
 	}
-	c.PDFMaxDecodedStreamBytes = positive("MARKUPROOM_PDF_MAX_DECODED_STREAM_BYTES", "33554432")
-	c.PDFMaxDecodedFileBytes = positive("MARKUPROOM_PDF_MAX_DECODED_FILE_BYTES", "100663296")
 	if n := positive("MARKUPROOM_PDF_CONCURRENCY", "2"); n > 1000 {
 		errs = append(errs, fmt.Errorf("MARKUPROOM_PDF_CONCURRENCY=%d must be at most 1000", n))
 	} else {
@@ -219,6 +218,10 @@ func loadConfig(getenv func(string) string) (config, error) {
 	if c.PDFWorkerMemory = positive("MARKUPROOM_PDF_WORKER_MEMORY", strconv.FormatInt(pdfworker.DefaultMemory, 10)); c.PDFWorkerMemory < 64<<20 {
 		errs = append(errs, fmt.Errorf("MARKUPROOM_PDF_WORKER_MEMORY=%d must be at least 67108864 (64 MiB)", c.PDFWorkerMemory))
 	}
+	// The decode caps are sized from the workers' memory unless set.
+	caps := pdf.LimitsForMemory(c.PDFWorkerMemory, c.MaxUploadBytes)
+	c.PDFMaxDecodedStreamBytes = positive("MARKUPROOM_PDF_MAX_DECODED_STREAM_BYTES", strconv.FormatInt(caps.MaxStreamBytes, 10))
+	c.PDFMaxDecodedFileBytes = positive("MARKUPROOM_PDF_MAX_DECODED_FILE_BYTES", strconv.FormatInt(caps.MaxFileBytes, 10))
 	c.PDFWorkerTimeout = duration("MARKUPROOM_PDF_WORKER_TIMEOUT", pdfworker.DefaultTimeout.String())
 	c.PDFWorkerCPU = duration("MARKUPROOM_PDF_WORKER_CPU", c.PDFWorkerTimeout.String())
 	c.PDFWorkerJobs = int(min(positive("MARKUPROOM_PDF_WORKER_JOBS", strconv.Itoa(pdfworker.DefaultMaxJobs)), 1_000_000))

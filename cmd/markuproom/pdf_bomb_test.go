@@ -24,6 +24,7 @@ import (
 	"github.com/markuproom/markuproom/models/modelstest"
 	"github.com/markuproom/markuproom/models/pdf"
 	"github.com/markuproom/markuproom/models/pdf/pdftest"
+	"github.com/markuproom/markuproom/models/pdfworker"
 )
 
 // TestPDFBombsLeaveTheServerUp runs the real binary as its own process and
@@ -44,6 +45,8 @@ func TestPDFBombsLeaveTheServerUp(t *testing.T) {
 	}
 	bin := serverBinary(t)
 	const decoded = 400 << 20
+	// The default stream cap, sized from the default workers' memory.
+	streamCap := pdf.MiB(pdf.LimitsForMemory(pdfworker.DefaultMemory, 50<<20).MaxStreamBytes)
 	objectBomb := pdftest.Expanding{Pages: 3, ObjectStream: decoded}.Build(t)
 	contentBomb := pdftest.Expanding{Pages: 3, Content: []int64{decoded}}.Build(t)
 	// What is uploaded to the room and later replaced by the content bomb:
@@ -74,7 +77,7 @@ func TestPDFBombsLeaveTheServerUp(t *testing.T) {
 				for _, r := range results {
 					switch {
 					case r.status == http.StatusUnprocessableEntity && r.code == "pdf_expands_too_much":
-						if !strings.Contains(r.detail, "expands to more than 32 MiB when decoded") {
+						if !strings.Contains(r.detail, "expands to more than "+streamCap+" when decoded") {
 							t.Errorf("%s: 422 detail %q", route, r.detail)
 						}
 					case r.status == http.StatusServiceUnavailable && r.code == "pdf_busy":
@@ -114,7 +117,7 @@ func TestPDFBombsLeaveTheServerUp(t *testing.T) {
 
 			// A browser posting the form without htmx gets a page that says so.
 			res := room.postHTML(t, fmt.Sprintf("/documents/%d/pages/2/delete", pos))
-			if res.status != http.StatusUnprocessableEntity || !strings.Contains(res.body, "expands to more than 32 MiB when decoded") {
+			if res.status != http.StatusUnprocessableEntity || !strings.Contains(res.body, "expands to more than "+streamCap+" when decoded") {
 				t.Errorf("plain form post: %d %.300s", res.status, res.body)
 			}
 

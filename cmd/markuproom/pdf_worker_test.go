@@ -31,8 +31,9 @@ func TestPDFWorkersAreTheWall(t *testing.T) {
 		t.Skip("finds the workers and reads memory through /proc (Linux only)")
 	}
 	bin := serverBinary(t)
-	// Reading it holds a 30 MiB object stream: well within the decode caps,
-	// not within a worker of 96 MiB.
+	// Reading it holds a 30 MiB object stream: within the decode caps the
+	// test sets (those sized for 1 GiB workers would let it in too), not
+	// within a worker of 96 MiB.
 	hungry := pdftest.Expanding{Pages: 3, ObjectStream: 30 << 20}.Build(t)
 	// Reading it takes seconds: 30 MiB of page content to lex.
 	slow := pdftest.Expanding{Pages: 3, Content: []int64{30 << 20}}.Build(t)
@@ -41,6 +42,7 @@ func TestPDFWorkersAreTheWall(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Run("memory", func(t *testing.T) {
 				s := startProcessEnv(t, bin, databaseURL(), "MARKUPROOM_PDF_WORKER_MEMORY="+strconv.Itoa(96<<20),
+					"MARKUPROOM_PDF_MAX_DECODED_STREAM_BYTES="+strconv.Itoa(32<<20), "MARKUPROOM_PDF_MAX_DECODED_FILE_BYTES="+strconv.Itoa(96<<20),
 					"MARKUPROOM_METRICS_TOKEN="+metricsToken)
 				client := &http.Client{Timeout: time.Minute}
 				if a := s.apiUpload(t, client, "/api/v1/documents/upload", pdftest.ThreePages(t)); a.status != http.StatusCreated {

@@ -107,6 +107,9 @@ func (l Limits) read(ctx context.Context, r io.ReadSeeker, maxPages int, forEdit
 	if err != nil {
 		return nil, err
 	}
+	if n, limit := len(xr.inUse)+len(xr.compressed), l.withDefaults().MaxObjects; n > limit {
+		return nil, &ObjectsError{Objects: n, Limit: limit}
+	}
 	if err := verifyOffsets(ctx, src, base, xr.inUse); err != nil {
 		return nil, err
 	}

@@ -25,6 +25,13 @@ const (
 	// DefaultMaxDecodedFileBytes caps the decoded size of all streams of one
 	// file, as DefaultMaxDecodedStreamBytes.
 	DefaultMaxDecodedFileBytes int64 = 200 << 20
+	// DefaultMaxDecodeWorkBytes caps what the images and font programs of
+	// one file decode to in the pre-scan: work, not memory (no reader here
+	// holds them), about 2.5 s of inflating.
+	DefaultMaxDecodeWorkBytes int64 = 1 << 30
+	// DefaultMaxObjects caps the objects in use of one file:
+	// LimitsForMemory(DefaultWorkerMemory, …).
+	DefaultMaxObjects = int((DefaultWorkerMemory - workerBase) / perObjectBytes)
 )
 
 // What reading a PDF holds, measured by BenchmarkPDFMemory (docs/decisions.md,
@@ -47,6 +54,9 @@ const (
 	perHeldByte = 1.5
 	// capStep rounds the caps down to a multiple of 4 MiB.
 	capStep int64 = 4 << 20
+	// perObjectBytes is what one object in use costs a read (660 bytes
+	// measured on an upload, 580 on a page edit), three times over.
+	perObjectBytes int64 = 2 << 10
 )
 
 // LimitsForMemory returns the decode caps for a worker of workerMemory bytes
@@ -59,13 +69,15 @@ const (
 // pre-scan decodes every stream it can) although no reader of this package
 // decodes them. The caps are at least 8 MiB and 24 MiB (a worker too small
 // for the largest upload gets those). Limits.MaxLayoutTime is left at its
-// default.
+// default; MaxObjects is what the worker has besides itself at 2 KiB an
+// object (at least 50,000).
 func LimitsForMemory(workerMemory, maxUploadBytes int64) Limits {
 	rest := workerMemory - workerBase - perFileByte*maxUploadBytes
 	stream := rest / 2 / perStreamByte
 	file := int64(float64(rest-perStreamByte*stream) / perHeldByte)
 	stream, file = stream/capStep*capStep, file/capStep*capStep
-	return Limits{MaxStreamBytes: max(stream, 8<<20), MaxFileBytes: max(file, 24<<20)}
+	objects := int(max(workerMemory-workerBase, 0) / perObjectBytes)
+	return Limits{MaxStreamBytes: max(stream, 8<<20), MaxFileBytes: max(file, 24<<20), MaxObjects: max(objects, 50_000)}
 }
 
 // ErrExpandsTooMuch reports a PDF whose streams decode to more bytes than the
@@ -84,6 +96,12 @@ type Limits struct {
 	// may take (DefaultMaxLayoutTime when zero); past it the layout fails
 	// with ErrTooComplex.
 	MaxLayoutTime time.Duration
+	// MaxDecodeWorkBytes is the largest size the images and font programs
+	// of one file may decode to together in the pre-scan (work, not memory).
+	MaxDecodeWorkBytes int64
+	// MaxObjects is the most objects in use a file may have (each costs a
+	// read memory); past it the read fails with an *ObjectsError.
+	MaxObjects int
 	// MaxOutputBytes is the largest file Mend and the page edits may write;
 	// they stop as soon as their output passes it, with an
 	// *OutputTooLargeError. Zero means no cap (the server sets the upload
@@ -107,8 +125,30 @@ func (l Limits) withDefaults() Limits {
 	if l.MaxLayoutTime <= 0 {
 		l.MaxLayoutTime = DefaultMaxLayoutTime
 	}
+	if l.MaxDecodeWorkBytes <= 0 {
+		l.MaxDecodeWorkBytes = DefaultMaxDecodeWorkBytes
+	}
+	if l.MaxObjects <= 0 {
+		l.MaxObjects = DefaultMaxObjects
+	}
 	return l
 }
+
+// ErrTooManyObjects reports a PDF with more objects in use than
+// Limits.MaxObjects; returned errors are *ObjectsError values that wrap it.
+var ErrTooManyObjects = errors.New("the PDF has too many objects")
+
+// ObjectsError says how many objects a PDF has and the cap it passed.
+type ObjectsError struct {
+	Objects, Limit int
+}
+
+func (e *ObjectsError) Error() string {
+	return fmt.Sprintf("%v: %d in use, at most %d", ErrTooManyObjects, e.Objects, e.Limit)
+}
+
+// Unwrap makes errors.Is(err, ErrTooManyObjects) true.
+func (e *ObjectsError) Unwrap() error { return ErrTooManyObjects }
 
 // ExpandsError says which cap a PDF passed, and where.
 type ExpandsError struct {

@@ -35,19 +35,16 @@ func TestLimitsForMemory(t *testing.T) {
 	}
 }
 
-// The big files the old caps (32 MiB a stream, 96 MiB a file) refused
-// although viewers open them pass the default caps.
+// The big files the old caps (32 MiB a stream, 96 MiB a file, images
+// counted as memory) refused although viewers open them pass the default
+// caps.
 func TestBigHonestFilesPassTheDefaultCaps(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and reads 240 MiB of streams")
 	}
 	ctx := context.Background()
-	old := pdf.Limits{MaxStreamBytes: 32 << 20, MaxFileBytes: 96 << 20}
 	for _, f := range pdftest.BigFiles() {
 		content, decoded := f.Doc.BuildDecoded()
-		if _, err := old.Inspect(ctx, bytes.NewReader(content)); !errors.Is(err, pdf.ErrExpandsTooMuch) {
-			t.Errorf("%s: the old caps: %v, want ErrExpandsTooMuch (the cause this file stands for)", f.Name, err)
-		}
 		info, err := pdf.Inspect(ctx, bytes.NewReader(content))
 		if err != nil || len(info.Pages) != f.Doc.Pages() {
 			t.Errorf("%s (%s, %s decoded): %d pages, %v", f.Name, pdf.MiB(int64(len(content))), pdf.MiB(decoded), len(info.Pages), err)
@@ -84,5 +81,50 @@ func TestCapsKeepTheWorkerWithinItsMemory(t *testing.T) {
 	over := pdftest.Expanding{Pages: 2, Content: []int64{l.MaxStreamBytes + 1<<20}}.Build(t)
 	if _, _, err := l.DeletePage(ctx, over, 2); !errors.Is(err, pdf.ErrExpandsTooMuch) {
 		t.Errorf("a stream past the cap: %v, want ErrExpandsTooMuch", err)
+	}
+}
+
+// Images and font programs are never decoded by a reader of the package:
+// decoding them in the pre-scan is work, counted against
+// MaxDecodeWorkBytes, not the memory caps. A manual whose screenshots
+// decode to 300 MiB passes the default caps (200 MiB a file), and is
+// refused only past the work cap.
+func TestImagesCountAsWorkNotMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and reads 300 MiB of images")
+	}
+	ctx := context.Background()
+	content, decoded := pdftest.Manual(20, 80).BuildDecoded()
+	if decoded <= pdf.DefaultMaxDecodedFileBytes {
+		t.Fatalf("the manual decodes to %s, not past the file cap", pdf.MiB(decoded))
+	}
+	if _, err := pdf.Inspect(ctx, bytes.NewReader(content)); err != nil {
+		t.Fatalf("%s of images: %v", pdf.MiB(decoded), err)
+	}
+	_, err := pdf.Limits{MaxDecodeWorkBytes: 64 << 20}.Inspect(ctx, bytes.NewReader(content))
+	var ee *pdf.ExpandsError
+	if !errors.As(err, &ee) || ee.Limit != 64<<20 {
+		t.Fatalf("past a 64 MiB work cap: %v", err)
+	}
+}
+
+// A file with more objects in use than MaxObjects is refused before its
+// objects are read; LimitsForMemory gives a worker 2 KiB an object.
+func TestObjectsAreCapped(t *testing.T) {
+	ctx := context.Background()
+	three := pdftest.ThreePages(t)
+	if _, err := pdf.Inspect(ctx, bytes.NewReader(three)); err != nil {
+		t.Fatal(err)
+	}
+	_, err := pdf.Limits{MaxObjects: 3}.Inspect(ctx, bytes.NewReader(three))
+	var oe *pdf.ObjectsError
+	if !errors.As(err, &oe) || oe.Limit != 3 || oe.Objects <= 3 {
+		t.Fatalf("three objects at most: %v", err)
+	}
+	if got := pdf.LimitsForMemory(1<<30, 50<<20).MaxObjects; got != pdf.DefaultMaxObjects {
+		t.Errorf("objects for 1 GiB: %d, the default is %d", got, pdf.DefaultMaxObjects)
+	}
+	if pdf.DefaultMaxObjects != 491_520 {
+		t.Errorf("the default: %d objects, want 960 MiB at 2 KiB each", pdf.DefaultMaxObjects)
 	}
 }

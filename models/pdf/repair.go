@@ -458,7 +458,7 @@ func (rb *rebuilder) readObjStm(f *foundObject) error {
 		return malformed("object stream %d: %v", f.num, err)
 	}
 	w := &xrefWalker{ctx: rb.ctx, limits: rb.limits}
-	if err := rb.budget.count(f.num, bytes.NewReader(f.data), filters); err != nil {
+	if err := rb.budget.count(f.num, bytes.NewReader(f.data), filters, false); err != nil {
 		return err
 	}
 	data, err := w.decodeStream(f.num, f.dict, f.data)

@@ -79,11 +79,31 @@ func (l Limits) scanStreams(ctx context.Context, src *source, base int64, entrie
 				continue // no cipher for this key: pdfcpu cannot decrypt it either
 			}
 		}
-		if err := budget.count(e.obj, raw, filters); err != nil {
+		if err := budget.count(e.obj, raw, filters, workOnly(d)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// workOnly tells whether a stream is one that no reader of this package
+// decodes — an image or a font program — so that decoding it in the
+// pre-scan is work, never memory held: it counts against
+// Limits.MaxDecodeWorkBytes instead of the memory caps, so a manual of many
+// screenshots gets in. A stream that claims to be one and is read as page
+// content or a form all the same is bounded by that reader's own caps.
+func workOnly(d types.Dict) bool {
+	if d == nil {
+		return false
+	}
+	if st := d.NameEntry("Subtype"); st != nil {
+		switch *st {
+		case "Image", "Type1C", "CIDFontType0C", "OpenType":
+			return true
+		}
+	}
+	_, program := d.Find("Length1") // FontFile, FontFile2
+	return program
 }
 
 // streamFilter is one entry of a stream's /Filter with its /DecodeParms.
@@ -275,6 +295,8 @@ type decodeBudget struct {
 	ctx    context.Context
 	limits Limits
 	total  int64
+	// work counts what work-only streams (workOnly) decode to.
+	work int64
 }
 
 // add counts n bytes that are not decoded but held all the same (a stream
@@ -290,7 +312,7 @@ func (b *decodeBudget) add(obj int, n int64) error {
 // count decodes raw through filters (up to the first filter that does not
 // expand) into a counter. A decode error ends the count of that stream
 // quietly: what was decoded so far is counted, and pdfcpu judges the damage.
-func (b *decodeBudget) count(obj int, raw io.Reader, filters []streamFilter) error {
+func (b *decodeBudget) count(obj int, raw io.Reader, filters []streamFilter, work bool) error {
 	r := raw
 	for _, f := range filters {
 		if !expanding(f.name) {
@@ -302,7 +324,7 @@ func (b *decodeBudget) count(obj int, raw io.Reader, filters []streamFilter) err
 		}
 		r = next
 	}
-	w := &countingWriter{budget: b, obj: obj}
+	w := &countingWriter{budget: b, obj: obj, work: work}
 	_, err := io.CopyBuffer(w, r, make([]byte, 32<<10))
 	var ee *ExpandsError
 	if errors.As(err, &ee) {
@@ -320,11 +342,19 @@ type countingWriter struct {
 	obj    int
 	n      int64
 	since  int64 // bytes since the last look at the context
+	// work counts a work-only stream against MaxDecodeWorkBytes alone.
+	work bool
 }
 
 func (w *countingWriter) Write(p []byte) (int, error) {
 	n := int64(len(p))
 	w.n += n
+	if w.work {
+		if w.budget.work += n; w.budget.work > w.budget.limits.MaxDecodeWorkBytes {
+			return 0, &ExpandsError{Object: w.obj, Limit: w.budget.limits.MaxDecodeWorkBytes, WholeFile: true}
+		}
+		return len(p), w.look(n)
+	}
 	w.budget.total += n
 	if w.n > w.budget.limits.MaxStreamBytes {
 		return 0, &ExpandsError{Object: w.obj, Limit: w.budget.limits.MaxStreamBytes}
@@ -332,13 +362,16 @@ func (w *countingWriter) Write(p []byte) (int, error) {
 	if w.budget.total > w.budget.limits.MaxFileBytes {
 		return 0, &ExpandsError{Object: w.obj, Limit: w.budget.limits.MaxFileBytes, WholeFile: true}
 	}
+	return len(p), w.look(n)
+}
+
+// look looks at the context once a megabyte has been counted since the last time.
+func (w *countingWriter) look(n int64) error {
 	if w.since += n; w.since >= 1<<20 {
 		w.since = 0
-		if err := w.budget.ctx.Err(); err != nil {
-			return 0, err
-		}
+		return w.budget.ctx.Err()
 	}
-	return len(p), nil
+	return nil
 }
 
 // countDecoded decodes raw through filters into a counter, failing once the
@@ -349,7 +382,7 @@ func countDecoded(ctx context.Context, obj int, raw []byte, filters []streamFilt
 		return nil
 	}
 	b := &decodeBudget{ctx: ctx, limits: Limits{MaxStreamBytes: limit, MaxFileBytes: limit}}
-	return b.count(obj, bytes.NewReader(raw), filters)
+	return b.count(obj, bytes.NewReader(raw), filters, false)
 }
 
 // hexReader decodes ASCIIHexDecode data: hex digit pairs, white space

@@ -18,6 +18,7 @@ const (
 	codeTooManyPages     = "too_many_pages"
 	codeExpands          = "expands_too_much"
 	codeOutputTooLarge   = "output_too_large"
+	codeTooManyObjects   = "too_many_objects"
 	codePageOutOfRange   = "page_out_of_range"
 	codeLastPage         = "last_page"
 	codeTooComplex       = "too_complex"
@@ -46,7 +47,11 @@ var sentinels = []struct {
 func encodeError(err error) error {
 	var ee *pdf.ExpandsError
 	var oe *pdf.OutputTooLargeError
+	var obe *pdf.ObjectsError
 	switch {
+	case errors.As(err, &obe):
+		args, _ := json.Marshal(obe)
+		return &pdfworker.JobError{Code: codeTooManyObjects, Message: err.Error(), Args: args}
 	case errors.As(err, &ee):
 		args, _ := json.Marshal(ee)
 		return &pdfworker.JobError{Code: codeExpands, Message: err.Error(), Args: args}
@@ -90,6 +95,11 @@ func decodeError(err error, timeout pdfworker.Options) error {
 		var ee pdf.ExpandsError
 		if json.Unmarshal(je.Args, &ee) == nil {
 			return &ee
+		}
+	case codeTooManyObjects:
+		var obe pdf.ObjectsError
+		if json.Unmarshal(je.Args, &obe) == nil {
+			return &obe
 		}
 	case codeOutputTooLarge:
 		var oe pdf.OutputTooLargeError
