@@ -3,7 +3,6 @@ package handlers
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"io"
@@ -34,8 +33,11 @@ type mcpHandler struct {
 	limiter *rateLimiter
 	log     *slog.Logger
 	http    http.Handler
-	// maxBody is the largest request body: serve reads it whole.
-	maxBody int64
+	// toolBodies are the body limits of the tools whose calls may be
+	// larger than mcpMessageBytes (mcp_body.go); maxBody is the largest
+	// body of any message.
+	toolBodies map[string]int64
+	maxBody    int64
 }
 
 // newMCPHandler builds the MCP server with its tools.
@@ -44,13 +46,16 @@ func newMCPHandler(api *apiHandler, limiter *rateLimiter, log *slog.Logger, open
 	if err != nil {
 		return nil, err
 	}
-	// An upload's base64 text at the upload limit, and room for the
-	// JSON-RPC envelope and the other arguments.
-	m := &mcpHandler{api: api, limiter: limiter, log: log,
-		maxBody: int64(base64.StdEncoding.EncodedLen(int(api.cfg.MaxUploadBytes))) + 1<<20}
+	m := &mcpHandler{api: api, limiter: limiter, log: log, toolBodies: map[string]int64{}, maxBody: mcpMessageBytes}
 	tools, err := m.tools(schemas)
 	if err != nil {
 		return nil, err
+	}
+	for _, t := range tools {
+		if t.maxBody > mcpMessageBytes {
+			m.toolBodies[t.name] = t.maxBody
+			m.maxBody = max(m.maxBody, t.maxBody)
+		}
 	}
 	server := mcp.NewServer(&mcp.Implementation{Name: "markuproom", Title: "Markup Room", Version: mcpServerVersion},
 		&mcp.ServerOptions{Instructions: mcpInstructions})
@@ -100,18 +105,17 @@ type mcpCallerKey struct{}
 // mcpCallerExtra is the key of the caller in the SDK's TokenInfo.Extra.
 const mcpCallerExtra = "markuproom.caller"
 
-// serve hands an authenticated POST to the SDK, with the caller in the
-// request's context for the token check the SDK runs (verify above). A
-// JSON-RPC batch (older protocol versions allow them) is refused: each
+// serve hands an authenticated POST to the SDK, its body read only as far
+// as its method allows (readBody), with the caller in the request's context
+// for the token check the SDK runs (verify above). A JSON-RPC batch (older protocol versions allow them) is refused: each
 // message must be a request of its own, counted by the rate limit.
 func (m *mcpHandler) serve(c *gin.Context) error {
-	body, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, m.maxBody))
+	body, err := m.readBody(c.Request, c.Writer)
 	if err != nil {
 		return err
 	}
-	if trimmed := bytes.TrimSpace(body); len(trimmed) > 0 && trimmed[0] == '[' {
-		return models.Invalid("#", "batch_not_supported",
-			"Send one JSON-RPC message per request: batches are not accepted, so that each call counts against the token's rate limit.")
+	if isBatch(body) {
+		return errMCPBatch
 	}
 	c.Request.Body = io.NopCloser(bytes.NewReader(body))
 	caller := &mcpCaller{principal: principalFrom(c), address: c.ClientIP(), requestID: requestIDFrom(c)}

@@ -24,6 +24,9 @@ func (m *mcpHandler) uploadTool(output map[string]any) mcpTool {
 			"A file that is not a PDF, is encrypted with a password or is damaged beyond repair is refused with 422.", m.api.cfg.MaxUploadBytes),
 		output:  output,
 		pointer: uploadPointers,
+		// The base64 text of a file at the upload limit, and a message's
+		// room for the envelope and the other arguments.
+		maxBody: int64(base64.StdEncoding.EncodedLen(int(m.api.cfg.MaxUploadBytes))) + mcpMessageBytes,
 		run:     m.uploadDocument,
 	}
 }

@@ -18,6 +18,13 @@ func (m *mcpHandler) checkMCPBody(raw json.RawMessage) error {
 	return nil
 }
 
+// operationBody is the largest body of a call that carries an operation's
+// body: the API's JSON limit for the arguments, and a message's room for
+// the envelope.
+func (m *mcpHandler) operationBody() int64 {
+	return m.api.cfg.MaxJSONBytes + mcpMessageBytes
+}
+
 // createRoomTool is create_markup_room: operation B (POST /api/v1/markup-rooms).
 func (m *mcpHandler) createRoomTool(input, output map[string]any) mcpTool {
 	return mcpTool{
@@ -28,7 +35,7 @@ func (m *mcpHandler) createRoomTool(input, output map[string]any) mcpTool {
 			"(from upload_document's templateMatches or list_templates: its fields are placed on the documents) and config. " +
 			"The answer carries url (the room's link: give it to the person who prepares the documents; it is shown only here), " +
 			"id (for get_markup_room) and transactionId (for get_transaction and update_transaction).",
-		input: input, output: output,
+		input: input, output: output, maxBody: m.operationBody(),
 		run: func(ctx context.Context, caller *mcpCaller, raw json.RawMessage) (any, error) {
 			if err := m.checkMCPBody(raw); err != nil {
 				return nil, err
@@ -119,7 +126,7 @@ func (m *mcpHandler) updateTransactionTool(input, output map[string]any) mcpTool
 			"Every problem is listed at once, each with a JSON pointer into these arguments and a code: " +
 			"400 for syntax, types, required fields and limits, 422 for references (an unknown signerId, a page or rectangle " +
 			"outside its document). With ifVersion, a transaction changed since that version is refused with 412.",
-		input: input, output: output,
+		input: input, output: output, maxBody: m.operationBody(),
 		run: m.updateTransaction,
 	}
 }

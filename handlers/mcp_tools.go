@@ -17,6 +17,9 @@ type mcpTool struct {
 	name, title, description string
 	input, output            any
 	readOnly, destructive    bool
+	// maxBody is the largest body of a message that calls the tool (0:
+	// mcpMessageBytes, the limit of every message; mcp_body.go).
+	maxBody int64
 	// pointer moves a problem's pointer from where the API's route puts it
 	// to the tool's arguments (nil: the same place).
 	pointer func(string) string

@@ -1,0 +1,221 @@
+package handlers
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+
+	"github.com/markuproom/markuproom/models"
+)
+
+// A message to /mcp is read only as far as its method needs
+// (docs/decisions.md, "MCP bodies"): an upload_document call may carry the
+// base64 text of a file at the upload limit, the tools that carry an
+// operation's body (create_markup_room, update_transaction) the API's JSON
+// limit, and every other message — ping, initialize, tools/list, the reads
+// — mcpMessageBytes. The method and the tool's name are read from the first
+// mcpMessageBytes of the body with a bounded decoder before the rest is
+// read, so a huge body of a small method costs one megabyte, not its size.
+
+// mcpMessageBytes is the largest body of a message that carries no upload
+// and no operation's body, and how much of any body is read before its
+// method is known.
+const mcpMessageBytes int64 = 1 << 20
+
+// bodyLimit is the largest body a message of method calling tool may have.
+func (m *mcpHandler) bodyLimit(method, tool string) int64 {
+	if method == "tools/call" {
+		if n, ok := m.toolBodies[tool]; ok {
+			return n
+		}
+	}
+	return mcpMessageBytes
+}
+
+// readBody reads the request's body up to the limit of its method: a body
+// declared larger than any message may be is refused unread; otherwise the
+// first mcpMessageBytes are read, and only a message whose method and tool
+// (found in them) allow more reads on.
+func (m *mcpHandler) readBody(r *http.Request, w http.ResponseWriter) ([]byte, error) {
+	declared := r.ContentLength
+	if declared > m.maxBody {
+		return nil, mcpTooLarge("any message", m.maxBody)
+	}
+	head, err := readUpTo(r.Body, mcpMessageBytes+1, declared)
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(head)) <= mcpMessageBytes {
+		return head, nil
+	}
+	if isBatch(head) {
+		return nil, errMCPBatch
+	}
+	method, tool := peekMCPCall(head)
+	limit := m.bodyLimit(method, tool)
+	if limit <= mcpMessageBytes || declared > limit {
+		return nil, mcpTooLarge(describeMCPCall(method, tool), limit)
+	}
+	size := limit
+	if declared > 0 {
+		size = declared
+	}
+	body := bytes.NewBuffer(make([]byte, 0, min(size, limit)+1))
+	body.Write(head)
+	if _, err := body.ReadFrom(http.MaxBytesReader(w, r.Body, limit-int64(len(head)))); err != nil {
+		if _, ok := err.(*http.MaxBytesError); ok {
+			return nil, mcpTooLarge(describeMCPCall(method, tool), limit)
+		}
+		return nil, err
+	}
+	return body.Bytes(), nil
+}
+
+// readUpTo reads at most n bytes of r, in one buffer when the body's
+// length is declared (declared ≥ 0).
+func readUpTo(r io.Reader, n, declared int64) ([]byte, error) {
+	if declared < 0 {
+		return io.ReadAll(io.LimitReader(r, n))
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, min(declared, n)+bytes.MinRead))
+	_, err := buf.ReadFrom(io.LimitReader(r, n))
+	return buf.Bytes(), err
+}
+
+// isBatch tells whether a JSON-RPC body is a batch (an array).
+func isBatch(body []byte) bool {
+	trimmed := bytes.TrimLeft(body, " \t\r\n")
+	return len(trimmed) > 0 && trimmed[0] == '['
+}
+
+// errMCPBatch refuses a JSON-RPC batch: each message must be a request of
+// its own, counted by the rate limit.
+var errMCPBatch = models.Invalid("#", "batch_not_supported",
+	"Send one JSON-RPC message per request: batches are not accepted, so that each call counts against the token's rate limit.")
+
+// mcpTooLarge refuses a body over the limit of what it calls (413).
+func mcpTooLarge(what string, limit int64) error {
+	return &models.ValidationError{Kind: models.KindTooLarge,
+		Detail: "The request body is larger than the limit of this endpoint.",
+		Errors: []models.FieldError{{Pointer: "#", Code: "too_large",
+			Detail: fmt.Sprintf("The body of %s may have at most %d bytes.", what, limit)}}}
+}
+
+// describeMCPCall names what a message calls, for a refusal.
+func describeMCPCall(method, tool string) string {
+	switch {
+	case method == "":
+		return fmt.Sprintf("a message whose method is not within its first %d bytes", mcpMessageBytes)
+	case method == "tools/call" && tool != "":
+		return fmt.Sprintf("a tools/call of %q", tool)
+	case method == "tools/call":
+		return fmt.Sprintf("a tools/call whose params.name is not within its first %d bytes", mcpMessageBytes)
+	}
+	return fmt.Sprintf("a %q message", method)
+}
+
+// peekMCPCall reads a JSON-RPC message's method and, inside params, the
+// tool's name from the start of its body, stopping at a method other than
+// tools/call (whose params do not matter) or at the tool's name. It walks the tokens of head
+// (at most mcpMessageBytes+1 bytes) and stops at the first it cannot read,
+// a truncated value among them: what it found before stays. Keys match
+// exactly; a message that spells them otherwise, or names them only after
+// a megabyte of arguments, gets the limit of a message of unknown method.
+func peekMCPCall(head []byte) (method, tool string) {
+	dec := json.NewDecoder(bytes.NewReader(head))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return "", ""
+	}
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return method, tool
+		}
+		switch k {
+		case "method":
+			method, err = stringToken(dec)
+		case "params":
+			tool, err = peekToolName(dec, method != "")
+		default:
+			err = skipValue(dec)
+		}
+		if err != nil || (method != "" && (method != "tools/call" || tool != "")) {
+			return method, tool
+		}
+	}
+	return method, tool
+}
+
+// peekToolName reads params' "name" (params being an object): it returns
+// there when done, else it reads past the other members to find the method
+// after params (an error after the name keeps the name).
+func peekToolName(dec *json.Decoder, done bool) (name string, err error) {
+	t, err := dec.Token()
+	if err != nil {
+		return "", err
+	}
+	if t != json.Delim('{') {
+		return "", skipRest(dec, t)
+	}
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return name, err
+		}
+		if k == "name" && name == "" {
+			if name, err = stringToken(dec); done {
+				return name, err
+			}
+		} else {
+			err = skipValue(dec)
+		}
+		if err != nil {
+			return name, err
+		}
+	}
+	_, err = dec.Token() // the closing brace
+	return name, err
+}
+
+// stringToken reads one value, "" unless it is a string.
+func stringToken(dec *json.Decoder) (string, error) {
+	t, err := dec.Token()
+	if err != nil {
+		return "", err
+	}
+	if s, ok := t.(string); ok {
+		return s, nil
+	}
+	return "", skipRest(dec, t)
+}
+
+// skipValue reads past one value.
+func skipValue(dec *json.Decoder) error {
+	t, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	return skipRest(dec, t)
+}
+
+// skipRest reads past the rest of a value whose first token was t.
+func skipRest(dec *json.Decoder, t json.Token) error {
+	if t != json.Delim('{') && t != json.Delim('[') {
+		return nil
+	}
+	for depth := 1; depth > 0; {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch t {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+	}
+	return nil
+}
