@@ -98,6 +98,7 @@ var problemCodeIDs = map[string]string{
 	"anchor_tag_off_page":      "problem.code.anchor_tag_off_page",
 	"anchor_text_unreadable":   "problem.code.anchor_text_unreadable",
 	"batch_not_supported":      "problem.code.batch_not_supported",
+	"bidi_control":             "problem.code.bidi_control",
 	"checklist_unmet":          "problem.code.checklist_unmet",
 	"conflicting_value":        "problem.code.conflicting_value",
 	"damaged_pdf":              "problem.code.damaged_pdf",

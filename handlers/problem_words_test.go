@@ -21,12 +21,13 @@ func problemCodesInSource(t *testing.T) map[string]string {
 	t.Helper()
 	codes := map[string]string{}
 	fset := token.NewFileSet()
+	var files []*ast.File
 	for _, dir := range []string{"../models", "."} {
-		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		names, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, name := range files {
+		for _, name := range names {
 			if strings.HasSuffix(name, "_test.go") {
 				continue
 			}
@@ -38,61 +39,94 @@ func problemCodesInSource(t *testing.T) map[string]string {
 			if err != nil {
 				t.Fatal(err)
 			}
-			add := func(e ast.Expr) {
-				lit, ok := e.(*ast.BasicLit)
-				if !ok || lit.Kind != token.STRING {
-					return
-				}
-				s, err := strconv.Unquote(lit.Value)
-				if err == nil && s != "" {
-					codes[s] = fset.Position(lit.Pos()).String()
-				}
-			}
-			ast.Inspect(f, func(n ast.Node) bool {
-				switch n := n.(type) {
-				case *ast.CallExpr:
-					var fn string
-					switch f := n.Fun.(type) {
-					case *ast.SelectorExpr:
-						fn = f.Sel.Name
-					case *ast.Ident:
-						fn = f.Name
-					}
-					switch fn {
-					case "Add", "Invalid", "Unprocessable", "NotFoundAt":
-						if len(n.Args) >= 3 {
-							add(n.Args[1])
-						}
-					}
-				case *ast.CompositeLit:
-					if !isFieldErrorType(n.Type) {
-						return true
-					}
-					for _, el := range n.Elts {
-						if kv, ok := el.(*ast.KeyValueExpr); ok {
-							if k, ok := kv.Key.(*ast.Ident); ok && k.Name == "Code" {
-								add(kv.Value)
+			files = append(files, f)
+		}
+	}
+	// A code may be a named constant (models.CodeBidiControl): its value.
+	consts := map[string]*ast.BasicLit{}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.CONST {
+				for _, spec := range g.Specs {
+					vs := spec.(*ast.ValueSpec)
+					for i, name := range vs.Names {
+						if i < len(vs.Values) {
+							if lit, ok := vs.Values[i].(*ast.BasicLit); ok {
+								consts[name.Name] = lit
 							}
 						}
 					}
-				case *ast.FuncDecl:
-					idx := codeResult(n)
-					if idx < 0 || n.Body == nil {
-						return true
-					}
-					ast.Inspect(n.Body, func(m ast.Node) bool {
-						if _, ok := m.(*ast.FuncLit); ok {
-							return false
-						}
-						if r, ok := m.(*ast.ReturnStmt); ok && len(r.Results) > idx {
-							add(r.Results[idx])
-						}
-						return true
-					})
 				}
-				return true
-			})
+			}
 		}
+	}
+	// add records the code e is; resolve looks a named constant up (not
+	// in a literal whose type is elided, which may be another Code).
+	add := func(e ast.Expr, resolve bool) {
+		switch x := e.(type) {
+		case *ast.Ident:
+			if resolve {
+				e = consts[x.Name]
+			}
+		case *ast.SelectorExpr:
+			if resolve {
+				e = consts[x.Sel.Name]
+			}
+		}
+		lit, ok := e.(*ast.BasicLit)
+		if !ok || lit == nil || lit.Kind != token.STRING {
+			return
+		}
+		s, err := strconv.Unquote(lit.Value)
+		if err == nil && s != "" {
+			codes[s] = fset.Position(lit.Pos()).String()
+		}
+	}
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				var fn string
+				switch f := n.Fun.(type) {
+				case *ast.SelectorExpr:
+					fn = f.Sel.Name
+				case *ast.Ident:
+					fn = f.Name
+				}
+				switch fn {
+				case "Add", "Invalid", "Unprocessable", "NotFoundAt":
+					if len(n.Args) >= 3 {
+						add(n.Args[1], true)
+					}
+				}
+			case *ast.CompositeLit:
+				if !isFieldErrorType(n.Type) {
+					return true
+				}
+				for _, el := range n.Elts {
+					if kv, ok := el.(*ast.KeyValueExpr); ok {
+						if k, ok := kv.Key.(*ast.Ident); ok && k.Name == "Code" {
+							add(kv.Value, n.Type != nil)
+						}
+					}
+				}
+			case *ast.FuncDecl:
+				idx := codeResult(n)
+				if idx < 0 || n.Body == nil {
+					return true
+				}
+				ast.Inspect(n.Body, func(m ast.Node) bool {
+					if _, ok := m.(*ast.FuncLit); ok {
+						return false
+					}
+					if r, ok := m.(*ast.ReturnStmt); ok && len(r.Results) > idx {
+						add(r.Results[idx], true)
+					}
+					return true
+				})
+			}
+			return true
+		})
 	}
 	return codes
 }

@@ -90,12 +90,30 @@ func (p *Problems) Add(pointer, code, format string, args ...any) {
 // Len tells how many problems were recorded.
 func (p *Problems) Len() int { return len(p.list) }
 
-// Err returns nil when nothing was recorded, else a *ValidationError of kind.
+// Err returns nil when nothing was recorded, else a *ValidationError of
+// kind (see kindOf).
 func (p *Problems) Err(kind Kind, detail string) error {
 	if len(p.list) == 0 {
 		return nil
 	}
-	return &ValidationError{Kind: kind, Detail: detail, Errors: p.list}
+	return &ValidationError{Kind: p.kindOf(kind), Detail: detail, Errors: p.list}
+}
+
+// kindOf is kind, except that a list of syntax problems (KindInvalid)
+// whose every problem is a well-formed value refused for what it would
+// make people read (CodeBidiControl) is unprocessable: those values are
+// found by the same line checks as the syntax problems, but 422 says that
+// the request is well-formed.
+func (p *Problems) kindOf(kind Kind) Kind {
+	if kind != KindInvalid || len(p.list) == 0 {
+		return kind
+	}
+	for _, f := range p.list {
+		if f.Code != CodeBidiControl {
+			return kind
+		}
+	}
+	return KindUnprocessable
 }
 
 // Invalid builds a single-problem 400-class error.

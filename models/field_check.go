@@ -81,12 +81,14 @@ func (c fieldChecker) optStr(name string, v *string, max int) *string {
 // line checks a string that is one line of text (a title or a name).
 func (c fieldChecker) line(name string, v *string, required bool, max int) (string, bool) {
 	s, ok := c.str(name, v, required, max)
-	if ok && strings.ContainsFunc(s, isControl) {
-		code, detail := lineProblem(s, max)
+	if !ok {
+		return s, false
+	}
+	if code, detail := lineCharacterProblem(s); code != "" {
 		c.p.Add(c.at(name), code, "%s", detail)
 		return s, false
 	}
-	return s, ok
+	return s, true
 }
 
 // optLine checks an optional line of text; nil when absent or invalid.

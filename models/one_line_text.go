@@ -12,15 +12,40 @@ import "strings"
 
 // lineProblem is textProblem for one line of text: control characters (C0
 // with tab, CR and LF, DEL, C1, and the Unicode line and paragraph
-// separators) are refused too.
+// separators) are refused too, and so are bidirectional controls
+// (lineCharacterProblem).
 func lineProblem(s string, max int) (code, detail string) {
 	if code, detail := textProblem(s, max); code != "" {
 		return code, detail
 	}
+	return lineCharacterProblem(s)
+}
+
+// CodeBidiControl is the code of a name or title refused for a
+// bidirectional embedding, override or isolate control (docs/decisions.md,
+// "Names with bidirectional controls"): U+202A–U+202E and U+2066–U+2069 make
+// the text after them read in another order than it is stored — an audit
+// line, a participant list, a file name — until the end of the paragraph.
+// The implicit marks (U+200E, U+200F, U+061C) move no other text and stay
+// allowed: names in Arabic or Hebrew beside digits may need them.
+const CodeBidiControl = "bidi_control"
+
+// lineCharacterProblem tells which characters one line of text may not
+// contain, if it contains any.
+func lineCharacterProblem(s string) (code, detail string) {
 	if strings.ContainsFunc(s, isControl) {
 		return "invalid_character", "The value is one line of text: it may not contain tabs, line breaks or other control characters."
 	}
+	if strings.ContainsFunc(s, isBidiControl) {
+		return CodeBidiControl, "The value may not contain bidirectional embedding, override or isolate controls (U+202A to U+202E, U+2066 to U+2069): they make text read in another order than it is stored."
+	}
 	return "", ""
+}
+
+// isBidiControl reports the explicit bidirectional formatting characters:
+// embeddings and overrides (U+202A–U+202E) and isolates (U+2066–U+2069).
+func isBidiControl(r rune) bool {
+	return (r >= '\u202a' && r <= '\u202e') || (r >= '\u2066' && r <= '\u2069')
 }
 
 // checkLine records a problem when s is not one line of at most max characters.

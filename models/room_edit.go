@@ -75,7 +75,9 @@ func (s *Store) RenameRoomDocument(ctx context.Context, roomID string, position 
 		var p Problems
 		checkRequiredLine(&p, "#/title", title, MaxTitleLength)
 		if len(p.list) > 0 { // the page shows the detail: say what is wrong
-			return Invalid("#/title", p.list[0].Code, "The title is not valid: "+p.list[0].Detail)
+			detail := "The title is not valid: " + p.list[0].Detail
+			return &ValidationError{Kind: p.kindOf(KindInvalid), Detail: detail,
+				Errors: []FieldError{{Pointer: "#/title", Code: p.list[0].Code, Detail: detail}}}
 		}
 		in.Documents[position].Title = title
 		return nil

@@ -392,14 +392,16 @@ func (s *Store) putObject(ctx context.Context, key string, f *os.File) error {
 	return nil
 }
 
-// cleanFileName keeps the base name of a client-supplied file name, bounded in length.
+// cleanFileName keeps the base name of a client-supplied file name, bounded
+// in length, without control or bidirectional control characters (a file
+// name is not refused: the title made of it must read as it is stored).
 func cleanFileName(name string) string {
 	name = strings.TrimSpace(strings.ReplaceAll(name, "\\", "/"))
 	if i := strings.LastIndexByte(name, '/'); i >= 0 {
 		name = name[i+1:]
 	}
 	name = strings.Map(func(r rune) rune {
-		if isControl(r) {
+		if isControl(r) || isBidiControl(r) {
 			return -1
 		}
 		return r
