@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { mixedPDF, longPDF } from "./lib/pdf.mjs";
 import { startServer, launchBrowser, artifacts } from "./lib/server.mjs";
 import { openRoom, setZoom, viewerIdle } from "./lib/room.mjs";
+import { eventually } from "./lib/wait.mjs";
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 let srv, browser, mixed, room;
@@ -251,7 +252,10 @@ test("the properties panel edits exact PDF points and options, and refuses bad v
   assert.equal(t.required, false);
   assert.equal(t.fontSize, 14);
   assert.equal(t.signerId, robin);
-  assert.match(await page.locator(`.tag[data-tag-id="${id}"]`).getAttribute("class"), /signer-c1/, "drawn in the new signer's colour");
+  // htmx swaps the tag after the response: wait for the swap, not the response.
+  await eventually(async () =>
+    assert.match(await page.locator(`.tag[data-tag-id="${id}"]`).getAttribute("class"), /signer-c1/, "drawn in the new signer's colour"),
+  );
 
   // Invalid values: an inline message, nothing sent, nothing changed.
   let sent = 0;
