@@ -65,7 +65,7 @@ func (h *adminHandler) adminTemplates(c *gin.Context) error {
 	if page.HasPrev {
 		v.PrevURL = pageURL("before", page.FirstID)
 	}
-	c.Header("Vary", "HX-Request")
+	addVary(c, "HX-Request")
 	render(c, http.StatusOK, admin.TemplatesPage(h.adminPage(c, i18n.T(c.Request.Context(), "admin.templates.title"), route.AdminTemplates.Path()), v))
 	return nil
 }

@@ -68,7 +68,7 @@ func (h *adminHandler) adminTransactions(c *gin.Context) error {
 	}
 	v.ExportCSVURL = filtered(route.AdminTransactionsCSV, "", "")
 	v.ExportXLSXURL = filtered(route.AdminTransactionsXLSX, "", "")
-	c.Header("Vary", "HX-Request")
+	addVary(c, "HX-Request")
 	render(c, http.StatusOK, admin.TransactionsPage(h.adminPage(c, l.T("admin.transactions.title"), route.AdminTransactions.Path()), v))
 	return nil
 }

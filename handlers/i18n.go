@@ -24,7 +24,8 @@ const (
 // cookie or the header), which a room's own locale does not override.
 const ctxLangChosen = "langChosen"
 
-// localize puts the request's Localizer in its context.
+// localize puts the request's Localizer in its context and says in Vary
+// what chose it.
 func (s *site) localize() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		lang, chosen := s.chosenLanguage(c)
@@ -35,6 +36,7 @@ func (s *site) localize() gin.HandlerFunc {
 		}
 		c.Set(ctxLangChosen, chosen)
 		setLanguage(c, lang)
+		addVary(c, languageVary)
 		c.Next()
 	}
 }
@@ -85,9 +87,21 @@ func setLanguage(c *gin.Context, lang i18n.Language) {
 	c.Header("Content-Language", lang.Tag)
 }
 
-// inEnglish makes the API's answers English whatever the request asks.
+// inEnglish makes the API's answers English whatever the request asks, so
+// they do not vary by language.
 func inEnglish(c *gin.Context) {
 	setLanguage(c, i18n.Fallback())
+	dropLanguageVary(c)
+	c.Next()
+}
+
+// englishForAPI is inEnglish for a request to the API's or MCP's addresses
+// that no route answers (404, 405): the API's refusals are English there too.
+func englishForAPI(c *gin.Context) {
+	if isAPIPath(c.Request.URL.Path) {
+		inEnglish(c)
+		return
+	}
 	c.Next()
 }
 

@@ -42,11 +42,17 @@ func wantsHTML(c *gin.Context) bool {
 		return false
 	}
 	path := c.Request.URL.Path
-	if strings.HasPrefix(path, "/api/") || path == "/api" || path == route.MCP.String() || strings.HasPrefix(path, "/static/") {
+	if isAPIPath(path) || strings.HasPrefix(path, "/static/") {
 		return false
 	}
 	accept := c.GetHeader("Accept")
 	return accept == "" || strings.Contains(accept, "text/html") || strings.Contains(accept, "*/*")
+}
+
+// isAPIPath tells whether path is the API's or MCP's, whose answers are
+// for programs: problem bodies, in English.
+func isAPIPath(path string) bool {
+	return strings.HasPrefix(path, "/api/") || path == "/api" || path == route.MCP.String()
 }
 
 func writeErrorPage(c *gin.Context, err error) {

@@ -24,7 +24,7 @@ func (h *roomHandler) roomChecklist(c *gin.Context) error {
 		return models.ErrRoomCompleted
 	}
 	items := h.rooms.RoomChecklist(c.Request.Context(), ws)
-	c.Header("Vary", "HX-Request")
+	addVary(c, "HX-Request")
 	v := checklistView(i18n.From(c.Request.Context()), ws, items, roomCSRFToken(c, ws.Room.ID))
 	v.CompleteURL = withCarried(c, v.CompleteURL)
 	render(c, http.StatusOK, templates.Checklist(v))

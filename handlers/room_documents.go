@@ -65,7 +65,7 @@ func (h *roomHandler) addRoomDocument(c *gin.Context) error {
 		}
 	}
 	// The room as afterRoomChange renders it, with what the upload did.
-	c.Header("Vary", "HX-Request")
+	addVary(c, "HX-Request")
 	ws, err := h.rooms.RoomWorkspace(c.Request.Context(), id)
 	if err != nil {
 		return err

@@ -91,7 +91,7 @@ func (h *roomHandler) afterPageEdit(c *gin.Context, roomID string, edit *models.
 // as it is now (the editor swaps in the parts it shows), a plain form post
 // the redirect back to the room (303).
 func (h *roomHandler) afterRoomChange(c *gin.Context, roomID string) error {
-	c.Header("Vary", "HX-Request")
+	addVary(c, "HX-Request")
 	if c.GetHeader("HX-Request") != "true" {
 		c.Redirect(http.StatusSeeOther, route.Room.Path(roomID))
 		return nil

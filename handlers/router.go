@@ -156,23 +156,23 @@ func New(d Deps) (http.Handler, error) {
 	}
 	r.Use(requestContext(d.Logger), func(c *gin.Context) { c.Set(ctxSite, s) },
 		accessLog(), metrics.middleware(), recoverPanics(), securityHeaders(), s.localize())
-	r.NoRoute(func(c *gin.Context) {
+	r.NoRoute(englishForAPI, func(c *gin.Context) {
 		respondError(c, errStatus(http.StatusNotFound, "There is nothing at this address."))
 	})
-	r.NoMethod(func(c *gin.Context) {
+	r.NoMethod(englishForAPI, func(c *gin.Context) {
 		respondError(c, errStatus(http.StatusMethodNotAllowed, "This method is not allowed at this address."))
 	})
 
-	r.GET(route.Healthz.String(), public.healthz)
-	r.GET(route.Readyz.String(), public.readyz)
+	r.GET(route.Healthz.String(), sameInEveryLanguage, public.healthz)
+	r.GET(route.Readyz.String(), sameInEveryLanguage, public.readyz)
 	if d.Config.MetricsToken != "" {
-		r.GET(route.Metrics.String(), metricsWithToken(d.Registry, d.Config.MetricsToken))
+		r.GET(route.Metrics.String(), sameInEveryLanguage, metricsWithToken(d.Registry, d.Config.MetricsToken))
 	}
-	r.GET(route.Static.String(), gin.WrapH(d.Assets))
-	r.HEAD(route.Static.String(), gin.WrapH(d.Assets))
+	r.GET(route.Static.String(), sameInEveryLanguage, gin.WrapH(d.Assets))
+	r.HEAD(route.Static.String(), sameInEveryLanguage, gin.WrapH(d.Assets))
 	r.GET(route.Home.String(), public.home)
 	r.GET(route.ProblemType.String(), public.problemDoc)
-	r.GET(route.OpenAPI.String(), public.openAPIDocument)
+	r.GET(route.OpenAPI.String(), sameInEveryLanguage, public.openAPIDocument)
 
 	secure := strings.HasPrefix(d.Config.BaseURL, "https://")
 	rooms := r.Group("", carryRoomSession(), sessions.Sessions(roomSessionName, newSessionStore(d.Config.SessionSecret, secure, d.Config.SessionMaxAge)), limiter.roomRequests())
