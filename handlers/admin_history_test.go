@@ -49,7 +49,7 @@ func TestAdminHistoryNamesRoomChanges(t *testing.T) {
 			}
 		}
 		// httptest's requests come from 192.0.2.1.
-		if !regexp.MustCompile(`Sam Sender · Markup Room\s*<span class="admin-history__from">· session [0-9a-f]{8} · 192\.0\.2\.1<`).MatchString(page) {
+		if !regexp.MustCompile(`Sam Sender · Markup Room</bdi>\s*<span class="admin-history__from">· session [0-9a-f]{8} · 192\.0\.2\.1<`).MatchString(page) {
 			t.Error("history does not name the room's sender, session and address")
 		}
 		if strings.Contains(page, "Markup Room "+tr.room.ID) {

@@ -2,11 +2,13 @@ package handlers_test
 
 import (
 	"encoding/json"
+	"html"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
 
+	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/models/modelstest"
 	"github.com/markuproom/markuproom/models/pdf/pdftest"
 )
@@ -147,5 +149,44 @@ func TestNamesWithBidiControlsAreRefusedAtTheirField(t *testing.T) {
 		body := clone(txPayload(d, "marks"))
 		at(body, "participants", 0).(obj)["lastName"] = "\u05db\u05d4\u05df 2\u200f"
 		s.do(jsonReq(http.MethodPost, "/api/v1/transactions", tenant.Token, body)).status(http.StatusCreated)
+	})
+}
+
+// TestStoredNamesWithBidiControlsShowIsolated: names stored before they
+// were refused keep their controls, and the console shows each in a <bdi>,
+// so its override ends with the name instead of turning the rest of the
+// line around (the audit row's "via", the history's address).
+func TestStoredNamesWithBidiControlsShowIsolated(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
+		s := newServer(t, env)
+		tenant := env.NewTenant(t, "Acme")
+		newAdmin(t, env, tenant.Org.ID, "ada@example.com")
+		d := s.upload(tenant.Token)
+		tx, _ := s.create(tenant.Token, txPayload(d, "stored"))
+		evil := "Pat \u202eFDP.exe"
+		if err := env.DB.DB.Exec("UPDATE transaction_participants SET last_name = ? WHERE transaction_id = ?", evil, tx["id"]).Error; err != nil {
+			t.Fatal(err)
+		}
+		if err := env.DB.DB.Exec("UPDATE transaction_documents SET title = ? WHERE transaction_id = ?", evil, tx["id"]).Error; err != nil {
+			t.Fatal(err)
+		}
+		recordAudit(t, env, models.AuditActor{Kind: models.AuditActorAPIToken, ID: "17", Name: evil, Via: "api", Address: "192.0.2.7"},
+			models.AuditEntry{OrganizationID: tenant.Org.ID, Action: "document.uploaded", TargetType: "document", TargetID: "doc-1", Summary: "Uploaded"})
+
+		b, _ := adminSignIn(t, s, "ada@example.com", "correct horse")
+		escaped := html.EscapeString(evil)
+		page := b.get("/admin/transactions/" + tx["id"].(string)).status(http.StatusOK).Body.String()
+		for _, want := range []string{"<h1><bdi>" + escaped + "</bdi>", "<strong><bdi>" + escaped + "</bdi></strong>", " " + escaped + "</bdi></td>"} {
+			if !strings.Contains(page, want) {
+				t.Errorf("the transaction page lacks %s", want)
+			}
+		}
+		if list := b.get("/admin/transactions").status(http.StatusOK).Body.String(); !strings.Contains(list, "<bdi>"+escaped+"</bdi></a>") {
+			t.Error("the transactions list does not isolate the title")
+		}
+		audit := b.get("/admin/audit").status(http.StatusOK).Body.String()
+		if !strings.Contains(audit, "<bdi>"+escaped+"</bdi>") {
+			t.Error("the audit trail does not isolate the actor's name")
+		}
 	})
 }
