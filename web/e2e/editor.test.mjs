@@ -13,7 +13,7 @@ import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { mixedPDF, longPDF } from "./lib/pdf.mjs";
 import { startServer, launchBrowser, artifacts } from "./lib/server.mjs";
-import { openRoom, setZoom, viewerIdle } from "./lib/room.mjs";
+import { openRoom, setZoom, viewerIdle, savesDrawn } from "./lib/room.mjs";
 import { eventually } from "./lib/wait.mjs";
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -55,10 +55,17 @@ function screenTopLeft(page, n, rect) {
   );
 }
 
+/** Runs action, waits for the tag save (method) it sends and until the answer is drawn; resolves with the response. */
+async function save(page, method, action) {
+  const [res] = await Promise.all([page.waitForResponse(isTagSave(method)), action()]);
+  await savesDrawn(page);
+  return res;
+}
+
 /** Places a tag by picking it in the palette and clicking the page; resolves with the new tag's id. */
 async function clickPlace(page, type, docId, n, pos) {
   await page.locator(`[data-palette] [data-tag-type="${type}"]`).click();
-  const [res] = await Promise.all([page.waitForResponse(isTagSave("POST")), pageEl(page, docId, n).click({ position: pos })]);
+  const res = await save(page, "POST", () => pageEl(page, docId, n).click({ position: pos }));
   assert.equal(res.status(), 201, await res.text());
   return /data-tag-id="([^"]+)"/.exec(await res.text())[1];
 }
@@ -134,8 +141,10 @@ test("drag from the palette, move, resize, nudge, copy/paste, delete, undo and r
   const id = /data-tag-id="([^"]+)"/.exec(await created.text())[1];
   const tag = page.locator(`.tag[data-tag-id="${id}"]`);
   await tag.waitFor();
-  assert.equal(await tag.getAttribute("aria-selected"), "true", "a new tag is selected");
-  assert.equal(await tag.locator(".tag__signer").textContent(), "PB", "drawn with the signer's initials");
+  await eventually(async () => {
+    assert.equal(await tag.getAttribute("aria-selected"), "true", "a new tag is selected");
+    assert.equal(await tag.locator(".tag__signer").textContent(), "PB", "drawn with the signer's initials");
+  });
 
   // Move by dragging: 60 px right, 30 px down.
   let b = await tag.boundingBox();
@@ -151,6 +160,7 @@ test("drag from the palette, move, resize, nudge, copy/paste, delete, undo and r
   assert.ok(Math.abs(m.x - (t.x + 60 / scale)) < 1 && Math.abs(m.y - (t.y - 30 / scale)) < 1, `moved ${JSON.stringify(t)} → ${JSON.stringify(m)}`);
 
   // Resize by the bottom-right handle: 40 px wider, 20 px taller; the top-left corner stays.
+  await savesDrawn(page);
   b = await tag.boundingBox();
   const handle = tag.locator(".tag__handle--se");
   const hb = await handle.boundingBox();
@@ -166,48 +176,50 @@ test("drag from the palette, move, resize, nudge, copy/paste, delete, undo and r
   assert.ok(Math.abs(s.x - m.x) < 0.02 && Math.abs(s.y + s.height - (m.y + m.height)) < 0.02, "the top-left corner stays");
 
   // Nudge: arrows move 1 pt, Shift 10 pt; each press is one request.
+  await savesDrawn(page);
   await page.locator(`.tag[data-tag-id="${id}"]`).focus();
   for (const key of ["ArrowRight", "ArrowRight", "Shift+ArrowUp"]) {
-    await Promise.all([page.waitForResponse(isTagSave("PUT")), page.keyboard.press(key)]);
+    await save(page, "PUT", () => page.keyboard.press(key));
   }
   let [n] = await tags(r.transactionId);
   assert.ok(Math.abs(n.x - (s.x + 2)) < 0.01 && Math.abs(n.y - (s.y + 10)) < 0.01, `nudged ${JSON.stringify(n)}`);
 
   // Tags cannot leave the page: a big nudge stops at the edge.
-  for (let i = 0; i < 3; i++) await Promise.all([page.waitForResponse(isTagSave("PUT")), page.keyboard.press("Shift+ArrowLeft")]);
-  for (let i = 0; i < 30; i++) await Promise.all([page.waitForResponse(isTagSave("PUT")), page.keyboard.press("Shift+ArrowLeft")]);
+  for (let i = 0; i < 3; i++) await save(page, "PUT", () => page.keyboard.press("Shift+ArrowLeft"));
+  for (let i = 0; i < 30; i++) await save(page, "PUT", () => page.keyboard.press("Shift+ArrowLeft"));
   [n] = await tags(r.transactionId);
   assert.equal(n.x, 0, "stopped at the page's left edge");
 
   // Copy, click page 3, paste: a copy lands on page 3.
   await page.keyboard.press("Control+c");
   await pageEl(page, mixed.id, 3).click({ position: { x: 300, y: 300 } });
-  await Promise.all([page.waitForResponse(isTagSave("POST")), page.keyboard.press("Control+v")]);
+  await save(page, "POST", () => page.keyboard.press("Control+v"));
   let all = await tags(r.transactionId);
   assert.equal(all.length, 2);
   assert.equal(all[1].page, 3);
   assert.equal(all[1].type, "INITIALSTEMPLATE");
 
   // Delete the copy, undo (it comes back at the same spot), redo (gone again).
-  await Promise.all([page.waitForResponse(isTagSave("DELETE")), page.keyboard.press("Delete")]);
+  await save(page, "DELETE", () => page.keyboard.press("Delete"));
   assert.equal((await tags(r.transactionId)).length, 1);
-  await Promise.all([page.waitForResponse(isTagSave("POST")), page.keyboard.press("Control+z")]);
+  await save(page, "POST", () => page.keyboard.press("Control+z"));
   all = await tags(r.transactionId);
   assert.equal(all.length, 2);
   assert.equal(all[1].page, 3);
-  await Promise.all([page.waitForResponse(isTagSave("DELETE")), page.keyboard.press("Control+Shift+z")]);
+  await save(page, "DELETE", () => page.keyboard.press("Control+Shift+z"));
   assert.equal((await tags(r.transactionId)).length, 1);
   // Undo three times: the delete (the copy is back), the paste (gone again), then every nudge as one step.
-  await Promise.all([page.waitForResponse(isTagSave("POST")), page.getByRole("button", { name: "Undo" }).click()]);
-  await Promise.all([page.waitForResponse(isTagSave("DELETE")), page.getByRole("button", { name: "Undo" }).click()]);
-  await Promise.all([page.waitForResponse(isTagSave("PUT")), page.getByRole("button", { name: "Undo" }).click()]);
+  await save(page, "POST", () => page.getByRole("button", { name: "Undo" }).click());
+  await save(page, "DELETE", () => page.getByRole("button", { name: "Undo" }).click());
+  await save(page, "PUT", () => page.getByRole("button", { name: "Undo" }).click());
   [n] = await tags(r.transactionId);
   assert.ok(Math.abs(n.x - s.x) < 0.01 && Math.abs(n.y - s.y) < 0.01, `undo of the nudges: ${JSON.stringify(n)} vs ${JSON.stringify(s)}`);
 
   // Escape clears the selection.
+  await savesDrawn(page);
   await page.locator(`.tag[data-tag-id]`).first().focus();
   await page.keyboard.press("Escape");
-  assert.equal(await page.locator('.tag[aria-selected="true"]').count(), 0);
+  await eventually(async () => assert.equal(await page.locator('.tag[aria-selected="true"]').count(), 0));
   await page.screenshot({ path: join(artifacts, "editor-gestures.png") });
   assert.deepEqual(problems, []);
   await ctx.close();
@@ -224,29 +236,31 @@ test("the properties panel edits exact PDF points and options, and refuses bad v
     assert.equal(await page.getByLabel(label).count(), 1, `getByLabel("${label}")`);
   }
   await panel.getByLabel("X", { exact: true }).fill("100");
-  await Promise.all([page.waitForResponse(isTagSave("PUT")), panel.getByLabel("X", { exact: true }).press("Tab")]);
+  await save(page, "PUT", () => panel.getByLabel("X", { exact: true }).press("Tab"));
   await panel.getByLabel("Y", { exact: true }).fill("200.5");
-  await Promise.all([page.waitForResponse(isTagSave("PUT")), panel.getByLabel("Y", { exact: true }).press("Tab")]);
+  await save(page, "PUT", () => panel.getByLabel("Y", { exact: true }).press("Tab"));
   await panel.getByLabel("Width", { exact: true }).fill("150");
-  await Promise.all([page.waitForResponse(isTagSave("PUT")), panel.getByLabel("Width", { exact: true }).press("Tab")]);
+  await save(page, "PUT", () => panel.getByLabel("Width", { exact: true }).press("Tab"));
   await panel.getByLabel("Height", { exact: true }).fill("30");
-  await Promise.all([page.waitForResponse(isTagSave("PUT")), panel.getByLabel("Height", { exact: true }).press("Tab")]);
+  await save(page, "PUT", () => panel.getByLabel("Height", { exact: true }).press("Tab"));
   let [t] = await tags(r.transactionId);
   assert.deepEqual([t.x, t.y, t.width, t.height], [100, 200.5, 150, 30]);
   // The tag on screen followed.
   const at = await screenTopLeft(page, 1, t);
-  const box = await page.locator(`.tag[data-tag-id="${id}"]`).boundingBox();
-  const pb = await pageEl(page, mixed.id, 1).boundingBox();
-  assert.ok(Math.abs(box.x - pb.x - at.left) < 1 && Math.abs(box.y - pb.y - at.top) < 1, "drawn where the numbers say");
+  await eventually(async () => {
+    const box = await page.locator(`.tag[data-tag-id="${id}"]`).boundingBox();
+    const pb = await pageEl(page, mixed.id, 1).boundingBox();
+    assert.ok(Math.abs(box.x - pb.x - at.left) < 1 && Math.abs(box.y - pb.y - at.top) < 1, "drawn where the numbers say");
+  });
 
   // Options: date format with a live preview, required, font size, signer.
-  await Promise.all([page.waitForResponse(isTagSave("PUT")), panel.getByLabel("Date format", { exact: true }).selectOption("MMMM do, yyyy")]);
-  assert.match(await panel.locator("[data-date-preview]").textContent(), /^[A-Z][a-z]+ \d{1,2}(st|nd|rd|th), \d{4}$/);
-  await Promise.all([page.waitForResponse(isTagSave("PUT")), panel.getByLabel("Required", { exact: true }).uncheck()]);
+  await save(page, "PUT", () => panel.getByLabel("Date format", { exact: true }).selectOption("MMMM do, yyyy"));
+  await eventually(async () => assert.match(await panel.locator("[data-date-preview]").textContent(), /^[A-Z][a-z]+ \d{1,2}(st|nd|rd|th), \d{4}$/));
+  await save(page, "PUT", () => panel.getByLabel("Required", { exact: true }).uncheck());
   await panel.getByLabel("Font size", { exact: true }).fill("14");
-  await Promise.all([page.waitForResponse(isTagSave("PUT")), panel.getByLabel("Font size", { exact: true }).press("Tab")]);
+  await save(page, "PUT", () => panel.getByLabel("Font size", { exact: true }).press("Tab"));
   const robin = (await srv.transaction(r.transactionId)).participants[1].id;
-  await Promise.all([page.waitForResponse(isTagSave("PUT")), panel.getByLabel("Signer", { exact: true }).selectOption(robin)]);
+  await save(page, "PUT", () => panel.getByLabel("Signer", { exact: true }).selectOption(robin));
   [t] = await tags(r.transactionId);
   assert.equal(t.dateFormat, "MMMM do, yyyy");
   assert.equal(t.required, false);
@@ -271,8 +285,8 @@ test("the properties panel edits exact PDF points and options, and refuses bad v
     assert.equal(await input.getAttribute("aria-invalid"), "true");
     assert.equal(sent, 0, `${label}=${value} was not sent`);
     await input.fill(String(t[field[label]]));
-    await Promise.all([page.waitForResponse(isTagSave("PUT")), input.press("Tab")]);
-    assert.ok(await panel.locator("[data-tag-props-error]").isHidden(), "the message goes once the value is valid");
+    await save(page, "PUT", () => input.press("Tab"));
+    await eventually(async () => assert.ok(await panel.locator("[data-tag-props-error]").isHidden(), "the message goes once the value is valid"));
   }
   const [same] = await tags(r.transactionId);
   assert.deepEqual(same, t);
@@ -311,10 +325,10 @@ test("a reload shows exactly what was saved, and two tabs editing at once lose n
   // Tab A deletes a tag; tab B, not reloaded, nudges it: the server has no such tag, so tab B drops it and says why.
   const victim = sa[0].split(" ")[0];
   await a.page.locator(`.tag[data-tag-id="${victim}"]`).focus();
-  await Promise.all([a.page.waitForResponse(isTagSave("DELETE")), a.page.keyboard.press("Delete")]);
+  await save(a.page, "DELETE", () => a.page.keyboard.press("Delete"));
   const stale = b.page.locator(`.tag[data-tag-id="${victim}"]`);
   await stale.focus();
-  const [refused] = await Promise.all([b.page.waitForResponse(isTagSave("PUT")), b.page.keyboard.press("ArrowRight")]);
+  const refused = await save(b.page, "PUT", () => b.page.keyboard.press("ArrowRight"));
   assert.equal(refused.status(), 404);
   await stale.waitFor({ state: "detached" });
   await b.page.locator("[data-save-status]", { hasText: "This tag was removed in another window." }).waitFor();
@@ -333,16 +347,17 @@ test("keyboard alone: pick and place from the palette, Tab through tags, edit th
   await sig.focus();
   await page.keyboard.press("Enter");
   assert.equal(await sig.getAttribute("aria-pressed"), "true");
-  await Promise.all([page.waitForResponse(isTagSave("POST")), page.keyboard.press("Enter")]);
+  await save(page, "POST", () => page.keyboard.press("Enter"));
   const date = page.locator('[data-palette] [data-tag-type="DATETEMPLATE"]');
   await date.focus();
   await page.keyboard.press("Enter");
-  await Promise.all([page.waitForResponse(isTagSave("POST")), page.keyboard.press("Enter")]);
+  await save(page, "POST", () => page.keyboard.press("Enter"));
   let all = await tags(r.transactionId);
   assert.equal(all.length, 2);
   assert.equal(all[0].page, 1);
 
   // Tab reaches the tags in order; the focused one is selected.
+  await savesDrawn(page);
   const first = page.locator(".tag[data-tag-id]").first();
   await first.focus();
   assert.equal(await first.getAttribute("aria-selected"), "true");
@@ -356,21 +371,22 @@ test("keyboard alone: pick and place from the palette, Tab through tags, edit th
   assert.notEqual(outline, "none");
 
   // Arrows nudge; the properties panel is reachable and works by keyboard.
-  await Promise.all([page.waitForResponse(isTagSave("PUT")), page.keyboard.press("ArrowDown")]);
+  await save(page, "PUT", () => page.keyboard.press("ArrowDown"));
   const nudged = (await tags(r.transactionId))[1];
   const x = page.locator("[data-tag-props]").getByLabel("X", { exact: true });
   await x.focus();
   await page.keyboard.press("Control+a");
   await page.keyboard.type("50");
-  await Promise.all([page.waitForResponse(isTagSave("PUT")), page.keyboard.press("Tab")]);
+  await save(page, "PUT", () => page.keyboard.press("Tab"));
   all = await tags(r.transactionId);
   assert.equal(all[1].x, 50);
   assert.deepEqual([all[1].y, all[1].width, all[1].height], [nudged.y, nudged.width, nudged.height], "only x changed");
   // Delete from the keyboard, then undo it.
+  await savesDrawn(page);
   await page.locator(".tag[data-tag-id]").nth(1).focus();
-  await Promise.all([page.waitForResponse(isTagSave("DELETE")), page.keyboard.press("Delete")]);
+  await save(page, "DELETE", () => page.keyboard.press("Delete"));
   assert.equal((await tags(r.transactionId)).length, 1);
-  await Promise.all([page.waitForResponse(isTagSave("POST")), page.keyboard.press("Control+z")]);
+  await save(page, "POST", () => page.keyboard.press("Control+z"));
   assert.equal((await tags(r.transactionId)).length, 2);
   assert.deepEqual(problems, []);
   await ctx.close();
@@ -391,10 +407,13 @@ test("the demo room printed at start-up: real pages, tags for both demo particip
   ]);
   await page.locator("[data-signer-picker] label", { hasText: "Robin Seller" }).click();
   await clickPlace(page, "DATETEMPLATE", docId, 1, { x: 420, y: 420 });
+  await savesDrawn(page);
   let t = (await srv.transaction(transactionId)).documents[0].tags;
   assert.deepEqual(t.map((x) => x.signerId), [pat.id, robin.id], "one tag for each participant");
-  assert.equal(await page.locator(`.tag.signer-c0`).count(), 1);
-  assert.equal(await page.locator(`.tag.signer-c1`).count(), 1);
+  await eventually(async () => {
+    assert.equal(await page.locator(`.tag.signer-c0`).count(), 1);
+    assert.equal(await page.locator(`.tag.signer-c1`).count(), 1);
+  });
   // Move Pat's signature 60 px right, widen it by 60 px, then delete Robin's date.
   const scale = await page.evaluate(() => window.markupRoomViewer.scale);
   const placed = t[0];
@@ -408,6 +427,7 @@ test("the demo room printed at start-up: real pages, tags for both demo particip
     await page.mouse.up();
   })()]);
   // The save's answer is swapped in and selected again (its handles back) a moment after the response.
+  await savesDrawn(page);
   await sig.locator(".tag__handle--e").waitFor();
   const h = await sig.locator(".tag__handle--e").boundingBox();
   await page.mouse.move(h.x + 4, h.y + 4);
@@ -417,12 +437,13 @@ test("the demo room printed at start-up: real pages, tags for both demo particip
     await page.mouse.up();
   })()]);
   await page.keyboard.up("Alt");
+  await savesDrawn(page);
   await page.locator(".tag.signer-c1").focus();
-  await Promise.all([page.waitForResponse(isTagSave("DELETE")), page.keyboard.press("Delete")]);
+  await save(page, "DELETE", () => page.keyboard.press("Delete"));
   t = (await srv.transaction(transactionId)).documents[0].tags;
   assert.equal(t.length, 1);
   assert.ok(Math.abs(t[0].x - (placed.x + 60 / scale)) < 1 && Math.abs(t[0].width - (placed.width + 60 / scale)) < 1, `moved and widened: ${JSON.stringify(t[0])}`);
-  assert.equal(await page.locator("[data-tag-count-signer]").first().textContent(), "1 tag");
+  await eventually(async () => assert.equal(await page.locator("[data-tag-count-signer]").first().textContent(), "1 tag"));
   await page.screenshot({ path: join(artifacts, "editor-demo-room.png") });
   assert.deepEqual(problems, []);
   await ctx.close();

@@ -8,8 +8,8 @@
 //     Chromium, Firefox or WebKit through ./engine.mjs.
 //
 // And the waits that replace fixed sleeps: viewerIdle (the viewer has drawn
-// every page and thumbnail it wants), clickable (a sliding sheet has come to
-// rest).
+// every page and thumbnail it wants), savesDrawn (every save's answer is
+// swapped in and settled), clickable (a sliding sheet has come to rest).
 import assert from "node:assert/strict";
 import { watchProblems } from "./server.mjs";
 import { engine } from "./engine.mjs";
@@ -47,6 +47,20 @@ export async function viewerIdle(page) {
     const v = window.markupRoomViewer;
     return v && !v.pending && !v.rendering && v.wanted.size === 0 && v.tasks.length === 0;
   });
+}
+
+/** What a room shows while a save is not drawn yet: the editor's guess, and htmx at work. */
+const SAVING = ".tag--pending, .htmx-request, .htmx-swapping, .htmx-settling";
+
+/**
+ * playwright-core: waits until every save the page made is drawn — no tag
+ * shows the editor's guess (tag--pending) and htmx is neither requesting,
+ * swapping nor settling. A save's response arrives before htmx swaps it in
+ * and, for an element that keeps its id, before its new attributes settle
+ * (20 ms later): a test that reads the page after the response reads this.
+ */
+export async function savesDrawn(page) {
+  await page.waitForFunction((sel) => !document.querySelector(sel), SAVING);
 }
 
 /**
