@@ -9,7 +9,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { mixedPDF } from "./lib/pdf.mjs";
 import { startServer, launchBrowser, artifacts, answerConfirm, acceptConfirms } from "./lib/server.mjs";
-import { openRoom, setZoom, viewerIdle } from "./lib/room.mjs";
+import { openRoom, setZoom, viewerIdle, savesDrawn } from "./lib/room.mjs";
+import { eventually } from "./lib/wait.mjs";
 
 let srv, browser, mixed;
 
@@ -70,7 +71,7 @@ test("page moves and deletes that saved raise no false alarm and no pdf.js wordi
   const seen = await page.evaluate(() => window.statusSeen);
   assert.ok(!seen.some((s) => /Not saved/.test(s)), `the status said: ${JSON.stringify(seen)}`);
   assert.ok(!seen.some((s) => /PDFWorker|worker|could not be drawn|Exception/i.test(s)), `pdf.js wording: ${JSON.stringify(seen)}`);
-  assert.equal(await page.locator("[data-save-status]").textContent().then((t) => t.trim()), "All changes saved");
+  await eventually(async () => assert.equal(await page.locator("[data-save-status]").textContent().then((t) => t.trim()), "All changes saved"));
   assert.equal(await page.locator(".viewer-page__problem:not([hidden])").count(), 0, "no page reports a drawing problem");
   assert.deepEqual(problems, []);
   await ctx.close();
@@ -86,7 +87,7 @@ async function roomWithTags(tags) {
   return { ...r, tx: after };
 }
 
-/** Drags from the point (x, y) inside the locator's box by (dx, dy) pixels, Alt held (no snapping); waits for the save. */
+/** Drags from the point (x, y) inside the locator's box by (dx, dy) pixels, Alt held (no snapping); waits until the save is drawn. */
 async function dragBy(page, locator, x, y, dx, dy) {
   const b = await locator.boundingBox();
   await page.keyboard.down("Alt"); // exact amounts: Alt turns snapping off (multiselect.test.mjs tests the snap)
@@ -99,6 +100,7 @@ async function dragBy(page, locator, x, y, dx, dy) {
   })()]);
   await page.keyboard.up("Alt");
   assert.equal(res.status(), 200, await res.text());
+  await savesDrawn(page);
 }
 
 test("a drag moves a tag without resizing it, and a resize keeps the edges not dragged, at non-integer zooms", async () => {
@@ -246,7 +248,10 @@ test("Ctrl+V pastes at the pointer, else at the spot last clicked, kept inside t
     const p = await pageEl(page, mixed.id, n).boundingBox();
     return { left: b.x - p.x, top: b.y - p.y };
   };
-  const paste = () => Promise.all([page.waitForResponse(isTagSave("POST")), page.keyboard.press("Control+v")]);
+  const paste = async () => {
+    await Promise.all([page.waitForResponse(isTagSave("POST")), page.keyboard.press("Control+v")]);
+    await savesDrawn(page); // the copy is drawn (newestAt reads it)
+  };
   await pageEl(page, mixed.id, 1).locator(".tag").click();
   await page.keyboard.press("Control+c");
 
@@ -411,7 +416,7 @@ test("a drag carries a tag to another page of its document, or to another docume
   const pageOf = (d, n) => pageEl(page, ids[d], n);
   const tagsOn = (d, n) => pageOf(d, n).locator(".tag[data-tag-id]");
   const toTop = (d, n) => pageOf(d, n).evaluate((el) => el.scrollIntoView({ block: "start" }));
-  /** Drags the tag on (d, n) by its top-left corner onto page (d2, n2) at pos; resolves after the given save. */
+  /** Drags the tag on (d, n) by its top-left corner onto page (d2, n2) at pos; resolves once the given save is drawn. */
   const carry = async ([d, n], [d2, n2], pos, save) => {
     const from = await tagsOn(d, n).boundingBox();
     const b = await pageOf(d2, n2).boundingBox();
@@ -422,6 +427,7 @@ test("a drag carries a tag to another page of its document, or to another docume
       await page.mouse.move(b.x + pos.x + 5, b.y + pos.y + 5, { steps: 8 });
       await page.mouse.up();
     })()]);
+    await savesDrawn(page);
   };
 
   // Page 1 → page 2 of the same document: one save, the same tag, its size kept, where it was dropped.

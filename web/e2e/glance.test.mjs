@@ -11,7 +11,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { makePDF } from "./lib/pdf.mjs";
 import { startServer, launchBrowser, artifacts } from "./lib/server.mjs";
-import { openRoom } from "./lib/room.mjs";
+import { openRoom, savesDrawn } from "./lib/room.mjs";
+import { eventually } from "./lib/wait.mjs";
 
 let srv, browser;
 
@@ -46,12 +47,13 @@ async function freshRoom(ref = "") {
   return srv.api("POST", "/api/v1/markup-rooms", body);
 }
 
-/** Places a tag of type on page n (1-based, across documents) at x, y (pixels in the page). */
+/** Places a tag of type on page n (1-based, across documents) at x, y (pixels in the page); resolves once it is drawn. */
 async function place(page, type, n, x, y) {
   await page.locator(`[data-palette] [data-tag-type="${type}"]`).click();
   const target = page.locator(".viewer-page").nth(n - 1);
   await target.scrollIntoViewIfNeeded();
   const [res] = await Promise.all([page.waitForResponse(isTagSave("POST")), target.click({ position: { x, y } })]);
+  await savesDrawn(page);
   return res;
 }
 
@@ -287,10 +289,10 @@ test("tags on the page read at 50, 100 and 200 %: icon, name and initials when t
   await date.click();
   await Promise.all([page.waitForResponse(isTagSave("PUT")), page.locator("#tag-prop-date-format").selectOption("MMMM do, yyyy")]);
   await page.waitForFunction(() => /^(Date signed · )?MMMM do, yyyy$/.test(document.querySelector('.viewer-page .tag[data-tag-type="DATETEMPLATE"] .tag__type').textContent));
-  assert.match(await date.getAttribute("aria-label"), /, to be filled in$/, "a required tag says so to screen readers too");
+  await eventually(async () => assert.match(await date.getAttribute("aria-label"), /, to be filled in$/, "a required tag says so to screen readers too"));
   await Promise.all([page.waitForResponse(isTagSave("PUT")), page.locator("#tag-prop-required").uncheck()]);
   await date.locator(".tag__req").waitFor({ state: "detached" });
-  assert.doesNotMatch(await date.getAttribute("aria-label"), /to be filled in/);
+  await eventually(async () => assert.doesNotMatch(await date.getAttribute("aria-label"), /to be filled in/));
   assert.deepEqual(problems, []);
   await ctx.close();
 });
@@ -349,7 +351,7 @@ test("the field list: every tag by participant, document and page with counts, u
   // Removed: the list follows.
   await Promise.all([page.waitForResponse(isTagSave("DELETE")), page.locator("[data-tag-props-form]").getByRole("button", { name: "Delete tag" }).click()]);
   await page.waitForFunction(() => document.querySelector("[data-field-total]").textContent === "3");
-  assert.equal(await list.locator(".field-group", { hasText: "Pat Buyer" }).locator(".field-group__head .field-list__count").textContent(), "1");
+  await eventually(async () => assert.equal(await list.locator(".field-group", { hasText: "Pat Buyer" }).locator(".field-group__head .field-list__count").textContent(), "1"));
   assert.deepEqual(problems, []);
   await ctx.close();
 
@@ -395,12 +397,14 @@ test("success is visible and keeps the place: a renamed document and a saved par
   await status.filter({ hasText: "Renamed to “Seller disclosure”." }).waitFor();
   assert.match(page.url(), /\/rooms\/[^/]+$/, "the address stays the room's");
   await page.locator(".viewer-doc__title", { hasText: "Seller disclosure" }).waitFor();
-  const place1 = { viewer: await viewer.evaluate((el) => el.scrollTop), sidebar: await sidebar.evaluate((el) => el.scrollTop), sidebarMax: await sidebar.evaluate((el) => el.scrollHeight - el.clientHeight) };
-  assert.ok(Math.abs(place1.viewer - place0.viewer) <= 2, `the pages stay where they were: ${place0.viewer} → ${place1.viewer}`);
-  // The closed rename form makes the column shorter: it stays as far down as it now can.
-  const expected = Math.min(place0.sidebar, place1.sidebarMax);
-  assert.ok(expected > 0 && Math.abs(place1.sidebar - expected) <= 2, `the documents column stays scrolled: ${place0.sidebar} → ${place1.sidebar} (of ${place1.sidebarMax})`);
-  assert.equal(await page.locator("[data-page-input]").inputValue(), "3", "still on page 3");
+  await eventually(async () => {
+    const place1 = { viewer: await viewer.evaluate((el) => el.scrollTop), sidebar: await sidebar.evaluate((el) => el.scrollTop), sidebarMax: await sidebar.evaluate((el) => el.scrollHeight - el.clientHeight) };
+    assert.ok(Math.abs(place1.viewer - place0.viewer) <= 2, `the pages stay where they were: ${place0.viewer} → ${place1.viewer}`);
+    // The closed rename form makes the column shorter: it stays as far down as it now can.
+    const expected = Math.min(place0.sidebar, place1.sidebarMax);
+    assert.ok(expected > 0 && Math.abs(place1.sidebar - expected) <= 2, `the documents column stays scrolled: ${place0.sidebar} → ${place1.sidebar} (of ${place1.sidebarMax})`);
+    assert.equal(await page.locator("[data-page-input]").inputValue(), "3", "still on page 3");
+  });
 
   // A participant saved: confirmed, and everything stays where it was.
   const panel = page.locator("#room-panel");
@@ -414,9 +418,11 @@ test("success is visible and keeps the place: a renamed document and a saved par
   await Promise.all([page.waitForResponse((res) => res.request().method() === "POST" && /\/participants\/[^/]+$/.test(res.url())), dialog.getByRole("button", { name: "Save participant" }).click()]);
   await status.filter({ hasText: "Saved Pat Buyer-Smith." }).waitFor();
   await page.locator(".room-participant", { hasText: "Pat Buyer-Smith" }).waitFor();
-  const after = { viewer: await viewer.evaluate((el) => el.scrollTop), panel: await panel.evaluate((el) => el.scrollTop) };
-  assert.ok(Math.abs(after.viewer - before.viewer) <= 2, `the pages stay: ${before.viewer} → ${after.viewer}`);
-  assert.ok(Math.abs(after.panel - before.panel) <= 2, `the side column stays: ${before.panel} → ${after.panel}`);
+  await eventually(async () => {
+    const after = { viewer: await viewer.evaluate((el) => el.scrollTop), panel: await panel.evaluate((el) => el.scrollTop) };
+    assert.ok(Math.abs(after.viewer - before.viewer) <= 2, `the pages stay: ${before.viewer} → ${after.viewer}`);
+    assert.ok(Math.abs(after.panel - before.panel) <= 2, `the side column stays: ${before.panel} → ${after.panel}`);
+  });
   await page.screenshot({ path: join(artifacts, "glance-saved-1024x768.png") });
   assert.deepEqual(problems, []);
   await ctx.close();

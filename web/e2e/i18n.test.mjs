@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { mixedPDF } from "./lib/pdf.mjs";
 import { startServer, launchBrowser, languageContext, PSEUDO_LOCALE_ENV } from "./lib/server.mjs";
 import { visibleTexts, englishLeft, outsidePseudo, overflows } from "./lib/i18n.mjs";
+import { savesDrawn } from "./lib/room.mjs";
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const LANGS = ["es", "fr", "de", "ar"];
@@ -180,6 +181,7 @@ async function roomTour(page, url, lang, found, { viewport = DESKTOP } = {}) {
     page.locator(`.viewer-page[data-document-id="${doc.id}"][data-page="1"]`).click({ position: { x: 80, y: 300 } }),
   ]);
   await page.locator("[data-tag-props]").waitFor({ state: "visible" });
+  await savesDrawn(page);
   await check(page, lang, at("a tag selected (properties panel)"), found);
 
   await page.locator("[data-copy-pages-open]").click();

@@ -84,6 +84,9 @@ const freePort = () =>
     });
   });
 
+/** What a room shows while a save is not drawn yet: the editor's guess, and htmx at work (room.mjs's savesDrawn too). */
+export const SAVING = ".tag--pending, .htmx-request, .htmx-swapping, .htmx-settling";
+
 /** Polls fn (in Node) until it returns a truthy value. */
 async function poll(fn, { timeout = 15000, interval = 50, message = "condition" } = {}) {
   const until = Date.now() + timeout;
@@ -602,13 +605,18 @@ function makePage(b) {
     requests: () => b.evaluate(() => window.__e2e?.requests || []),
     /**
      * Runs action and waits for the next htmx request matching method and path
-     * (a RegExp) to end; resolves with {method, path, status, body, start, input, end}.
+     * (a RegExp) to end and its answer to be drawn: swapped in and settled (an
+     * element that keeps its id gets its new attributes 20 ms after the swap),
+     * no tag left showing the editor's guess. Resolves with {method, path,
+     * status, body, start, input, end}.
      */
     async request(method, path, action) {
       const before = (await page.requests()).length;
       await action();
       try {
-        return await poll(async () => (await page.requests()).slice(before).find((r) => r.method === method && path.test(r.path)), { message: `${method} ${path}` });
+        const req = await poll(async () => (await page.requests()).slice(before).find((r) => r.method === method && path.test(r.path)), { message: `${method} ${path}` });
+        await poll(() => b.evaluate((sel) => !document.querySelector(sel), SAVING), { message: `${method} ${path} drawn` });
+        return req;
       } catch (err) {
         const seen = (await page.requests().catch(() => [])).slice(before).map((r) => `${r.method} ${r.path} ${r.status}`);
         await page.screenshot("failed-request").catch(() => {});

@@ -12,7 +12,7 @@
 // swapped in and settled), clickable (a sliding sheet has come to rest).
 import assert from "node:assert/strict";
 import { watchProblems } from "./server.mjs";
-import { engine } from "./engine.mjs";
+import { engine, SAVING } from "./engine.mjs";
 
 /** The window most tests use. */
 export const DESKTOP = { width: 1440, height: 900 };
@@ -48,9 +48,6 @@ export async function viewerIdle(page) {
     return v && !v.pending && !v.rendering && v.wanted.size === 0 && v.tasks.length === 0;
   });
 }
-
-/** What a room shows while a save is not drawn yet: the editor's guess, and htmx at work. */
-const SAVING = ".tag--pending, .htmx-request, .htmx-swapping, .htmx-settling";
 
 /**
  * playwright-core: waits until every save the page made is drawn — no tag
