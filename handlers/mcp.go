@@ -115,7 +115,7 @@ func (m *mcpHandler) serve(c *gin.Context) error {
 		return err
 	}
 	if isBatch(body) {
-		return errMCPBatch
+		return mcpBatchRefusal()
 	}
 	c.Request.Body = io.NopCloser(bytes.NewReader(body))
 	caller := &mcpCaller{principal: principalFrom(c), address: c.ClientIP(), requestID: requestIDFrom(c)}

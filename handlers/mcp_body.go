@@ -11,7 +11,7 @@ import (
 )
 
 // A message to /mcp is read only as far as its method needs
-// (docs/decisions.md, "MCP bodies"): an upload_document call may carry the
+// (docs/decisions.md, "MCP server", its bodies): an upload_document call may carry the
 // base64 text of a file at the upload limit, the tools that carry an
 // operation's body (create_markup_room, update_transaction) the API's JSON
 // limit, and every other message — ping, initialize, tools/list, the reads
@@ -51,7 +51,7 @@ func (m *mcpHandler) readBody(r *http.Request, w http.ResponseWriter) ([]byte, e
 		return head, nil
 	}
 	if isBatch(head) {
-		return nil, errMCPBatch
+		return nil, mcpBatchRefusal()
 	}
 	method, tool := peekMCPCall(head)
 	limit := m.bodyLimit(method, tool)
@@ -90,10 +90,12 @@ func isBatch(body []byte) bool {
 	return len(trimmed) > 0 && trimmed[0] == '['
 }
 
-// errMCPBatch refuses a JSON-RPC batch: each message must be a request of
-// its own, counted by the rate limit.
-var errMCPBatch = models.Invalid("#", "batch_not_supported",
-	"Send one JSON-RPC message per request: batches are not accepted, so that each call counts against the token's rate limit.")
+// mcpBatchRefusal refuses a JSON-RPC batch: each message must be a request
+// of its own, counted by the rate limit.
+func mcpBatchRefusal() error {
+	return models.Invalid("#", "batch_not_supported",
+		"Send one JSON-RPC message per request: batches are not accepted, so that each call counts against the token's rate limit.")
+}
 
 // mcpTooLarge refuses a body over the limit of what it calls (413).
 func mcpTooLarge(what string, limit int64) error {
