@@ -98,6 +98,9 @@ type mcpCaller struct {
 	principal *models.Principal
 	address   string
 	requestID string
+	// upload is the file of an upload_document call, decoded from the body
+	// as it was read (nil for any other call).
+	upload *mcpUpload
 }
 
 type mcpCallerKey struct{}
@@ -110,15 +113,13 @@ const mcpCallerExtra = "markuproom.caller"
 // for the token check the SDK runs (verify above). A JSON-RPC batch (older protocol versions allow them) is refused: each
 // message must be a request of its own, counted by the rate limit.
 func (m *mcpHandler) serve(c *gin.Context) error {
-	body, err := m.readBody(c.Request, c.Writer)
+	body, upload, err := m.readBody(c.Request, c.Writer)
 	if err != nil {
 		return err
 	}
-	if isBatch(body) {
-		return mcpBatchRefusal()
-	}
+	defer upload.close()
 	c.Request.Body = io.NopCloser(bytes.NewReader(body))
-	caller := &mcpCaller{principal: principalFrom(c), address: c.ClientIP(), requestID: requestIDFrom(c)}
+	caller := &mcpCaller{principal: principalFrom(c), address: c.ClientIP(), requestID: requestIDFrom(c), upload: upload}
 	c.Header("Cache-Control", "no-store")
 	m.http.ServeHTTP(c.Writer, c.Request.WithContext(context.WithValue(c.Request.Context(), mcpCallerKey{}, caller)))
 	return nil

@@ -3,6 +3,7 @@ package handlers
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -37,26 +38,40 @@ func (m *mcpHandler) bodyLimit(method, tool string) int64 {
 // readBody reads the request's body up to the limit of its method: a body
 // declared larger than any message may be is refused unread; otherwise the
 // first mcpMessageBytes are read, and only a message whose method and tool
-// (found in them) allow more reads on.
-func (m *mcpHandler) readBody(r *http.Request, w http.ResponseWriter) ([]byte, error) {
+// (found in them) allow more reads on. An upload_document call's file is
+// decoded from the body as it is read into a temporary file, and the body
+// returned has "" in its place (mcp_upload_body.go); close the upload.
+func (m *mcpHandler) readBody(r *http.Request, w http.ResponseWriter) ([]byte, *mcpUpload, error) {
 	declared := r.ContentLength
 	if declared > m.maxBody {
-		return nil, mcpTooLarge("any message", m.maxBody)
+		return nil, nil, mcpTooLarge("any message", m.maxBody)
 	}
 	head, err := readUpTo(r.Body, mcpMessageBytes+1, declared)
 	if err != nil {
-		return nil, err
-	}
-	if int64(len(head)) <= mcpMessageBytes {
-		return head, nil
+		return nil, nil, err
 	}
 	if isBatch(head) {
-		return nil, mcpBatchRefusal()
+		return nil, nil, mcpBatchRefusal()
 	}
 	method, tool := peekMCPCall(head)
+	if int64(len(head)) <= mcpMessageBytes {
+		if method == "tools/call" && tool == uploadToolName {
+			return m.extractUpload(bytes.NewReader(head), int64(len(head)))
+		}
+		return head, nil, nil
+	}
 	limit := m.bodyLimit(method, tool)
 	if limit <= mcpMessageBytes || declared > limit {
-		return nil, mcpTooLarge(describeMCPCall(method, tool), limit)
+		return nil, nil, mcpTooLarge(describeMCPCall(method, tool), limit)
+	}
+	rest := http.MaxBytesReader(w, r.Body, limit-int64(len(head)))
+	if tool == uploadToolName {
+		body, up, err := m.extractUpload(io.MultiReader(bytes.NewReader(head), rest), 64<<10)
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, nil, mcpTooLarge(describeMCPCall(method, tool), limit)
+		}
+		return body, up, err
 	}
 	size := limit
 	if declared > 0 {
@@ -64,13 +79,25 @@ func (m *mcpHandler) readBody(r *http.Request, w http.ResponseWriter) ([]byte, e
 	}
 	body := bytes.NewBuffer(make([]byte, 0, min(size, limit)+1))
 	body.Write(head)
-	if _, err := body.ReadFrom(http.MaxBytesReader(w, r.Body, limit-int64(len(head)))); err != nil {
+	if _, err := body.ReadFrom(rest); err != nil {
 		if _, ok := err.(*http.MaxBytesError); ok {
-			return nil, mcpTooLarge(describeMCPCall(method, tool), limit)
+			return nil, nil, mcpTooLarge(describeMCPCall(method, tool), limit)
 		}
-		return nil, err
+		return nil, nil, err
 	}
-	return body.Bytes(), nil
+	return body.Bytes(), nil, nil
+}
+
+// extractUpload reads an upload_document call from r, its file decoded into
+// a temporary file (extractUpload in mcp_upload_body.go); size is a guess
+// of the message's length without the file, for the buffer.
+func (m *mcpHandler) extractUpload(r io.Reader, size int64) ([]byte, *mcpUpload, error) {
+	out := bytes.NewBuffer(make([]byte, 0, size))
+	up, err := extractUpload(r, out, "", m.api.cfg.MaxUploadBytes, mcpMessageBytes)
+	if errors.Is(err, errUploadMessageTooLarge) {
+		return nil, nil, mcpTooLarge("the arguments of upload_document besides content_base64", mcpMessageBytes)
+	}
+	return out.Bytes(), up, err
 }
 
 // readUpTo reads at most n bytes of r, in one buffer when the body's

@@ -4,18 +4,19 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/markuproom/markuproom/models"
 )
+
+// uploadToolName names the tool whose calls carry a file.
+const uploadToolName = "upload_document"
 
 // uploadTool is upload_document: the API's upload (POST
 // /api/v1/documents/upload) with the PDF as base64 text.
 func (m *mcpHandler) uploadTool(output map[string]any) mcpTool {
 	return mcpTool{
-		name: "upload_document", title: "Upload a PDF",
+		name: uploadToolName, title: "Upload a PDF",
 		description: fmt.Sprintf("Upload a PDF document (at most %d bytes once decoded) to use in a Markup Room. "+
 			"The answer is the stored document: its id, its location (what create_markup_room takes in documents), "+
 			"its pages and page boxes, detectedTags (how many signature fields the PDF itself proposes; get_detected_tags lists them) "+
@@ -34,31 +35,38 @@ func (m *mcpHandler) uploadTool(output map[string]any) mcpTool {
 func (m *mcpHandler) uploadDocument(ctx context.Context, caller *mcpCaller, raw json.RawMessage) (any, error) {
 	a := readMCPArgs(raw, "filename", "content_base64", "title")
 	fileName := a.str("filename", true, models.MaxTitleLength)
-	content := a.str("content_base64", true, 0)
+	// The text was decoded from the body as it was read (caller.upload);
+	// the arguments hold "" in its place. Only when content_base64 is no
+	// string is it read here, to be refused for its type.
+	up := caller.upload
+	switch {
+	case up == nil:
+		a.str("content_base64", true, 0)
+	case up.empty:
+		a.p.Add("#/content_base64", "required", "The field %q may not be empty.", "content_base64")
+	}
 	title := a.str("title", false, models.MaxTitleLength)
 	if err := a.err(); err != nil {
 		return nil, err
+	}
+	if up == nil { // a string the body's scanner did not see as the argument
+		return nil, models.Invalid("#/content_base64", "invalid_type", "content_base64 must be the file's base64 text.")
 	}
 	p := caller.principal
 	if err := m.limiter.allowUpload(ctx, m.log, p.Token.ID); err != nil {
 		return nil, err
 	}
-	// The decoded size is known from the text's length: a file over the
-	// limit is refused before a byte of it is decoded.
-	content = strings.TrimRight(strings.TrimSpace(content), "=")
-	if n := decodedLen(content); n > m.api.cfg.MaxUploadBytes {
+	if up.decoded > m.api.cfg.MaxUploadBytes {
 		return nil, &models.ValidationError{Kind: models.KindTooLarge,
 			Detail: fmt.Sprintf("The file is larger than the limit of %d bytes.", m.api.cfg.MaxUploadBytes),
 			Errors: []models.FieldError{{Pointer: "#/content_base64", Code: "file_too_large",
-				Detail: fmt.Sprintf("The base64 text decodes to %d bytes; at most %d are accepted.", n, m.api.cfg.MaxUploadBytes)}}}
+				Detail: fmt.Sprintf("The base64 text decodes to %d bytes; at most %d are accepted.", up.decoded, m.api.cfg.MaxUploadBytes)}}}
 	}
-	staged, err := m.api.documents.StageUpload(ctx, base64.NewDecoder(base64.RawStdEncoding, strings.NewReader(content)),
-		m.api.cfg.MaxUploadBytes, fileName)
-	var corrupt base64.CorruptInputError
-	if errors.As(err, &corrupt) {
+	if up.corrupt >= 0 {
 		return nil, models.Invalid("#/content_base64", "invalid_base64",
-			fmt.Sprintf("The text is not base64: the character at offset %d cannot be decoded.", int64(corrupt)))
+			fmt.Sprintf("The text is not base64: the character at offset %d cannot be decoded.", up.corrupt))
 	}
+	staged, err := m.api.documents.StageUpload(ctx, up.file, m.api.cfg.MaxUploadBytes, fileName)
 	if err != nil {
 		return nil, err
 	}
@@ -74,13 +82,6 @@ func uploadPointers(ptr string) string {
 		return "#/content_base64"
 	}
 	return ptr
-}
-
-// decodedLen is how many bytes base64 text without padding decodes to;
-// line breaks, which the decoder skips, are not counted.
-func decodedLen(s string) int64 {
-	n := int64(len(s) - strings.Count(s, "\n") - strings.Count(s, "\r"))
-	return n * 6 / 8
 }
 
 // detectedTagsTool is get_detected_tags: GET /api/v1/documents/{id}/detected-tags.
