@@ -3,10 +3,15 @@ package pdfjob_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/markuproom/markuproom/models/pdf"
 	"github.com/markuproom/markuproom/models/pdf/anchor"
@@ -149,4 +154,79 @@ func TestAnchorsAreFoundInAWorker(t *testing.T) {
 	if box := out[0].Tags[0].Box; box.LLX < 130 || box.Width() != 100 {
 		t.Errorf("tag box %+v", box)
 	}
+}
+
+// inProcess runs jobs in this process, as the store did before the
+// workers: the baseline of BenchmarkStageOrdinary.
+type inProcess struct{}
+
+func (inProcess) Do(ctx context.Context, req pdfworker.Request) (json.RawMessage, error) {
+	res, err := pdfjob.Handle(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(res)
+}
+
+func (inProcess) Options() pdfworker.Options { return pdfworker.Options{} }
+
+// BenchmarkStageOrdinary is an ordinary 3-page upload's check, run in this
+// process and in a warm worker, side by side: the difference is what the
+// worker costs a real job (the frames, the process switch, the result's
+// JSON both ways).
+func BenchmarkStageOrdinary(b *testing.B) {
+	ctx := context.Background()
+	in := filepath.Join(b.TempDir(), "in.pdf")
+	if err := os.WriteFile(in, pdftest.ThreePages(b), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	out := filepath.Join(b.TempDir(), "out.pdf")
+	p := pdfworker.New(pdfworker.Options{Size: 1, Env: strings.Fields(os.Getenv("BENCH_WORKER_ENV"))})
+	defer p.Close()
+	if err := p.Start(ctx); err != nil {
+		b.Fatal(err)
+	}
+	for _, r := range []struct {
+		name string
+		run  pdfjob.Runner
+	}{{"in-process", inProcess{}}, {"worker", p}} {
+		b.Run(r.name, func(b *testing.B) {
+			cpu := treeCPU(b)
+			for b.Loop() {
+				if _, err := pdfjob.Stage(ctx, r.run, pdfjob.StageArgs{Limits: pdf.Limits{MaxOutputBytes: 50 << 20}}, in, out); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(treeCPU(b)-cpu)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
+
+// treeCPU is the processor time used so far by this process and its
+// children (the workers, live or replaced): a cost the machine's other load
+// does not change as much as the wall clock.
+func treeCPU(b *testing.B) time.Duration {
+	var total time.Duration
+	for _, who := range []int{syscall.RUSAGE_SELF, syscall.RUSAGE_CHILDREN} {
+		var ru syscall.Rusage
+		if err := syscall.Getrusage(who, &ru); err != nil {
+			b.Fatal(err)
+		}
+		total += time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	tasks, _ := filepath.Glob("/proc/self/task/*/children")
+	for _, t := range tasks {
+		kids, _ := os.ReadFile(t)
+		for _, pid := range strings.Fields(string(kids)) {
+			stat, err := os.ReadFile("/proc/" + pid + "/stat")
+			if err != nil {
+				continue
+			}
+			f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+			ut, _ := strconv.ParseInt(f[11], 10, 64)
+			st, _ := strconv.ParseInt(f[12], 10, 64)
+			total += time.Duration(ut+st) * 10 * time.Millisecond // USER_HZ is 100 on Linux
+		}
+	}
+	return total
 }

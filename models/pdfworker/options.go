@@ -105,6 +105,9 @@ func (o Options) addressSpace() int64 {
 	return 4*o.Memory + 2<<30
 }
 
+// workerGOGC is the worker's GOGC (see startWorker).
+const workerGOGC = "400"
+
 // goMemLimit is the worker's GOMEMLIMIT: its collector works hard before
 // the wall.
 func (o Options) goMemLimit() int64 { return o.Memory / 4 * 3 }

@@ -37,7 +37,12 @@ type worker struct {
 // startWorker starts a worker process, limits it and waits for its hello.
 func startWorker(ctx context.Context, name string, o Options, cg cgroups) (*worker, error) {
 	cmd := exec.Command(o.Command[0], o.Command[1:]...)
-	cmd.Env = append(cmd.Environ(), o.Env...)
+	// GOGC is raised (before o.Env, which may set it) because GOMEMLIMIT,
+	// not the heap's growth, is what bounds a worker: an ordinary job then
+	// collects less often than in the server, and costs what it cost there
+	// (BenchmarkStageOrdinary in models/pdfjob compares the two).
+	cmd.Env = append(cmd.Environ(), "GOGC="+workerGOGC)
+	cmd.Env = append(cmd.Env, o.Env...)
 	cmd.Env = append(cmd.Env, EnvWorker+"=1", "GOMEMLIMIT="+strconv.FormatInt(o.goMemLimit(), 10))
 	cmd.SysProcAttr = procAttr()
 	w := &worker{cmd: cmd, stderr: newTail(8 << 10), exited: make(chan struct{}), cgroups: cg}
