@@ -140,6 +140,12 @@ func (w *PDFWork) fingerprint(ctx context.Context, input string) (pdfjob.Fingerp
 	return res, busy(err)
 }
 
+// printedWords reads the printed words of the PDF at input in a worker.
+func (w *PDFWork) printedWords(ctx context.Context, input string) (pdfjob.Words, error) {
+	res, err := pdfjob.PrintedWords(ctx, w.pool, w.limits, input)
+	return res, busy(err)
+}
+
 // placeAnchors places one document's anchors in the PDF at input in a worker.
 func (w *PDFWork) placeAnchors(ctx context.Context, req anchor.Request, input string) (anchor.Result, error) {
 	res, err := pdfjob.PlaceAnchors(ctx, w.pool, pdfjob.AnchorArgs{Limits: w.limits, Request: req}, input)

@@ -84,6 +84,9 @@ type Store struct {
 	// templateIndexes keeps each organization's template index in memory
 	// (models/template_index.go); shared by the Store's copies.
 	templateIndexes *templateIndexes
+	// words keeps documents' printed words for the pre-send check
+	// (review_store.go); shared by the Store's copies.
+	words *wordCache
 }
 
 // NewStore builds a Store on an open database and bucket.
@@ -109,6 +112,7 @@ func NewStore(d *Database, bucket *blob.Bucket, opts StoreOptions) *Store {
 		maxTemplates:   opts.MaxTemplates,
 
 		templateIndexes: newTemplateIndexes(maxIndexedOrganizations),
+		words:           newWordCache(maxCachedWordDocuments),
 	}
 	if s.sleep == nil {
 		s.sleep = sleepContext

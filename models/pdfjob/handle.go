@@ -66,6 +66,14 @@ func handle(ctx context.Context, req pdfworker.Request) (any, error) {
 		return withInput(req.Input, func(f *os.File) (Fingerprinted, error) {
 			return fingerprint(ctx, l, f)
 		})
+	case KindWords:
+		var l pdf.Limits
+		if err := decodeArgs(req, &l); err != nil {
+			return nil, err
+		}
+		return withInput(req.Input, func(f *os.File) (Words, error) {
+			return words(ctx, l, f)
+		})
 	case KindAnchors:
 		var a AnchorArgs
 		if err := decodeArgs(req, &a); err != nil {

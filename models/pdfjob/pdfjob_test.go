@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -229,4 +230,45 @@ func treeCPU(b *testing.B) time.Duration {
 		}
 	}
 	return total
+}
+
+// onePage is a Letter page showing content in Helvetica.
+func onePage(content string) []byte {
+	return pdftest.RawPDF([]string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
+		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content),
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+	})
+}
+
+// The printed words of a page come back as boxes where they are drawn; a
+// text tag's {{…}} and a fill-in line are not printed words.
+func TestPrintedWordsInAWorker(t *testing.T) {
+	p := pool(t)
+	doc := onePage("BT /F1 12 Tf 72 700 Td (Tenant signs here {{s:1}} ________) Tj ET BT /F1 10 Tf 300 100 Td (Page 1) Tj ET")
+	res, err := pdfjob.PrintedWords(context.Background(), p, pdf.Limits{MaxOutputBytes: 50 << 20}, file(t, "words.pdf", doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Pages) != 1 {
+		t.Fatalf("%d pages", len(res.Pages))
+	}
+	words := res.Pages[0]
+	if len(words) != 5 { // Tenant, signs, here, Page, 1
+		t.Fatalf("%d words %+v, want 5", len(words), words)
+	}
+	first, last := words[0], words[4]
+	if first.LLX < 71 || first.LLX > 73 || first.LLY > 700 || first.URY < 708 || first.URX > 72+12*4 {
+		t.Errorf("Tenant at %+v, want from x 72 on the baseline y 700", first)
+	}
+	if last.LLX < 300 || last.LLY > 100 || last.URY < 106 {
+		t.Errorf("the page number at %+v, want right of x 300 on the baseline y 100", last)
+	}
+	for _, w := range words[:3] {
+		if w.URX > 72+12*20 {
+			t.Errorf("a word at %+v reaches the tag or the line", w)
+		}
+	}
 }

@@ -37,6 +37,11 @@ func Fingerprint(ctx context.Context, r Runner, l pdf.Limits, input string) (Fin
 	return run[Fingerprinted](ctx, r, KindFingerprint, l, input, "")
 }
 
+// PrintedWords runs KindWords on the file at input.
+func PrintedWords(ctx context.Context, r Runner, l pdf.Limits, input string) (Words, error) {
+	return run[Words](ctx, r, KindWords, l, input, "")
+}
+
 // PlaceAnchors runs KindAnchors on the file at input.
 func PlaceAnchors(ctx context.Context, r Runner, a AnchorArgs, input string) (anchor.Result, error) {
 	return run[anchor.Result](ctx, r, KindAnchors, a, input, "")
