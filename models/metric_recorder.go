@@ -6,24 +6,29 @@ import (
 	"time"
 )
 
-// LatencyBuckets are the upper bounds of the API latency histogram kept in
+// latencyBounds are the upper bounds of the API latency histogram kept in
 // metric_rollups (bucket i counts requests slower than bound i-1 and at most
-// bound i; the last bucket, index len(LatencyBuckets), counts the slower
-// rest). Fixed, so the buckets of every instance and every hour add up.
-var LatencyBuckets = []time.Duration{
+// bound i; the last bucket, index len(latencyBounds), counts the slower
+// rest). Fixed, so the buckets of every instance and every hour add up: an
+// array nothing outside this package can reach.
+var latencyBounds = [...]time.Duration{
 	5 * time.Millisecond, 10 * time.Millisecond, 25 * time.Millisecond, 50 * time.Millisecond,
 	100 * time.Millisecond, 250 * time.Millisecond, 500 * time.Millisecond, time.Second,
 	2500 * time.Millisecond, 5 * time.Second, 10 * time.Second, 30 * time.Second,
 }
 
+// LatencyBucketCount is the number of buckets of the API latency histogram:
+// one per bound and one for the requests slower than every bound.
+const LatencyBucketCount = len(latencyBounds) + 1
+
 // latencyBucket is the index of the histogram bucket d falls in.
 func latencyBucket(d time.Duration) int {
-	for i, b := range LatencyBuckets {
+	for i, b := range latencyBounds {
 		if d <= b {
 			return i
 		}
 	}
-	return len(LatencyBuckets)
+	return len(latencyBounds)
 }
 
 // RollupFlusher writes counts to metric_rollups (met by *Store).

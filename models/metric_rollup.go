@@ -31,7 +31,7 @@ const (
 	// MetricAPIServerErrors counts API answers with a 5xx status.
 	MetricAPIServerErrors = "api.errors_5xx"
 	// MetricAPILatency is the API's latency histogram: one row per bucket
-	// of LatencyBuckets.
+	// of LatencyBucketCount.
 	MetricAPILatency = "api.latency"
 )
 

@@ -136,11 +136,11 @@ func (s *Store) readHourlyRollups(ctx context.Context, f OverviewFilter, o *Over
 			o.Hourly[r.Metric][i] += r.N
 			continue
 		}
-		if r.Bucket < 0 || r.Bucket > len(LatencyBuckets) {
+		if r.Bucket < 0 || r.Bucket >= LatencyBucketCount {
 			continue
 		}
 		if buckets[i] == nil {
-			buckets[i] = make([]int64, len(LatencyBuckets)+1)
+			buckets[i] = make([]int64, LatencyBucketCount)
 		}
 		buckets[i][r.Bucket] += r.N
 	}
@@ -179,7 +179,7 @@ func (s *Store) readExpiredRooms(ctx context.Context, f OverviewFilter, o *Overv
 }
 
 // LatencyQuantile estimates the q quantile (0 < q ≤ 1) of a latency
-// histogram with LatencyBuckets' bounds (counts[i] is bucket i's count;
+// histogram with latencyBounds' bounds (counts[i] is bucket i's count;
 // the last counts the requests slower than every bound), interpolating
 // linearly inside the bucket the quantile falls in, as Prometheus'
 // histogram_quantile does. A quantile in the last bucket is its lower bound
@@ -199,15 +199,15 @@ func LatencyQuantile(counts []int64, q float64) time.Duration {
 			seen += n
 			continue
 		}
-		if i >= len(LatencyBuckets) {
-			return LatencyBuckets[len(LatencyBuckets)-1]
+		if i >= len(latencyBounds) {
+			return latencyBounds[len(latencyBounds)-1]
 		}
 		var lower time.Duration
 		if i > 0 {
-			lower = LatencyBuckets[i-1]
+			lower = latencyBounds[i-1]
 		}
 		frac := (rank - float64(seen)) / float64(n)
-		return lower + time.Duration(frac*float64(LatencyBuckets[i]-lower))
+		return lower + time.Duration(frac*float64(latencyBounds[i]-lower))
 	}
-	return LatencyBuckets[len(LatencyBuckets)-1]
+	return latencyBounds[len(latencyBounds)-1]
 }
