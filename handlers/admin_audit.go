@@ -157,7 +157,6 @@ func auditRow(l *i18n.Localizer, e *models.AuditEvent, orgs map[int64]string) ad
 	if id, ok := auditKindLabels[e.ActorKind]; ok {
 		r.ActorKindLabel = l.T(id)
 	}
-	r.ActorName = auditActorName(l, e.ActorName)
 	r.Target = auditTarget(l, e.TargetType, e.TargetID)
 	switch {
 	case e.TargetType == "template" && models.ValidServiceID(e.TargetID):

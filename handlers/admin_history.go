@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/templates/admin"
 	"github.com/markuproom/markuproom/web/i18n"
 )
 
@@ -120,4 +121,15 @@ func ofDocument(l *i18n.Localizer, pos int, title string) string {
 		return l.T("admin.history.of_titled", "title", title)
 	}
 	return l.T("admin.history.of_number", "number", pos+1)
+}
+
+// historyActor is who made a history entry, as stored (migration 00025);
+// the view words it (templates/admin actorWho).
+func historyActor(e *models.TransactionEvent) admin.ActorView {
+	a := admin.ActorView{Kind: e.ActorKind, Name: e.ActorName, For: e.ActorFor, Session: e.ActorSession,
+		Address: e.ActorAddress, Label: e.Actor}
+	if e.ActorKind == models.HistoryActorAPIToken {
+		a.ID = e.ActorID
+	}
+	return a
 }

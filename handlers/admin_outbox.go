@@ -40,9 +40,9 @@ func (h *adminHandler) adminOutbox(c *gin.Context) error {
 	for _, s := range models.MessageStatuses() {
 		total += counts[s]
 	}
-	v.Filters = append(v.Filters, admin.FilterView{Label: "All", Count: total, URL: route.AdminOutbox.Path(), Current: status == ""})
+	v.Filters = append(v.Filters, admin.FilterView{Count: total, URL: route.AdminOutbox.Path(), Current: status == ""})
 	for _, s := range models.MessageStatuses() {
-		v.Filters = append(v.Filters, admin.FilterView{Label: string(s), Count: counts[s], URL: route.AdminOutbox.Path() + "?status=" + string(s), Current: status == s})
+		v.Filters = append(v.Filters, admin.FilterView{Status: string(s), Count: counts[s], URL: route.AdminOutbox.Path() + "?status=" + string(s), Current: status == s})
 	}
 	for i := range rows {
 		v.Rows = append(v.Rows, messageRow(&rows[i], names[rows[i].OrganizationID], now))
@@ -61,26 +61,21 @@ func (h *adminHandler) adminOutbox(c *gin.Context) error {
 // messageRow shapes one outgoing message for the console.
 func messageRow(m *models.OutboxMessage, org string, now time.Time) admin.MessageRowView {
 	r := admin.MessageRowView{
-		ID: m.ID, Organization: org, KindLabel: "E-mail", Recipient: m.Recipient, Event: m.Event, Subject: m.Subject,
-		Status: string(m.StatusAt(now)), Attempts: m.Attempts, LastError: m.LastError,
-		Created: m.CreatedAt.UTC().Format("2 Jan, 15:04:05"), CreatedISO: m.CreatedAt.UTC().Format(time.RFC3339),
-	}
-	if m.Kind == models.MessageWebhook {
-		r.KindLabel = "Webhook"
+		ID: m.ID, Organization: org, Kind: m.Kind, Recipient: m.Recipient, Event: m.Event, Subject: m.Subject,
+		Status: string(m.StatusAt(now)), Attempts: m.Attempts, LastError: m.LastError, Created: m.CreatedAt,
 	}
 	if m.TransactionID != nil {
 		r.TransactionURL = route.AdminTransaction.Path(*m.TransactionID)
 	}
 	switch m.StatusAt(now) {
 	case models.MessageSending:
-		r.NextTry = "now"
+		r.NextTry = admin.NextTryNow
 	case models.MessagePending:
 		if !m.NextAttemptAt.After(now) {
-			r.NextTry = "due"
+			r.NextTry = admin.NextTryDue
 			break
 		}
-		r.NextTry = m.NextAttemptAt.UTC().Format("15:04:05")
-		r.NextTryISO = m.NextAttemptAt.UTC().Format(time.RFC3339)
+		r.NextTry, r.NextAt = admin.NextTryAt, m.NextAttemptAt
 	case models.MessageDead, models.MessageHeld:
 		r.RetryURL = route.AdminOutboxRetry.Path(m.ID)
 	}

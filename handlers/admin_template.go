@@ -46,7 +46,7 @@ func (h *adminHandler) adminTemplate(c *gin.Context) error {
 		ver := &at.Versions[i]
 		vv := admin.TemplateVersionView{
 			Version: ver.Version, Name: ver.Name, When: when(ver.CreatedAt), WhenISO: ver.CreatedAt.UTC().Format(time.RFC3339),
-			Actor: ver.ActorLabel, Kind: ver.ActorKind, Tags: ver.TagCount, Current: ver.Version == t.Version,
+			Actor: admin.ActorView{Kind: ver.ActorKind, ID: ver.ActorID, Name: ver.ActorName, Label: ver.ActorLabel}, Tags: ver.TagCount, Current: ver.Version == t.Version,
 		}
 		if ver.RestoredFrom != nil {
 			vv.RestoredFrom = strconv.Itoa(*ver.RestoredFrom)

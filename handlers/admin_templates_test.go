@@ -137,7 +137,7 @@ func TestAdminTemplatePageRestoreAndArchive(t *testing.T) {
 		s.do(api(http.MethodGet, "/api/v1/templates/"+id+"/versions", tenant.Token, nil)).status(http.StatusOK).json(&versions)
 		assertEchoes(t, obj{"version": 3, "restoredFrom": 1, "actor": obj{"kind": "admin", "id": itoa64(admin.ID)}}, versions.Items[0], "version 3")
 		page = b.get(path).status(http.StatusOK).Body.String()
-		if !strings.Contains(page, `data-tag-id="1-1"`) || !strings.Contains(page, "restored from 1") || !strings.Contains(page, "ada@example.com (admin console)") {
+		if !strings.Contains(page, `data-tag-id="1-1"`) || !strings.Contains(page, "restored from 1") || !strings.Contains(page, "Admin ada@example.com (console)") {
 			t.Error("the page does not show the restored version")
 		}
 

@@ -66,8 +66,8 @@ func (h *adminHandler) adminTransaction(c *gin.Context) error {
 	}
 	for i := len(at.Events) - 1; i >= 0; i-- { // newest first
 		e := at.Events[i]
-		ev := admin.EventView{When: when(e.CreatedAt), WhenISO: e.CreatedAt.UTC().Format(time.RFC3339), Words: historyWords(l, e)}
-		ev.Actor, ev.ActorFrom = actorWords(l, e.Actor)
+		ev := admin.EventView{When: when(e.CreatedAt), WhenISO: e.CreatedAt.UTC().Format(time.RFC3339), Words: historyWords(l, e),
+			Actor: historyActor(&e)}
 		v.History = append(v.History, ev)
 	}
 	msgs, err := h.outbox.ListMessages(c.Request.Context(), models.MessageFilter{TransactionID: t.ID, Limit: models.AdminPageSize})

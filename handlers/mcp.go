@@ -103,6 +103,13 @@ type mcpCaller struct {
 	upload *mcpUpload
 }
 
+// historyActor is the caller as the history names it: its token, by MCP.
+func (c *mcpCaller) historyActor() models.Actor {
+	a := c.principal.Actor()
+	a.Via = "mcp"
+	return a
+}
+
 type mcpCallerKey struct{}
 
 // mcpCallerExtra is the key of the caller in the SDK's TokenInfo.Extra.

@@ -44,7 +44,7 @@ func (m *mcpHandler) createRoomTool(input, output map[string]any) mcpTool {
 			if err != nil {
 				return nil, err
 			}
-			created, err := m.api.rooms.CreateRoom(ctx, caller.principal.Actor(), in)
+			created, err := m.api.rooms.CreateRoom(ctx, caller.historyActor(), in)
 			if err != nil {
 				return nil, err
 			}
@@ -161,7 +161,7 @@ func (m *mcpHandler) updateTransaction(ctx context.Context, caller *mcpCaller, r
 	if err != nil {
 		return nil, err
 	}
-	t, err := m.api.transactions.ReplaceTransaction(ctx, caller.principal.Actor(), id, in, ifMatch)
+	t, err := m.api.transactions.ReplaceTransaction(ctx, caller.historyActor(), id, in, ifMatch)
 	if err != nil {
 		return nil, err
 	}

@@ -176,6 +176,6 @@ func (s *Store) adminTemplateActor(ctx context.Context, id string) (*Template, T
 	if t.ArchivedAt != nil {
 		return nil, TemplateActor{}, ErrConflict
 	}
-	actor := TemplateActor{OrganizationID: t.OrganizationID, Kind: TemplateActorAdmin, ID: formatInt(a.UserID), Label: a.Email + " (admin console)"}
+	actor := TemplateActor{OrganizationID: t.OrganizationID, Kind: TemplateActorAdmin, ID: formatInt(a.UserID), Name: a.Email}
 	return &t, actor, nil
 }

@@ -237,7 +237,7 @@ func (s *Store) auditNamed(ctx context.Context, e AuditEntry, label string) erro
 // room's changes; other actors are left as they are.
 func roomAuditContext(ctx context.Context, room *Room) context.Context {
 	if a := AuditActorFrom(ctx); a.Kind == AuditActorRoom {
-		a.Name = roomActor(ctx, room).Label
+		a.Name = roomActor(ctx, room).Label()
 		return WithAuditActor(ctx, a)
 	}
 	return ctx

@@ -7,7 +7,7 @@ import "testing"
 func TestHistoryAuditWords(t *testing.T) {
 	tx := &Transaction{ID: "t1", OrganizationID: 7, ReferenceID: "ref-42"}
 	token := int64(3)
-	api, room := Actor{TokenID: &token}, Actor{Label: "Sam Sender · Markup Room"}
+	api, room := Actor{TokenID: &token}, Actor{Kind: HistoryActorRoom, Name: "Sam Sender"}
 	for _, c := range []struct {
 		actor   Actor
 		summary HistorySummary

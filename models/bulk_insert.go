@@ -82,11 +82,13 @@ func roomValues(r *Room) []any {
 }
 
 func eventColumns() []string {
-	return []string{"id", "transaction_id", "organization_id", "kind", "actor", "token_id", "user_id", "summary", "created_at"}
+	return []string{"id", "transaction_id", "organization_id", "kind", "actor", "actor_kind", "actor_id", "actor_name",
+		"actor_via", "actor_for", "actor_session", "actor_address", "token_id", "user_id", "summary", "created_at"}
 }
 
 func eventValues(e *TransactionEvent) []any {
-	return []any{e.ID, e.TransactionID, e.OrganizationID, e.Kind, e.Actor, e.TokenID, e.UserID, e.Summary, e.CreatedAt}
+	return []any{e.ID, e.TransactionID, e.OrganizationID, e.Kind, e.Actor, e.ActorKind, e.ActorID, e.ActorName,
+		e.ActorVia, e.ActorFor, e.ActorSession, e.ActorAddress, e.TokenID, e.UserID, e.Summary, e.CreatedAt}
 }
 
 // BulkInsertColumns maps each table written with hand-made INSERTs to its

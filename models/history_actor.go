@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"strings"
 )
 
 // RoomVisitor is the browser session that changes a Markup Room: a short id
@@ -35,31 +34,14 @@ func ShortSessionID(sessionID string) string {
 	return hex.EncodeToString(sum[:4])
 }
 
-// roomActor names a room's change in the history: the room's sender
-// ("Sam Sender · Markup Room"), then the session's short id and client
-// address when the context carries them (WithRoomVisitor).
+// roomActor names a room's change in the history: the room's sender, then
+// the session's short id and client address when the context carries them
+// (WithRoomVisitor).
 func roomActor(ctx context.Context, room *Room) Actor {
-	label := "Markup Room"
-	if room.SenderName != "" {
-		label = room.SenderName + " · Markup Room"
-	}
+	a := Actor{OrganizationID: room.OrganizationID, UserID: &room.SenderID, Kind: HistoryActorRoom, ID: room.ID,
+		Name: room.SenderName, Via: "room"}
 	if v, ok := ctx.Value(roomVisitorKey{}).(RoomVisitor); ok {
-		if v.Session != "" {
-			label += " · session " + v.Session
-		}
-		if v.ClientAddr != "" {
-			label += " · " + v.ClientAddr
-		}
+		a.Session, a.Address = v.Session, v.ClientAddr
 	}
-	return Actor{OrganizationID: room.OrganizationID, UserID: &room.SenderID, Label: label}
-}
-
-// ActorParts splits a history entry's actor label into who (the room's
-// sender, an API token, an admin) and where from (a room session's short id
-// and client address, as roomActor writes them; empty for other labels).
-func ActorParts(label string) (who, from string) {
-	if i := strings.Index(label, " · session "); i >= 0 {
-		return label[:i], label[i+len(" · "):]
-	}
-	return label, ""
+	return a
 }

@@ -100,7 +100,7 @@ func TestLatencyQuantileFromBuckets(t *testing.T) {
 		{"all in the first bucket", buckets(0, 100), 4750 * time.Microsecond},
 		{"95 fast, 5 in 1–2.5 s", buckets(0, 95, 8, 5), 5 * time.Millisecond},
 		{"94 fast, 6 in 1–2.5 s", buckets(0, 94, 8, 6), time.Second + 250*time.Millisecond},
-		{"slower than every bound", buckets(int64(models.LatencyBucketCount - 1), 10), 30 * time.Second},
+		{"slower than every bound", buckets(int64(models.LatencyBucketCount-1), 10), 30 * time.Second},
 	} {
 		if got := models.LatencyQuantile(c.buckets, 0.95); got != c.want {
 			t.Errorf("%s: p95 = %v, want %v", c.name, got, c.want)

@@ -224,7 +224,7 @@ func (s *Store) PlanRoom(actor Actor, sender *User, in *RoomInput, docs map[stri
 		return nil, err
 	}
 	actor.UserID = &sender.ID
-	actor.Label += " for " + sender.FullName() + " (Markup Room)"
+	actor.For = sender.FullName()
 	return &RoomPlan{
 		Room: room, Transaction: t, Token: tok.Plaintext, Actor: actor,
 		Created: CreatedSummary{Status: t.Status, Documents: t.DocumentCount, Tags: t.TagCount, Participants: t.ParticipantCount, Room: room.ID},

@@ -134,11 +134,11 @@ func (s *Store) LiveTemplates(ctx context.Context, orgID int64) ([]Template, err
 // ConsoleRoomActor is the history's actor of a room an admin creates in
 // the console for organization orgID.
 func ConsoleRoomActor(orgID int64, admin *User) Actor {
-	return Actor{OrganizationID: orgID, Label: "Admin " + admin.Email + " (console)"}
+	return Actor{OrganizationID: orgID, Kind: HistoryActorAdmin, ID: formatInt(admin.ID), Name: admin.Email, Via: "console"}
 }
 
 // OperatorRoomActor is the history's actor of a room made with the
 // `markuproom room create` command.
 func OperatorRoomActor(orgID int64) Actor {
-	return Actor{OrganizationID: orgID, Label: "Operator (markuproom room create)"}
+	return Actor{OrganizationID: orgID, Kind: HistoryActorOperator, Via: "cli"}
 }

@@ -9,7 +9,7 @@ import (
 
 // roomTemplateActor is a Markup Room as the author of a template version.
 func roomTemplateActor(room *Room) TemplateActor {
-	return TemplateActor{OrganizationID: room.OrganizationID, Kind: TemplateActorRoom, ID: room.ID, Label: "Markup Room " + room.ID}
+	return TemplateActor{OrganizationID: room.OrganizationID, Kind: TemplateActorRoom, ID: room.ID}
 }
 
 // SaveRoomTemplate saves the room's documents (all, or those in.Documents

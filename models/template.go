@@ -46,6 +46,8 @@ type TemplateVersion struct {
 	ActorKind   string  `gorm:"column:actor_kind"`
 	ActorID     string  `gorm:"column:actor_id"`
 	ActorLabel  string  `gorm:"column:actor_label"`
+	// ActorName is TemplateActor.Name (migration 00025).
+	ActorName string `gorm:"column:actor_name"`
 	// RestoredFrom is the version this one copies, for a restore.
 	RestoredFrom *int            `gorm:"column:restored_from"`
 	Roles        TemplateRoles   `gorm:"column:roles"`
@@ -157,11 +159,25 @@ type TemplateActor struct {
 	Kind string
 	// ID is the token's, room's or admin user's id.
 	ID string
-	// Label is shown in the console, e.g. "API token 3 (CRM)".
-	Label string
+	// Name is the token's name or the admin's e-mail address ("" for a
+	// room); the console words the actor from Kind, ID and Name.
+	Name string
+}
+
+// Label is the actor in English as template_versions.actor_label keeps it
+// for older readers ("API token 3 (CRM)", "ada@example.com (admin
+// console)", "Markup Room r_…").
+func (a TemplateActor) Label() string {
+	switch a.Kind {
+	case TemplateActorAPIToken:
+		return "API token " + a.ID + " (" + a.Name + ")"
+	case TemplateActorAdmin:
+		return a.Name + " (admin console)"
+	}
+	return "Markup Room " + a.ID
 }
 
 // TemplateActor describes an API caller as the author of a template version.
 func (p *Principal) TemplateActor() TemplateActor {
-	return TemplateActor{OrganizationID: p.Organization.ID, Kind: TemplateActorAPIToken, ID: formatInt(p.Token.ID), Label: p.Actor().Label}
+	return TemplateActor{OrganizationID: p.Organization.ID, Kind: TemplateActorAPIToken, ID: formatInt(p.Token.ID), Name: p.Token.Name}
 }

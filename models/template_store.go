@@ -277,7 +277,7 @@ func (s *Store) ListTemplates(ctx context.Context, orgID int64, f TemplateFilter
 func newTemplateVersion(id string, n int, actor TemplateActor, c *templateContent, now time.Time) *TemplateVersion {
 	v := &TemplateVersion{
 		TemplateID: id, Version: n, Name: c.name, Description: c.description,
-		ActorKind: actor.Kind, ActorID: actor.ID, ActorLabel: actor.Label,
+		ActorKind: actor.Kind, ActorID: actor.ID, ActorLabel: actor.Label(), ActorName: actor.Name,
 		Roles: c.roles, Tags: c.tags, TagCount: len(c.tags), CreatedAt: now,
 		Documents: make([]TemplateDocument, len(c.documents)),
 	}
@@ -373,12 +373,12 @@ func templateValues(t *Template) []any {
 }
 
 func templateVersionColumns() []string {
-	return []string{"template_id", "version", "name", "description", "actor_kind", "actor_id", "actor_label",
+	return []string{"template_id", "version", "name", "description", "actor_kind", "actor_id", "actor_label", "actor_name",
 		"restored_from", "roles", "tags", "tag_count", "created_at"}
 }
 
 func templateVersionValues(v *TemplateVersion) []any {
-	return []any{v.TemplateID, v.Version, v.Name, v.Description, v.ActorKind, v.ActorID, v.ActorLabel,
+	return []any{v.TemplateID, v.Version, v.Name, v.Description, v.ActorKind, v.ActorID, v.ActorLabel, v.ActorName,
 		v.RestoredFrom, v.Roles, v.Tags, v.TagCount, v.CreatedAt}
 }
 

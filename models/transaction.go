@@ -190,15 +190,25 @@ func (l *StringList) Scan(src any) error { return scanJSONColumn(src, (*[]string
 
 // TransactionEvent is one entry of a transaction's history.
 type TransactionEvent struct {
-	ID             string    `gorm:"column:id;primaryKey"`
-	TransactionID  string    `gorm:"column:transaction_id"`
-	OrganizationID int64     `gorm:"column:organization_id"`
-	Kind           string    `gorm:"column:kind"`
-	Actor          string    `gorm:"column:actor"`
-	TokenID        *int64    `gorm:"column:token_id"`
-	UserID         *int64    `gorm:"column:user_id"`
-	Summary        RawJSON   `gorm:"column:summary"`
-	CreatedAt      time.Time `gorm:"column:created_at;autoCreateTime:false"`
+	ID             string `gorm:"column:id;primaryKey"`
+	TransactionID  string `gorm:"column:transaction_id"`
+	OrganizationID int64  `gorm:"column:organization_id"`
+	Kind           string `gorm:"column:kind"`
+	// Actor is the actor's label in English (Actor.Label), kept for the
+	// rows written before the typed columns; the console words the typed
+	// ones (HistoryActor), or shows this when ActorKind is "".
+	Actor        string    `gorm:"column:actor"`
+	ActorKind    string    `gorm:"column:actor_kind"`
+	ActorID      string    `gorm:"column:actor_id"`
+	ActorName    string    `gorm:"column:actor_name"`
+	ActorVia     string    `gorm:"column:actor_via"`
+	ActorFor     string    `gorm:"column:actor_for"`
+	ActorSession string    `gorm:"column:actor_session"`
+	ActorAddress string    `gorm:"column:actor_address"`
+	TokenID      *int64    `gorm:"column:token_id"`
+	UserID       *int64    `gorm:"column:user_id"`
+	Summary      RawJSON   `gorm:"column:summary"`
+	CreatedAt    time.Time `gorm:"column:created_at;autoCreateTime:false"`
 }
 
 // TableName implements gorm's tabler.

@@ -22,18 +22,11 @@ func (s *Store) batchRows() int {
 	return 1000
 }
 
-// Actor is who changes a transaction, for its history.
-type Actor struct {
-	OrganizationID int64
-	TokenID        *int64
-	UserID         *int64
-	// Label is shown in the history, e.g. "token 3" or "user 5 (Markup Room)".
-	Label string
-}
-
-// Actor describes an API caller for the history.
+// Actor describes an API caller for the history (Via "api"; MCP's tools
+// set "mcp").
 func (p *Principal) Actor() Actor {
-	return Actor{OrganizationID: p.Organization.ID, TokenID: &p.Token.ID, Label: "API token " + formatInt(p.Token.ID) + " (" + p.Token.Name + ")"}
+	return Actor{OrganizationID: p.Organization.ID, TokenID: &p.Token.ID, Kind: HistoryActorAPIToken,
+		ID: formatInt(p.Token.ID), Name: p.Token.Name, Via: "api"}
 }
 
 // AuditActor names an API caller in the audit trail: its token, the
@@ -297,7 +290,7 @@ func (s *Store) addEvent(ctx context.Context, b *writeBatch, t *Transaction, act
 	if s.pending == nil {
 		return errors.New("models: a history entry outside a database transaction")
 	}
-	if err := s.auditNamed(ctx, historyAudit(t, actor, summary), actor.Label); err != nil {
+	if err := s.auditNamed(ctx, historyAudit(t, actor, summary), actor.Label()); err != nil {
 		return err
 	}
 	uid, err := uuid.NewV7()
@@ -309,7 +302,9 @@ func (s *Store) addEvent(ctx context.Context, b *writeBatch, t *Transaction, act
 		return err
 	}
 	ev := TransactionEvent{
-		ID: uid.String(), TransactionID: t.ID, OrganizationID: t.OrganizationID, Kind: summary.Kind(), Actor: actor.Label,
+		ID: uid.String(), TransactionID: t.ID, OrganizationID: t.OrganizationID, Kind: summary.Kind(), Actor: actor.Label(),
+		ActorKind: actor.Kind, ActorID: actor.ID, ActorName: actor.Name, ActorVia: actor.Via, ActorFor: actor.For,
+		ActorSession: actor.Session, ActorAddress: actor.Address,
 		TokenID: actor.TokenID, UserID: actor.UserID, Summary: data, CreatedAt: s.Now(),
 	}
 	addRows(b, 1, "transaction_events", eventColumns(), []TransactionEvent{ev}, eventValues)

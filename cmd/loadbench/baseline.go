@@ -91,7 +91,8 @@ type principal struct {
 // actor is the history's actor for the token, as models.Principal.Actor writes it.
 func (p principal) actor() models.Actor {
 	id := p.tokenID
-	return models.Actor{OrganizationID: p.orgID, TokenID: &id, Label: "API token " + strconv.FormatInt(p.tokenID, 10) + " (" + p.name + ")"}
+	return models.Actor{OrganizationID: p.orgID, TokenID: &id, Kind: models.HistoryActorAPIToken,
+		ID: strconv.FormatInt(p.tokenID, 10), Name: p.name, Via: "api"}
 }
 
 // authenticate checks the bearer token: its row and its organization in one query.
@@ -381,9 +382,10 @@ func insertEvent(ctx context.Context, tx pgx.Tx, t *models.Transaction, actor mo
 	if err != nil {
 		return err
 	}
-	_, err = tx.Exec(ctx, `INSERT INTO transaction_events (id, transaction_id, organization_id, kind, actor, token_id, user_id, summary, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, id.String(), t.ID, t.OrganizationID, summary.Kind(), actor.Label, actor.TokenID,
-		actor.UserID, string(b), time.Now().UTC())
+	_, err = tx.Exec(ctx, `INSERT INTO transaction_events (id, transaction_id, organization_id, kind, actor, actor_kind, actor_id,
+		actor_name, actor_via, token_id, user_id, summary, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`, id.String(), t.ID, t.OrganizationID, summary.Kind(), actor.Label(),
+		actor.Kind, actor.ID, actor.Name, actor.Via, actor.TokenID, actor.UserID, string(b), time.Now().UTC())
 	return err
 }
 

@@ -71,7 +71,7 @@ type TemplateVersionView struct {
 	Version       int
 	Name          string
 	When, WhenISO string
-	Actor, Kind   string
+	Actor         ActorView
 	Tags          int
 	RestoredFrom  string
 	Current       bool

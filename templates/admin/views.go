@@ -1,6 +1,10 @@
 package admin
 
-import "github.com/markuproom/markuproom/templates"
+import (
+	"time"
+
+	"github.com/markuproom/markuproom/templates"
+)
 
 // LoginView is the admin console's sign-in form.
 type LoginView struct {
@@ -95,11 +99,21 @@ type DocumentView struct {
 	XFDFURL string
 }
 
-// EventView is one history entry in words: Actor is who made the change,
-// ActorFrom where from (a room session's short id and client address; empty
-// for others).
+// EventView is one history entry: Words what it changed, Actor who made
+// the change (as data; the view words it).
 type EventView struct {
-	When, WhenISO, Actor, ActorFrom, Words string
+	When, WhenISO, Words string
+	Actor                ActorView
+}
+
+// ActorView is who made a change, as stored (models.Actor,
+// models.TemplateActor): Kind one of "api_token", "admin", "operator",
+// "room" (or "" for a row of no known shape, shown by its Label as stored);
+// ID the token's or room's id; Name the token's name, the admin's e-mail or
+// the room's sender; For the sender a room was created for; Session and
+// Address a room visitor's session short id and client address.
+type ActorView struct {
+	Kind, ID, Name, For, Session, Address, Label string
 }
 
 // RoomsView is the console's Markup Rooms table.
@@ -196,21 +210,33 @@ type OutboxView struct {
 	CSRFToken string
 }
 
-// FilterView is one status filter with its count.
+// FilterView is one status filter with its count: Status is the
+// message status it keeps (a code; "" for every status).
 type FilterView struct {
-	Label   string
+	Status  string
 	Count   int64
 	URL     string
 	Current bool
 }
 
-// MessageRowView is one outgoing e-mail or webhook call; RetryURL is
-// set for a dead or held one.
+// The next try of an outgoing message (MessageRowView.NextTry).
+const (
+	NextTryNone = ""    // not to be tried again (sent, dead, held)
+	NextTryNow  = "now" // being sent
+	NextTryDue  = "due" // waiting for the next run of the sender
+	NextTryAt   = "at"  // at NextAt
+)
+
+// MessageRowView is one outgoing e-mail or webhook call, as data: Kind
+// and Status are models' codes, NextTry one of the NextTry* codes; the view
+// words them. RetryURL is set for a dead or held one.
 type MessageRowView struct {
-	ID, Organization, KindLabel, Recipient, Event, Subject, Status string
-	Attempts                                                       int
-	LastError, Created, CreatedISO, NextTry, NextTryISO            string
-	TransactionURL, RetryURL                                       string
+	ID, Organization, Kind, Recipient, Event, Subject, Status string
+	Attempts                                                  int
+	LastError                                                 string
+	Created, NextAt                                           time.Time
+	NextTry                                                   string
+	TransactionURL, RetryURL                                  string
 }
 
 // UserRowView is one user; DisableURL is set while the user is enabled.
