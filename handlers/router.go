@@ -257,6 +257,7 @@ func New(d Deps) (http.Handler, error) {
 	handle(apiGroup, http.MethodPut, route.APITransaction, api.replaceTransaction)
 	handle(apiGroup, http.MethodGet, route.APITransactionXFDF, api.getTransactionXFDF)
 	handle(apiGroup, http.MethodGet, route.APITransactionAudit, api.listTransactionAuditEvents)
+	handle(apiGroup, http.MethodGet, route.APITransactionReview, api.reviewTransaction)
 	handle(apiGroup, http.MethodGet, route.APIAuditEvents, api.listAuditEvents)
 	handle(apiGroup, http.MethodPost, route.APIRooms, api.createRoom)
 	handle(apiGroup, http.MethodGet, route.APIRooms, api.listRooms)

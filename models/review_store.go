@@ -12,8 +12,10 @@ import (
 // TransactionReview is the pre-send check of one transaction
 // (docs/review.md): its findings, blocking ones first.
 type TransactionReview struct {
-	TransactionID string
-	Findings      []review.Finding
+	// Transaction is the transaction checked, with its children (the
+	// names and titles the findings are worded with).
+	Transaction *Transaction
+	Findings    []review.Finding
 }
 
 // Blocked tells whether a finding stops the e-signature session.
@@ -53,7 +55,7 @@ func (s *Store) reviewOf(ctx context.Context, t *Transaction) (*TransactionRevie
 		d.Pages = pages
 		in.Documents[i] = d
 	}
-	return &TransactionReview{TransactionID: t.ID, Findings: review.Check(in)}, nil
+	return &TransactionReview{Transaction: t, Findings: review.Check(in)}, nil
 }
 
 // reviewPages are the visible boxes and printed words of a stored

@@ -62,6 +62,13 @@ const (
 	CodeSharedEmail = "participants_share_email"
 )
 
+// Codes lists every finding code, for tests that word each one.
+func Codes() []string {
+	return []string{CodeNoDocuments, CodeNoParticipants, CodeNothingToSign, CodeTagWithoutSigner, CodeUnknownParticipant,
+		CodeTagsOverlap, CodeOutsidePage, CodeCoversText, CodeFillWithoutSigning, CodeNotaryWithoutSeal,
+		CodeInitialsMissing, CodeDocumentUntagged, CodeSharedEmail}
+}
+
 // FixKind names what one click does about a finding.
 type FixKind string
 

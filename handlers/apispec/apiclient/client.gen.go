@@ -360,6 +360,96 @@ func (e ParticipantLocale) Valid() bool {
 	}
 }
 
+// Defines values for ReviewFindingCode.
+const (
+	DocumentUntagged        ReviewFindingCode = "document_untagged"
+	FillWithoutSigning      ReviewFindingCode = "fill_without_signing"
+	InitialsMissing         ReviewFindingCode = "initials_missing"
+	NoDocuments             ReviewFindingCode = "no_documents"
+	NoParticipants          ReviewFindingCode = "no_participants"
+	NotaryWithoutSeal       ReviewFindingCode = "notary_without_seal"
+	ParticipantSignsNothing ReviewFindingCode = "participant_signs_nothing"
+	ParticipantsShareEmail  ReviewFindingCode = "participants_share_email"
+	TagCoversText           ReviewFindingCode = "tag_covers_text"
+	TagOutsidePage          ReviewFindingCode = "tag_outside_page"
+	TagUnknownParticipant   ReviewFindingCode = "tag_unknown_participant"
+	TagWithoutSigner        ReviewFindingCode = "tag_without_signer"
+	TagsOverlap             ReviewFindingCode = "tags_overlap"
+)
+
+// Valid indicates whether the value is a known member of the ReviewFindingCode enum.
+func (e ReviewFindingCode) Valid() bool {
+	switch e {
+	case DocumentUntagged:
+		return true
+	case FillWithoutSigning:
+		return true
+	case InitialsMissing:
+		return true
+	case NoDocuments:
+		return true
+	case NoParticipants:
+		return true
+	case NotaryWithoutSeal:
+		return true
+	case ParticipantSignsNothing:
+		return true
+	case ParticipantsShareEmail:
+		return true
+	case TagCoversText:
+		return true
+	case TagOutsidePage:
+		return true
+	case TagUnknownParticipant:
+		return true
+	case TagWithoutSigner:
+		return true
+	case TagsOverlap:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ReviewFindingFixKind.
+const (
+	Assign      ReviewFindingFixKind = "assign"
+	CopyToPages ReviewFindingFixKind = "copy_to_pages"
+	Show        ReviewFindingFixKind = "show"
+)
+
+// Valid indicates whether the value is a known member of the ReviewFindingFixKind enum.
+func (e ReviewFindingFixKind) Valid() bool {
+	switch e {
+	case Assign:
+		return true
+	case CopyToPages:
+		return true
+	case Show:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ReviewFindingSeverity.
+const (
+	Blocking ReviewFindingSeverity = "blocking"
+	Warning  ReviewFindingSeverity = "warning"
+)
+
+// Valid indicates whether the value is a known member of the ReviewFindingSeverity enum.
+func (e ReviewFindingSeverity) Valid() bool {
+	switch e {
+	case Blocking:
+		return true
+	case Warning:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for RoomStatus.
 const (
 	RoomStatusCompleted RoomStatus = "completed"
@@ -1000,6 +1090,46 @@ type Problem struct {
 	Type string `json:"type"`
 }
 
+// ReviewFinding One thing the pre-send check found.
+type ReviewFinding struct {
+	Code ReviewFindingCode `json:"code"`
+
+	// Detail The finding in words.
+	Detail string `json:"detail"`
+
+	// Document The document's position in the transaction (0-based); -1 when the finding concerns none.
+	Document int `json:"document"`
+
+	// Fix What one click in the Markup Room does about it.
+	Fix *struct {
+		Kind  ReviewFindingFixKind `json:"kind"`
+		Pages *[]int               `json:"pages,omitempty"`
+		TagId string               `json:"tagId"`
+	} `json:"fix,omitempty"`
+
+	// OtherParticipantId The other participant of a pair (overlapping tags, a shared e-mail).
+	OtherParticipantId *string `json:"otherParticipantId,omitempty"`
+
+	// Pages The pages concerned (for initials_missing: the pages without them).
+	Pages *[]int `json:"pages,omitempty"`
+
+	// ParticipantId The participant the finding is about.
+	ParticipantId *string               `json:"participantId,omitempty"`
+	Severity      ReviewFindingSeverity `json:"severity"`
+
+	// TagIds The tags concerned.
+	TagIds *[]string `json:"tagIds,omitempty"`
+}
+
+// ReviewFindingCode defines model for ReviewFinding.Code.
+type ReviewFindingCode string
+
+// ReviewFindingFixKind defines model for ReviewFinding.Fix.Kind.
+type ReviewFindingFixKind string
+
+// ReviewFindingSeverity defines model for ReviewFinding.Severity.
+type ReviewFindingSeverity string
+
 // Room defines model for Room.
 type Room struct {
 	CompletedAt *time.Time     `json:"completedAt,omitempty"`
@@ -1487,6 +1617,14 @@ type TransactionInput struct {
 
 // TransactionInputStatus defines model for TransactionInput.Status.
 type TransactionInputStatus string
+
+// TransactionReview The pre-send check of a transaction.
+type TransactionReview struct {
+	// Blocked A finding stops the e-signature session.
+	Blocked       bool            `json:"blocked"`
+	Findings      []ReviewFinding `json:"findings"`
+	TransactionId string          `json:"transactionId"`
+}
 
 // TransactionSummary defines model for TransactionSummary.
 type TransactionSummary struct {
@@ -2257,6 +2395,17 @@ type ClientInterface interface {
 	// Corresponds with GET /api/v1/transactions/{id}/documents/{documentId}/xfdf (the `GetTransactionDocumentXFDF` operationId).
 	GetTransactionDocumentXFDF(ctx context.Context, id string, documentId string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ReviewTransaction The pre-send check of a transaction
+	//
+	// Walks every participant's path through the transaction and lists what
+	// would go wrong when its e-signature session is created: blocking
+	// findings (the session is refused while one remains) first, then
+	// warnings. The Markup Room shows the same findings before "Create
+	// e-signature session". At most 200 findings.
+	//
+	// Corresponds with GET /api/v1/transactions/{id}/review (the `ReviewTransaction` operationId).
+	ReviewTransaction(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListWebhooks List the organization's webhook endpoints (without secrets)
 	//
 	// Corresponds with GET /api/v1/webhooks (the `ListWebhooks` operationId).
@@ -2929,6 +3078,27 @@ func (c *Client) ListTransactionAuditEvents(ctx context.Context, id string, para
 // Corresponds with GET /api/v1/transactions/{id}/documents/{documentId}/xfdf (the `GetTransactionDocumentXFDF` operationId).
 func (c *Client) GetTransactionDocumentXFDF(ctx context.Context, id string, documentId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetTransactionDocumentXFDFRequest(c.Server, id, documentId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ReviewTransaction The pre-send check of a transaction
+//
+// Walks every participant's path through the transaction and lists what
+// would go wrong when its e-signature session is created: blocking
+// findings (the session is refused while one remains) first, then
+// warnings. The Markup Room shows the same findings before "Create
+// e-signature session". At most 200 findings.
+//
+// Corresponds with GET /api/v1/transactions/{id}/review (the `ReviewTransaction` operationId).
+func (c *Client) ReviewTransaction(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReviewTransactionRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -4323,6 +4493,40 @@ func NewGetTransactionDocumentXFDFRequest(server string, id string, documentId s
 	return req, nil
 }
 
+// NewReviewTransactionRequest constructs an http.Request for the ReviewTransaction method
+func NewReviewTransactionRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/transactions/%s/review", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewListWebhooksRequest constructs an http.Request for the ListWebhooks method
 func NewListWebhooksRequest(server string) (*http.Request, error) {
 	var err error
@@ -4894,6 +5098,19 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v1/transactions/{id}/documents/{documentId}/xfdf (the `GetTransactionDocumentXFDF` operationId).
 	GetTransactionDocumentXFDFWithResponse(ctx context.Context, id string, documentId string, reqEditors ...RequestEditorFn) (*GetTransactionDocumentXFDFResponse, error)
+
+	// ReviewTransactionWithResponse The pre-send check of a transaction
+	//
+	// Walks every participant's path through the transaction and lists what
+	// would go wrong when its e-signature session is created: blocking
+	// findings (the session is refused while one remains) first, then
+	// warnings. The Markup Room shows the same findings before "Create
+	// e-signature session". At most 200 findings.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/transactions/{id}/review (the `ReviewTransaction` operationId).
+	ReviewTransactionWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*ReviewTransactionResponse, error)
 
 	// ListWebhooksWithResponse List the organization's webhook endpoints (without secrets)
 	//
@@ -7450,6 +7667,92 @@ func (r GetTransactionDocumentXFDFResponse) ContentType() string {
 	return ""
 }
 
+// ReviewTransactionResponse401Headers the declared response headers of an HTTP 401 response for ReviewTransaction
+type ReviewTransactionResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// ReviewTransactionResponse429Headers the declared response headers of an HTTP 429 response for ReviewTransaction
+type ReviewTransactionResponse429Headers struct {
+	RateLimitLimit     int
+	RateLimitRemaining int
+	RateLimitReset     int
+	RetryAfter         int
+}
+
+type ReviewTransactionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TransactionReview
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationproblemJSONDefault *Problem
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ReviewTransactionResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ReviewTransactionResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ReviewTransactionResponse) GetJSON200() *TransactionReview {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ReviewTransactionResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ReviewTransactionResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ReviewTransactionResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r ReviewTransactionResponse) GetApplicationproblemJSONDefault() *Problem {
+	return r.ApplicationproblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ReviewTransactionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ReviewTransactionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ReviewTransactionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ReviewTransactionResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListWebhooksResponse401Headers the declared response headers of an HTTP 401 response for ListWebhooks
 type ListWebhooksResponse401Headers struct {
 	WWWAuthenticate string
@@ -8405,6 +8708,25 @@ func (c *ClientWithResponses) GetTransactionDocumentXFDFWithResponse(ctx context
 		return nil, err
 	}
 	return ParseGetTransactionDocumentXFDFResponse(rsp)
+}
+
+// ReviewTransactionWithResponse The pre-send check of a transaction
+//
+// Walks every participant's path through the transaction and lists what
+// would go wrong when its e-signature session is created: blocking
+// findings (the session is refused while one remains) first, then
+// warnings. The Markup Room shows the same findings before "Create
+// e-signature session". At most 200 findings.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/transactions/{id}/review (the `ReviewTransaction` operationId).
+func (c *ClientWithResponses) ReviewTransactionWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*ReviewTransactionResponse, error) {
+	rsp, err := c.ReviewTransaction(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReviewTransactionResponse(rsp)
 }
 
 // ListWebhooksWithResponse List the organization's webhook endpoints (without secrets)
@@ -11291,6 +11613,104 @@ func ParseGetTransactionDocumentXFDFResponse(rsp *http.Response) (*GetTransactio
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetTransactionDocumentXFDFResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseReviewTransactionResponse parses an HTTP response from a ReviewTransactionWithResponse call
+func ParseReviewTransactionResponse(rsp *http.Response) (*ReviewTransactionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ReviewTransactionResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TransactionReview
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers ReviewTransactionResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ReviewTransactionResponse429Headers
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {

@@ -1,0 +1,41 @@
+package handlers
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/models/review"
+	"github.com/markuproom/markuproom/web/i18n"
+)
+
+// Every finding code is worded in every language from its catalog entry,
+// with its specifics kept: the names, the document's title, the pages.
+func TestEveryFindingIsWordedInEveryLanguage(t *testing.T) {
+	tx := &models.Transaction{
+		Documents: []models.TransactionDocument{{Title: "Lease"}},
+		Participants: []models.Participant{{ParticipantID: "p1", FirstName: "Pat", LastName: "Buyer"},
+			{ParticipantID: "p2", FirstName: "Sam", LastName: "Seller"}},
+	}
+	for _, lang := range i18n.Languages {
+		l := i18n.New(lang)
+		for _, code := range review.Codes() {
+			f := review.Finding{Code: code, Participant: "p1", Other: "p2", Document: 0, Pages: []int{4, 5, 6, 9}}
+			got := findingWords(l, tx, f)
+			id := findingID(code)
+			if got == id || strings.ContainsAny(got, "{}") {
+				t.Errorf("%s %s: %q", lang.Tag, code, got)
+				continue
+			}
+			en := i18n.English().T(id)
+			for arg, want := range map[string]string{"{participant}": "Pat Buyer", "{other}": "Sam Seller", "{document}": "Lease", "{pages}": l.Number(4)} {
+				if strings.Contains(en, arg) && !strings.Contains(got, want) {
+					t.Errorf("%s %s: %q lost %s (%q)", lang.Tag, code, got, arg, want)
+				}
+			}
+		}
+	}
+	if got := pageRanges(i18n.English(), []int{1, 2, 3, 5, 7, 8}); got != "1–3, 5, 7–8" {
+		t.Errorf("page ranges %q", got)
+	}
+}
