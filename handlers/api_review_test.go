@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -28,7 +29,8 @@ type reviewBody struct {
 // dates (nothing to sign: blocking) and its notary field has no seal,
 // each worded in English with the names and titles; the answer follows
 // the OpenAPI document (the contract check of every response); another
-// organization's transaction is 404; no token is 401.
+// organization's transaction is 404; no token is 401. MCP's
+// review_transaction answers the same.
 func TestAPIReviewTransaction(t *testing.T) {
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
@@ -60,6 +62,12 @@ func TestAPIReviewTransaction(t *testing.T) {
 			if strings.Contains(f.Detail, "{") || strings.Contains(f.Detail, "review.finding") {
 				t.Errorf("%s worded %q", f.Code, f.Detail)
 			}
+		}
+		// MCP's review_transaction answers the same JSON.
+		var viaMCP reviewBody
+		mustConnect(t, s.mcpURL(), acme.Token).ok("review_transaction", obj{"id": id}, &viaMCP)
+		if !reflect.DeepEqual(viaMCP, r) {
+			t.Errorf("review_transaction answered %+v, the API %+v", viaMCP, r)
 		}
 		s.do(api(http.MethodGet, "/api/v1/transactions/"+id+"/review", other.Token, nil)).status(http.StatusNotFound)
 		s.do(api(http.MethodGet, "/api/v1/transactions/"+id+"/review", "", nil)).status(http.StatusUnauthorized)

@@ -214,6 +214,7 @@ func TestMCPListsToolsWithSchemas(t *testing.T) {
 			"get_detected_tags":  {"id"},
 			"create_markup_room": {"senderId"},
 			"get_transaction":    {"id"},
+			"review_transaction": {"id"},
 			"list_transactions":  nil,
 			"update_transaction": {"documents", "participants", "status", "referenceId", "id"},
 			"list_templates":     nil,

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // checkMCPBody refuses an API body over the API's JSON limit, as the API's
@@ -92,6 +93,31 @@ func (m *mcpHandler) getTransactionTool(output map[string]any) mcpTool {
 				return nil, err
 			}
 			return toTransactionJSON(t), nil
+		},
+	}
+}
+
+// reviewTransactionTool is review_transaction: GET
+// /api/v1/transactions/{id}/review.
+func (m *mcpHandler) reviewTransactionTool(output map[string]any) mcpTool {
+	return mcpTool{
+		name: "review_transaction", title: "Check a transaction before sending", readOnly: true,
+		description: "Walk every participant's path through a transaction and list what would go wrong when its " +
+			"e-signature session is created: blocking findings (a participant with nothing to sign, a tag without " +
+			"or with an unknown signer, a shared e-mail) first, then warnings (overlapping tags, tags off the page or " +
+			"over printed words, missing initials, untagged documents, …), each with its participant, document, " +
+			"pages, tags and a sentence.",
+		output: output,
+		run: func(ctx context.Context, caller *mcpCaller, raw json.RawMessage) (any, error) {
+			id, err := mcpID(raw)
+			if err != nil {
+				return nil, err
+			}
+			r, err := m.api.transactions.ReviewTransaction(ctx, caller.principal.Organization.ID, id)
+			if err != nil {
+				return nil, err
+			}
+			return toReviewJSON(i18n.From(ctx), r), nil
 		},
 	}
 }

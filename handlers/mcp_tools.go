@@ -81,17 +81,19 @@ func (m *mcpHandler) tools(o *openAPISchemas) ([]mcpTool, error) {
 		m.createRoomTool(must(o.schema("RoomInput")), must(o.schema("Room"))),
 		m.getRoomTool(must(o.schema("Room"))),
 		m.getTransactionTool(must(o.schema("Transaction"))),
+		m.reviewTransactionTool(must(o.schema("TransactionReview"))),
 		m.listTransactionsTool(must(o.list("TransactionSummary", "One page of the organization's transactions, newest first."))),
 		m.updateTransactionTool(updateTransactionSchema(must(o.schema("TransactionInput"))), must(o.schema("Transaction"))),
 		m.listTemplatesTool(must(o.list("TemplateSummary", "One page of the organization's templates, newest first."))),
 	}
 	inputs := map[string]func() (any, error){
-		"upload_document":   inferred[mcpUploadArgs],
-		"get_detected_tags": inferred[mcpDocumentArgs],
-		"get_markup_room":   inferred[mcpRoomArgs],
-		"get_transaction":   inferred[mcpTransactionArgs],
-		"list_transactions": listTransactionsSchema,
-		"list_templates":    listTemplatesSchema,
+		"upload_document":    inferred[mcpUploadArgs],
+		"get_detected_tags":  inferred[mcpDocumentArgs],
+		"get_markup_room":    inferred[mcpRoomArgs],
+		"get_transaction":    inferred[mcpTransactionArgs],
+		"review_transaction": inferred[mcpTransactionArgs],
+		"list_transactions":  listTransactionsSchema,
+		"list_templates":     listTemplatesSchema,
 	}
 	for i := range list {
 		if infer, ok := inputs[list[i].name]; ok {
