@@ -196,8 +196,10 @@ test("the session checklist warns, without blocking, about a document with no ta
   if (engine !== "webkit") sizes.push({ width: 390, height: 844 });
   for (const size of sizes) {
     const page = await openRoom(r.url, size);
+    // The dialog keeps the last checklist until the new one is swapped in: wait for this opening's answer
+    // to be drawn, not for the old list, or a link scrolled into view is replaced under the footer.
     const openChecklist = async () => {
-      await page.click("[data-control='create-session']");
+      await page.request("GET", /\/checklist$/, () => page.click("[data-control='create-session']"));
       await page.waitForSelector('#session-dialog [data-check="valid"][data-ok]', { visible: true });
     };
     await openChecklist();
