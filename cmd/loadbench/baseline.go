@@ -46,21 +46,31 @@ func setupBaseline(ctx context.Context, sch *schemas, prod, base, baseURL string
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg, err := pgxpool.ParseConfig(baseURL)
+	pool, err := openPool(ctx, baseURL, maxConns, tracer)
 	if err != nil {
 		return nil, nil, err
+	}
+	return pool, ids, nil
+}
+
+// openPool opens a pgx pool of maxConns connections to url, its statements
+// counted by tracer.
+func openPool(ctx context.Context, url string, maxConns int32, tracer pgx.QueryTracer) (*pgxpool.Pool, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, err
 	}
 	cfg.MaxConns = maxConns
 	cfg.ConnConfig.Tracer = tracer
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if err := pool.Ping(ctx); err != nil {
 		pool.Close()
-		return nil, nil, err
+		return nil, err
 	}
-	return pool, ids, nil
+	return pool, nil
 }
 
 // The same-work baselines do what the product does for a request, with
