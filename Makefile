@@ -3,7 +3,7 @@ SHELL := /bin/bash
 GO    ?= go
 PKGS  := ./...
 
-.PHONY: run test test-stages test-deps test-quick test-browser test-engines vet templ-check generate assets bench bench-go load soak fmt lint-openapi apiclient-check
+.PHONY: run test test-stages test-deps test-quick test-browser test-engines vet templ-check generate assets bench bench-go bench-profile load soak fmt lint-openapi apiclient-check
 
 ## run: start the server with embedded defaults (SQLite in ./data, demo data printed)
 run:
@@ -149,7 +149,8 @@ LOADBENCH_ARGS ?=
 
 ## bench: the store's Go benchmarks (SQLite; PostgreSQL too when TEST_DATABASE_URL is set), then
 ## cmd/loadbench, the loopback load comparison with baselines (PostgreSQL: BENCH_DATABASE_URL, else
-## TEST_DATABASE_URL, else a local markuproom_bench database it creates). See docs/benchmarks.md.
+## TEST_DATABASE_URL, else a local markuproom_bench database it creates); it fails loudly (exit 4) when
+## operation A runs at under 0.45 × raw pgx writing the same rows. See docs/benchmarks.md.
 bench:
 	@$(MAKE) --no-print-directory bench-go
 	@$(MAKE) --no-print-directory load
@@ -167,6 +168,22 @@ bench-go:
 ## (its server runs with rate limits off, as MARKUPROOM_RATE_LIMITS=off: the load measures the service)
 load:
 	$(GO) run ./cmd/loadbench $(LOADBENCH_ARGS)
+
+PROFILE_DIR ?= profiles
+
+## bench-profile: CPU and allocation profiles of cmd/loadbench's scenario A (PUT of 2 documents × 25 tags,
+## PostgreSQL as for load) into PROFILE_DIR (default ./profiles, ignored by git): one 20 s slice per server,
+## then the top 15 functions of the product's slice by flat and cumulative CPU time and by allocations.
+## See docs/benchmarks.md, "Profiles".
+bench-profile:
+	rm -rf $(PROFILE_DIR)
+	$(GO) run ./cmd/loadbench -only-a -rounds 1 -d 20s -min-raw-ratio 0 -cpuprofile $(PROFILE_DIR) -allocprofile $(PROFILE_DIR) $(LOADBENCH_ARGS)
+	@echo; echo "== CPU, by flat time (product slice)"; $(GO) tool pprof -top -nodecount 15 $(PROFILE_DIR)/A-product-1.pprof 2>/dev/null
+	@echo; echo "== CPU, by cumulative time"; $(GO) tool pprof -top -cum -nodecount 15 $(PROFILE_DIR)/A-product-1.pprof 2>/dev/null
+	@echo; echo "== allocations (objects) during the product slice, by flat"; $(GO) tool pprof -top -nodecount 15 -sample_index alloc_objects \
+		-diff_base $(PROFILE_DIR)/A-product-1.allocs-base.pprof $(PROFILE_DIR)/A-product-1.allocs.pprof 2>/dev/null
+	@echo; echo "== allocations (bytes) during the product slice, by flat"; $(GO) tool pprof -top -nodecount 15 -sample_index alloc_space \
+		-diff_base $(PROFILE_DIR)/A-product-1.allocs-base.pprof $(PROFILE_DIR)/A-product-1.allocs.pprof 2>/dev/null
 
 SOAK_DURATION ?= 2m
 SOAK_RATE     ?= 20

@@ -67,6 +67,7 @@ func (s *Store) DisableUser(ctx context.Context, orgID, userID int64) error {
 // RevokeOrganizationToken revokes a token of an organization (another
 // organization's token is ErrNotFound).
 func (s *Store) RevokeOrganizationToken(ctx context.Context, orgID, tokenID int64) error {
+	defer s.forgetToken(tokenID) // again after the commit: a check between RevokeAPIToken and it read the row unrevoked
 	return s.audited(ctx, ActivityRevoke, func(tx *Store) (string, error) {
 		var n int64
 		if err := tx.db.WithContext(ctx).Model(&APIToken{}).Where("id = ? AND organization_id = ?", tokenID, orgID).Count(&n).Error; err != nil {

@@ -63,6 +63,7 @@ func (s *Store) GetOrganization(ctx context.Context, id int64) (*Organization, e
 
 // SetOrganizationAPIEnabled turns an organization's API permission on or off.
 func (s *Store) SetOrganizationAPIEnabled(ctx context.Context, id int64, enabled bool) error {
+	defer s.forgetOrganizationTokens(id) // this instance sees the switch at once (token_cache.go)
 	state := "off"
 	if enabled {
 		state = "on"

@@ -71,8 +71,10 @@ type Store struct {
 	refusals *rateRefusals
 	// localRates stand in for the rate_limits table while it cannot answer.
 	localRates *localRateBuckets
-	pdf        *PDFWork
-	keys       keyring.Keyring
+	// tokens remembers accepted API tokens for a second (token_cache.go).
+	tokens *tokenCache
+	pdf    *PDFWork
+	keys   keyring.Keyring
 	// maxTemplates: see StoreOptions.
 	maxTemplates int
 	// sleep and verifyPassword: see StoreOptions.
@@ -104,6 +106,7 @@ func NewStore(d *Database, bucket *blob.Bucket, opts StoreOptions) *Store {
 
 		refusals:   newRateRefusals(),
 		localRates: newLocalRateBuckets(),
+		tokens:     newTokenCache(),
 		pdf:        opts.PDF,
 		keys:       opts.Keyring,
 

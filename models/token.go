@@ -2,6 +2,7 @@ package models
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"strconv"
 	"strings"
@@ -93,6 +94,7 @@ func (s *Store) CreateAPIToken(ctx context.Context, orgID int64, name string) (*
 // RevokeAPIToken revokes a token, with its audit event in the same
 // database transaction; revoking twice keeps the first time.
 func (s *Store) RevokeAPIToken(ctx context.Context, id int64) error {
+	defer s.forgetToken(id) // this instance refuses it at once (token_cache.go)
 	return s.inTx(ctx, func(tx *Store) error {
 		var t APIToken
 		if err := tx.db.WithContext(ctx).Select("id", "organization_id", "name").Where("id = ?", id).Take(&t).Error; err != nil {
@@ -112,6 +114,14 @@ func (s *Store) RevokeAPIToken(ctx context.Context, id int64) error {
 // Unknown, malformed and revoked tokens, and organizations whose API
 // permission is off, are refused with an *AuthError.
 func (s *Store) AuthenticateAPIToken(ctx context.Context, plaintext string) (*Principal, error) {
+	key := sha256.Sum256([]byte(plaintext))
+	if p, ok := s.tokens.get(key); ok {
+		if s.touchAPIToken(ctx, p.Token) {
+			s.tokens.usedAt(key, p.Token.LastUsedAt)
+		}
+		return p, nil
+	}
+	loaded := s.tokens.now()
 	selector, verifier, ok := secret.ParseSplitToken(apiTokenPrefix, plaintext)
 	if !ok {
 		return nil, &AuthError{Detail: "The access token is not recognized.", InvalidToken: true}
@@ -148,7 +158,9 @@ func (s *Store) AuthenticateAPIToken(ctx context.Context, plaintext string) (*Pr
 		return nil, &AuthError{Detail: "API access is not enabled for this organization.", InvalidToken: true}
 	}
 	s.touchAPIToken(ctx, &t)
-	return &Principal{Organization: org, Token: &t}, nil
+	p := &Principal{Organization: org, Token: &t}
+	s.tokens.put(key, p, loaded)
+	return p, nil
 }
 
 // APITokenSelector returns the selector an API token's row is found by, and
@@ -165,18 +177,20 @@ func APITokenMatches(plaintext string, hash []byte) bool {
 	return ok && secret.VerifierMatches(verifier, hash)
 }
 
-// touchAPIToken records the token's use, at most once per lastUsedResolution.
-func (s *Store) touchAPIToken(ctx context.Context, t *APIToken) {
+// touchAPIToken records the token's use, at most once per
+// lastUsedResolution; true when it wrote it.
+func (s *Store) touchAPIToken(ctx context.Context, t *APIToken) bool {
 	now := s.Now()
 	if t.LastUsedAt != nil && now.Sub(*t.LastUsedAt) < lastUsedResolution {
-		return
+		return false
 	}
 	err := s.db.WithContext(ctx).Model(&APIToken{}).
 		Where("id = ? AND (last_used_at IS NULL OR last_used_at < ?)", t.ID, now.Add(-lastUsedResolution)).
 		Update("last_used_at", now).Error
 	if err != nil {
 		s.log.WarnContext(ctx, "record token use", "token_id", t.ID, "error", err)
-		return
+		return false
 	}
 	t.LastUsedAt = &now
+	return true
 }
