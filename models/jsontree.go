@@ -23,9 +23,47 @@ func scanJSON(b []byte) jsonNode {
 	return s.value()
 }
 
+// jsonScanner indexes a valid JSON text in one pass. The members of the
+// objects and arrays being read wait on stack (their names on keyStack);
+// when a container ends they are copied into slices of exactly their
+// length, cut from a few shared chunks (arena, keyArena), so a body of
+// many small objects costs a few allocations instead of several per object.
 type jsonScanner struct {
 	b []byte
 	i int
+
+	stack    []jsonNode
+	keyStack [][]byte
+	arena    []jsonNode
+	keyArena [][]byte
+}
+
+// arenaChunk is how many nodes (or names) one chunk of the arena holds: a
+// container larger than what is left gets a chunk of its own size.
+const arenaChunk = 256
+
+// nodes copies from into a slice of its length cut from the arena.
+func (s *jsonScanner) nodes(from []jsonNode) []jsonNode {
+	k := len(from)
+	if k > cap(s.arena)-len(s.arena) {
+		s.arena = make([]jsonNode, 0, max(k, arenaChunk))
+	}
+	out := s.arena[len(s.arena) : len(s.arena)+k : len(s.arena)+k]
+	s.arena = s.arena[:len(s.arena)+k]
+	copy(out, from)
+	return out
+}
+
+// keys is nodes for member names.
+func (s *jsonScanner) keys(from [][]byte) [][]byte {
+	k := len(from)
+	if k > cap(s.keyArena)-len(s.keyArena) {
+		s.keyArena = make([][]byte, 0, max(k, arenaChunk))
+	}
+	out := s.keyArena[len(s.keyArena) : len(s.keyArena)+k : len(s.keyArena)+k]
+	s.keyArena = s.keyArena[:len(s.keyArena)+k]
+	copy(out, from)
+	return out
 }
 
 func (s *jsonScanner) space() {
@@ -46,21 +84,23 @@ func (s *jsonScanner) value() jsonNode {
 	switch s.b[s.i] {
 	case '{':
 		n.kind = "object"
-		n.keys, n.vals = make([][]byte, 0, 8), make([]jsonNode, 0, 8)
 		s.i++
 		s.space()
 		if s.b[s.i] == '}' {
 			s.i++
+			n.keys, n.vals = [][]byte{}, []jsonNode{}
 			break
 		}
+		base, keyBase := len(s.stack), len(s.keyStack)
 		for {
 			s.space()
 			k := s.i
 			s.skipString()
-			n.keys = append(n.keys, decodeJSONKey(s.b[k:s.i]))
+			s.keyStack = append(s.keyStack, decodeJSONKey(s.b[k:s.i]))
 			s.space()
 			s.i++ // ':'
-			n.vals = append(n.vals, s.value())
+			v := s.value()
+			s.stack = append(s.stack, v)
 			s.space()
 			c := s.b[s.i]
 			s.i++ // ',' or '}'
@@ -68,6 +108,8 @@ func (s *jsonScanner) value() jsonNode {
 				break
 			}
 		}
+		n.keys, n.vals = s.keys(s.keyStack[keyBase:]), s.nodes(s.stack[base:])
+		s.keyStack, s.stack = s.keyStack[:keyBase], s.stack[:base]
 	case '[':
 		n.kind = "array"
 		s.i++
@@ -77,8 +119,10 @@ func (s *jsonScanner) value() jsonNode {
 			n.vals = []jsonNode{}
 			break
 		}
+		base := len(s.stack)
 		for {
-			n.vals = append(n.vals, s.value())
+			v := s.value()
+			s.stack = append(s.stack, v)
 			s.space()
 			c := s.b[s.i]
 			s.i++ // ',' or ']'
@@ -86,6 +130,8 @@ func (s *jsonScanner) value() jsonNode {
 				break
 			}
 		}
+		n.vals = s.nodes(s.stack[base:])
+		s.stack = s.stack[:base]
 	case '"':
 		n.kind = "string"
 		s.skipString()

@@ -21,10 +21,13 @@ type benchSize struct {
 
 // benchSizes are the shapes of docs/benchmarks.md: "documents × total tags"
 // (1×25, 10×250, 100×500, tags spread evenly over the documents), then the
-// pair 1×250 / 1×2500 for the "10× the tags costs ≤ 11× the time" check.
+// pair 1×250 / 1×2500 for the "10× the tags costs ≤ 11× the time" check,
+// and 2×50 (2 documents × 25 tags), the body of cmd/loadbench's operation A
+// whose allocations issue 38 halves.
 func benchSizes() []benchSize {
 	return []benchSize{
 		{"1x25", 1, 25},
+		{"2x50", 2, 25},
 		{"10x250", 10, 25},
 		{"100x500", 100, 5},
 		{"1x250", 1, 250},
