@@ -96,11 +96,11 @@ func (s *Store) AddRoomDocument(ctx context.Context, roomID string, u *StagedUpl
 		if err != nil {
 			return err
 		}
-		merged, err := xfdf.Merge(nil, tagsToXFDF(t.ID, row.Position, tags.rows, colorsOf(tags.participants)))
+		merged, err := xfdf.MergeText(nil, tagsToXFDF(t.ID, row.Position, tags.rows, colorsOf(tags.participants)))
 		if err != nil {
 			return err
 		}
-		row.XFDF = string(merged)
+		row.XFDF = merged
 		var b writeBatch
 		addRows(&b, tx.batchRows(), "transaction_documents", documentColumns(), []TransactionDocument{row}, documentValues)
 		if len(tags.rows) > 0 {

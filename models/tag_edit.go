@@ -326,11 +326,11 @@ func (s *Store) documentTags(ctx context.Context, txID string, docPos int) ([]Ta
 // addXFDF adds to b the write of doc's XFDF with its tag annotations rebuilt
 // from tags (all of the document's tags, in order), keeping every other annotation.
 func addXFDF(b *writeBatch, doc *TransactionDocument, tags []Tag, participants []Participant) error {
-	merged, err := xfdf.Merge([]byte(doc.XFDF), tagsToXFDF(doc.TransactionID, doc.Position, tags, colorsOf(participants)))
+	merged, err := xfdf.MergeText([]byte(doc.XFDF), tagsToXFDF(doc.TransactionID, doc.Position, tags, colorsOf(participants)))
 	if err != nil {
 		return err
 	}
-	b.add("UPDATE transaction_documents SET xfdf = ? WHERE transaction_id = ? AND position = ?", string(merged), doc.TransactionID, doc.Position)
+	b.add("UPDATE transaction_documents SET xfdf = ? WHERE transaction_id = ? AND position = ?", merged, doc.TransactionID, doc.Position)
 	return nil
 }
 

@@ -186,11 +186,11 @@ func (s *Store) buildTransaction(id string, orgID int64, in *TransactionInput, d
 		if d.XFDF != nil {
 			callerXFDF = []byte(*d.XFDF)
 		}
-		merged, err := xfdf.Merge(callerXFDF, tagsToXFDF(id, i, td.Tags, colorOf))
+		merged, err := xfdf.MergeText(callerXFDF, tagsToXFDF(id, i, td.Tags, colorOf))
 		if err != nil {
 			return nil, Invalid(pointer(pointer("#/documents", i), "xfdf"), "invalid_xfdf", "The XFDF cannot be merged: "+err.Error())
 		}
-		td.XFDF = string(merged)
+		td.XFDF = merged
 		t.Documents[i] = td
 		t.TagCount += len(td.Tags)
 	}

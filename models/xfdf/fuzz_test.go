@@ -68,6 +68,12 @@ func FuzzMerge(f *testing.F) {
 			t.Fatalf("Merge accepts what Validate rejects: %v", verr)
 		}
 		checkHostileOutput(t, subject+title, out)
+		if ref := mergeWithEncodingXML(t, existing, annots); !bytes.Equal(out, ref) {
+			t.Fatalf("the one-pass writer differs from encoding/xml\n--- written ---\n%q\n--- encoding/xml ---\n%q", out, ref)
+		}
+		if text, err := MergeText(existing, annots); err != nil || text != string(out) {
+			t.Fatalf("MergeText differs from Merge (err %v)", err)
+		}
 		again, err := Merge(out, annots)
 		if err != nil || !bytes.Equal(again, out) {
 			t.Fatalf("not idempotent (err %v)\n--- once ---\n%q\n--- twice ---\n%q", err, out, again)
@@ -94,4 +100,25 @@ func FuzzMerge(f *testing.F) {
 // sameRect compares rectangles as numbers (-0 and 0 are the same corner).
 func sameRect(a, b Rect) bool {
 	return a.X1 == b.X1 && a.Y1 == b.Y1 && a.X2 == b.X2 && a.Y2 == b.Y2
+}
+
+// mergeWithEncodingXML is Merge written the way it was before the one-pass
+// writer: every generated annotation built as an element (Annotation.element)
+// and the whole document encoded by encoding/xml's Encoder (encodeXML). The
+// writer must give the same bytes.
+func mergeWithEncodingXML(t *testing.T, existing []byte, annots []Annotation) []byte {
+	t.Helper()
+	doc := freshDocument()
+	if !isBlank(existing) {
+		var err error
+		if doc, err = decode(existing); err != nil {
+			t.Fatalf("decode: %v", err)
+		}
+	}
+	place(doc.root, annots)
+	var buf bytes.Buffer
+	if err := encodeXML(&buf, doc); err != nil {
+		t.Fatalf("encodeXML: %v", err)
+	}
+	return buf.Bytes()
 }

@@ -15,18 +15,39 @@ import (
 // Merge(Merge(x, a), a) equals Merge(x, a) byte for byte. Errors wrap
 // ErrMalformed (existing is not well-formed XFDF) or ErrInvalidAnnotation.
 func Merge(existing []byte, annots []Annotation) ([]byte, error) {
-	if err := checkAnnotations(annots); err != nil {
+	buf := getBuffer()
+	defer putBuffer(buf)
+	if err := merge(buf, existing, annots); err != nil {
 		return nil, err
+	}
+	return bytes.Clone(buf.Bytes()), nil
+}
+
+// MergeText is Merge returning the document as a string, copied once out
+// of the buffer it was written in.
+func MergeText(existing []byte, annots []Annotation) (string, error) {
+	buf := getBuffer()
+	defer putBuffer(buf)
+	if err := merge(buf, existing, annots); err != nil {
+		return "", err
+	}
+	return buf.String(), nil
+}
+
+// merge writes Merge's document into buf.
+func merge(buf *bytes.Buffer, existing []byte, annots []Annotation) error {
+	if err := checkAnnotations(annots); err != nil {
+		return err
 	}
 	doc := freshDocument()
 	if !isBlank(existing) {
 		var err error
 		if doc, err = decode(existing); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	place(doc.root, annots)
-	return encode(doc)
+	return encode(buf, doc)
 }
 
 func isBlank(b []byte) bool {
@@ -80,11 +101,10 @@ func place(root *node, annots []Annotation) {
 		fallback = genSep
 	}
 	sep := childSep(target.children, fallback)
-	elems := make([]*node, len(annots))
-	for i, a := range annots {
-		elems[i] = a.element(target.prefix(), sep)
-	}
-	appendChildren(target, elems, sep, line)
+	// One node stands for the annotations, each after sep as appendChildren
+	// places elements: it writes them without building their elements.
+	block := &node{kind: kindGenerated, annots: annots, annPrefix: target.prefix(), sep: sep}
+	appendChildren(target, []*node{block}, sep, line)
 }
 
 // stripGenerated drops the generated annotations from children together with

@@ -20,6 +20,10 @@ const (
 	kindText
 	kindComment
 	kindProcInst
+	// kindGenerated stands for the annotations Merge adds to an <annots>,
+	// written straight from them (Annotation.write): annots, each element
+	// named with prefix and each after the first preceded by sep.
+	kindGenerated
 )
 
 // A node is an element, a run of character data, a comment or a processing
@@ -32,6 +36,9 @@ type node struct {
 	attrs    []attr
 	children []*node
 	data     []byte // character data, comment or processing instruction
+
+	annots         []Annotation // kindGenerated
+	annPrefix, sep string       // kindGenerated
 }
 
 type attr struct{ name, value string }
