@@ -18,8 +18,14 @@ func insertRows[T any](ctx context.Context, s *Store, table string, cols []strin
 // addChildren adds the INSERTs of t's documents, tags and participants to b.
 func (s *Store) addChildren(b *writeBatch, t *Transaction) {
 	addRows(b, s.batchRows(), "transaction_documents", documentColumns(), t.Documents, documentValues)
-	for i := range t.Documents {
-		addRows(b, s.batchRows(), "transaction_tags", tagColumns(), t.Documents[i].Tags, tagValues)
+	if len(t.Documents) == 1 {
+		s.addTagRows(b, t.Documents[0].Tags)
+	} else {
+		var tags []Tag
+		for i := range t.Documents {
+			tags = append(tags, t.Documents[i].Tags...)
+		}
+		s.addTagRows(b, tags)
 	}
 	addRows(b, s.batchRows(), "transaction_participants", participantColumns(), t.Participants, participantValues)
 }

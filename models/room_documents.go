@@ -103,9 +103,7 @@ func (s *Store) AddRoomDocument(ctx context.Context, roomID string, u *StagedUpl
 		row.XFDF = merged
 		var b writeBatch
 		addRows(&b, tx.batchRows(), "transaction_documents", documentColumns(), []TransactionDocument{row}, documentValues)
-		if len(tags.rows) > 0 {
-			addRows(&b, tx.batchRows(), "transaction_tags", tagColumns(), tags.rows, tagValues)
-		}
+		tx.addTagRows(&b, tags.rows)
 		if err := tx.execBatch(ctx, &b); err != nil {
 			return err
 		}

@@ -217,7 +217,7 @@ func (s *Store) restoreDocument(ctx context.Context, roomID, removalID, document
 			rows = append(rows, tg)
 		}
 		if len(rows) > 0 {
-			if err := insertRows(ctx, tx, "transaction_tags", tagColumns(), rows, tagValues); err != nil {
+			if err := tx.insertTagRows(ctx, rows); err != nil {
 				return err
 			}
 		}

@@ -292,7 +292,7 @@ func (s *Store) restoreTags(ctx context.Context, e *pageEdit, page int, kept []D
 			Required: d.Required, StateFormat: d.StateFormat, DateFormat: d.DateFormat, FontSize: d.FontSize,
 		})
 	}
-	if err := insertRows(ctx, e.tx, "transaction_tags", tagColumns(), rows, tagValues); err != nil {
+	if err := e.tx.insertTagRows(ctx, rows); err != nil {
 		return err
 	}
 	e.tagDelta = len(rows)

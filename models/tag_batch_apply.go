@@ -209,7 +209,7 @@ func (e *tagEditor) writeBatchTags(ctx context.Context, b *TagBatch, stored map[
 		rows[i] = *tag
 		res.Created = append(res.Created, e.result(tag))
 	}
-	if err := insertRows(ctx, e.tx, "transaction_tags", tagColumns(), rows, tagValues); err != nil {
+	if err := e.tx.insertTagRows(ctx, rows); err != nil {
 		return nil, err
 	}
 	return res, nil
