@@ -1,23 +1,30 @@
 package models
 
-import "context"
+import (
+	"context"
+	"strconv"
+	"strings"
+)
 
 // Tag rows are the most numerous rows a write sends: a replace of 2
 // documents × 25 tags has 50, a template applied in a room 500. On
 // PostgreSQL they go as one INSERT … SELECT FROM unnest(…) of one array per
 // column (16 parameters however many tags), not as a multi-row VALUES list
-// of 16 parameters a tag: each value is then encoded once inside its array
-// instead of being boxed, converted and bound one by one, and the statement
+// of 16 parameters a tag: each value is then written once into its array's
+// text instead of being boxed, converted and bound one by one, and the statement
 // has the same text whatever the count, so its plan is prepared once.
 // SQLite, which has no arrays, keeps the multi-row INSERTs.
 
 // tagArraysSQL inserts the tag rows given as one array per column (in the
-// order of tagColumns), all of the transaction given first.
+// order of tagColumns), all of the transaction given first. Each array is
+// sent as the text of a PostgreSQL array literal (pgArray) and read by the
+// array type's input function: one string a column, where pgx would box
+// every element of a Go slice.
 const tagArraysSQL = `INSERT INTO transaction_tags (transaction_id, document_position, position, tag_id, type, x, y, width, height,
 	signer_id, custom_data, page, required, state_format, date_format, font_size)
-SELECT ?, * FROM unnest(?::integer[], ?::integer[], ?::text[], ?::text[], ?::double precision[], ?::double precision[],
-	?::double precision[], ?::double precision[], ?::text[], ?::text[], ?::integer[], ?::boolean[], ?::text[], ?::text[],
-	?::double precision[])`
+SELECT ?, * FROM unnest(?::text::integer[], ?::text::integer[], ?::text::text[], ?::text::text[], ?::text::double precision[],
+	?::text::double precision[], ?::text::double precision[], ?::text::double precision[], ?::text::text[], ?::text::text[],
+	?::text::integer[], ?::text::boolean[], ?::text::text[], ?::text::text[], ?::text::double precision[])`
 
 // addTagRows adds to b the INSERT of tags, which belong to one transaction
 // (any of its documents): on PostgreSQL one statement of arrays, on SQLite
@@ -48,23 +55,107 @@ func oneTransaction(tags []Tag) bool {
 
 // tagArrays are the arguments of tagArraysSQL for tags.
 func tagArrays(tags []Tag) []any {
-	n := len(tags)
-	var (
-		docPos, pos, page          = make([]int, n), make([]int, n), make([]int, n)
-		tagID, typ, signer, custom = make([]string, n), make([]string, n), make([]string, n), make([]string, n)
-		x, y, w, h                 = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
-		required                   = make([]*bool, n)
-		stateFormat, dateFormat    = make([]*string, n), make([]*string, n)
-		fontSize                   = make([]*float64, n)
-	)
+	var docPos, pos, tagID, typ, x, y, w, h, signer, custom, page, required, stateFormat, dateFormat, fontSize pgArray
 	for i := range tags {
 		t := &tags[i]
-		docPos[i], pos[i], page[i] = t.DocumentPosition, t.Position, t.Page
-		tagID[i], typ[i], signer[i], custom[i] = t.TagID, t.Type, t.SignerID, string(t.CustomData.orEmpty())
-		x[i], y[i], w[i], h[i] = t.X, t.Y, t.Width, t.Height
-		required[i], stateFormat[i], dateFormat[i], fontSize[i] = t.Required, t.StateFormat, t.DateFormat, t.FontSize
+		docPos.int(t.DocumentPosition)
+		pos.int(t.Position)
+		tagID.str(t.TagID)
+		typ.str(t.Type)
+		x.float(t.X)
+		y.float(t.Y)
+		w.float(t.Width)
+		h.float(t.Height)
+		signer.str(t.SignerID)
+		custom.str(string(t.CustomData.orEmpty()))
+		page.int(t.Page)
+		if t.Required == nil {
+			required.null()
+		} else {
+			required.boolean(*t.Required)
+		}
+		stateFormat.optStr(t.StateFormat)
+		dateFormat.optStr(t.DateFormat)
+		if t.FontSize == nil {
+			fontSize.null()
+		} else {
+			fontSize.float(*t.FontSize)
+		}
 	}
-	return []any{tags[0].TransactionID, docPos, pos, tagID, typ, x, y, w, h, signer, custom, page, required, stateFormat, dateFormat, fontSize}
+	return []any{tags[0].TransactionID, docPos.text(), pos.text(), tagID.text(), typ.text(), x.text(), y.text(), w.text(), h.text(),
+		signer.text(), custom.text(), page.text(), required.text(), stateFormat.text(), dateFormat.text(), fontSize.text()}
+}
+
+// pgArray writes the text of a one-dimensional PostgreSQL array literal:
+// {1,2}, {"a","b \"c\""}, {NULL,t}. Strings are always quoted (so "NULL"
+// stays a string), with " and \ escaped by a backslash; numbers are written
+// so that they read back exactly (strconv's shortest form).
+type pgArray struct {
+	b []byte
+}
+
+func (a *pgArray) next() {
+	if len(a.b) == 0 {
+		a.b = append(make([]byte, 0, 64), '{')
+		return
+	}
+	a.b = append(a.b, ',')
+}
+
+func (a *pgArray) int(v int) {
+	a.next()
+	a.b = strconv.AppendInt(a.b, int64(v), 10)
+}
+
+func (a *pgArray) float(v float64) {
+	a.next()
+	a.b = strconv.AppendFloat(a.b, v, 'g', -1, 64)
+}
+
+func (a *pgArray) boolean(v bool) {
+	a.next()
+	if v {
+		a.b = append(a.b, 't')
+	} else {
+		a.b = append(a.b, 'f')
+	}
+}
+
+func (a *pgArray) null() {
+	a.next()
+	a.b = append(a.b, "NULL"...)
+}
+
+func (a *pgArray) str(s string) {
+	a.next()
+	a.b = append(a.b, '"')
+	for {
+		i := strings.IndexAny(s, `"\`)
+		if i < 0 {
+			break
+		}
+		a.b = append(a.b, s[:i]...)
+		a.b = append(a.b, '\\', s[i])
+		s = s[i+1:]
+	}
+	a.b = append(a.b, s...)
+	a.b = append(a.b, '"')
+}
+
+func (a *pgArray) optStr(s *string) {
+	if s == nil {
+		a.null()
+		return
+	}
+	a.str(*s)
+}
+
+// text is the literal ("{}" for no elements).
+func (a *pgArray) text() string {
+	if len(a.b) == 0 {
+		return "{}"
+	}
+	return string(append(a.b, '}'))
 }
 
 // insertTagRows writes tags (of one transaction) straight on s's connection
