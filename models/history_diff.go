@@ -13,19 +13,10 @@ import (
 // columns the history names, when the caller has not loaded them (the API's
 // replace): one query, before the rows are deleted.
 func (s *Store) loadReplacedNames(ctx context.Context, old *Transaction) error {
-	if old.Participants != nil || old.Documents != nil || (old.ParticipantCount == 0 && old.DocumentCount == 0) {
+	if !needsReplacedNames(old) {
 		return nil
 	}
-	var rows []struct {
-		Kind     string
-		Position int
-		ID       string
-		First    string
-		Middle   string
-		Last     string
-		Email    string
-		Auth     string
-	}
+	var rows []replacedName
 	err := s.db.WithContext(ctx).Raw(`SELECT 'p' AS kind, position, participant_id AS id, first_name AS first,
 	COALESCE(middle_name, '') AS middle, last_name AS last, email, authentication_type AS auth
 	FROM transaction_participants WHERE transaction_id = ?
@@ -34,6 +25,55 @@ func (s *Store) loadReplacedNames(ctx context.Context, old *Transaction) error {
 	if err != nil {
 		return mapDBError(err)
 	}
+	setReplacedNames(old, rows)
+	return nil
+}
+
+// needsReplacedNames tells whether old's participants and documents are
+// still to be read (a room edit has them already).
+func needsReplacedNames(old *Transaction) bool {
+	return old.Participants == nil && old.Documents == nil && (old.ParticipantCount != 0 || old.DocumentCount != 0)
+}
+
+// replacedName is one participant ('p') or document ('d') about to be replaced.
+type replacedName struct {
+	Kind     string
+	Position int
+	ID       string
+	First    string
+	Middle   string
+	Last     string
+	Email    string
+	Auth     string
+}
+
+// deleteReplacedChildren deletes old's tags, participants and documents
+// (deleteChildren) after reading the names the history needs
+// (loadReplacedNames). On PostgreSQL, while they are still to be read, it is
+// one statement: the deletes return them.
+func (s *Store) deleteReplacedChildren(ctx context.Context, old *Transaction) error {
+	if s.dialect != DialectPostgres || !needsReplacedNames(old) {
+		if err := s.loadReplacedNames(ctx, old); err != nil {
+			return err
+		}
+		return s.deleteChildren(ctx, old.ID)
+	}
+	var rows []replacedName
+	err := s.db.WithContext(ctx).Raw(`WITH tags AS (DELETE FROM transaction_tags WHERE transaction_id = ?),
+	p AS (DELETE FROM transaction_participants WHERE transaction_id = ? RETURNING 'p' AS kind, position, participant_id AS id,
+		first_name AS first, COALESCE(middle_name, '') AS middle, last_name AS last, email, authentication_type AS auth),
+	d AS (DELETE FROM transaction_documents WHERE transaction_id = ? RETURNING 'd' AS kind, position, document_id AS id,
+		title AS first, '' AS middle, '' AS last, '' AS email, '' AS auth)
+	SELECT * FROM p UNION ALL SELECT * FROM d ORDER BY kind, position`, old.ID, old.ID, old.ID).Scan(&rows).Error
+	if err != nil {
+		return mapDBError(err)
+	}
+	setReplacedNames(old, rows)
+	return nil
+}
+
+// setReplacedNames gives old the participants and documents of rows (by kind, then position).
+func setReplacedNames(old *Transaction, rows []replacedName) {
 	for _, r := range rows {
 		if r.Kind == "d" {
 			old.Documents = append(old.Documents, TransactionDocument{Position: r.Position, DocumentID: r.ID, Title: r.First})
@@ -46,7 +86,6 @@ func (s *Store) loadReplacedNames(ctx context.Context, old *Transaction) error {
 		}
 		old.Participants = append(old.Participants, p)
 	}
-	return nil
 }
 
 // describeReplace fills sum's lists of participants and documents added,

@@ -158,14 +158,11 @@ func (s *Store) writeReplacement(ctx context.Context, actor Actor, old, t *Trans
 	if err := s.requirePasswords(ctx, t, old); err != nil {
 		return err
 	}
-	// The history names who and what changed, from the rows about to go.
-	if err := s.loadReplacedNames(ctx, old); err != nil {
-		return err
-	}
 	t.Version, t.CreatedAt, t.UpdatedAt = old.Version+1, old.CreatedAt, s.Now()
 	// The deletes go first, on their own: the inserts that follow reuse
-	// their keys, and the parts of one statement see one snapshot.
-	if err := s.deleteChildren(ctx, t.ID); err != nil {
+	// their keys, and the parts of one statement see one snapshot. The
+	// history names who and what changed, from the rows they delete.
+	if err := s.deleteReplacedChildren(ctx, old); err != nil {
 		return err
 	}
 	var b writeBatch
