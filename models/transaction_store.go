@@ -2,6 +2,7 @@ package models
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 
@@ -9,7 +10,6 @@ import (
 
 	"github.com/google/uuid"
 	"gorm.io/gorm"
-	"gorm.io/gorm/clause"
 )
 
 // batchRows is how many rows one INSERT carries: under PostgreSQL's
@@ -219,11 +219,33 @@ DELETE FROM transaction_documents WHERE transaction_id = $1`, id)
 // transaction ends (SELECT … FOR UPDATE on PostgreSQL; SQLite's IMMEDIATE
 // transactions already serialize writers).
 func (s *Store) lockTransaction(ctx context.Context, orgID int64, id string) (*Transaction, error) {
-	q := s.db
 	if s.dialect == DialectPostgres {
-		q = q.Clauses(clause.Locking{Strength: "UPDATE"})
+		return s.scanTransactionRow(ctx, orgID, id, " FOR UPDATE")
 	}
-	return s.getTransactionRow(ctx, q, orgID, id)
+	return s.getTransactionRow(ctx, s.db, orgID, id)
+}
+
+// transactionRowSQL reads one transaction row by id and organization, its
+// columns in the order of transactionColumns.
+var transactionRowSQL = "SELECT " + strings.Join(transactionColumns(), ", ") +
+	" FROM transactions WHERE id = $1 AND organization_id = $2"
+
+// scanTransactionRow reads a transaction row on PostgreSQL straight from the
+// connection (every replace locks one: GORM's reflection was a tenth of
+// its CPU), suffix ending the statement (" FOR UPDATE" or "").
+func (s *Store) scanTransactionRow(ctx context.Context, orgID int64, id, suffix string) (*Transaction, error) {
+	var t Transaction
+	err := s.db.Statement.ConnPool.QueryRowContext(ctx, transactionRowSQL+suffix, id, orgID).Scan(
+		&t.ID, &t.OrganizationID, &t.ReferenceID, &t.Status, &t.SigningOrder, &t.PersonalizedMessage,
+		&t.InviteEmailSubject, &t.NotifyEmail, &t.HasNotify, &t.EVault, &t.SendFinalEnoteTo, &t.Version,
+		&t.DocumentCount, &t.TagCount, &t.ParticipantCount, &t.CreatedAt, &t.UpdatedAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, mapDBError(err)
+	}
+	return &t, nil
 }
 
 func (s *Store) getTransactionRow(ctx context.Context, q *gorm.DB, orgID int64, id string) (*Transaction, error) {
