@@ -316,11 +316,7 @@ func (s *Store) addDocumentXFDF(ctx context.Context, b *writeBatch, txID string,
 
 // documentTags reads one document's tags in their order.
 func (s *Store) documentTags(ctx context.Context, txID string, docPos int) ([]Tag, error) {
-	var tags []Tag
-	if err := s.db.WithContext(ctx).Where("transaction_id = ? AND document_position = ?", txID, docPos).Order("position").Find(&tags).Error; err != nil {
-		return nil, mapDBError(err)
-	}
-	return tags, nil
+	return s.queryTags(ctx, "transaction_id = ? AND document_position = ? ORDER BY position", txID, docPos)
 }
 
 // addXFDF adds to b the write of doc's XFDF with its tag annotations rebuilt

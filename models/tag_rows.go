@@ -165,3 +165,32 @@ func (s *Store) insertTagRows(ctx context.Context, tags []Tag) error {
 	s.addTagRows(&b, tags)
 	return s.execBatch(ctx, &b)
 }
+
+// tagSelectSQL reads tag rows, columns in the order of tagColumns.
+var tagSelectSQL = "SELECT " + strings.Join(tagColumns(), ", ") + " FROM transaction_tags WHERE "
+
+// queryTags reads the tag rows matching cond (with ? placeholders for args,
+// and its ORDER BY) straight from the connection, without GORM's
+// reflection: a document's tags are read whole after every room edit, and
+// a template applied in a room makes that 500 rows.
+func (s *Store) queryTags(ctx context.Context, cond string, args ...any) ([]Tag, error) {
+	q := tagSelectSQL + cond
+	if s.dialect == DialectPostgres {
+		q = numberPlaceholders(q, 0)
+	}
+	rows, err := s.db.Statement.ConnPool.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, mapDBError(err)
+	}
+	defer rows.Close()
+	tags := []Tag{} // as GORM's Find gives: empty, not nil
+	for rows.Next() {
+		var t Tag
+		if err := rows.Scan(&t.TransactionID, &t.DocumentPosition, &t.Position, &t.TagID, &t.Type, &t.X, &t.Y, &t.Width, &t.Height,
+			&t.SignerID, &t.CustomData, &t.Page, &t.Required, &t.StateFormat, &t.DateFormat, &t.FontSize); err != nil {
+			return nil, mapDBError(err)
+		}
+		tags = append(tags, t)
+	}
+	return tags, mapDBError(rows.Err())
+}

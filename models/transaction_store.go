@@ -356,9 +356,9 @@ func (s *Store) loadChildren(ctx context.Context, t *Transaction) error {
 	if err := db.Where("transaction_id = ?", t.ID).Order("position").Find(&t.Documents).Error; err != nil {
 		return mapDBError(err)
 	}
-	var tags []Tag
-	if err := db.Where("transaction_id = ?", t.ID).Order("document_position, position").Find(&tags).Error; err != nil {
-		return mapDBError(err)
+	tags, err := s.queryTags(ctx, "transaction_id = ? ORDER BY document_position, position", t.ID)
+	if err != nil {
+		return err
 	}
 	if err := db.Where("transaction_id = ?", t.ID).Order("position").Find(&t.Participants).Error; err != nil {
 		return mapDBError(err)
