@@ -141,6 +141,9 @@ type tagEditor struct {
 	room         *Room
 	t            *Transaction
 	participants []Participant
+	// rules are the room's tag rules, made once for all the tags of an edit
+	// (a template applied checks 500).
+	rules tagRules
 }
 
 // editRoomTag runs one tag edit: room state and documents.edit checked, the
@@ -209,8 +212,11 @@ func (e *tagEditor) tag(ctx context.Context, tagID string) (*Tag, *roomDocument,
 // (422). Problems point below base: "#" for the one-tag routes, the
 // entry's pointer ("#/create/3") for a batch.
 func (e *tagEditor) checkForm(doc *roomDocument, d TagDraft, base string) (*Tag, error) {
+	if e.rules.typeCodes == nil {
+		e.rules = roomTagRules()
+	}
 	var bad Problems
-	in := checkTag(&bad, base, d, roomTagRules())
+	in := checkTag(&bad, base, d, e.rules)
 	if err := bad.Err(KindInvalid, "The tag is not valid; see errors for each field."); err != nil {
 		return nil, err
 	}
