@@ -35,12 +35,12 @@ type rawStmt struct {
 
 // rawRows are the rows one transaction's replace writes, built once.
 type rawRows struct {
-	t        *models.Transaction
-	inserts  []rawStmt
-	summary  string // the history entry's summary (JSON)
-	audit    string // the audit event's summary
-	tokenID  int64
-	actorStr string
+	t       *models.Transaction
+	inserts []rawStmt
+	summary string // the history entry's summary (JSON)
+	audit   string // the audit event's summary
+	tokenID int64
+	actor   models.Actor
 }
 
 // rawReplace is scenario A's raw-pgx baseline.
@@ -71,7 +71,7 @@ func newRawReplace(ctx context.Context, same sameWork, p *productEnv, body []byt
 		if err != nil {
 			return nil, err
 		}
-		r := &rawRows{t: t, tokenID: p.tokenID, actorStr: actor.Label}
+		r := &rawRows{t: t, tokenID: p.tokenID, actor: actor}
 		rows := models.ChildRows(t)
 		cols := models.BulkInsertColumns()
 		for _, table := range []string{"transaction_documents", "transaction_tags", "transaction_participants"} {
@@ -158,8 +158,11 @@ DELETE FROM transaction_documents WHERE transaction_id = $1`, t.ID); err != nil 
 	if err != nil {
 		return err
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO transaction_events (id, transaction_id, organization_id, kind, actor, token_id, user_id, summary, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, NULL, $7, $8)`, id.String(), t.ID, h.orgID, models.EventReplaced, rows.actorStr, rows.tokenID, rows.summary, now); err != nil {
+	a := rows.actor
+	if _, err := tx.Exec(ctx, `INSERT INTO transaction_events (id, transaction_id, organization_id, kind, actor, actor_kind, actor_id,
+		actor_name, actor_via, actor_for, actor_session, actor_address, token_id, user_id, summary, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, NULL, $14, $15)`, id.String(), t.ID, h.orgID, models.EventReplaced,
+		a.Label(), a.Kind, a.ID, a.Name, a.Via, a.For, a.Session, a.Address, rows.tokenID, rows.summary, now); err != nil {
 		return err
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO audit_events (organization_id, seq, at, actor_kind, actor_id, actor_name, via, client_addr,
