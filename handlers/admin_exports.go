@@ -245,10 +245,14 @@ func auditCells(e *models.AuditEvent, orgs map[int64]string) []any {
 	if e.OrganizationID != 0 {
 		orgID = e.OrganizationID
 	}
+	var seq any // empty while the event is not sealed yet (docs/decisions.md, "Audit sealing")
+	if e.Sealed() {
+		seq = e.Seq
+	}
 	return []any{
 		e.At.UTC().Format("2006-01-02T15:04:05.000000Z07:00"), orgID, orgs[e.OrganizationID],
 		e.ActorKind, e.ActorID, e.ActorName, e.Via, e.ClientAddr,
 		e.Action, e.TargetType, e.TargetID, e.TransactionID,
-		e.Summary, e.Seq, e.Hash,
+		e.Summary, seq, e.Hash,
 	}
 }

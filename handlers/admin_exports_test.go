@@ -308,6 +308,15 @@ func TestAdminAuditCSV(t *testing.T) {
 
 		b, _ := adminSignIn(t, s, "ada@example.com", "correct horse")
 		name := "markuproom-audit-" + env.Clock.Now().UTC().Format("2006-01-02") + ".csv"
+		// Not sealed yet: no seq, no hash.
+		for _, r := range readCSV(t, b.get("/admin/audit.csv?org="+itoa64(acme.Org.ID)+"&transaction="+txID), name)[1:] {
+			if r[13] != "" || r[14] != "" {
+				t.Fatalf("an unsealed event's seq and hash: %q", r)
+			}
+		}
+		if err := env.Store.SealAuditBacklog(ctx); err != nil {
+			t.Fatal(err)
+		}
 		all := readCSV(t, b.get("/admin/audit.csv"), name)
 		header := []string{"Time (UTC)", "Organization ID", "Organization", "Actor kind", "Actor ID", "Actor name", "Via", "Address",
 			"Action", "Target type", "Target ID", "Transaction ID", "Summary", "Seq", "Hash"}

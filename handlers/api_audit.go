@@ -26,6 +26,10 @@ type auditEventJSON struct {
 	TransactionID *string         `json:"transactionId"`
 	Summary       string          `json:"summary"`
 	Address       string          `json:"address"`
+	// Sealed is false, and present, only while the event is not sealed yet
+	// (docs/decisions.md, "Audit sealing"); a sealed event's bytes are as
+	// before.
+	Sealed *bool `json:"sealed,omitempty"`
 }
 
 type auditActorJSON struct {
@@ -50,6 +54,9 @@ func toAuditEventJSON(e *models.AuditEvent) auditEventJSON {
 	}
 	if e.TransactionID != "" {
 		out.TransactionID = &e.TransactionID
+	}
+	if !e.Sealed() {
+		out.Sealed = new(bool)
 	}
 	return out
 }

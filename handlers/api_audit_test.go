@@ -190,3 +190,45 @@ func TestGeneratedClientReadsTheAuditTrail(t *testing.T) {
 		}
 	})
 }
+
+// An event not sealed yet says so ("sealed": false); once the sealer has
+// chained it, the field is gone and the event reads as it always did.
+func TestAPIAuditEventsSayWhichAreNotSealedYet(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
+		s := newServer(t, env)
+		tenant := env.NewTenant(t, "Acme")
+		ctx := t.Context()
+		if err := env.Store.SealAuditBacklog(ctx); err != nil {
+			t.Fatal(err)
+		}
+		actor := models.AuditActor{Kind: models.AuditActorAPIToken, ID: "9", Name: "Import job", Via: "api"}
+		recordAudit(t, env, actor, models.AuditEntry{OrganizationID: tenant.Org.ID, Action: "document.renamed", Summary: "fresh"})
+		c := s.newAPIClient(tenant.Token)
+		read := func() (sealed []*bool, body string) {
+			res, err := c.ListAuditEventsWithResponse(ctx, &apiclient.ListAuditEventsParams{})
+			if err != nil || res.JSON200 == nil {
+				t.Fatalf("list: %v %s", err, res.Body)
+			}
+			for _, e := range res.JSON200.Events {
+				sealed = append(sealed, e.Sealed)
+			}
+			return sealed, string(res.Body)
+		}
+		sealed, body := read()
+		last := sealed[len(sealed)-1]
+		if last == nil || *last || strings.Count(body, `"sealed":false`) != 1 {
+			t.Fatalf("before sealing: %s", body)
+		}
+		for _, s := range sealed[:len(sealed)-1] {
+			if s != nil {
+				t.Fatalf("a sealed event says sealed: %s", body)
+			}
+		}
+		if err := env.Store.SealAuditBacklog(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if _, body := read(); strings.Contains(body, `"sealed"`) {
+			t.Fatalf("after sealing: %s", body)
+		}
+	})
+}

@@ -3,7 +3,6 @@ package models
 import (
 	"context"
 	"errors"
-	"slices"
 
 	"gorm.io/gorm/clause"
 )
@@ -23,8 +22,8 @@ type auditChain struct {
 func (auditChain) TableName() string { return "audit_chains" }
 
 // auditPending collects the audit events of one database transaction; inTx
-// appends them to their chains just before it commits, so a chain's head is
-// locked only for the last moment of the transaction.
+// inserts them just before it commits (flushAudit), and the sealer chains
+// them afterwards.
 type auditPending struct {
 	events []AuditEvent
 }
@@ -55,62 +54,37 @@ func (s *Store) RecordAudit(ctx context.Context, e AuditEntry) error {
 	return s.inTx(ctx, func(tx *Store) error { return tx.audit(ctx, e) })
 }
 
-// flushAudit appends the transaction's pending events to their chains:
-// each chain's head is locked (FOR UPDATE on PostgreSQL; SQLite's IMMEDIATE
-// transactions already hold the database) in organization order, so two
-// transactions never wait on each other's heads crosswise.
+// flushAudit inserts the transaction's pending events, not sealed yet (seq,
+// prev_hash and hash NULL), with the rest of the change: no chain head is
+// read or locked, so the writers of one organization never wait on each
+// other here. The sealer (SealAudit) chains them once they commit
+// (docs/decisions.md, "Audit sealing").
 func (s *Store) flushAudit(ctx context.Context) error {
 	events := s.pending.events
 	s.pending.events = nil
 	if len(events) == 0 {
 		return nil
 	}
-	orgs := make([]int64, 0, 1)
-	for _, e := range events {
-		if !slices.Contains(orgs, e.OrganizationID) {
-			orgs = append(orgs, e.OrganizationID)
-		}
-	}
-	slices.Sort(orgs)
-	heads := make(map[int64]*auditChain, len(orgs))
-	for _, org := range orgs {
-		h, err := s.lockAuditChain(ctx, org)
-		if err != nil {
-			return err
-		}
-		heads[org] = h
-	}
-	at := s.Now() // one time for the transaction's events, taken under the lock: a chain's times never go back
+	at := s.Now() // one time for the transaction's events
 	for i := range events {
-		e := &events[i]
-		e.At = at
-		h := heads[e.OrganizationID]
-		h.Seq++
-		e.Seq, e.PrevHash = h.Seq, h.Hash
-		e.Hash = e.ComputeHash()
-		h.Hash = e.Hash
+		events[i].At = at
 	}
-	// The events and the new heads: on PostgreSQL one statement.
 	var b writeBatch
 	addRows(&b, s.batchRows(), "audit_events", auditEventColumns(), events, auditEventValues)
-	for _, org := range orgs {
-		h := heads[org]
-		b.add("UPDATE audit_chains SET seq = ?, hash = ? WHERE organization_id = ?", h.Seq, h.Hash, org)
-	}
 	return s.execBatch(ctx, &b)
 }
 
 // auditEventColumns are the columns an audit event is inserted with: all
-// but id, which the database assigns (the audit tests write and verify
-// every one).
+// but id, which the database assigns, and the chain's seq, prev_hash and
+// hash, which the sealer sets (the audit tests write and verify every one).
 func auditEventColumns() []string {
-	return []string{"organization_id", "seq", "at", "actor_kind", "actor_id", "actor_name", "via", "client_addr",
-		"action", "target_type", "target_id", "transaction_id", "summary", "prev_hash", "hash"}
+	return []string{"organization_id", "at", "actor_kind", "actor_id", "actor_name", "via", "client_addr",
+		"action", "target_type", "target_id", "transaction_id", "summary"}
 }
 
 func auditEventValues(e *AuditEvent) []any {
-	return []any{e.OrganizationID, e.Seq, e.At, e.ActorKind, e.ActorID, e.ActorName, e.Via, e.ClientAddr,
-		e.Action, e.TargetType, e.TargetID, e.TransactionID, e.Summary, e.PrevHash, e.Hash}
+	return []any{e.OrganizationID, e.At, e.ActorKind, e.ActorID, e.ActorName, e.Via, e.ClientAddr,
+		e.Action, e.TargetType, e.TargetID, e.TransactionID, e.Summary}
 }
 
 // lockAuditChain reads org's chain head for update, creating it (empty,

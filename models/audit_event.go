@@ -65,7 +65,8 @@ type AuditEntry struct {
 // AuditEvent is one stored row of the audit trail. Seq numbers the events
 // of one organization from 1; Hash is a SHA-256 over the row's content and
 // PrevHash, the hash of the organization's previous event (auditGenesis for
-// the first).
+// the first). The three are set by the sealer after the event's change
+// commits; until then they are NULL in the table and zero here (Sealed).
 type AuditEvent struct {
 	ID             int64     `gorm:"column:id;primaryKey"`
 	OrganizationID int64     `gorm:"column:organization_id"`
@@ -87,6 +88,10 @@ type AuditEvent struct {
 
 // TableName implements gorm's tabler.
 func (AuditEvent) TableName() string { return "audit_events" }
+
+// Sealed reports whether the sealer has chained the event (seq and hash
+// set); an unsealed one is not covered by the chain yet.
+func (e *AuditEvent) Sealed() bool { return e.Seq != 0 && e.Hash != "" }
 
 // auditGenesis is the previous hash of an organization's first event.
 const auditGenesis = "0000000000000000000000000000000000000000000000000000000000000000"

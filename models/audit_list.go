@@ -33,8 +33,10 @@ const (
 	// AuditNewestFirst is the console's order.
 	AuditNewestFirst AuditOrder = iota
 	// AuditOldestFirst is the order in which a puller (a SIEM) reads the
-	// trail: an organization's events get ids in the order they commit,
-	// so a cursor never skips one that commits later.
+	// trail. Ids are given as events are inserted, before their changes
+	// commit, so an event of a slow change may get a smaller id than one
+	// that commits before it (docs/decisions.md, "Audit sealing"); the
+	// chain's own order is its seq, given by the sealer.
 	AuditOldestFirst
 )
 

@@ -9,7 +9,8 @@ import (
 // sweepAudit deletes the audit events older than before, batch events of
 // one organization per database transaction. Each step moves the chain's
 // checkpoint to the last event it deletes (its seq and hash), so the events
-// left still verify from there (VerifyAudit).
+// left still verify from there (VerifyAudit). Only sealed events go: an
+// unsealed one waits for the sealer, and a later sweep.
 func (s *Store) sweepAudit(ctx context.Context, before time.Time, batch int) (int64, error) {
 	var orgs []int64
 	if err := s.db.WithContext(ctx).Model(&AuditEvent{}).Distinct("organization_id").
@@ -42,7 +43,7 @@ func (s *Store) sweepAuditStep(ctx context.Context, org int64, before time.Time,
 		}
 		db := tx.db.WithContext(ctx)
 		var old []AuditEvent
-		if err := db.Select("seq", "hash").Where("organization_id = ? AND at < ?", org, before).
+		if err := db.Select("seq", "hash").Where("organization_id = ? AND at < ? AND seq IS NOT NULL", org, before).
 			Order("seq").Limit(batch).Find(&old).Error; err != nil {
 			return mapDBError(err)
 		}

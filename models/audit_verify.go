@@ -6,11 +6,14 @@ import (
 )
 
 // AuditReport is what VerifyAudit found: how many events and chains it
-// walked and, when a chain does not verify, the first break.
+// walked, how many events are not sealed yet (the sealer has not chained
+// them: nothing verifies them until it does) and, when a chain does not
+// verify, the first break.
 type AuditReport struct {
-	Events int64
-	Chains int
-	Broken *AuditBreak
+	Events   int64
+	Chains   int
+	Unsealed int64
+	Broken   *AuditBreak
 }
 
 // AuditBreak is the first place a chain does not verify: the event whose
@@ -40,9 +43,16 @@ const auditVerifyBatch = 1000
 // previous hash must be the previous event's hash, and the last event must
 // be the chain's head. An edited, inserted or deleted row breaks one of
 // these; the first break is reported, and no error is returned for it.
+// Events not sealed yet are counted, not walked (docs/decisions.md, "Audit
+// sealing").
 func (s *Store) VerifyAudit(ctx context.Context, org *int64) (AuditReport, error) {
 	var rep AuditReport
 	db := s.db.WithContext(ctx)
+	unsealed, err := s.CountUnsealedAudit(ctx, org)
+	if err != nil {
+		return rep, err
+	}
+	rep.Unsealed = unsealed
 	var chains []auditChain
 	q := db.Order("organization_id")
 	if org != nil {
@@ -52,7 +62,7 @@ func (s *Store) VerifyAudit(ctx context.Context, org *int64) (AuditReport, error
 		return rep, mapDBError(err)
 	}
 	var orphan AuditEvent
-	oq := db.Where("organization_id NOT IN (SELECT organization_id FROM audit_chains)").Order("id")
+	oq := db.Where("seq IS NOT NULL AND organization_id NOT IN (SELECT organization_id FROM audit_chains)").Order("id")
 	if org != nil {
 		oq = oq.Where("organization_id = ?", *org)
 	}
@@ -85,7 +95,7 @@ func (s *Store) verifyChain(ctx context.Context, c auditChain) (int64, *AuditBre
 	var n int64
 	for {
 		var batch []AuditEvent
-		err := s.db.WithContext(ctx).Where("organization_id = ? AND seq > ?", c.OrganizationID, seq).
+		err := s.db.WithContext(ctx).Where("organization_id = ? AND seq > ? AND seq <= ?", c.OrganizationID, seq, c.Seq).
 			Order("seq").Limit(auditVerifyBatch).Find(&batch).Error
 		if err != nil {
 			return n, nil, mapDBError(err)
@@ -106,7 +116,31 @@ func (s *Store) verifyChain(ctx context.Context, c auditChain) (int64, *AuditBre
 		return n, &AuditBreak{OrganizationID: c.OrganizationID, Seq: c.Seq, Reason: fmt.Sprintf(
 			"the chain ends at #%d but its head names #%d: its last events were deleted or the head was changed", seq, c.Seq)}, nil
 	}
-	return n, nil, nil
+	b, err := s.checkPastHead(ctx, c)
+	return n, b, err
+}
+
+// checkPastHead finds a sealed event past the head VerifyAudit read: one
+// the sealer chained meanwhile is under the head read again; any other was
+// inserted.
+func (s *Store) checkPastHead(ctx context.Context, c auditChain) (*AuditBreak, error) {
+	db := s.db.WithContext(ctx)
+	var past AuditEvent
+	if err := db.Where("organization_id = ? AND seq > ?", c.OrganizationID, c.Seq).Order("seq DESC").Limit(1).Find(&past).Error; err != nil {
+		return nil, mapDBError(err)
+	}
+	if past.ID == 0 {
+		return nil, nil
+	}
+	var now auditChain
+	if err := db.Where("organization_id = ?", c.OrganizationID).Limit(1).Find(&now).Error; err != nil {
+		return nil, mapDBError(err)
+	}
+	if now.Seq >= past.Seq {
+		return nil, nil
+	}
+	return &AuditBreak{OrganizationID: c.OrganizationID, EventID: past.ID, Seq: past.Seq, Reason: fmt.Sprintf(
+		"it lies past the chain's head (#%d): the event was inserted, or the head changed", now.Seq)}, nil
 }
 
 // checkAuditLink checks one event against its predecessor's seq and hash.

@@ -68,3 +68,23 @@ func RecordAuditWith(ctx context.Context, s *Store, e AuditEntry, fail error) er
 		return fail
 	})
 }
+
+// RecordAuditHeld records e in a database transaction that inserts the
+// event, closes inserted, and commits only once release is closed: a change
+// that commits after changes that began later.
+func RecordAuditHeld(ctx context.Context, s *Store, e AuditEntry, inserted chan<- struct{}, release <-chan struct{}) error {
+	return s.inTx(ctx, func(tx *Store) error {
+		if err := tx.audit(ctx, e); err != nil {
+			return err
+		}
+		if err := tx.flushAudit(ctx); err != nil {
+			return err
+		}
+		close(inserted)
+		<-release
+		return nil
+	})
+}
+
+// AuditSealerLockClass is the first key of the sealer's advisory lock.
+const AuditSealerLockClass = auditSealerLockClass

@@ -169,13 +169,89 @@ func (s *Store) AddRollups(ctx context.Context, counts map[RollupKey]int64) erro
 // caller's database transaction, so the count commits or rolls back with the
 // change it counts.
 func (s *Store) countNow(ctx context.Context, orgID int64, metrics ...string) error {
-	return s.AddRollups(ctx, nowCounts(s.Now(), orgID, metrics...))
+	return s.addRollupDeltas(ctx, nowCounts(s.Now(), orgID, metrics...))
 }
 
 // addCountsToBatch adds the same counts as countNow to a write batch.
 func addCountsToBatch(b *writeBatch, now time.Time, orgID int64, metrics ...string) {
-	sql, args := upsertRollups(withTotals(nowCounts(now, orgID, metrics...)))
-	b.add(sql, args...)
+	addDeltaRows(b, withTotals(nowCounts(now, orgID, metrics...)))
+}
+
+// rollupDelta is one row of metric_rollup_deltas: a count a change added,
+// not yet folded into metric_rollups.
+type rollupDelta struct {
+	Metric         string `gorm:"column:metric"`
+	Hour           int64  `gorm:"column:hour"`
+	OrganizationID int64  `gorm:"column:organization_id"`
+	Bucket         int    `gorm:"column:bucket"`
+	Count          int64  `gorm:"column:count"`
+}
+
+// addRollupDeltas adds counts (and each to its AllOrganizations row) as
+// rows of their own in metric_rollup_deltas, inside the caller's database
+// transaction: plain INSERTs, so the writers of one organization (or of
+// all) never wait on a shared counter row; the sealer folds them
+// (foldRollupDeltas) and the overview reads both tables.
+func (s *Store) addRollupDeltas(ctx context.Context, counts map[RollupKey]int64) error {
+	if len(counts) == 0 {
+		return nil
+	}
+	var b writeBatch
+	addDeltaRows(&b, withTotals(counts))
+	return s.execBatch(ctx, &b)
+}
+
+// addDeltaRows adds the INSERT of counts' rows (in one key order) into
+// metric_rollup_deltas to b.
+func addDeltaRows(b *writeBatch, counts map[RollupKey]int64) {
+	keys := sortedRollupKeys(counts)
+	rows := make([]rollupDelta, len(keys))
+	for i, k := range keys {
+		rows[i] = rollupDelta{Metric: k.Metric, Hour: k.Hour, OrganizationID: k.OrganizationID, Bucket: k.Bucket, Count: counts[k]}
+	}
+	addRows(b, maxRollupRows, "metric_rollup_deltas", []string{"metric", "hour", "organization_id", "bucket", "count"}, rows,
+		func(d *rollupDelta) []any { return []any{d.Metric, d.Hour, d.OrganizationID, d.Bucket, d.Count} })
+}
+
+// maxFoldRows is how many deltas one fold deletes and adds up.
+const maxFoldRows = 10000
+
+// foldRollupDeltas moves up to maxFoldRows of the oldest rollup deltas into
+// metric_rollups (summed per key, one UPSERT in key order) in the caller's
+// database transaction, which holds the sealer's lock: a delta is added
+// once, with the DELETE that takes it. It returns how many it folded.
+func (s *Store) foldRollupDeltas(ctx context.Context) (int64, error) {
+	rows, err := s.db.WithContext(ctx).Raw(`DELETE FROM metric_rollup_deltas WHERE id IN
+	(SELECT id FROM metric_rollup_deltas ORDER BY id LIMIT ?)
+	RETURNING metric, hour, organization_id, bucket, count`, maxFoldRows).Rows()
+	if err != nil {
+		return 0, mapDBError(err)
+	}
+	counts := map[RollupKey]int64{}
+	var n int64
+	for rows.Next() {
+		var d rollupDelta
+		if err := rows.Scan(&d.Metric, &d.Hour, &d.OrganizationID, &d.Bucket, &d.Count); err != nil {
+			_ = rows.Close()
+			return 0, mapDBError(err)
+		}
+		counts[RollupKey{Metric: d.Metric, Hour: d.Hour, OrganizationID: d.OrganizationID, Bucket: d.Bucket}] += d.Count
+		n++
+	}
+	if err := rows.Close(); err != nil {
+		return 0, mapDBError(err)
+	}
+	if err := rows.Err(); err != nil {
+		return 0, mapDBError(err)
+	}
+	keys := sortedRollupKeys(counts)
+	for start := 0; start < len(keys); start += maxRollupRows {
+		sql, args := upsertRollupKeys(keys[start:min(start+maxRollupRows, len(keys))], counts)
+		if err := s.db.WithContext(ctx).Exec(sql, args...).Error; err != nil {
+			return 0, mapDBError(err)
+		}
+	}
+	return n, nil
 }
 
 // nowCounts is one for each metric for orgID in now's hour.

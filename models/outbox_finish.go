@@ -69,6 +69,6 @@ func (s *Store) FinishMessages(ctx context.Context, outs []MessageOutcome, polic
 				count(metric, m.OrganizationID)
 			}
 		}
-		return tx.AddRollups(ctx, counts)
+		return tx.addRollupDeltas(ctx, counts)
 	})
 }

@@ -89,6 +89,9 @@ type Store struct {
 	// words keeps documents' printed words for the pre-send check
 	// (review_store.go); shared by the Store's copies.
 	words *wordCache
+	// sealer is the audit sealer's state (models/audit_seal.go); shared by
+	// the Store's copies.
+	sealer *auditSealer
 }
 
 // NewStore builds a Store on an open database and bucket.
@@ -116,6 +119,7 @@ func NewStore(d *Database, bucket *blob.Bucket, opts StoreOptions) *Store {
 
 		templateIndexes: newTemplateIndexes(maxIndexedOrganizations),
 		words:           newWordCache(maxCachedWordDocuments),
+		sealer:          &auditSealer{},
 	}
 	if s.sleep == nil {
 		s.sleep = sleepContext

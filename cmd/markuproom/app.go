@@ -78,7 +78,10 @@ func (e *cliEnv) openApp(ctx context.Context, logger *slog.Logger) (*app, error)
 	return &app{cfg: cfg, db: db, bucket: bucket, store: store, pdf: pdfWork, log: logger}, nil
 }
 
+// close seals the audit events left unsealed (sealAuditBacklog), then
+// closes what openApp opened.
 func (a *app) close() {
+	a.sealAuditBacklog()
 	_ = a.pdf.Close()
 	_ = a.bucket.Close()
 	_ = a.db.Close()

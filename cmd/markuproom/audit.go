@@ -7,7 +7,8 @@ import (
 
 // auditVerify walks the audit chains (every organization's, or one's with
 // --org) and exits 0 when they verify, 1 naming the first event whose
-// content or link does not match.
+// content or link does not match; it counts the events not sealed yet
+// (docs/decisions.md, "Audit sealing").
 func (e *cliEnv) auditVerify(ctx context.Context, args []string) int {
 	fs := e.newFlagSet("audit verify")
 	orgFlag := fs.String("org", "", "verify only this organization's chain (ORG_ID; 0 is the chain of no organization)")
@@ -42,7 +43,7 @@ func (e *cliEnv) auditVerify(ctx context.Context, args []string) int {
 		return e.fail("audit verify", err)
 	}
 	if *asJSON {
-		out := map[string]any{"events": rep.Events, "chains": rep.Chains, "intact": rep.Broken == nil}
+		out := map[string]any{"events": rep.Events, "chains": rep.Chains, "intact": rep.Broken == nil, "unsealed": rep.Unsealed}
 		if rep.Broken != nil {
 			out["brokenEvent"], out["organization"], out["reason"] = rep.Broken.EventID, rep.Broken.OrganizationID, rep.Broken.Reason
 		}
@@ -54,6 +55,9 @@ func (e *cliEnv) auditVerify(ctx context.Context, args []string) int {
 	}
 	if !*asJSON {
 		fmt.Fprintf(e.stdout, "%d events in %d chains, chains intact.\n", rep.Events, rep.Chains)
+		if rep.Unsealed > 0 {
+			fmt.Fprintf(e.stdout, "Not sealed yet: %d events (a running server chains them within a second of their commit).\n", rep.Unsealed)
+		}
 	}
 	return 0
 }

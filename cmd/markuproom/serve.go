@@ -60,7 +60,8 @@ func (e *cliEnv) serve(ctx context.Context, args []string) int {
 		return e.fail("serve", &usageError{err})
 	}
 	stopRollups := a.startRollups(ctx)
-	stop := func() { stopOutbox(); stopRollups() }
+	stopSealer := a.startAuditSealer(ctx, registry)
+	stop := func() { stopOutbox(); stopRollups(); stopSealer() }
 	defer stop()
 	return e.listenAndServe(ctx, a, newHTTPServer(ctx, a.cfg.Addr, handler, logger), logger, registry, stop)
 }

@@ -784,6 +784,9 @@ type AuditEvent struct {
 	// Id The event's id (digits; later events have greater ids).
 	Id string `json:"id"`
 
+	// Sealed Present, and false, only while the event is not sealed yet: the service appends each event to its organization's hash chain within about a second of its commit. A sealed event has no such field.
+	Sealed *bool `json:"sealed,omitempty"`
+
 	// Summary The change in words.
 	Summary string `json:"summary"`
 
