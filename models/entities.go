@@ -32,5 +32,6 @@ func Entities() []any {
 		&AuditEvent{},
 		&auditChain{},
 		&metricRollup{},
+		&rollupDelta{},
 	}
 }

@@ -180,12 +180,16 @@ func addCountsToBatch(b *writeBatch, now time.Time, orgID int64, metrics ...stri
 // rollupDelta is one row of metric_rollup_deltas: a count a change added,
 // not yet folded into metric_rollups.
 type rollupDelta struct {
+	ID             int64  `gorm:"column:id;primaryKey"`
 	Metric         string `gorm:"column:metric"`
 	Hour           int64  `gorm:"column:hour"`
 	OrganizationID int64  `gorm:"column:organization_id"`
 	Bucket         int    `gorm:"column:bucket"`
 	Count          int64  `gorm:"column:count"`
 }
+
+// TableName implements gorm's tabler.
+func (rollupDelta) TableName() string { return "metric_rollup_deltas" }
 
 // addRollupDeltas adds counts (and each to its AllOrganizations row) as
 // rows of their own in metric_rollup_deltas, inside the caller's database
