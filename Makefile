@@ -60,16 +60,23 @@ test-quick:
 
 ## test-browser: drive the real pages in headless Chromium (playwright-core; engines*.test.mjs through
 ## puppeteer-core), on the embedded SQLite, then on PostgreSQL too when TEST_DATABASE_URL is set (a
-## fresh database per server); then web/e2e/engines*.test.mjs on Firefox and WebKit, on PostgreSQL when
-## TEST_DATABASE_URL is set, else on SQLite. A missing browser fails it (make test-deps installs them).
+## fresh database per server: E2E_PG_FILES, every file but those that run on PostgreSQL in Firefox and
+## WebKit anyway and those of words, screenshots and accessibility, which store nothing of their own);
+## then web/e2e/engines*.test.mjs on Firefox and WebKit, on PostgreSQL when TEST_DATABASE_URL is set,
+## else on SQLite. A missing browser fails it (make test-deps installs them).
 test-browser:
 	@for b in "$(CHROMIUM)" "$(FIREFOX)" "$(WEBKIT_DRIVER)"; do [ -x "$$b" ] || { echo "test-browser: $$b missing: run make test-deps (or .ci/install-deps browsers)"; exit 1; }; done; \
 	command -v xvfb-run >/dev/null || { echo "test-browser: xvfb-run missing: run make test-deps (or .ci/install-deps browsers)"; exit 1; }
 	@$(call timed,browser tests on Chromium and SQLite,CHROMIUM_PATH=$(CHROMIUM) npm run --silent test:browser)
 	@if [ -n "$$TEST_DATABASE_URL" ]; then \
-	  $(call timed,browser tests on Chromium and PostgreSQL,CHROMIUM_PATH=$(CHROMIUM) E2E_POSTGRES_URL="$$TEST_DATABASE_URL" npm run --silent test:browser) || exit 1; \
+	  $(call timed,browser tests on Chromium and PostgreSQL,CHROMIUM_PATH=$(CHROMIUM) E2E_POSTGRES_URL="$$TEST_DATABASE_URL" node --test --test-concurrency=1 $(E2E_PG_FILES)) || exit 1; \
 	fi
 	@for e in firefox webkit; do $(MAKE) --no-print-directory test-engines ENGINE=$$e $(if $(TEST_DATABASE_URL),E2E_POSTGRES_URL="$$TEST_DATABASE_URL") || exit 1; done
+
+# E2E_PG_FILES: the Chromium suite's files that also run on PostgreSQL (see test-browser): not
+# engines*.test.mjs (Firefox and WebKit run them on PostgreSQL), nor i18n.test.mjs, a11y.test.mjs and
+# glance.test.mjs (the words, axe and screenshots of pages whose storage the other files cover)
+E2E_PG_FILES = $(filter-out web/e2e/engines%.test.mjs web/e2e/i18n.test.mjs web/e2e/a11y.test.mjs web/e2e/glance.test.mjs,$(wildcard web/e2e/*.test.mjs))
 
 FIREFOX       ?= /usr/bin/firefox-esr
 WEBKIT_DRIVER ?= /usr/bin/WebKitWebDriver
