@@ -2,7 +2,6 @@ package handlers_test
 
 import (
 	"context"
-	"html"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -13,7 +12,7 @@ import (
 	"github.com/markuproom/markuproom/handlers"
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/models/modelstest"
-	"github.com/markuproom/markuproom/web/i18n"
+	"github.com/markuproom/markuproom/web/i18n/i18ntest"
 )
 
 // consolePrefixes are the catalog areas of the console's overview,
@@ -21,13 +20,6 @@ import (
 // navigation (docs/i18n.md).
 var consolePrefixes = []string{"admin.nav.", "admin.overview.", "admin.transactions.", "admin.transaction.",
 	"admin.history.", "admin.audit.", "admin.activity.", "admin.list.", "admin.chart."}
-
-var (
-	scriptOrStyle  = regexp.MustCompile(`(?s)<(script|style)\b.*?</(script|style)>`)
-	wordsAttribute = regexp.MustCompile(`\b(?:aria-label|title|placeholder|alt)="([^"]*)"`)
-	anyTag         = regexp.MustCompile(`<[^>]*>`)
-	placeholderRE  = regexp.MustCompile(`\{[a-z_]+\}`)
-)
 
 // notThisArea are the parts of these pages whose words are data or other
 // areas': the audit rows' stored actor, target and summary (their kind's
@@ -38,66 +30,18 @@ var notThisArea = []*regexp.Regexp{
 	regexp.MustCompile(`(?s)<div class="admin-viewer">.*?<section aria-labelledby="admin-messages-title">`),
 }
 
-// dataWords are the test's data (names, the invitation's subject), the
+// dataWords are the tests' data (names, the invitation's subject), the
 // product's name and the action codes the audit filter shows as examples.
-var dataWords = strings.NewReplacer("Markup Room", " ", "Sam Sender", " ", "Please review and sign your documents", " ",
+var dataWords = strings.NewReplacer("Markup Room", " ", "Sam Sender", " ", "Ada Admin", " ", "Please review and sign your documents", " ",
 	"participant.renamed", " ", "participant.", " ")
 
-// consoleWords is a page's words: its text and the attributes people read,
-// without the parts notThisArea names.
+// consoleWords is a page's words, without the parts notThisArea names and
+// the test's data.
 func consoleWords(page string) string {
-	page = scriptOrStyle.ReplaceAllString(page, " ")
 	for _, re := range notThisArea {
 		page = re.ReplaceAllString(page, " ")
 	}
-	var b strings.Builder
-	for _, m := range wordsAttribute.FindAllStringSubmatch(page, -1) {
-		b.WriteString(m[1] + "\n")
-	}
-	b.WriteString(anyTag.ReplaceAllString(page, "\n"))
-	return dataWords.Replace(html.UnescapeString(b.String()))
-}
-
-// englishLeftOnConsole lists the English texts of the console's messages (each
-// piece between placeholders longer than 3 characters) that a page in
-// lang still shows, where lang's message differs.
-func englishLeftOnConsole(t *testing.T, page, lang string) []string {
-	t.Helper()
-	all, err := i18n.Catalogs()
-	if err != nil {
-		t.Fatal(err)
-	}
-	en, tr := all["en"], all[lang]
-	text := consoleWords(page)
-	var out []string
-	for _, id := range en.IDs() {
-		mine := false
-		for _, p := range consolePrefixes {
-			mine = mine || strings.HasPrefix(id, p)
-		}
-		if !mine {
-			continue
-		}
-		forms := map[string][2]string{"": {en[id].Text, tr[id].Text}}
-		if en[id].Plural != nil {
-			forms = map[string][2]string{}
-			for f, s := range en[id].Plural {
-				forms[f] = [2]string{s, tr[id].Plural[f]}
-			}
-		}
-		for _, f := range forms {
-			for _, piece := range placeholderRE.Split(f[0], -1) {
-				piece = strings.TrimSpace(piece)
-				if len([]rune(piece)) <= 3 || strings.Contains(f[1], piece) {
-					continue
-				}
-				if regexp.MustCompile(`(^|[^\pL])` + regexp.QuoteMeta(piece) + `($|[^\pL])`).MatchString(text) {
-					out = append(out, id+": "+piece)
-				}
-			}
-		}
-	}
-	return out
+	return dataWords.Replace(i18ntest.Words(page))
 }
 
 // Each console page of this area, with data (a transaction whose history
@@ -137,7 +81,7 @@ func TestAdminConsolePagesSpeakTheAskedLanguage(t *testing.T) {
 			if !strings.Contains(page, `<html lang="es"`) {
 				t.Errorf("%s in es: not a Spanish page", p)
 			}
-			if left := englishLeftOnConsole(t, page, "es"); len(left) > 0 {
+			if left := i18ntest.EnglishLeft(t, consoleWords(page), "es", consolePrefixes...); len(left) > 0 {
 				t.Errorf("%s in es still shows English: %s", p, strings.Join(left, "; "))
 			}
 		}
@@ -150,7 +94,7 @@ func TestAdminConsolePagesSpeakTheAskedLanguage(t *testing.T) {
 			if !strings.Contains(page, `<html lang="ar" dir="rtl"`) {
 				t.Errorf("%s in ar: not an Arabic page", p)
 			}
-			if left := englishLeftOnConsole(t, page, "ar"); len(left) > 0 {
+			if left := i18ntest.EnglishLeft(t, consoleWords(page), "ar", consolePrefixes...); len(left) > 0 {
 				t.Errorf("%s in ar still shows English: %s", p, strings.Join(left, "; "))
 			}
 		}

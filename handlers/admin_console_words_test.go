@@ -1,18 +1,16 @@
 package handlers_test
 
 import (
-	"html"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"regexp"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/markuproom/markuproom/models/modelstest"
 	"github.com/markuproom/markuproom/models/pdf/pdftest"
-	"github.com/markuproom/markuproom/web/i18n"
+	"github.com/markuproom/markuproom/web/i18n/i18ntest"
 )
 
 // consolePart2Prefixes are the catalog areas of the console's organizations,
@@ -22,102 +20,20 @@ var consolePart2Prefixes = []string{"admin.orgs.", "admin.org.", "admin.template
 	"admin.rooms.", "admin.room_new.", "admin.outbox.", "admin.login.", "home."}
 
 var (
-	wordsTagRE      = regexp.MustCompile(`(?s)<script.*?</script>|<style.*?</style>|<[^>]*>`)
-	wordsAttrRE     = regexp.MustCompile(`(?:aria-label|title|placeholder|alt|data-confirm[a-z-]*)="([^"]*)"`)
-	wordsPlaceRE    = regexp.MustCompile(`\{[a-z_]+\}`)
-	wordsSpacesRE   = regexp.MustCompile(`\s+`)
 	wordsShortIDRE  = regexp.MustCompile(`<span class="short-id">.*?</span>`)
 	consoleOrgIDRE  = regexp.MustCompile(`data-org-id="(\d+)"`)
 	consoleTplIDRE  = regexp.MustCompile(`data-template-id="([^"]+)"`)
 	consoleRoomIDRE = regexp.MustCompile(`data-room-created="([^"]+)"`)
 )
 
-// pageWords are a page's visible words: its text, one piece per text
-// node, and the attributes people read.
-func pageWords(page string) []string {
-	// The console's navigation and the short ids' copy buttons are other
-	// areas' words (admin.nav., admin.short_id.).
+// pageWords are a page's words from its <main> on: the console's
+// navigation and the short ids' copy buttons are other areas' words
+// (admin.nav., admin.short_id.).
+func pageWords(page string) string {
 	if i := strings.Index(page, "<main"); i >= 0 {
 		page = page[i:]
 	}
-	page = wordsShortIDRE.ReplaceAllString(page, "")
-	var out []string
-	for _, m := range wordsAttrRE.FindAllStringSubmatch(page, -1) {
-		out = append(out, html.UnescapeString(m[1]))
-	}
-	for _, piece := range wordsTagRE.Split(page, -1) {
-		if s := strings.TrimSpace(wordsSpacesRE.ReplaceAllString(html.UnescapeString(piece), " ")); s != "" {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// untranslated names the English messages of prefixes a page in lang still
-// shows: a text node equal to a message, or holding the longest words of a
-// message with placeholders, when the language says it otherwise.
-func untranslated(t *testing.T, page, lang string, prefixes []string) []string {
-	t.Helper()
-	cats, err := i18n.Catalogs()
-	if err != nil {
-		t.Fatal(err)
-	}
-	en, other := cats["en"], cats[lang]
-	words := pageWords(page)
-	theirWords := map[string]bool{} // "Expire" is French for "Expires"
-	for _, m := range other {
-		theirWords[m.Text] = true
-	}
-	var found []string
-	for _, id := range en.IDs() {
-		if !hasAnyPrefix(id, prefixes) {
-			continue
-		}
-		forms := map[string][2]string{}
-		e, o := en[id], other[id]
-		if e.Text != "" {
-			forms[""] = [2]string{e.Text, o.Text}
-		}
-		for k, v := range e.Plural {
-			forms[k] = [2]string{v, o.Plural[k]}
-		}
-		for _, f := range forms {
-			text, theirs := f[0], f[1]
-			if len(text) <= 3 || text == theirs || theirWords[text] {
-				continue
-			}
-			whole := !wordsPlaceRE.MatchString(text)
-			needle := text
-			if !whole {
-				needle = ""
-				for _, part := range wordsPlaceRE.Split(text, -1) {
-					if part = strings.TrimSpace(part); len(part) > len(needle) {
-						needle = part
-					}
-				}
-				if len(needle) < 12 || strings.Contains(theirs, needle) {
-					continue
-				}
-			}
-			for _, w := range words {
-				if (whole && w == needle) || (!whole && strings.Contains(w, needle)) {
-					found = append(found, id+": "+needle)
-					break
-				}
-			}
-		}
-	}
-	sort.Strings(found)
-	return found
-}
-
-func hasAnyPrefix(id string, prefixes []string) bool {
-	for _, p := range prefixes {
-		if strings.HasPrefix(id, p) {
-			return true
-		}
-	}
-	return false
+	return dataWords.Replace(i18ntest.Words(wordsShortIDRE.ReplaceAllString(page, "")))
 }
 
 // TestConsolePagesSpeakTheLanguage renders the console's organizations,
@@ -193,7 +109,7 @@ func checkWords(t *testing.T, b *browser, path, lang string) {
 	if !strings.Contains(page, `lang="`+lang+`"`) {
 		t.Errorf("%s in %s: the page is not in %s", path, lang, lang)
 	}
-	for _, w := range untranslated(t, page, lang, consolePart2Prefixes) {
+	for _, w := range i18ntest.EnglishLeft(t, pageWords(page), lang, consolePart2Prefixes...) {
 		t.Errorf("%s in %s shows English: %s", path, lang, w)
 	}
 }

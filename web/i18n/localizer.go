@@ -3,7 +3,9 @@ package i18n
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/text/feature/plural"
@@ -21,8 +23,29 @@ type Localizer struct {
 	printer *message.Printer
 }
 
-// New returns the Localizer of lang (one of Languages, or Pseudo).
+// New returns the Localizer of lang (one of Languages, or Pseudo): one per
+// language, built the first time any is asked for and shared by every
+// request after (docs/i18n.md). A Localizer never changes once built and its
+// printer formats each call in a state of its own, so it is safe for
+// concurrent use. A language of no row (a test's) gets one of its own.
 func New(lang Language) *Localizer {
+	if l, ok := localizers()[lang.Tag]; ok && l.lang == lang {
+		return l
+	}
+	return build(lang)
+}
+
+// localizers are the shared Localizers of Languages and Pseudo, by tag.
+var localizers = sync.OnceValue(func() map[string]*Localizer {
+	out := make(map[string]*Localizer, len(Languages)+1)
+	for _, lang := range append(slices.Clone(Languages), Pseudo) {
+		out[lang.Tag] = build(lang)
+	}
+	return out
+})
+
+// build makes the Localizer of lang.
+func build(lang Language) *Localizer {
 	f := language.MustParse(lang.Format)
 	return &Localizer{lang: lang, cat: catalogOf(lang.Tag), en: catalogOf(Fallback().Tag), format: f, printer: message.NewPrinter(f)}
 }

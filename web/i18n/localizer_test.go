@@ -62,3 +62,43 @@ func TestMatchAcceptLanguage(t *testing.T) {
 		t.Error("Match(\"\") found a language")
 	}
 }
+
+// Each language's Localizer is built once and shared: asking again (as
+// every request does) gives the same one, and many goroutines may use it at
+// once, each getting its own words, numbers and plurals.
+func TestLocalizersAreBuiltOnceAndShared(t *testing.T) {
+	for _, lang := range append(append([]Language{}, Languages...), Pseudo) {
+		if New(lang) != New(lang) {
+			t.Errorf("%s: a new Localizer per call", lang.Tag)
+		}
+	}
+	if English() != New(Fallback()) {
+		t.Error("English() is not the shared English Localizer")
+	}
+	de, _ := Lookup("de")
+	done := make(chan string, 64)
+	for i := range 64 {
+		go func() {
+			l := New(de)
+			if i%2 == 0 {
+				l = English()
+			}
+			done <- l.Number(1000+i) + " " + l.T("room.count.pages", "count", i)
+		}()
+	}
+	seen := map[string]bool{}
+	for range 64 {
+		seen[<-done] = true
+	}
+	for i := range 64 {
+		var want string
+		if i%2 == 0 {
+			want = English().Number(1000+i) + " " + English().T("room.count.pages", "count", i)
+		} else {
+			want = New(de).Number(1000+i) + " " + New(de).T("room.count.pages", "count", i)
+		}
+		if !seen[want] {
+			t.Errorf("goroutine %d's words %q are missing", i, want)
+		}
+	}
+}
