@@ -150,6 +150,7 @@ func auditRow(l *i18n.Localizer, e *models.AuditEvent, orgs map[int64]string) ad
 		WhenISO:      e.At.UTC().Format(time.RFC3339Nano),
 		Organization: orgs[e.OrganizationID], ActorKind: e.ActorKind, ActorKindLabel: e.ActorKind,
 		ActorName: e.ActorName, ActorID: e.ActorID, Via: e.Via, Address: e.ClientAddr, Action: e.Action, Summary: e.Summary,
+		Unsealed: !e.Sealed(),
 	}
 	if r.Organization == "" {
 		r.Organization = "#" + strconv.FormatInt(e.OrganizationID, 10)

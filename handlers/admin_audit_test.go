@@ -108,6 +108,17 @@ func TestAdminAuditTrail(t *testing.T) {
 				t.Errorf("the room's row lacks %q: %s", want, room)
 			}
 		}
+		// Not sealed yet (no sealer runs here): each row says so, with the
+		// hook; once sealed, none does.
+		if !strings.Contains(first, `data-audit-unsealed>not sealed yet<`) || strings.Count(page, "data-audit-unsealed") != len(rows) {
+			t.Errorf("unsealed events are not marked: %s", first)
+		}
+		if err := env.Store.SealAuditBacklog(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		if sealed := b.get("/admin/audit").status(http.StatusOK).Body.String(); strings.Contains(sealed, "data-audit-unsealed") {
+			t.Error("a sealed event is marked unsealed")
+		}
 		if !strings.Contains(page, `href="/admin/audit.csv" data-audit-export`) {
 			t.Error("no export link")
 		}

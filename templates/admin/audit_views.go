@@ -41,6 +41,9 @@ type AuditRowView struct {
 	// console page, when it has one (a transaction's, a template's).
 	Target, TargetURL string
 	Summary           string
+	// Unsealed is true while the sealer has not chained the event yet
+	// (docs/decisions.md, "Audit sealing").
+	Unsealed bool
 }
 
 // auditDescribedBy is a filter's aria-describedby: its hint's id (if any)
