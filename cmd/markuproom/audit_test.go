@@ -146,3 +146,51 @@ func TestAuditRetentionKeepsTheTrailVerifying(t *testing.T) {
 		})
 	}
 }
+
+// The server seals what any process writes within about a second (it runs
+// the sealer every 250 ms), and at shutdown what is left; the chains then
+// verify.
+func TestTheServerSealsTheAuditTrail(t *testing.T) {
+	for name, dbURL := range databases(t) {
+		t.Run(name, func(t *testing.T) {
+			env := map[string]string{"MARKUPROOM_DATA_DIR": t.TempDir(), "DATABASE_URL": dbURL(), "MARKUPROOM_DEMO": "false"}
+			s := startServer(t, env)
+			ctx := context.Background()
+			db, err := models.OpenDatabase(ctx, models.DatabaseOptions{URL: env["DATABASE_URL"], DataDir: env["MARKUPROOM_DATA_DIR"]})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = db.Close() })
+			other := models.NewStore(db, nil, models.StoreOptions{}) // another process's store: it seals nothing itself
+			org, err := other.CreateOrganization(ctx, "Acme", true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			written := time.Now()
+			for {
+				n, err := other.CountUnsealedAudit(ctx, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if n == 0 {
+					break
+				}
+				if time.Since(written) > 10*time.Second {
+					t.Fatalf("%d events still unsealed after %v", n, time.Since(written))
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			t.Logf("sealed by the server %v after the commit", time.Since(written).Round(time.Millisecond))
+			if err := other.SetOrganizationAPIEnabled(ctx, org.ID, false); err != nil {
+				t.Fatal(err)
+			}
+			if code := s.stop(); code != 0 {
+				t.Fatalf("server exited with %d: %s", code, s.stderr.String())
+			}
+			rep, err := other.VerifyAudit(ctx, nil)
+			if err != nil || rep.Broken != nil || rep.Unsealed != 0 || rep.Events < 2 {
+				t.Fatalf("after the server stopped: %+v %v %v", rep, rep.Broken, err)
+			}
+		})
+	}
+}
