@@ -74,11 +74,11 @@ func (s *Store) SeedDemo(ctx context.Context) (*Demo, error) {
 		if !claimed {
 			return errDemoExists
 		}
-		if demo.Organization, err = tx.CreateOrganization(ctx, "Demo Organization", true); err != nil {
+		if demo.Organization, err = tx.CreateOrganization(ctx, demoOrganizationName, true); err != nil {
 			return err
 		}
 		orgID := demo.Organization.ID
-		if demo.Sender, err = tx.CreateUser(ctx, NewUser{OrganizationID: orgID, Email: "sender@example.com", FirstName: "Sam", LastName: "Sender"}); err != nil {
+		if demo.Sender, err = tx.CreateUser(ctx, NewUser{OrganizationID: orgID, Email: demoSenderEmail, FirstName: "Sam", LastName: "Sender"}); err != nil {
 			return err
 		}
 		if demo.Admin, err = tx.CreateUser(ctx, NewUser{OrganizationID: orgID, Email: "admin@example.com", FirstName: "Ada", LastName: "Admin", Admin: true, Password: adminPassword}); err != nil {
@@ -119,4 +119,33 @@ func (s *Store) SeedDemo(ctx context.Context) (*Demo, error) {
 		return nil, err
 	}
 	return demo, nil
+}
+
+// Demo organization and sender, as SeedDemo names them.
+const (
+	demoOrganizationName = "Demo Organization"
+	demoSenderEmail      = "sender@example.com"
+)
+
+// DemoOnRecord is the demo data of an earlier start, for the start-up line
+// that says how to open a new room in it.
+type DemoOnRecord struct {
+	OrganizationID, SenderID int64
+}
+
+// FindDemo returns the demo organization and sender an earlier start
+// created, or nil when this installation was never seeded or they are gone
+// (the organization renamed or the sender removed).
+func (s *Store) FindDemo(ctx context.Context) (*DemoOnRecord, error) {
+	if _, seeded, err := s.Setting(ctx, demoSettingKey); err != nil || !seeded {
+		return nil, err
+	}
+	var row struct{ OrganizationID, SenderID int64 }
+	err := s.db.WithContext(ctx).Raw(`SELECT o.id AS organization_id, u.id AS sender_id FROM organizations o
+	JOIN users u ON u.organization_id = o.id AND u.email = ? AND u.disabled_at IS NULL
+	WHERE o.name = ? ORDER BY o.id LIMIT 1`, demoSenderEmail, demoOrganizationName).Scan(&row).Error
+	if err != nil || row.OrganizationID == 0 {
+		return nil, mapDBError(err)
+	}
+	return &DemoOnRecord{OrganizationID: row.OrganizationID, SenderID: row.SenderID}, nil
 }

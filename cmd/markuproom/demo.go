@@ -44,3 +44,13 @@ Try it:
 		d.Token, baseURL, d.Document.ID,
 		rule)
 }
+
+// printDemoOnRecord tells, on a start after the first, that the demo data
+// is there and how to open a new Markup Room in it (its secrets were shown
+// once, on the first start, and are not again).
+func printDemoOnRecord(w io.Writer, baseURL string, d *models.DemoOnRecord) {
+	fmt.Fprintf(w, `The demo organization from the first start is here (its admin password and API token were shown then).
+A new Markup Room URL in it: markuproom room create --org %d --sender %d --participant "Pat Buyer <pat.buyer@example.com>"
+  or the admin console's New Markup Room: %s/admin/rooms/new
+`, d.OrganizationID, d.SenderID, baseURL)
+}

@@ -172,6 +172,7 @@ func TestServeDemoAndGracefulShutdown(t *testing.T) {
 		}
 	}
 	token := fieldAfter(out, "API token")
+	password := regexp.MustCompile(`password (\S+)`).FindStringSubmatch(out)[1]
 	req, _ := http.NewRequest(http.MethodPost, base+"/api/v1/documents/upload", bytes.NewReader(samplePDF(t)))
 	req.Header.Set("Authorization", "Bearer "+token)
 	req.Header.Set("Content-Type", "application/pdf")
@@ -196,8 +197,14 @@ func TestServeDemoAndGracefulShutdown(t *testing.T) {
 	}
 
 	base, out, stop = start()
-	if strings.Contains(out, "demo data") {
-		t.Fatalf("second start printed demo data again:\n%s", out)
+	if strings.Contains(out, "Markup Room demo data") || strings.Contains(out, token) || strings.Contains(out, password) {
+		t.Fatalf("second start printed the demo block or its secrets again:\n%s", out)
+	}
+	// It says how to get a new room URL in the demo organization instead.
+	for _, want := range []string{"The demo organization from the first start is here", "markuproom room create --org ", " --sender ", base + "/admin/rooms/new"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the second start does not say %q:\n%s", want, out)
+		}
 	}
 	if !strings.Contains(out, "; admin console "+base+"/admin).") {
 		t.Errorf("the start-up line does not name the console:\n%s", out)

@@ -83,6 +83,10 @@ func (e *cliEnv) prepareData(ctx context.Context, a *app, logger *slog.Logger) i
 		}
 		if demo != nil {
 			printDemo(e.stdout, a.cfg.BaseURL, demo)
+		} else if old, err := a.store.FindDemo(ctx); err != nil {
+			return e.fail("serve: read demo data", err)
+		} else if old != nil {
+			printDemoOnRecord(e.stdout, a.cfg.BaseURL, old)
 		}
 	}
 	return 0
