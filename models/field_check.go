@@ -75,7 +75,8 @@ func (c fieldChecker) optStr(name string, v *string, max int) *string {
 	if !ok {
 		return nil
 	}
-	return &s
+	kept := s // only a value kept is moved to the heap
+	return &kept
 }
 
 // line checks a string that is one line of text (a title or a name).

@@ -130,32 +130,51 @@ func (o *jsonObject) missing(name string) {
 // text reads a string field's value without checking it: nil when absent
 // or null; a value of another JSON type is reported and refused.
 func (o *jsonObject) text(name string) (v *string, refused bool) {
+	s, ok, refused := o.textValue(name)
+	if !ok {
+		return nil, refused
+	}
+	return &s, false
+}
+
+// textValue is text without the pointer: ok is false when the field is
+// absent, null or refused.
+func (o *jsonObject) textValue(name string) (s string, ok, refused bool) {
 	raw, ok := o.raw(name)
 	if !ok {
-		return nil, false
+		return "", false, false
 	}
 	if raw.kind != "string" {
 		o.p.Add(o.at(name), "invalid_type", "The field %q must be a string, got %s.", name, raw.kind)
-		return nil, true
+		return "", false, true
 	}
-	s := decodeJSONString(raw.raw)
-	return &s, false
+	return decodeJSONString(raw.raw), true, false
 }
 
 // num reads a number field's value without checking its range: nil when
 // absent or null; a value of another JSON type, or one no float64 holds
 // (1e999), is reported and refused.
 func (o *jsonObject) num(name string) (v *float64, refused bool) {
-	raw, ok := o.raw(name)
+	f, ok, refused := o.numValue(name)
 	if !ok {
-		return nil, false
-	}
-	f, ok := raw.float()
-	if raw.kind != "number" || !ok || math.IsInf(f, 0) || math.IsNaN(f) {
-		o.p.Add(o.at(name), "invalid_type", "The field %q must be a number, got %s.", name, raw.kind)
-		return nil, true
+		return nil, refused
 	}
 	return &f, false
+}
+
+// numValue is num without the pointer: ok is false when the field is
+// absent, null or refused.
+func (o *jsonObject) numValue(name string) (f float64, ok, refused bool) {
+	raw, ok := o.raw(name)
+	if !ok {
+		return 0, false, false
+	}
+	f, ok = raw.float()
+	if raw.kind != "number" || !ok || math.IsInf(f, 0) || math.IsNaN(f) {
+		o.p.Add(o.at(name), "invalid_type", "The field %q must be a number, got %s.", name, raw.kind)
+		return 0, false, true
+	}
+	return f, true, false
 }
 
 // check returns the checker of this object's fields (field_check.go); a

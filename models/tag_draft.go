@@ -88,11 +88,15 @@ func checkTag(p *Problems, base string, d TagDraft, rules tagRules) TagInput {
 	t.Page, _ = c.integer("page", d.Page, true, 1, 100000)
 	t.Required = d.Required
 	t.StateFormat = c.optStr("stateFormat", d.StateFormat, MaxStateFormatLength)
+	// Each value kept is copied before its address is taken, so an absent
+	// one costs no allocation.
 	if v, ok := c.enum("dateFormat", d.DateFormat, false, DateFormats()); ok {
-		t.DateFormat = &v
+		kept := v
+		t.DateFormat = &kept
 	}
 	if v, ok := c.number("fontSize", d.FontSize, false, 1, MaxTagFontSize); ok {
-		t.FontSize = &v
+		kept := v
+		t.FontSize = &kept
 	}
 	return t
 }

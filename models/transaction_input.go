@@ -247,19 +247,36 @@ func parseTagInput(p *Problems, ptr string, raw jsonNode, tagTypeCodes []string)
 // wrong JSON type and a malformed customData; checkTag checks the rest.
 func readTagJSON(o *jsonObject) TagDraft {
 	var d TagDraft
+	// The values the draft points to live in one block a tag (it reads 4
+	// texts and 6 numbers), not in one allocation each.
+	vals := new(struct {
+		texts [4]string
+		nums  [6]float64
+	})
+	texts, nums := 0, 0
 	text := func(from *jsonObject, name string) *string {
-		v, refused := from.text(name)
+		v, ok, refused := from.textValue(name)
 		if refused {
 			d.refused = append(d.refused, name)
 		}
-		return v
+		if !ok {
+			return nil
+		}
+		vals.texts[texts] = v
+		texts++
+		return &vals.texts[texts-1]
 	}
 	num := func(from *jsonObject, name string) *float64 {
-		v, refused := from.num(name)
+		v, ok, refused := from.numValue(name)
 		if refused {
 			d.refused = append(d.refused, name)
 		}
-		return v
+		if !ok {
+			return nil
+		}
+		vals.nums[nums] = v
+		nums++
+		return &vals.nums[nums-1]
 	}
 	d.Type = text(o, "type")
 	d.X, d.Y, d.Width, d.Height = num(o, "x"), num(o, "y"), num(o, "width"), num(o, "height")
