@@ -103,12 +103,46 @@ func (s *Store) FindDocumentsByRef(ctx context.Context, orgID int64, refs []stri
 		return out, nil
 	}
 	keys := DocumentLookupKeys(refs)
+	if s.dialect == DialectPostgres {
+		docs, err := s.queryDocuments(ctx, orgID, keys)
+		if err != nil {
+			return nil, err
+		}
+		return MatchDocumentRefs(refs, docs), nil
+	}
 	var docs []Document
 	err := s.db.WithContext(ctx).Where("organization_id = ? AND (id IN ? OR object_key IN ?)", orgID, keys, keys).Find(&docs).Error
 	if err != nil {
 		return nil, mapDBError(err)
 	}
 	return MatchDocumentRefs(refs, docs), nil
+}
+
+// documentsByKeySQL reads an organization's documents whose id or object
+// key is one of $2, every column a Document holds.
+const documentsByKeySQL = `SELECT id, organization_id, object_key, title, file_name, size_bytes, sha256, page_count, pages,
+	uploaded_by_token_id, created_at, detection, fingerprint
+	FROM documents WHERE organization_id = $1 AND (id = ANY($2) OR object_key = ANY($2))`
+
+// queryDocuments is FindDocumentsByRef's read on PostgreSQL, straight from
+// the connection: every create and replace makes it, and GORM's reflection
+// was a tenth of a replace's CPU.
+func (s *Store) queryDocuments(ctx context.Context, orgID int64, keys []string) ([]Document, error) {
+	rows, err := s.db.Statement.ConnPool.QueryContext(ctx, documentsByKeySQL, orgID, keys)
+	if err != nil {
+		return nil, mapDBError(err)
+	}
+	defer rows.Close()
+	var docs []Document
+	for rows.Next() {
+		var d Document
+		if err := rows.Scan(&d.ID, &d.OrganizationID, &d.ObjectKey, &d.Title, &d.FileName, &d.SizeBytes, &d.SHA256, &d.PageCount,
+			&d.Pages, &d.UploadedByTokenID, &d.CreatedAt, &d.Detection, &d.Fingerprint); err != nil {
+			return nil, mapDBError(err)
+		}
+		docs = append(docs, d)
+	}
+	return docs, mapDBError(rows.Err())
 }
 
 // DocumentLookupKeys returns, for each reference a request names (a location,
