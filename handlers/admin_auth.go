@@ -22,7 +22,11 @@ const badSignIn = "admin.login.bad"
 // adminLoginPage shows the sign-in form (an admin already signed in goes on).
 func (h *adminHandler) adminLoginPage(c *gin.Context) error {
 	if adminFrom(c) != nil {
-		c.Redirect(http.StatusSeeOther, route.AdminTransactions.Path())
+		landing := adminLanding(c)
+		if err := sessions.Default(c).Save(); err != nil {
+			return err
+		}
+		c.Redirect(http.StatusSeeOther, landing)
 		return nil
 	}
 	s := sessions.Default(c)
@@ -59,10 +63,11 @@ func (h *adminHandler) adminLogin(c *gin.Context) error {
 	case err != nil:
 		return err
 	}
+	landing := adminLanding(c) // read before the new session clears the old one
 	if err := h.startAdminSession(c, u); err != nil {
 		return err
 	}
-	c.Redirect(http.StatusSeeOther, route.AdminTransactions.Path())
+	c.Redirect(http.StatusSeeOther, landing)
 	return nil
 }
 

@@ -3,7 +3,9 @@ package handlers
 import (
 	"errors"
 	"net/http"
+	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gin-contrib/sessions"
@@ -82,6 +84,7 @@ func requireAdmin(c *gin.Context) {
 		return
 	}
 	if c.Request.Method == http.MethodGet || c.Request.Method == http.MethodHead {
+		rememberAdminPage(c)
 		c.Redirect(http.StatusSeeOther, route.AdminLogin.Path())
 		c.Abort()
 		return
@@ -132,4 +135,56 @@ func clearAdminCookie(c *gin.Context) {
 	s := sessions.Default(c)
 	s.Clear()
 	_ = s.Save()
+}
+
+// adminNextKey is the session key of the console page a signed-out browser
+// asked for: signing in goes there (adminLanding).
+const adminNextKey = "admin_next"
+
+// maxAdminNext bounds the remembered address (a longer one is not kept).
+const maxAdminNext = 2048
+
+// rememberAdminPage keeps the console page just asked for in the browser's
+// session, so that signing in lands on it and not on the transactions.
+// The address stays out of the sign-in page's URL (an open redirect needs
+// none, and a link to the sign-in page stays one address).
+func rememberAdminPage(c *gin.Context) {
+	next := c.Request.URL.RequestURI()
+	if !isAdminPage(next) {
+		return
+	}
+	s := sessions.Default(c)
+	s.Set(adminNextKey, next)
+	_ = s.Save() // without it the sign-in lands on the transactions, as before
+}
+
+// adminLanding is where a signed-in admin goes: the page remembered by
+// rememberAdminPage (taken out of the session, which the caller saves),
+// else the transactions.
+func adminLanding(c *gin.Context) string {
+	s := sessions.Default(c)
+	next, _ := s.Get(adminNextKey).(string)
+	if next == "" {
+		return route.AdminTransactions.Path()
+	}
+	s.Delete(adminNextKey)
+	if !isAdminPage(next) {
+		return route.AdminTransactions.Path()
+	}
+	return next
+}
+
+// isAdminPage tells whether next is a console page of this site to land
+// on: a path under /admin (not the sign-in page), no scheme, host or
+// backslash, at most maxAdminNext bytes.
+func isAdminPage(next string) bool {
+	if len(next) > maxAdminNext || strings.ContainsAny(next, "\\\r\n") || strings.HasPrefix(next, "//") {
+		return false
+	}
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" {
+		return false
+	}
+	admin := route.Admin.Path()
+	return (u.Path == admin || strings.HasPrefix(u.Path, admin+"/")) && u.Path != route.AdminLogin.Path()
 }
