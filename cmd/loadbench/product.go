@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/prometheus/client_golang/prometheus"
@@ -31,6 +32,12 @@ type productEnv struct {
 	bucket  *blob.Bucket
 	store   *models.Store
 	tempDir string
+
+	// sealDB and stopSealer: the audit sealer, on a connection pool of
+	// its own (its statements are not the requests' round trips), run as
+	// the server runs it.
+	sealDB     *models.Database
+	stopSealer func()
 
 	org     *models.Organization
 	sender  *models.User
@@ -59,6 +66,9 @@ func setupProduct(ctx context.Context, dbURL string, tracer pgx.QueryTracer) (*p
 		return nil, err
 	}
 	e.store = models.NewStore(db, e.bucket, models.StoreOptions{TempDir: e.tempDir})
+	if err := e.startSealer(ctx, dbURL); err != nil {
+		return nil, err
+	}
 	if e.org, err = e.store.CreateOrganization(ctx, "Loadbench", true); err != nil {
 		return nil, fmt.Errorf("create organization: %w", err)
 	}
@@ -130,7 +140,44 @@ func (e *productEnv) router() (http.Handler, error) {
 	})
 }
 
+// auditSealInterval is the server's (cmd/markuproom): the product pays
+// for chaining its audit events as a server does.
+const auditSealInterval = 250 * time.Millisecond
+
+// startSealer runs the audit sealer every auditSealInterval until close.
+func (e *productEnv) startSealer(ctx context.Context, dbURL string) error {
+	db, err := models.OpenDatabase(ctx, models.DatabaseOptions{URL: dbURL})
+	if err != nil {
+		return err
+	}
+	e.sealDB = db
+	sealer := models.NewStore(db, e.bucket, models.StoreOptions{TempDir: e.tempDir})
+	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(auditSealInterval)
+		defer t.Stop()
+		for {
+			select {
+			case <-runCtx.Done():
+				return
+			case <-t.C:
+				_, _ = sealer.SealAudit(runCtx) // a failed pass leaves the events for the next
+			}
+		}
+	}()
+	e.stopSealer = func() { cancel(); <-done }
+	return nil
+}
+
 func (e *productEnv) close() {
+	if e.stopSealer != nil {
+		e.stopSealer()
+	}
+	if e.sealDB != nil {
+		_ = e.sealDB.Close()
+	}
 	if e.bucket != nil {
 		_ = e.bucket.Close()
 	}
