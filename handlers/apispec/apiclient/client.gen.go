@@ -2074,9 +2074,13 @@ type ClientInterface interface {
 	// The caller's organization's whole trail, for a SIEM that pulls it:
 	// start with `since` (or from the beginning), then send each page's
 	// `nextCursor` back; an empty page with a null `nextCursor` means
-	// nothing newer yet, so poll again later with the last cursor you got
-	// (an event's id grows with the order in which its change committed,
-	// so a cursor never skips one).
+	// nothing newer yet, so poll again later with the last cursor you got.
+	// Events are listed in id order, and an id is given when the event is
+	// written, before its change commits: a change that commits late (a
+	// second or so) can appear with an id below one you already read. So
+	// that none is missed, ask again with `since` a few seconds before the
+	// newest event you have and drop the ids you already hold; an event
+	// that is not chained yet says `"sealed": false`.
 	//
 	// Corresponds with GET /api/v1/audit-events (the `ListAuditEvents` operationId).
 	ListAuditEvents(ctx context.Context, params *ListAuditEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -2477,9 +2481,13 @@ type ClientInterface interface {
 // The caller's organization's whole trail, for a SIEM that pulls it:
 // start with `since` (or from the beginning), then send each page's
 // `nextCursor` back; an empty page with a null `nextCursor` means
-// nothing newer yet, so poll again later with the last cursor you got
-// (an event's id grows with the order in which its change committed,
-// so a cursor never skips one).
+// nothing newer yet, so poll again later with the last cursor you got.
+// Events are listed in id order, and an id is given when the event is
+// written, before its change commits: a change that commits late (a
+// second or so) can appear with an id below one you already read. So
+// that none is missed, ask again with `since` a few seconds before the
+// newest event you have and drop the ids you already hold; an event
+// that is not chained yet says `"sealed": false`.
 //
 // Corresponds with GET /api/v1/audit-events (the `ListAuditEvents` operationId).
 func (c *Client) ListAuditEvents(ctx context.Context, params *ListAuditEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -4744,9 +4752,13 @@ type ClientWithResponsesInterface interface {
 	// The caller's organization's whole trail, for a SIEM that pulls it:
 	// start with `since` (or from the beginning), then send each page's
 	// `nextCursor` back; an empty page with a null `nextCursor` means
-	// nothing newer yet, so poll again later with the last cursor you got
-	// (an event's id grows with the order in which its change committed,
-	// so a cursor never skips one).
+	// nothing newer yet, so poll again later with the last cursor you got.
+	// Events are listed in id order, and an id is given when the event is
+	// written, before its change commits: a change that commits late (a
+	// second or so) can appear with an id below one you already read. So
+	// that none is missed, ask again with `since` a few seconds before the
+	// newest event you have and drop the ids you already hold; an event
+	// that is not chained yet says `"sealed": false`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -8181,9 +8193,13 @@ func (r RotateWebhookSecretResponse) ContentType() string {
 // The caller's organization's whole trail, for a SIEM that pulls it:
 // start with `since` (or from the beginning), then send each page's
 // `nextCursor` back; an empty page with a null `nextCursor` means
-// nothing newer yet, so poll again later with the last cursor you got
-// (an event's id grows with the order in which its change committed,
-// so a cursor never skips one).
+// nothing newer yet, so poll again later with the last cursor you got.
+// Events are listed in id order, and an id is given when the event is
+// written, before its change commits: a change that commits late (a
+// second or so) can appear with an id below one you already read. So
+// that none is missed, ask again with `since` a few seconds before the
+// newest event you have and drop the ids you already hold; an event
+// that is not chained yet says `"sealed": false`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
