@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/models/tagtype"
 	"github.com/markuproom/markuproom/templates/admin"
 	"github.com/markuproom/markuproom/web/i18n"
 )
@@ -91,8 +92,8 @@ func historyTags(l *i18n.Localizer, n int) string { return l.T("admin.history.ta
 // tagOfType names a tag by its type ("Signature tag"; "A tag" for a code
 // this version does not know).
 func tagOfType(l *i18n.Localizer, code string) string {
-	if _, ok := tagTypeIDs[code]; ok {
-		return l.T("admin.history.tag_of_type", "type", tagTypeName(l, code))
+	if tt, ok := tagtype.ByCode(code); ok {
+		return l.T("admin.history.tag_of_type", "type", l.T(tt.Key.Name))
 	}
 	return l.T("admin.history.a_tag")
 }

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/models/tagtype"
 	"github.com/markuproom/markuproom/web/i18n"
 )
 
@@ -104,7 +105,16 @@ func typeCounts(l *i18n.Localizer, types map[string]int) string {
 	})
 	parts := make([]string, len(codes))
 	for i, code := range codes {
-		parts[i] = l.T("admin.history.type_count", "count", types[code], "type", tagTypeName(l, code))
+		parts[i] = l.T("admin.history.type_count", "count", types[code], "type", typeName(l, code))
 	}
 	return " " + l.T("admin.history.type_counts", "list", strings.Join(parts, ", "))
+}
+
+// typeName is a tag type's name in l's language; a code this version does
+// not know is itself.
+func typeName(l *i18n.Localizer, code string) string {
+	if tt, ok := tagtype.ByCode(code); ok {
+		return l.T(tt.Key.Name)
+	}
+	return code
 }

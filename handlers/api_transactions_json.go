@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // transactionJSON is the OpenAPI document's Transaction schema: the replaced
@@ -103,7 +104,7 @@ func toTransactionJSON(t *models.Transaction) transactionJSON {
 	out := transactionJSON{
 		ID: t.ID, Status: t.Status, ReferenceID: t.ReferenceID, Version: t.Version,
 		CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt, SigningOrder: t.SigningOrder,
-		PersonalizedMessage: t.PersonalizedMessage, InviteEmailSubject: t.InviteEmailSubject,
+		PersonalizedMessage: t.PersonalizedMessage, InviteEmailSubject: effectiveInviteSubject(t),
 		TaggingOrganizationID: strconv.FormatInt(t.OrganizationID, 10),
 		EVault:                t.EVault, SendFinalEnoteTo: t.SendFinalEnoteTo,
 		Documents:    make([]transactionDocJSON, len(t.Documents)),
@@ -137,7 +138,7 @@ func toTransactionJSON(t *models.Transaction) transactionJSON {
 			State: p.State, Zip: p.Zip, Phone: p.Phone, KBARequired: p.KBARequired,
 			CredAnalysisRequired: p.CredAnalysisRequired, ExternalID: p.ExternalID,
 			AuthenticationType: p.AuthenticationType, TwoFactorContact: p.TwoFactorContact,
-			PersonalPasswordQuestion: p.PersonalPasswordQuestion, InviteEmailSubject: t.InviteEmailSubject,
+			PersonalPasswordQuestion: p.PersonalPasswordQuestion, InviteEmailSubject: effectiveInviteSubject(t),
 			Locale: p.Locale,
 		}
 	}
@@ -150,4 +151,15 @@ func toTransactionSummaryJSON(t *models.Transaction) transactionSummaryJSON {
 		DocumentCount: t.DocumentCount, TagCount: t.TagCount, ParticipantCount: t.ParticipantCount,
 		CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt,
 	}
+}
+
+// effectiveInviteSubject is the invitation subject the API reads back: the
+// one the caller gave, else the default in English (the API's language;
+// stored as NULL, models.inviteSubject).
+func effectiveInviteSubject(t *models.Transaction) *string {
+	if t.InviteEmailSubject != nil {
+		return t.InviteEmailSubject
+	}
+	s := i18n.English().T("mail.invitation.subject")
+	return &s
 }

@@ -594,3 +594,27 @@ func TestListTransactionsFiltersAndPages(t *testing.T) {
 		s.do(api(http.MethodGet, "/api/v1/transactions?limit=0", tenant.Token, nil)).problem(http.StatusBadRequest)
 	})
 }
+
+// A transaction that names no invitation subject reads it back as the
+// English default, at the top and on each participant, as before the default
+// was stored as none; sent back, it stays the default (no subject of its own).
+func TestDefaultInviteSubjectReadsInEnglish(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
+		s := newServer(t, env)
+		tenant := env.NewTenant(t, "Acme")
+		payload := txPayload(s.upload(tenant.Token), "deal-2")
+		delete(payload, "inviteEmailSubject")
+		for _, p := range payload["participants"].(arr) {
+			delete(p.(obj), "inviteEmailSubject")
+		}
+		created, _ := s.create(tenant.Token, payload)
+		const english = "Please review and sign your documents"
+		if created["inviteEmailSubject"] != english || at(created, "participants", 0, "inviteEmailSubject") != english {
+			t.Fatalf("inviteEmailSubject = %v / %v", created["inviteEmailSubject"], at(created, "participants", 0, "inviteEmailSubject"))
+		}
+		var stored *string
+		if err := env.DB.DB.Raw("SELECT invite_email_subject FROM transactions WHERE id = ?", created["id"]).Row().Scan(&stored); err != nil || stored != nil {
+			t.Fatalf("stored %v, %v", stored, err)
+		}
+	})
+}

@@ -81,7 +81,7 @@ var checklistLabelIDs = map[string]string{
 // what the item speaks of (models.ChecklistItem's Names and Count); the
 // validation's own problems stay as the validation wrote them.
 func checklistWords(l *i18n.Localizer, it models.ChecklistItem) (string, []string) {
-	label := it.Label
+	label := it.ID
 	if id, ok := checklistLabelIDs[it.ID]; ok {
 		label = l.T(id)
 	}
@@ -108,10 +108,28 @@ func checklistWords(l *i18n.Localizer, it models.ChecklistItem) (string, []strin
 		}
 	case models.CheckSuggestionsDecided:
 		problems = []string{l.T("room.checklist.suggestions_decided.problem", "count", it.Count)}
-	default:
-		problems = it.Problems
+	case models.CheckValid:
+		problems = invalidWords(l, it.Invalid)
 	}
 	return label, problems
+}
+
+// invalidWords are why the transaction fails its validation: each field
+// error's detail as the validation wrote it (docs/i18n.md, "The room"), or
+// the item's own sentence when it could not be checked.
+func invalidWords(l *i18n.Localizer, err error) []string {
+	var ve *models.ValidationError
+	if !errors.As(err, &ve) {
+		return []string{l.T("room.checklist.valid.unchecked")}
+	}
+	var out []string
+	for _, f := range ve.Errors {
+		out = append(out, f.Detail)
+	}
+	if len(out) == 0 {
+		out = append(out, ve.Detail)
+	}
+	return out
 }
 
 // checklistView shapes the checklist in l's language, with a link to fix each unmet item.

@@ -12,16 +12,16 @@ import (
 // focus; the notary group starts folded (most rooms are plain e-signatures).
 func paletteGroups(l *i18n.Localizer) []templates.TagGroupView {
 	groups := []templates.TagGroupView{
-		{ID: tagtype.GroupSigner, Title: tagGroupTitle(l, tagtype.GroupSigner)},
-		{ID: tagtype.GroupText, Title: tagGroupTitle(l, tagtype.GroupText)},
-		{ID: tagtype.GroupNotary, Title: tagGroupTitle(l, tagtype.GroupNotary), Collapsed: true},
+		{ID: tagtype.GroupSigner, Title: l.T(tagtype.GroupTitleID(tagtype.GroupSigner))},
+		{ID: tagtype.GroupText, Title: l.T(tagtype.GroupTitleID(tagtype.GroupText))},
+		{ID: tagtype.GroupNotary, Title: l.T(tagtype.GroupTitleID(tagtype.GroupNotary)), Collapsed: true},
 	}
 	for _, tt := range tagtype.All() {
 		for i := range groups {
 			if groups[i].ID == tt.Group {
 				groups[i].Types = append(groups[i].Types, templates.TagTypeView{
-					Code: tt.Code, Label: tagTypeName(l, tt.Code), Width: num(tt.DefaultWidth), Height: num(tt.DefaultHeight),
-					Icon: tt.Icon, Description: tagTypeDescription(l, tt.Code),
+					Code: tt.Code, Label: l.T(tt.Key.Name), Width: num(tt.DefaultWidth), Height: num(tt.DefaultHeight),
+					Icon: tt.Icon, Description: l.T(tt.Key.Description),
 				})
 			}
 		}

@@ -41,7 +41,7 @@ func TestPaletteIconsAndDescriptions(t *testing.T) {
 	}
 	look := func(code string) string {
 		tt, _ := tagtype.ByCode(code)
-		return tt.Description
+		return i18n.English().T(tt.Key.Description)
 	}
 	if !strings.Contains(look("SIGNHERETAGTEMPLATEANNOTATION"), "asks the signer to sign") || !strings.Contains(look("SIGNATURETEMPLATE"), "signature is applied") {
 		t.Errorf("Sign here / Signature are not told apart: %q / %q", look("SIGNHERETAGTEMPLATEANNOTATION"), look("SIGNATURETEMPLATE"))

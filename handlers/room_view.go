@@ -174,8 +174,8 @@ func suggestionsJSON(l *i18n.Localizer, list []models.RoomSuggestion) string {
 			Key: s.Key, Page: s.Page, Type: s.Type, Text: s.Text, X: s.X, Y: s.Y, Width: s.Width, Height: s.Height,
 			Required: s.Required, DateFormat: s.DateFormat, FontSize: s.FontSize, Confidence: s.Confidence,
 		}
-		if _, ok := tagtype.ByCode(s.Type); ok {
-			out[i].Label = tagTypeName(l, s.Type)
+		if tt, ok := tagtype.ByCode(s.Type); ok {
+			out[i].Label = l.T(tt.Key.Name)
 		}
 	}
 	data, err := json.Marshal(out)

@@ -57,9 +57,9 @@ func (s viewerSigners) tagView(l *i18n.Localizer, t *models.Tag, editable bool) 
 		DateFormat: deref(t.DateFormat), StateFormat: deref(t.StateFormat), Editable: editable,
 	}
 	if tt, ok := tagtype.ByCode(t.Type); ok {
-		v.Label = tagTypeName(l, tt.Code)
+		v.Label = l.T(tt.Key.Name)
 		if tt.IsDate {
-			v.DateWords, v.DefaultFormat = tagTypeWords(l, tt.Code), tt.DefaultFormat
+			v.DateWords, v.DefaultFormat = l.T(tt.Key.Words), tt.DefaultFormat
 		}
 	}
 	if t.FontSize != nil {
@@ -138,11 +138,11 @@ func tagTypesJSON(l *i18n.Localizer) string {
 	out := make([]templates.ViewerTagType, len(types))
 	for i, tt := range types {
 		out[i] = templates.ViewerTagType{
-			Code: tt.Code, Label: tagTypeName(l, tt.Code), Group: tt.Group, Width: tt.DefaultWidth, Height: tt.DefaultHeight,
+			Code: tt.Code, Label: l.T(tt.Key.Name), Group: tt.Group, Width: tt.DefaultWidth, Height: tt.DefaultHeight,
 			Icon: tt.Icon, Date: tt.IsDate, Format: tt.DefaultFormat, State: tt.IsState,
 		}
 		if tt.IsDate {
-			out[i].Words = tagTypeWords(l, tt.Code)
+			out[i].Words = l.T(tt.Key.Words)
 		}
 	}
 	data, err := json.Marshal(out)

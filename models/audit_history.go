@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/markuproom/markuproom/models/tagtype"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // The audit events of a transaction's history entries: every entry addEvent
@@ -201,7 +202,7 @@ func batchWords(s TagsBatchSummary) string {
 // tagWords names a tag type for a sentence: "signature", "date".
 func tagWords(code string) string {
 	if t, ok := tagtype.ByCode(code); ok {
-		return strings.ToLower(t.Label)
+		return strings.ToLower(i18n.English().T(t.Key.Name))
 	}
 	return code
 }

@@ -188,10 +188,10 @@ func (s *Store) queueInvitations(ctx context.Context, actor Actor, t *Transactio
 	if err := s.db.WithContext(ctx).Select("name").First(&org, t.OrganizationID).Error; err != nil {
 		return mapDBError(err)
 	}
-	// A subject the caller gave stays as given; the default one is said in
-	// each participant's language.
+	// A subject the caller gave stays as given; the default one (stored as
+	// NULL, inviteSubject) is said in each participant's language.
 	subject := ""
-	if t.InviteEmailSubject != nil && strings.TrimSpace(*t.InviteEmailSubject) != "" && *t.InviteEmailSubject != DefaultInviteSubject {
+	if t.InviteEmailSubject != nil {
 		subject = *t.InviteEmailSubject
 	}
 	roomLocale, err := s.transactionRoomLocale(ctx, t.ID)

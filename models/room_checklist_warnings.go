@@ -1,8 +1,6 @@
 package models
 
 import (
-	"fmt"
-
 	"github.com/markuproom/markuproom/models/pdf/detect"
 )
 
@@ -22,11 +20,10 @@ const (
 func checklistWarnings(ws *RoomWorkspace) []ChecklistItem {
 	var out []ChecklistItem
 	t := ws.Transaction
-	untagged := ChecklistItem{ID: CheckDocumentsTagged, Label: "Every document has tags", Advisory: true, OK: true}
+	untagged := ChecklistItem{ID: CheckDocumentsTagged, Advisory: true, OK: true}
 	for _, d := range t.Documents {
 		if len(d.Tags) == 0 {
 			untagged.OK = false
-			untagged.Problems = append(untagged.Problems, fmt.Sprintf("“%s” has no tags: its signers are not asked to sign anything on it.", d.Title))
 			untagged.Names = append(untagged.Names, d.Title)
 		}
 	}
@@ -34,8 +31,7 @@ func checklistWarnings(ws *RoomWorkspace) []ChecklistItem {
 		out = append(out, untagged)
 	}
 	if n := UndecidedSuggestions(ws); n > 0 {
-		out = append(out, ChecklistItem{ID: CheckSuggestionsDecided, Label: "Every suggested field accepted or dismissed", Advisory: true, Count: n,
-			Problems: []string{fmt.Sprintf("%d suggested %s not accepted or dismissed.", n, plural(n, "field", "fields"))}})
+		out = append(out, ChecklistItem{ID: CheckSuggestionsDecided, Advisory: true, Count: n})
 	}
 	return out
 }

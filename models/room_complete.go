@@ -19,22 +19,23 @@ const (
 	CheckValid        = "valid"
 )
 
-// ChecklistItem is one condition for creating the e-signature session.
+// ChecklistItem is one condition for creating the e-signature session, as
+// values: pages word it from its id and these (docs/i18n.md), and
+// CompleteRoom's refusal says it in English (unmetDetail).
 type ChecklistItem struct {
-	ID    string
-	Label string
-	OK    bool
-	// Problems say what is missing, each for one thing to fix.
-	Problems []string
+	ID string
+	OK bool
 	// Advisory marks a warning: shown when not OK, but it does not block
 	// the session (checklistWarnings).
 	Advisory bool
-	// Names and Count are what Problems speak of, for pages that say them in
-	// another language (handlers' checklistView): the participants without a
-	// tag, the documents without one; the tags without a signer, the
-	// undecided suggested fields.
+	// Names and Count are what an unmet item speaks of: the participants
+	// without a tag, the documents without one; the tags without a signer,
+	// the undecided suggested fields.
 	Names []string
 	Count int
+	// Invalid is why the transaction fails its validation (CheckValid): a
+	// *ValidationError, or another error when it could not be checked.
+	Invalid error
 }
 
 // RoomChecklist tells whether a room's transaction is ready for signing: at
@@ -43,14 +44,8 @@ type ChecklistItem struct {
 // warnings that do not block (checklistWarnings).
 func (s *Store) RoomChecklist(ctx context.Context, ws *RoomWorkspace) []ChecklistItem {
 	t := ws.Transaction
-	docs := ChecklistItem{ID: CheckDocuments, Label: "At least one document", OK: len(t.Documents) > 0}
-	if !docs.OK {
-		docs.Problems = []string{"Add a document to the room."}
-	}
-	people := ChecklistItem{ID: CheckParticipants, Label: "At least one participant", OK: len(t.Participants) > 0}
-	if !people.OK {
-		people.Problems = []string{"Add the people who will sign."}
-	}
+	docs := ChecklistItem{ID: CheckDocuments, OK: len(t.Documents) > 0}
+	people := ChecklistItem{ID: CheckParticipants, OK: len(t.Participants) > 0}
 	tagged := map[string]int{}
 	unassigned := map[int]int{}
 	for _, d := range t.Documents {
@@ -62,26 +57,20 @@ func (s *Store) RoomChecklist(ctx context.Context, ws *RoomWorkspace) []Checklis
 			}
 		}
 	}
-	everyone := ChecklistItem{ID: CheckEveryoneTags, Label: "Every participant has at least one tag", OK: true}
+	everyone := ChecklistItem{ID: CheckEveryoneTags, OK: true}
 	for _, p := range t.Participants {
 		if tagged[p.ParticipantID] == 0 {
 			everyone.OK = false
-			everyone.Problems = append(everyone.Problems, p.FullName()+" has no tag yet.")
 			everyone.Names = append(everyone.Names, p.FullName())
 		}
 	}
-	assigned := ChecklistItem{ID: CheckTagsAssigned, Label: "Every tag has a signer", OK: len(unassigned) == 0}
-	if n := sumValues(unassigned); n > 0 {
-		assigned.Count = n
-		assigned.Problems = []string{fmt.Sprintf("%d %s without a signer: select %s and choose its signer.", n, plural(n, "tag", "tags"), plural(n, "it", "each"))}
-	}
-	valid := ChecklistItem{ID: CheckValid, Label: "The transaction passes validation", OK: true}
+	assigned := ChecklistItem{ID: CheckTagsAssigned, OK: len(unassigned) == 0, Count: sumValues(unassigned)}
+	valid := ChecklistItem{ID: CheckValid, OK: true}
 	if docs.OK && people.OK && assigned.OK {
 		in := inputFromTransaction(t)
 		in.Status = StatusESignPending
 		if _, err := s.prepareTransaction(ctx, Actor{OrganizationID: t.OrganizationID}, t.ID, in); err != nil {
-			valid.OK = false
-			valid.Problems = validationProblems(err)
+			valid.OK, valid.Invalid = false, err
 		}
 	}
 	return append([]ChecklistItem{docs, people, everyone, assigned, valid}, checklistWarnings(ws)...)
@@ -122,7 +111,7 @@ func (s *Store) CompleteRoom(ctx context.Context, roomID string, notifyEmail boo
 			var p Problems
 			for _, it := range items {
 				if !it.OK && !it.Advisory {
-					p.Add("#/"+it.ID, "checklist_unmet", "%s: %s", it.Label, strings.Join(it.Problems, " "))
+					p.Add("#/"+it.ID, "checklist_unmet", "%s", unmetDetail(it))
 				}
 			}
 			return p.Err(KindUnprocessable, "The e-signature session cannot be created yet; see errors for what is missing.")
@@ -165,7 +154,8 @@ func (s *Store) CompleteRoom(ctx context.Context, roomID string, notifyEmail boo
 	return out, err
 }
 
-// validationProblems turns a validation error into sentences for people.
+// validationProblems are a failed validation's details in English, for
+// CompleteRoom's refusal.
 func validationProblems(err error) []string {
 	var ve *ValidationError
 	if !errors.As(err, &ve) {
@@ -179,6 +169,39 @@ func validationProblems(err error) []string {
 		out = append(out, ve.Detail)
 	}
 	return out
+}
+
+// unmetDetail says in English what an unmet checklist item lacks, for
+// CompleteRoom's refusal (the API's English, byte for byte as before items
+// became values): the item's condition, then each thing to fix.
+func unmetDetail(it ChecklistItem) string {
+	var label string
+	var problems []string
+	switch it.ID {
+	case CheckDocuments:
+		label, problems = "At least one document", []string{"Add a document to the room."}
+	case CheckParticipants:
+		label, problems = "At least one participant", []string{"Add the people who will sign."}
+	case CheckEveryoneTags:
+		label = "Every participant has at least one tag"
+		for _, name := range it.Names {
+			problems = append(problems, name+" has no tag yet.")
+		}
+	case CheckTagsAssigned:
+		label = "Every tag has a signer"
+		problems = []string{fmt.Sprintf("%d %s without a signer: select %s and choose its signer.", it.Count, plural(it.Count, "tag", "tags"), plural(it.Count, "it", "each"))}
+	case CheckValid:
+		label, problems = "The transaction passes validation", validationProblems(it.Invalid)
+	case CheckDocumentsTagged:
+		label = "Every document has tags"
+		for _, title := range it.Names {
+			problems = append(problems, fmt.Sprintf("“%s” has no tags: its signers are not asked to sign anything on it.", title))
+		}
+	case CheckSuggestionsDecided:
+		label = "Every suggested field accepted or dismissed"
+		problems = []string{fmt.Sprintf("%d suggested %s not accepted or dismissed.", it.Count, plural(it.Count, "field", "fields"))}
+	}
+	return label + ": " + strings.Join(problems, " ")
 }
 
 func sumValues(m map[int]int) int {

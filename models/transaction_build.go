@@ -1,12 +1,12 @@
 package models
 
 import (
+	"strings"
+
 	"github.com/markuproom/markuproom/models/passwordhash"
 	"github.com/markuproom/markuproom/models/xfdf"
+	"github.com/markuproom/markuproom/web/i18n"
 )
-
-// DefaultInviteSubject is the invitation subject when a transaction names none.
-const DefaultInviteSubject = "Please review and sign your documents"
 
 // signerColors colour tags by participant position, in the editor and in XFDF.
 func signerColors() []string {
@@ -135,18 +135,7 @@ func (s *Store) buildTransaction(id string, orgID int64, in *TransactionInput, d
 	if t.SendFinalEnoteTo == nil {
 		t.SendFinalEnoteTo = StringList{s.evault}
 	}
-	subject := DefaultInviteSubject
-	if in.InviteEmailSubject != nil {
-		subject = *in.InviteEmailSubject
-	} else {
-		for _, pi := range in.Participants {
-			if pi.InviteEmailSubject != nil {
-				subject = *pi.InviteEmailSubject
-				break
-			}
-		}
-	}
-	t.InviteEmailSubject = &subject
+	t.InviteEmailSubject = inviteSubject(in)
 
 	colorOf := make(map[string]string, len(in.Participants))
 	t.Participants = make([]Participant, len(in.Participants))
@@ -229,4 +218,24 @@ func (r RawJSON) orEmpty() RawJSON {
 		return RawJSON("{}")
 	}
 	return r
+}
+
+// inviteSubject is the invitation subject a transaction stores: the one
+// its input gives (at the top or on a participant), or nil for "the
+// default", which each invitation and page says in its reader's language
+// (mail.invitation.subject). The API reads the default back in English, so a
+// read sent back with it (docs/decisions.md, "Invitation subjects") still
+// means the default.
+func inviteSubject(in *TransactionInput) *string {
+	subject := in.InviteEmailSubject
+	for _, pi := range in.Participants {
+		if subject == nil {
+			subject = pi.InviteEmailSubject
+		}
+	}
+	if subject == nil || strings.TrimSpace(*subject) == "" || *subject == i18n.English().T("mail.invitation.subject") {
+		return nil
+	}
+	s := *subject
+	return &s
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/models/modelstest"
 	"github.com/markuproom/markuproom/models/pdf/pdftest"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // fixture is an organization with one uploaded PDF.
@@ -287,7 +288,7 @@ func TestHeaderInjectionIsRefused(t *testing.T) {
 		if to, _ := mail.ParseAddress(h.Get("To")); to == nil || to.Address != "pat@example.com" {
 			t.Fatalf("To: %q", h.Get("To"))
 		}
-		if h.Get("Subject") != models.DefaultInviteSubject {
+		if h.Get("Subject") != i18n.English().T("mail.invitation.subject") {
 			t.Fatalf("default subject: %q", h.Get("Subject"))
 		}
 	})
@@ -312,7 +313,7 @@ func TestWithoutSMTPInvitationsAreHeld(t *testing.T) {
 		if m.Status != models.MessageHeld || !strings.Contains(m.LastError, "no SMTP server is configured") {
 			t.Fatalf("without SMTP: %s %q", m.Status, m.LastError)
 		}
-		if !strings.Contains(logs.String(), "pat@example.com") || !strings.Contains(logs.String(), models.DefaultInviteSubject) {
+		if !strings.Contains(logs.String(), "pat@example.com") || !strings.Contains(logs.String(), i18n.English().T("mail.invitation.subject")) {
 			t.Fatalf("the log does not name recipient and subject:\n%s", logs.String())
 		}
 		// With an SMTP server configured, held messages go out.

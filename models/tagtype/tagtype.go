@@ -1,7 +1,8 @@
 // Package tagtype is the one catalog of tag types: each type's code (the
-// TagType enum of handlers/apispec/openapi.yaml), the words the room shows
-// for it, its palette group, the size a new tag gets, whether it takes a date
-// or a state format, and its icon. Detection, the palette, the API's
+// TagType enum of handlers/apispec/openapi.yaml), the catalog ids of the
+// words the room shows for it (Key; the words are only in the catalog), its
+// palette group, the size a new tag gets, whether it takes a date or a state
+// format, and its icon. Detection, the palette, the API's
 // validation and the editor (through the data-tag-types attribute the viewer
 // renders) read it. Adding a type is one row of All, one value of the OpenAPI
 // enum and one <symbol> of static/img/tags.svg; tests check the other two.
@@ -41,10 +42,21 @@ const (
 // one a date tag that names none is shown with.
 const DefaultDateFormat = "MM/DD/YYYY"
 
+// Key is where a tag type's words are in the message catalog
+// (web/i18n/locales, docs/i18n.md): the ids of its name, of the one line the
+// palette says of it (what the signer does with such a tag, so "Sign here"
+// and "Signature" are told apart before they are placed) and, for a date
+// type, of what its tag holds ("Date signed · MM/DD/YYYY"). Ids are written
+// whole, so the catalog's tests find each; the words are only there.
+type Key struct {
+	Name, Description, Words string
+}
+
 // Type is one tag type and what the room knows of it.
 type Type struct {
-	Code  string
-	Label string
+	Code string
+	// Key names its words in the message catalog.
+	Key Key
 	// Group sorts the palette: GroupSigner, GroupText or GroupNotary.
 	Group string
 	// DefaultWidth and DefaultHeight are the size in points a new tag of this
@@ -55,23 +67,22 @@ type Type struct {
 	// DefaultFormat is the format a new tag of this type starts with (a date
 	// tag: DefaultDateFormat); empty for the others.
 	DefaultFormat string
-	// DateWords say what a date tag holds, before its format on the tag
-	// ("Date signed · MM/DD/YYYY"), when Label does not; empty: Label.
-	DateWords string
 	// Icon is the id of the type's <symbol> in static/img/tags.svg.
 	Icon string
-	// Description says in one line what the signer does with a tag of this
-	// type (the palette shows it on hover and focus), so "Sign here" and
-	// "Signature" are told apart before they are placed.
-	Description string
 }
 
-// Words is what a date tag of this type holds (DateWords, else Label).
-func (t Type) Words() string {
-	if t.DateWords != "" {
-		return t.DateWords
+// GroupTitleID is the catalog id of a palette group's title ("" for a
+// group this version does not know).
+func GroupTitleID(group string) string {
+	switch group {
+	case GroupSigner:
+		return "tagtype.group.signer"
+	case GroupText:
+		return "tagtype.group.text"
+	case GroupNotary:
+		return "tagtype.group.notary"
 	}
-	return t.Label
+	return ""
 }
 
 // date is a type that takes a dateFormat, starting with DefaultDateFormat.
@@ -83,42 +94,42 @@ func date(t Type) Type {
 // All lists the 18 tag types in palette order.
 func All() []Type {
 	return []Type{
-		{Code: Signature, Label: "Signature", Group: GroupSigner, DefaultWidth: 144, DefaultHeight: 36,
-			Icon: "signature", Description: "The signer's signature is applied here when they sign."},
-		{Code: SignHere, Label: "Sign here", Group: GroupSigner, DefaultWidth: 120, DefaultHeight: 30,
-			Icon: "sign-here", Description: "A flag that asks the signer to sign at this spot themselves."},
-		{Code: Initials, Label: "Initials", Group: GroupSigner, DefaultWidth: 60, DefaultHeight: 30,
-			Icon: "initials", Description: "The signer's initials are applied here when they sign."},
-		{Code: InitialHere, Label: "Initial here", Group: GroupSigner, DefaultWidth: 72, DefaultHeight: 30,
-			Icon: "initial-here", Description: "A flag that asks the signer to initial at this spot themselves."},
-		date(Type{Code: Date, Label: "Date", Group: GroupSigner, DefaultWidth: 96, DefaultHeight: 20, DateWords: "Date signed",
-			Icon: "date", Description: "The signing date, printed in the format you choose."}),
-		{Code: FullName, Label: "Full name", Group: GroupSigner, DefaultWidth: 144, DefaultHeight: 20,
-			Icon: "name", Description: "The signer's full name, printed for them."},
-		{Code: FreeText, Label: "Free-form text", Group: GroupText, DefaultWidth: 160, DefaultHeight: 20,
-			Icon: "text", Description: "A box the signer types any text into."},
-		{Code: TextNote, Label: "Text note", Group: GroupText, DefaultWidth: 160, DefaultHeight: 40,
-			Icon: "note", Description: "A note from you on the page; the signer reads it."},
-		{Code: DocumentID, Label: "Document ID", Group: GroupText, DefaultWidth: 144, DefaultHeight: 20,
-			Icon: "document-id", Description: "This document's ID, printed on the page."},
-		{Code: Disclaimer, Label: "Disclaimer", Group: GroupText, DefaultWidth: 216, DefaultHeight: 54,
-			Icon: "disclaimer", Description: "The disclaimer text, printed on the page."},
-		{Code: NotarySessionID, Label: "Notary session ID", Group: GroupNotary, DefaultWidth: 144, DefaultHeight: 20,
-			Icon: "session", Description: "The notarial session's ID, printed for the notary."},
-		{Code: CommissionID, Label: "Commission ID", Group: GroupNotary, DefaultWidth: 120, DefaultHeight: 20,
-			Icon: "commission", Description: "The notary's commission number, printed for them."},
-		date(Type{Code: CommissionExpiration, Label: "Commission expiration", Group: GroupNotary, DefaultWidth: 120, DefaultHeight: 20,
-			Icon: "expiration", Description: "The date the notary's commission ends, in the format you choose."}),
-		{Code: CommissionStamp, Label: "Commission stamp", Group: GroupNotary, DefaultWidth: 180, DefaultHeight: 72,
-			Icon: "stamp", Description: "Where the notary's commission stamp is applied."},
-		{Code: Seal, Label: "Notary seal", Group: GroupNotary, DefaultWidth: 108, DefaultHeight: 108,
-			Icon: "seal", Description: "Where the notary's seal is applied."},
-		{Code: NotaryTitle, Label: "Notary title", Group: GroupNotary, DefaultWidth: 144, DefaultHeight: 20,
-			Icon: "title", Description: "The notary's title, printed for them."},
-		{Code: NotaryCounty, Label: "Notary county", Group: GroupNotary, DefaultWidth: 120, DefaultHeight: 20,
-			Icon: "county", Description: "The county of the notary's commission."},
-		{Code: NotaryState, Label: "Notary state", Group: GroupNotary, DefaultWidth: 96, DefaultHeight: 20, IsState: true,
-			Icon: "state", Description: "The state of the notary's commission, in the format you choose."},
+		{Code: Signature, Key: Key{Name: "tagtype.signature", Description: "tagtype.signature.description"}, Group: GroupSigner, DefaultWidth: 144, DefaultHeight: 36,
+			Icon: "signature"},
+		{Code: SignHere, Key: Key{Name: "tagtype.sign_here", Description: "tagtype.sign_here.description"}, Group: GroupSigner, DefaultWidth: 120, DefaultHeight: 30,
+			Icon: "sign-here"},
+		{Code: Initials, Key: Key{Name: "tagtype.initials", Description: "tagtype.initials.description"}, Group: GroupSigner, DefaultWidth: 60, DefaultHeight: 30,
+			Icon: "initials"},
+		{Code: InitialHere, Key: Key{Name: "tagtype.initial_here", Description: "tagtype.initial_here.description"}, Group: GroupSigner, DefaultWidth: 72, DefaultHeight: 30,
+			Icon: "initial-here"},
+		date(Type{Code: Date, Key: Key{Name: "tagtype.date", Description: "tagtype.date.description", Words: "tagtype.date.words"}, Group: GroupSigner, DefaultWidth: 96, DefaultHeight: 20,
+			Icon: "date"}),
+		{Code: FullName, Key: Key{Name: "tagtype.full_name", Description: "tagtype.full_name.description"}, Group: GroupSigner, DefaultWidth: 144, DefaultHeight: 20,
+			Icon: "name"},
+		{Code: FreeText, Key: Key{Name: "tagtype.free_text", Description: "tagtype.free_text.description"}, Group: GroupText, DefaultWidth: 160, DefaultHeight: 20,
+			Icon: "text"},
+		{Code: TextNote, Key: Key{Name: "tagtype.text_note", Description: "tagtype.text_note.description"}, Group: GroupText, DefaultWidth: 160, DefaultHeight: 40,
+			Icon: "note"},
+		{Code: DocumentID, Key: Key{Name: "tagtype.document_id", Description: "tagtype.document_id.description"}, Group: GroupText, DefaultWidth: 144, DefaultHeight: 20,
+			Icon: "document-id"},
+		{Code: Disclaimer, Key: Key{Name: "tagtype.disclaimer", Description: "tagtype.disclaimer.description"}, Group: GroupText, DefaultWidth: 216, DefaultHeight: 54,
+			Icon: "disclaimer"},
+		{Code: NotarySessionID, Key: Key{Name: "tagtype.notary_session_id", Description: "tagtype.notary_session_id.description"}, Group: GroupNotary, DefaultWidth: 144, DefaultHeight: 20,
+			Icon: "session"},
+		{Code: CommissionID, Key: Key{Name: "tagtype.commission_id", Description: "tagtype.commission_id.description"}, Group: GroupNotary, DefaultWidth: 120, DefaultHeight: 20,
+			Icon: "commission"},
+		date(Type{Code: CommissionExpiration, Key: Key{Name: "tagtype.commission_expiration", Description: "tagtype.commission_expiration.description", Words: "tagtype.commission_expiration"}, Group: GroupNotary, DefaultWidth: 120, DefaultHeight: 20,
+			Icon: "expiration"}),
+		{Code: CommissionStamp, Key: Key{Name: "tagtype.commission_stamp", Description: "tagtype.commission_stamp.description"}, Group: GroupNotary, DefaultWidth: 180, DefaultHeight: 72,
+			Icon: "stamp"},
+		{Code: Seal, Key: Key{Name: "tagtype.seal", Description: "tagtype.seal.description"}, Group: GroupNotary, DefaultWidth: 108, DefaultHeight: 108,
+			Icon: "seal"},
+		{Code: NotaryTitle, Key: Key{Name: "tagtype.notary_title", Description: "tagtype.notary_title.description"}, Group: GroupNotary, DefaultWidth: 144, DefaultHeight: 20,
+			Icon: "title"},
+		{Code: NotaryCounty, Key: Key{Name: "tagtype.notary_county", Description: "tagtype.notary_county.description"}, Group: GroupNotary, DefaultWidth: 120, DefaultHeight: 20,
+			Icon: "county"},
+		{Code: NotaryState, Key: Key{Name: "tagtype.notary_state", Description: "tagtype.notary_state.description"}, Group: GroupNotary, DefaultWidth: 96, DefaultHeight: 20, IsState: true,
+			Icon: "state"},
 	}
 }
 

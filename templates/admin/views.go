@@ -74,11 +74,13 @@ type TransactionView struct {
 	Organization, ReferenceID, Status, StatusLabel string
 	Version                                        int
 	Created, Updated                               string
-	SigningOrder, Notify, Subject                  string
-	Participants                                   []ParticipantView
-	Documents                                      []DocumentView
-	Viewer                                         templates.ViewerView
-	History                                        []EventView
+	// Subject is the invitation subject the caller gave; "" for the
+	// default, which the page says in its language.
+	SigningOrder, Notify, Subject string
+	Participants                  []ParticipantView
+	Documents                     []DocumentView
+	Viewer                        templates.ViewerView
+	History                       []EventView
 	// Messages are the transaction's invitations and webhook calls, newest first.
 	Messages  []MessageRowView
 	CSRFToken string
