@@ -3,6 +3,8 @@ package handlers
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -11,18 +13,18 @@ import (
 // openAPISchemas gives the MCP tools the JSON Schemas of the API's bodies
 // and answers, taken from the OpenAPI document (handlers/apispec), so a
 // tool's schema is the REST route's and cannot drift from it. OpenAPI 3.1
-// schemas are JSON Schema 2020-12; each is handed out with its
-// `#/components/schemas/…` references written in place, since several MCP
-// clients do not follow references.
+// schemas are JSON Schema 2020-12, read as the SDK's typed schemas; each is
+// handed out with its `#/components/schemas/…` references written in place,
+// since several MCP clients do not follow references.
 type openAPISchemas struct {
-	components map[string]any
+	components map[string]*jsonschema.Schema
 }
 
 // newOpenAPISchemas reads the components of the OpenAPI document (as JSON).
 func newOpenAPISchemas(openAPI []byte) (*openAPISchemas, error) {
 	var doc struct {
 		Components struct {
-			Schemas map[string]any `json:"schemas"`
+			Schemas map[string]*jsonschema.Schema `json:"schemas"`
 		} `json:"components"`
 	}
 	if err := json.Unmarshal(openAPI, &doc); err != nil {
@@ -34,81 +36,118 @@ func newOpenAPISchemas(openAPI []byte) (*openAPISchemas, error) {
 	return &openAPISchemas{components: doc.Components.Schemas}, nil
 }
 
-// schema returns the named component schema with every reference written
-// in place; a name the document lacks, or a reference cycle, is an error.
-func (o *openAPISchemas) schema(name string) (map[string]any, error) {
-	v, err := o.inline(map[string]any{"$ref": "#/components/schemas/" + name}, nil)
+// schema returns a copy of the named component schema with every reference
+// written in place; a name the document lacks, or a reference cycle, is an
+// error.
+func (o *openAPISchemas) schema(name string) (*jsonschema.Schema, error) {
+	s, err := o.inline(&jsonschema.Schema{Ref: componentRef + name}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("schema %s: %w", name, err)
 	}
-	return v.(map[string]any), nil
+	return s, nil
 }
 
 // list is the schema of a page of a list answer: {items, nextCursor}.
-func (o *openAPISchemas) list(item, description string) (map[string]any, error) {
+func (o *openAPISchemas) list(item, description string) (*jsonschema.Schema, error) {
 	items, err := o.schema(item)
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{
-		"type": "object", "required": []any{"items"}, "description": description,
-		"properties": map[string]any{
-			"items": map[string]any{"type": "array", "items": items},
-			"nextCursor": map[string]any{"type": "string",
-				"description": "Present when more items follow: pass it as cursor to read the next page."},
+	return &jsonschema.Schema{
+		Type: "object", Required: []string{"items"}, Description: description,
+		Properties: map[string]*jsonschema.Schema{
+			"items": {Type: "array", Items: items},
+			"nextCursor": {Type: "string",
+				Description: "Present when more items follow: pass it as cursor to read the next page."},
 		},
+		PropertyOrder: []string{"items", "nextCursor"},
 	}, nil
 }
 
-// inline copies v, replacing each component reference by a copy of the
-// component (the reference's sibling keywords, such as a description, win).
-func (o *openAPISchemas) inline(v any, seen []string) (any, error) {
-	switch t := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		if ref, ok := t["$ref"].(string); ok {
-			name, found := strings.CutPrefix(ref, "#/components/schemas/")
-			target, known := o.components[name]
-			if !found || !known {
-				return nil, fmt.Errorf("unknown reference %q", ref)
-			}
-			for _, s := range seen {
-				if s == name {
-					return nil, fmt.Errorf("reference cycle through %s", name)
-				}
-			}
-			resolved, err := o.inline(target, append(seen, name))
+// componentRef begins a reference to a component schema.
+const componentRef = "#/components/schemas/"
+
+var (
+	schemaPtr   = reflect.TypeFor[*jsonschema.Schema]()
+	schemaSlice = reflect.TypeFor[[]*jsonschema.Schema]()
+	schemaMap   = reflect.TypeFor[map[string]*jsonschema.Schema]()
+)
+
+// inline copies s, replacing each component reference by a copy of the
+// component (a description beside the reference wins; other keywords beside
+// it are refused, as the document has none). Every schema of the copy is
+// new, so a caller may change it without touching the components.
+func (o *openAPISchemas) inline(s *jsonschema.Schema, seen []string) (*jsonschema.Schema, error) {
+	if s == nil {
+		return nil, nil
+	}
+	if s.Ref != "" {
+		name, found := strings.CutPrefix(s.Ref, componentRef)
+		target, known := o.components[name]
+		if !found || !known {
+			return nil, fmt.Errorf("unknown reference %q", s.Ref)
+		}
+		if slices.Contains(seen, name) {
+			return nil, fmt.Errorf("reference cycle through %s", name)
+		}
+		out, err := o.inline(target, append(seen, name))
+		if err != nil {
+			return nil, err
+		}
+		rest := *s
+		rest.Ref, rest.Description = "", ""
+		if len(rest.Extra) == 0 {
+			rest.Extra = nil
+		}
+		if !reflect.DeepEqual(rest, jsonschema.Schema{}) {
+			return nil, fmt.Errorf("keywords beside the reference %q: only a description is read there", s.Ref)
+		}
+		if s.Description != "" {
+			out.Description = s.Description
+		}
+		return out, nil
+	}
+	out := *s
+	out.Required = slices.Clone(s.Required)
+	v := reflect.ValueOf(&out).Elem()
+	for i := range v.NumField() {
+		f := v.Field(i)
+		switch f.Type() {
+		case schemaPtr:
+			c, err := o.inline(f.Interface().(*jsonschema.Schema), seen)
 			if err != nil {
 				return nil, err
 			}
-			for k, val := range resolved.(map[string]any) {
-				out[k] = val
-			}
-		}
-		for k, val := range t {
-			if k == "$ref" {
+			f.Set(reflect.ValueOf(c))
+		case schemaSlice:
+			list := f.Interface().([]*jsonschema.Schema)
+			if list == nil {
 				continue
 			}
-			c, err := o.inline(val, seen)
-			if err != nil {
-				return nil, err
+			copied := make([]*jsonschema.Schema, len(list))
+			for j, c := range list {
+				var err error
+				if copied[j], err = o.inline(c, seen); err != nil {
+					return nil, err
+				}
 			}
-			out[k] = c
-		}
-		return out, nil
-	case []any:
-		out := make([]any, len(t))
-		for i, val := range t {
-			c, err := o.inline(val, seen)
-			if err != nil {
-				return nil, err
+			f.Set(reflect.ValueOf(copied))
+		case schemaMap:
+			m := f.Interface().(map[string]*jsonschema.Schema)
+			if m == nil {
+				continue
 			}
-			out[i] = c
+			copied := make(map[string]*jsonschema.Schema, len(m))
+			for k, c := range m {
+				var err error
+				if copied[k], err = o.inline(c, seen); err != nil {
+					return nil, err
+				}
+			}
+			f.Set(reflect.ValueOf(copied))
 		}
-		return out, nil
-	default:
-		return v, nil
 	}
+	return &out, nil
 }
 
 // inferredSchema is the JSON Schema of a tool's arguments type, inferred

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/markuproom/markuproom/models"
 )
 
@@ -14,7 +16,7 @@ const uploadToolName = "upload_document"
 
 // uploadTool is upload_document: the API's upload (POST
 // /api/v1/documents/upload) with the PDF as base64 text.
-func (m *mcpHandler) uploadTool(output map[string]any) mcpTool {
+func (m *mcpHandler) uploadTool(output *jsonschema.Schema) mcpTool {
 	return mcpTool{
 		name: uploadToolName, title: "Upload a PDF",
 		description: fmt.Sprintf("Upload a PDF document (at most %d bytes once decoded) to use in a Markup Room. "+
@@ -85,7 +87,7 @@ func uploadPointers(ptr string) string {
 }
 
 // detectedTagsTool is get_detected_tags: GET /api/v1/documents/{id}/detected-tags.
-func (m *mcpHandler) detectedTagsTool(output map[string]any) mcpTool {
+func (m *mcpHandler) detectedTagsTool(output *jsonschema.Schema) mcpTool {
 	return mcpTool{
 		name: "get_detected_tags", title: "List a document's detected fields", readOnly: true,
 		description: "List what an uploaded PDF itself proposes as signature fields: text tags written into it " +

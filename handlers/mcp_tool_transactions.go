@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/web/i18n"
 )
@@ -27,7 +29,7 @@ func (m *mcpHandler) operationBody() int64 {
 }
 
 // createRoomTool is create_markup_room: operation B (POST /api/v1/markup-rooms).
-func (m *mcpHandler) createRoomTool(input, output map[string]any) mcpTool {
+func (m *mcpHandler) createRoomTool(input, output *jsonschema.Schema) mcpTool {
 	return mcpTool{
 		name: "create_markup_room", title: "Create a Markup Room",
 		description: "Create a Markup Room: a web page where a person places the signature fields on the documents " +
@@ -55,7 +57,7 @@ func (m *mcpHandler) createRoomTool(input, output map[string]any) mcpTool {
 }
 
 // getRoomTool is get_markup_room: GET /api/v1/markup-rooms/{id}.
-func (m *mcpHandler) getRoomTool(output map[string]any) mcpTool {
+func (m *mcpHandler) getRoomTool(output *jsonschema.Schema) mcpTool {
 	return mcpTool{
 		name: "get_markup_room", title: "Read a Markup Room", readOnly: true,
 		description: "Read a Markup Room: its status (open, completed once the e-signature session was created, expired), " +
@@ -76,7 +78,7 @@ func (m *mcpHandler) getRoomTool(output map[string]any) mcpTool {
 }
 
 // getTransactionTool is get_transaction: GET /api/v1/transactions/{id}.
-func (m *mcpHandler) getTransactionTool(output map[string]any) mcpTool {
+func (m *mcpHandler) getTransactionTool(output *jsonschema.Schema) mcpTool {
 	return mcpTool{
 		name: "get_transaction", title: "Read a transaction", readOnly: true,
 		description: "Read an e-signature transaction as it is now: its documents with every placed tag " +
@@ -99,7 +101,7 @@ func (m *mcpHandler) getTransactionTool(output map[string]any) mcpTool {
 
 // reviewTransactionTool is review_transaction: GET
 // /api/v1/transactions/{id}/review.
-func (m *mcpHandler) reviewTransactionTool(output map[string]any) mcpTool {
+func (m *mcpHandler) reviewTransactionTool(output *jsonschema.Schema) mcpTool {
 	return mcpTool{
 		name: "review_transaction", title: "Check a transaction before sending", readOnly: true,
 		description: "Walk every participant's path through a transaction and list what would go wrong when its " +
@@ -123,7 +125,7 @@ func (m *mcpHandler) reviewTransactionTool(output map[string]any) mcpTool {
 }
 
 // listTransactionsTool is list_transactions: GET /api/v1/transactions.
-func (m *mcpHandler) listTransactionsTool(output map[string]any) mcpTool {
+func (m *mcpHandler) listTransactionsTool(output *jsonschema.Schema) mcpTool {
 	return mcpTool{
 		name: "list_transactions", title: "List transactions", readOnly: true,
 		description: "List the organization's e-signature transactions, newest first, a page at a time " +
@@ -144,7 +146,7 @@ func (m *mcpHandler) listTransactionsTool(output map[string]any) mcpTool {
 
 // updateTransactionTool is update_transaction: operation A (PUT
 // /api/v1/transactions/{id}), ifVersion standing for If-Match.
-func (m *mcpHandler) updateTransactionTool(input, output map[string]any) mcpTool {
+func (m *mcpHandler) updateTransactionTool(input, output *jsonschema.Schema) mcpTool {
 	return mcpTool{
 		name: "update_transaction", title: "Replace a transaction", destructive: true,
 		description: "Replace an e-signature transaction's documents, tags and participants with these, in one step: " +
@@ -195,7 +197,7 @@ func (m *mcpHandler) updateTransaction(ctx context.Context, caller *mcpCaller, r
 }
 
 // listTemplatesTool is list_templates: GET /api/v1/templates.
-func (m *mcpHandler) listTemplatesTool(output map[string]any) mcpTool {
+func (m *mcpHandler) listTemplatesTool(output *jsonschema.Schema) mcpTool {
 	return mcpTool{
 		name: "list_templates", title: "List templates", readOnly: true,
 		description: "List the organization's templates (saved sets of signature fields with roles for one or more documents), " +

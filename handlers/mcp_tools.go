@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -71,7 +72,7 @@ type (
 // answers.
 func (m *mcpHandler) tools(o *openAPISchemas) ([]mcpTool, error) {
 	var errs []error
-	must := func(s map[string]any, err error) map[string]any {
+	must := func(s *jsonschema.Schema, err error) *jsonschema.Schema {
 		errs = append(errs, err)
 		return s
 	}
@@ -147,16 +148,17 @@ func setLimitRange(s *jsonschema.Schema) {
 
 // updateTransactionSchema is operation A's body (TransactionInput) with the
 // transaction's id required and the optional ifVersion.
-func updateTransactionSchema(body map[string]any) map[string]any {
+func updateTransactionSchema(body *jsonschema.Schema) *jsonschema.Schema {
 	if body == nil {
 		return nil
 	}
-	props, _ := body["properties"].(map[string]any)
-	props["id"] = map[string]any{"type": "string", "description": "The id of the transaction to replace (get_transaction or list_transactions name it)."}
-	props["ifVersion"] = map[string]any{"type": "integer", "minimum": 1, "description": "The version you read (get_transaction's version): " +
+	if body.Properties == nil {
+		body.Properties = map[string]*jsonschema.Schema{}
+	}
+	body.Properties["id"] = &jsonschema.Schema{Type: "string", Description: "The id of the transaction to replace (get_transaction or list_transactions name it)."}
+	body.Properties["ifVersion"] = &jsonschema.Schema{Type: "integer", Minimum: jsonschema.Ptr(1.0), Description: "The version you read (get_transaction's version): " +
 		"the call is refused with 412 when the transaction changed since. Leave it out to replace whatever is there."}
-	required, _ := body["required"].([]any)
-	body["required"] = append(required, "id")
-	body["description"] = "Operation A's body: the whole transaction as it shall be afterwards, plus its id."
+	body.Required = append(slices.Clone(body.Required), "id")
+	body.Description = "Operation A's body: the whole transaction as it shall be afterwards, plus its id."
 	return body
 }
