@@ -93,12 +93,6 @@ func withTotals(counts map[RollupKey]int64) map[RollupKey]int64 {
 	return out
 }
 
-// upsertRollups is the statement that adds counts to metric_rollups, one
-// row per key, and its arguments.
-func upsertRollups(counts map[RollupKey]int64) (string, []any) {
-	return upsertRollupKeys(sortedRollupKeys(counts), counts)
-}
-
 // sortedRollupKeys are counts' keys in one order, so that concurrent
 // flushes lock rows alike.
 func sortedRollupKeys(counts map[RollupKey]int64) []RollupKey {

@@ -68,7 +68,8 @@ func TestMatchAcceptLanguage(t *testing.T) {
 // once, each getting its own words, numbers and plurals.
 func TestLocalizersAreBuiltOnceAndShared(t *testing.T) {
 	for _, lang := range append(append([]Language{}, Languages...), Pseudo) {
-		if New(lang) != New(lang) {
+		first, again := New(lang), New(lang)
+		if first != again {
 			t.Errorf("%s: a new Localizer per call", lang.Tag)
 		}
 	}
