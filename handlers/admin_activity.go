@@ -19,7 +19,7 @@ func (h *adminHandler) adminActivity(c *gin.Context) error {
 	if b := c.Query("before"); b != "" {
 		n, err := strconv.ParseInt(b, 10, 64)
 		if err != nil || n <= 0 {
-			return models.Invalid("query:before", "invalid_type", "before must be an entry's id.")
+			return models.Invalid("query:before", "invalid_type", "problem.list.before")
 		}
 		before = n
 	}

@@ -44,7 +44,7 @@ func (h *adminHandler) adminAudit(c *gin.Context) error {
 	if invalid != nil {
 		status = http.StatusBadRequest
 		v.Invalid = map[string]string{}
-		localizeValidation(ctx, invalid)
+		wordValidation(ctx, invalid)
 		for _, fe := range invalid.Errors {
 			if name := strings.TrimPrefix(fe.Pointer, "query:"); v.Invalid[name] == "" {
 				v.Invalid[name] = auditFilterMessage(i18n.From(ctx), fe)

@@ -84,40 +84,40 @@ func parseAuditQuery(q url.Values) (auditQuery, error) {
 	} else if org != "" {
 		id, ok := models.ParseRowID(org)
 		if !ok {
-			p.Add("query:org", "invalid_type", "Choose an organization from the list (an organization's id).")
+			p.Add("query:org", "invalid_type", "problem.audit.org")
 		}
 		f.OrganizationID = &id
 	}
 	f.Actor = out.Params.Get("actor")
 	if len([]rune(f.Actor)) > maxAuditActorFilter {
-		p.Add("query:actor", "too_long", "The actor filter is at most %d characters.", maxAuditActorFilter)
+		p.Add("query:actor", "too_long", "problem.audit.actor", "max", maxAuditActorFilter)
 	}
 	f.Action = out.Params.Get("action")
 	if f.Action != "" && !validAuditAction(f.Action) {
-		p.Add("query:action", "invalid_action", "Lower-case words joined by dots (participant.renamed), or a prefix ending in a dot; at most %d characters.", maxAuditActionFilter)
+		p.Add("query:action", "invalid_action", "problem.audit.action", "max", maxAuditActionFilter)
 	}
 	f.TransactionID = out.Params.Get("transaction")
 	if f.TransactionID != "" && !models.ValidServiceID(f.TransactionID) {
-		p.Add("query:transaction", "invalid_id", "Paste a transaction's whole id.")
+		p.Add("query:transaction", "invalid_id", "problem.audit.transaction")
 	}
 	var err error
 	if f.From, err = parseAuditTime(out.Params.Get("from"), false); err != nil {
-		p.Add("query:from", "invalid_time", "From must be a date (2026-11-26) or a date and time (2026-11-26T14:30).")
+		p.Add("query:from", "invalid_time", "problem.audit.from")
 	}
 	if f.To, err = parseAuditTime(out.Params.Get("to"), true); err != nil {
-		p.Add("query:to", "invalid_time", "To must be a date (2026-11-26) or a date and time (2026-11-26T14:30).")
+		p.Add("query:to", "invalid_time", "problem.audit.to")
 	}
 	if !f.From.IsZero() && !f.To.IsZero() && !f.From.Before(f.To) {
-		p.Add("query:to", "empty_range", "To must come after From.")
+		p.Add("query:to", "empty_range", "problem.audit.range")
 	}
 	if c := q.Get("cursor"); c != "" {
 		cur, ok := parseAuditCursor(c)
 		if !ok {
-			p.Add("query:cursor", "invalid_cursor", "The cursor parameter is not one this service issued; follow the list's own links.")
+			p.Add("query:cursor", "invalid_cursor", "problem.http.cursor", "name", "cursor")
 		}
 		out.Cursor = cur
 	}
-	return out, p.Err(models.KindInvalid, "Some filters are not valid.")
+	return out, p.Err(models.KindInvalid, "problem.summary.filters_invalid")
 }
 
 // validAuditAction tells whether s can be an action or an action's prefix:

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"mime"
 	"net/http"
-	"strconv"
 
 	"github.com/gin-gonic/gin"
 
@@ -57,8 +56,7 @@ func (h *adminHandler) adminTransactionsXLSX(c *gin.Context) error {
 		}
 		for _, row := range page {
 			if err := x.Write(row...); errors.Is(err, export.ErrTooManyRows) {
-				return models.Unprocessable("query", "too_many_rows",
-					"These filters select more than "+strconv.Itoa(export.MaxXLSXRows)+" transactions, more than a spreadsheet holds: narrow them, or export CSV.")
+				return models.Unprocessable("query", "too_many_rows", "problem.export.too_many_rows", "max", export.MaxXLSXRows)
 			} else if err != nil {
 				return err
 			}

@@ -45,7 +45,7 @@ func exportServer(t *testing.T, next exportPages) *httptest.Server {
 // the connection is cut, so the download fails instead of ending short.
 func TestStreamCSVFailsVisibly(t *testing.T) {
 	failure := errors.New("database gone")
-	srv := exportServer(t, pagesThatFail(0, models.Invalid("query:q", "too_long", "too long")))
+	srv := exportServer(t, pagesThatFail(0, models.Invalid("query:q", "too_long", "problem.list.search_too_long", "max", 200)))
 	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/x.csv", nil)
 	req.Header.Set("Accept", "application/json") // a problem body (the HTML error page needs the whole site)
 	res, err := http.DefaultClient.Do(req)

@@ -27,7 +27,7 @@ func orgParam(c *gin.Context) (int64, error) {
 
 // firstProblem is a validation error's message for a form.
 func firstProblem(ctx context.Context, ve *models.ValidationError) string {
-	localizeValidation(ctx, ve)
+	wordValidation(ctx, ve)
 	if len(ve.Errors) > 0 {
 		return ve.Errors[0].Detail
 	}

@@ -188,7 +188,7 @@ func (h *adminHandler) adminDisableUser(c *gin.Context) error {
 		return models.ErrNotFound
 	}
 	if uid == adminFrom(c).ID {
-		return errStatus(http.StatusUnprocessableEntity, i18n.T(c.Request.Context(), "admin.org.users.disable_self"))
+		return errStatus(http.StatusUnprocessableEntity, "admin.org.users.disable_self")
 	}
 	if err := h.organizations.DisableUser(c.Request.Context(), id, uid); err != nil {
 		return err
@@ -254,7 +254,7 @@ func (h *adminHandler) adminSetEmbedOrigins(c *gin.Context) error {
 	_, err = h.organizations.SetOrganizationEmbedOrigins(c.Request.Context(), id, models.SplitEmbedOrigins(text))
 	var ve *models.ValidationError
 	if errors.As(err, &ve) {
-		localizeValidation(c.Request.Context(), ve)
+		wordValidation(c.Request.Context(), ve)
 		v := admin.OrganizationView{EmbedOrigins: text}
 		for _, fe := range ve.Errors {
 			v.EmbedErrors = append(v.EmbedErrors, fe.Detail)

@@ -89,7 +89,7 @@ func (h *adminHandler) adminRetryMessage(c *gin.Context) error {
 	}
 	m, err := h.outbox.RetryMessage(c.Request.Context(), c.Param("id"))
 	if errors.Is(err, models.ErrConflict) {
-		return errStatus(http.StatusConflict, i18n.T(c.Request.Context(), "admin.outbox.retry_conflict", "status", string(m.Status)))
+		return errStatus(http.StatusConflict, "admin.outbox.retry_conflict", "status", string(m.Status))
 	}
 	if err != nil {
 		return err

@@ -28,7 +28,7 @@ func (h *adminHandler) adminOverview(c *gin.Context) error {
 	if org := c.Query("org"); org != "" {
 		id, err := strconv.ParseInt(org, 10, 64)
 		if err != nil || id <= 0 {
-			return models.Invalid("query:org", "invalid_type", "org must be an organization's id.")
+			return models.Invalid("query:org", "invalid_type", "problem.list.org")
 		}
 		f.OrganizationID = id
 	}
@@ -47,7 +47,7 @@ func (h *adminHandler) adminOverview(c *gin.Context) error {
 		}
 	}
 	if !found {
-		return errStatus(http.StatusNotFound, l.T("admin.overview.no_such_organization", "id", strconv.FormatInt(f.OrganizationID, 10)))
+		return errStatus(http.StatusNotFound, "admin.overview.no_such_organization", "id", strconv.FormatInt(f.OrganizationID, 10))
 	}
 	o, err := h.overview.Overview(ctx, f)
 	if err != nil {

@@ -74,7 +74,7 @@ func (h *adminHandler) readNewRoomForm(c *gin.Context) (*newRoomForm, error) {
 		}
 		f.values = c.Request.PostForm
 	default:
-		return f, errStatus(http.StatusUnsupportedMediaType, "Send the form as multipart/form-data.")
+		return f, errStatus(http.StatusUnsupportedMediaType, "error.form_not_multipart")
 	}
 	if err := verifyCSRF(csrfToken(c), f.values.Get(csrfField)); err != nil {
 		return f, err
@@ -86,7 +86,7 @@ func (h *adminHandler) readNewRoomForm(c *gin.Context) (*newRoomForm, error) {
 // readNewRoomParts reads a multipart form part by part.
 func (h *adminHandler) readNewRoomParts(c *gin.Context, f *newRoomForm, boundary string) error {
 	if boundary == "" {
-		return errStatus(http.StatusBadRequest, "The form has no multipart boundary.")
+		return errStatus(http.StatusBadRequest, "error.form_no_boundary")
 	}
 	mr := multipart.NewReader(c.Request.Body, boundary)
 	for n := 0; ; n++ {
@@ -98,10 +98,10 @@ func (h *adminHandler) readNewRoomParts(c *gin.Context, f *newRoomForm, boundary
 			if isBodyTooLarge(err) {
 				return err
 			}
-			return errStatus(http.StatusBadRequest, "The form cannot be read: "+err.Error())
+			return errStatus(http.StatusBadRequest, "error.form_unreadable", "reason", err.Error())
 		}
 		if n >= newRoomMaxFields {
-			return errStatus(http.StatusRequestEntityTooLarge, "The form has too many fields.")
+			return errStatus(http.StatusRequestEntityTooLarge, "error.form_too_many_fields")
 		}
 		if part.FormName() == "files" {
 			err = h.stageNewRoomFile(c, f, part)
@@ -152,10 +152,10 @@ func readFormField(values url.Values, part *multipart.Part) error {
 		if isBodyTooLarge(err) {
 			return err
 		}
-		return errStatus(http.StatusBadRequest, "The form cannot be read: "+err.Error())
+		return errStatus(http.StatusBadRequest, "error.form_unreadable", "reason", err.Error())
 	}
 	if len(b) > newRoomMaxFieldBytes {
-		return errStatus(http.StatusRequestEntityTooLarge, "The form field "+strconv.Quote(part.FormName())+" is too long.")
+		return errStatus(http.StatusRequestEntityTooLarge, "error.form_field_too_long", "field", models.Quoted(part.FormName()))
 	}
 	values.Add(part.FormName(), string(b))
 	return nil

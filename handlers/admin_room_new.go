@@ -233,7 +233,7 @@ func (h *adminHandler) adminRoomCreated(c *gin.Context) error {
 // the pointers of operation B's body (#/senderId, #/documents/1,
 // #/participants/0/email, #/templateId, #/config…) name the form's fields.
 func newRoomProblems(ctx context.Context, ve *models.ValidationError, rows []admin.NewRoomParticipantView) map[string]string {
-	localizeValidation(ctx, ve)
+	wordValidation(ctx, ve)
 	out := map[string]string{}
 	add := func(field, msg string) {
 		if out[field] == "" {

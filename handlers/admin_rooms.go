@@ -52,7 +52,7 @@ func (h *adminHandler) adminExpireRoom(c *gin.Context) error {
 	}
 	err := h.rooms.ExpireRoom(c.Request.Context(), c.Param("id"))
 	if errors.Is(err, models.ErrConflict) {
-		return errStatus(http.StatusConflict, i18n.T(c.Request.Context(), "admin.rooms.already_closed"))
+		return errStatus(http.StatusConflict, "admin.rooms.already_closed")
 	}
 	if err != nil {
 		return err

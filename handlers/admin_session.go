@@ -13,7 +13,6 @@ import (
 
 	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/models"
-	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // adminSessionName is the admin console's cookie, separate from room sessions.
@@ -80,7 +79,7 @@ func requireAdmin(c *gin.Context) {
 		return
 	}
 	if c.GetBool(adminLockedKey) {
-		respondError(c, errStatus(http.StatusForbidden, i18n.T(c.Request.Context(), "admin.login.forbidden")))
+		respondError(c, errStatus(http.StatusForbidden, "admin.login.forbidden"))
 		return
 	}
 	if c.Request.Method == http.MethodGet || c.Request.Method == http.MethodHead {
@@ -89,7 +88,7 @@ func requireAdmin(c *gin.Context) {
 		c.Abort()
 		return
 	}
-	respondError(c, errStatus(http.StatusUnauthorized, i18n.T(c.Request.Context(), "admin.login.required")))
+	respondError(c, errStatus(http.StatusUnauthorized, "admin.login.required"))
 }
 
 // adminFrom is the signed-in admin (set by requireAdmin's chain).

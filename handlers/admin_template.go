@@ -115,7 +115,7 @@ func (h *adminHandler) adminArchiveTemplate(c *gin.Context) error {
 // of a template: it was archived already.
 func archivedTemplateError(c *gin.Context, err error) error {
 	if errors.Is(err, models.ErrConflict) {
-		return errStatus(http.StatusConflict, i18n.T(c.Request.Context(), "admin.template.archived_error"))
+		return errStatus(http.StatusConflict, "admin.template.archived_error")
 	}
 	return err
 }

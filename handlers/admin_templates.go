@@ -24,7 +24,7 @@ func (h *adminHandler) adminTemplates(c *gin.Context) error {
 	if org := c.Query("org"); org != "" {
 		id, err := strconv.ParseInt(org, 10, 64)
 		if err != nil || id <= 0 {
-			return models.Invalid("query:org", "invalid_type", "org must be an organization's id.")
+			return models.Invalid("query:org", "invalid_type", "problem.list.org")
 		}
 		f.OrganizationID = id
 	}

@@ -81,7 +81,7 @@ func transactionFilterFrom(c *gin.Context) (models.AdminTransactionFilter, error
 	if org := c.Query("org"); org != "" {
 		id, err := strconv.ParseInt(org, 10, 64)
 		if err != nil || id <= 0 {
-			return f, models.Invalid("query:org", "invalid_type", "org must be an organization's id.")
+			return f, models.Invalid("query:org", "invalid_type", "problem.list.org")
 		}
 		f.OrganizationID = id
 	}

@@ -81,7 +81,7 @@ func (h *apiHandler) listAuditEvents(c *gin.Context) error {
 	if s, ok := c.GetQuery("since"); ok {
 		t, err := time.Parse(time.RFC3339, s)
 		if err != nil {
-			return models.Invalid("query:since", "invalid_time", "since must be an RFC 3339 time, such as 2026-11-26T14:30:00Z.")
+			return models.Invalid("query:since", "invalid_time", "problem.list.since")
 		}
 		f.From = t
 	}
@@ -96,7 +96,7 @@ func (h *apiHandler) writeAuditPage(c *gin.Context, f models.AuditFilter) error 
 	if v, ok := c.GetQuery("limit"); ok {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > maxAuditLimit {
-			return models.Invalid("query:limit", "out_of_range", "limit must be a whole number from 1 to "+strconv.Itoa(maxAuditLimit)+".")
+			return models.Invalid("query:limit", "out_of_range", "problem.list.limit_from_1", "max", maxAuditLimit)
 		}
 		limit = n
 	}
@@ -104,7 +104,7 @@ func (h *apiHandler) writeAuditPage(c *gin.Context, f models.AuditFilter) error 
 	if v := c.Query("cursor"); v != "" {
 		id, ok := models.ParseAuditCursor(v)
 		if !ok {
-			return models.Invalid("query:cursor", "invalid_cursor", "The cursor parameter is not one this service issued; follow the list's own links.")
+			return models.Invalid("query:cursor", "invalid_cursor", "problem.http.cursor", "name", "cursor")
 		}
 		cursor = id
 	}

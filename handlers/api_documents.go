@@ -86,10 +86,9 @@ func (h *apiHandler) uploadDocument(c *gin.Context) error {
 	case "multipart/form-data":
 		staged, title, err = h.stageMultipart(c, h.documents, params["boundary"], nil)
 	default:
-		return &models.ValidationError{Kind: models.KindUnsupportedMedia,
-			Detail: "Send the PDF as multipart/form-data (part \"file\") or as an application/pdf body.",
+		return &models.ValidationError{Kind: models.KindUnsupportedMedia, Message: models.Msg("problem.upload.media_type"),
 			Errors: []models.FieldError{{Pointer: "header:Content-Type", Code: "unsupported_media_type",
-				Detail: fmt.Sprintf("Content type %q is not accepted.", c.GetHeader("Content-Type"))}}}
+				Message: models.Msg("problem.http.content_type", "type", models.Quoted(c.GetHeader("Content-Type")))}}}
 	}
 	if err != nil {
 		return err
@@ -146,7 +145,7 @@ func (h *apiHandler) getDetectedTags(c *gin.Context) error {
 // just before the file is received (browser forms put it first).
 func (s *site) stageMultipart(c *gin.Context, files uploadStager, boundary string, beforeFile func(csrf string) error) (*models.StagedUpload, string, error) {
 	if boundary == "" {
-		return nil, "", models.Invalid("header:Content-Type", "missing_boundary", "The multipart body has no boundary parameter.")
+		return nil, "", models.Invalid("header:Content-Type", "missing_boundary", "problem.upload.no_boundary")
 	}
 	mr := multipart.NewReader(c.Request.Body, boundary)
 	var (
@@ -167,12 +166,12 @@ func (s *site) stageMultipart(c *gin.Context, files uploadStager, boundary strin
 			if isBodyTooLarge(err) {
 				return fail(err)
 			}
-			return fail(models.Invalid("#", "malformed_multipart", "The multipart body cannot be read: "+err.Error()))
+			return fail(models.Invalid("#", "malformed_multipart", "problem.upload.multipart", "reason", err.Error()))
 		}
 		switch part.FormName() {
 		case "file":
 			if staged != nil {
-				return fail(models.Invalid("#/file", "duplicate_file", "Send exactly one part named \"file\"."))
+				return fail(models.Invalid("#/file", "duplicate_file", "problem.upload.one_file"))
 			}
 			if beforeFile != nil {
 				if err := beforeFile(csrf); err != nil {
@@ -201,7 +200,7 @@ func (s *site) stageMultipart(c *gin.Context, files uploadStager, boundary strin
 		_ = part.Close()
 	}
 	if staged == nil {
-		return nil, "", models.Invalid("#/file", "required", "The multipart body has no part named \"file\".")
+		return nil, "", models.Invalid("#/file", "required", "problem.upload.no_file")
 	}
 	return staged, title, nil
 }

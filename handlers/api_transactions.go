@@ -19,19 +19,19 @@ import (
 func requireJSON(c *gin.Context) error {
 	header := c.GetHeader("Content-Type")
 	mediaType, params, err := mime.ParseMediaType(header)
-	detail := ""
+	var m models.Message
 	switch {
 	case header == "":
-		detail = "The request has no Content-Type; send it as application/json."
+		m = models.Msg("problem.http.no_content_type")
 	case err != nil || mediaType != "application/json":
-		detail = "Content type " + strconv.Quote(header) + " is not accepted; send application/json."
+		m = models.Msg("problem.http.not_json", "type", models.Quoted(header))
 	case params["charset"] != "" && !strings.EqualFold(params["charset"], "utf-8"):
-		detail = "Charset " + strconv.Quote(params["charset"]) + " is not accepted; JSON is sent as UTF-8."
+		m = models.Msg("problem.http.charset", "charset", models.Quoted(params["charset"]))
 	default:
 		return nil
 	}
-	return &models.ValidationError{Kind: models.KindUnsupportedMedia, Detail: "Send the body as application/json (UTF-8).",
-		Errors: []models.FieldError{{Pointer: "header:Content-Type", Code: "unsupported_media_type", Detail: detail}}}
+	return &models.ValidationError{Kind: models.KindUnsupportedMedia, Message: models.Msg("problem.http.send_json"),
+		Errors: []models.FieldError{{Pointer: "header:Content-Type", Code: "unsupported_media_type", Message: m}}}
 }
 
 func (h *apiHandler) createTransaction(c *gin.Context) error {
@@ -136,7 +136,7 @@ func queryLimit(c *gin.Context) (int, error) {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < 1 || n > models.MaxListLimit {
-		return 0, models.Invalid("query:limit", "out_of_range", "limit must be a whole number from 1 to "+strconv.Itoa(models.MaxListLimit)+".")
+		return 0, models.Invalid("query:limit", "out_of_range", "problem.list.limit_from_1", "max", models.MaxListLimit)
 	}
 	return n, nil
 }

@@ -102,7 +102,7 @@ func webhookReplaySecrets(store WebhookStore) replaySecrets {
 			}
 			w, err := store.GetWebhook(c.Request.Context(), principalFrom(c).Organization.ID, id)
 			if errors.Is(err, models.ErrNotFound) {
-				return nil, errStatus(http.StatusGone, "The webhook endpoint registered with this Idempotency-Key has been deleted since; its secret is not shown again. Register it anew with a new key.")
+				return nil, errStatus(http.StatusGone, "error.webhook_deleted")
 			}
 			if err != nil {
 				return nil, err
@@ -167,7 +167,7 @@ func rotationReplaySecrets(store WebhookStore) replaySecrets {
 			if json.Unmarshal(body, &m) != nil || json.Unmarshal(m["id"], &id) != nil || json.Unmarshal(m[digestKey], &want) != nil {
 				return nil, errors.New("the stored response of this Idempotency-Key is not a secret rotation")
 			}
-			gone := errStatus(http.StatusGone, "The secret this Idempotency-Key's rotation made no longer signs (the endpoint was deleted or rotated again since); it is not shown again. Rotate anew with a new key.")
+			gone := errStatus(http.StatusGone, "error.webhook_secret_gone")
 			w, err := store.GetWebhook(c.Request.Context(), principalFrom(c).Organization.ID, id)
 			if errors.Is(err, models.ErrNotFound) {
 				return nil, gone

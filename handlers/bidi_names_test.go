@@ -108,7 +108,7 @@ func TestNamesWithBidiControlsAreRefusedAtTheirField(t *testing.T) {
 		req.Header.Set("X-CSRF-Token", tr.csrf)
 		req.Header.Set("X-Markup-Lang", "es")
 		p = tr.b.do(req).problem(http.StatusUnprocessableEntity)
-		if p.Errors[0].Detail != "Este texto contiene caracteres que cambian la dirección en que se lee (controles bidireccionales); elimínelos." {
+		if p.Errors[0].Detail != speaker(t, "es").T("problem.value.bidi") || !strings.Contains(p.Errors[0].Detail, "bidireccionales") {
 			t.Errorf("the Spanish refusal reads %q", p.Errors[0].Detail)
 		}
 		if docs := tr.docs(t); len(docs) != 1 || len(tr.participantIDs(t)) != 2 {

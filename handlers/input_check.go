@@ -24,7 +24,7 @@ func checkInput(c *gin.Context) error {
 	pattern := route.Route(c.FullPath())
 	for _, p := range c.Params {
 		if !validPathParam(pattern, p.Key, p.Value) {
-			return errStatus(http.StatusNotFound, "There is nothing at this address.")
+			return errStatus(http.StatusNotFound, "error.nothing_here")
 		}
 	}
 	if err := checkQuery(c.Request.URL.RawQuery, pattern); err != nil {
@@ -95,19 +95,19 @@ func checkQuery(raw string, pattern route.Route) error {
 	}
 	q, err := url.ParseQuery(raw)
 	if err != nil {
-		return models.Invalid("query", "invalid_query", "The query string is not valid: check its percent-encoding.")
+		return models.Invalid("query", "invalid_query", "problem.http.query")
 	}
 	paging := pageParams(pattern)
 	for key, values := range q {
 		if !isText(key) {
-			return models.Invalid("query", "invalid_encoding", "A query parameter's name is not valid UTF-8 text.")
+			return models.Invalid("query", "invalid_encoding", "problem.http.query_name")
 		}
 		for _, v := range values {
 			if !isText(v) {
-				return models.Invalid("query:"+key, "invalid_encoding", "The query parameter "+key+" is not valid UTF-8 text (or contains NUL).")
+				return models.Invalid("query:"+key, "invalid_encoding", "problem.http.query_value", "name", key)
 			}
 			if valid, ok := paging[key]; ok && v != "" && !valid(v) {
-				return models.Invalid("query:"+key, "invalid_cursor", "The "+key+" parameter is not one this service issued; follow the list's own links.")
+				return models.Invalid("query:"+key, "invalid_cursor", "problem.http.cursor", "name", key)
 			}
 		}
 	}
@@ -131,18 +131,17 @@ func checkForm(c *gin.Context) error {
 	if err := c.Request.ParseForm(); err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			return &models.ValidationError{Kind: models.KindTooLarge, Detail: "The form is larger than this page accepts.",
-				Errors: []models.FieldError{{Pointer: "#", Code: "too_large", Detail: "The form is larger than this page accepts."}}}
+			return models.Refusal(models.KindTooLarge, "#", "too_large", models.Msg("problem.http.form_too_large"))
 		}
-		return models.Invalid("#", "invalid_form", "The form could not be read: check its encoding.")
+		return models.Invalid("#", "invalid_form", "problem.http.form")
 	}
 	for key, values := range c.Request.PostForm {
 		if !isText(key) {
-			return models.Invalid("#", "invalid_encoding", "A form field's name is not valid UTF-8 text.")
+			return models.Invalid("#", "invalid_encoding", "problem.http.form_name")
 		}
 		for _, v := range values {
 			if !isText(v) {
-				return models.Invalid("#/"+key, "invalid_encoding", "The field "+key+" is not valid UTF-8 text (or contains NUL).")
+				return models.Invalid("#/"+key, "invalid_encoding", "problem.http.form_value", "name", key)
 			}
 		}
 	}

@@ -28,7 +28,7 @@ func readMCPArgs(raw json.RawMessage, names ...string) *mcpArgs {
 		return a
 	}
 	if trimmed[0] != '{' || json.Unmarshal(trimmed, &a.fields) != nil {
-		a.p.Add("#", "invalid_type", "The arguments must be a JSON object.")
+		a.p.Add("#", "invalid_type", "problem.mcp.arguments_object")
 		return a
 	}
 	unknown := make([]string, 0)
@@ -43,7 +43,7 @@ func readMCPArgs(raw json.RawMessage, names ...string) *mcpArgs {
 	}
 	sort.Strings(unknown)
 	for _, name := range unknown {
-		a.p.Add("#/"+name, "unknown_field", "The field %q is not an argument of this tool; check its spelling.", name)
+		a.p.Add("#/"+name, "unknown_field", "problem.mcp.unknown_argument", "field", models.Quoted(name))
 	}
 	return a
 }
@@ -53,22 +53,22 @@ func (a *mcpArgs) str(name string, required bool, max int) string {
 	raw, ok := a.fields[name]
 	if !ok || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
 		if required {
-			a.p.Add("#/"+name, "required", "The field %q is required.", name)
+			a.p.Add("#/"+name, "required", "problem.field.required", "field", models.Quoted(name))
 		}
 		return ""
 	}
 	var s string
 	if json.Unmarshal(raw, &s) != nil {
-		a.p.Add("#/"+name, "invalid_type", "The field %q must be a string.", name)
+		a.p.Add("#/"+name, "invalid_type", "problem.mcp.not_string", "field", models.Quoted(name))
 		return ""
 	}
 	switch {
 	case !isText(s):
-		a.p.Add("#/"+name, "invalid_encoding", "The field %q is not valid UTF-8 text (or contains NUL).", name)
+		a.p.Add("#/"+name, "invalid_encoding", "problem.mcp.not_text", "field", models.Quoted(name))
 	case required && s == "":
-		a.p.Add("#/"+name, "required", "The field %q may not be empty.", name)
+		a.p.Add("#/"+name, "required", "problem.mcp.empty", "field", models.Quoted(name))
 	case max > 0 && utf8.RuneCountInString(s) > max:
-		a.p.Add("#/"+name, "too_long", "The field %q may have at most %d characters.", name, max)
+		a.p.Add("#/"+name, "too_long", "problem.mcp.too_long", "field", models.Quoted(name), "max", max)
 	}
 	return s
 }
@@ -81,7 +81,7 @@ func (a *mcpArgs) integer(name string) int {
 	}
 	var f float64
 	if json.Unmarshal(raw, &f) != nil || f != float64(int(f)) {
-		a.p.Add("#/"+name, "invalid_type", "The field %q must be a whole number.", name)
+		a.p.Add("#/"+name, "invalid_type", "problem.field.not_integer", "field", models.Quoted(name))
 		return 0
 	}
 	return int(f)
@@ -89,5 +89,5 @@ func (a *mcpArgs) integer(name string) int {
 
 // err is the 400 of every problem found, or nil.
 func (a *mcpArgs) err() error {
-	return a.p.Err(models.KindInvalid, "The tool's arguments are not valid; see errors for each problem.")
+	return a.p.Err(models.KindInvalid, "problem.summary.mcp_arguments")
 }

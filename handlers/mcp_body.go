@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 
@@ -44,7 +43,7 @@ func (m *mcpHandler) bodyLimit(method, tool string) int64 {
 func (m *mcpHandler) readBody(r *http.Request, w http.ResponseWriter) ([]byte, *mcpUpload, error) {
 	declared := r.ContentLength
 	if declared > m.maxBody {
-		return nil, nil, mcpTooLarge("any message", m.maxBody)
+		return nil, nil, mcpTooLarge(models.Msg("problem.mcp.any_message"), m.maxBody)
 	}
 	head, err := readUpTo(r.Body, mcpMessageBytes+1, declared)
 	if err != nil {
@@ -95,7 +94,7 @@ func (m *mcpHandler) extractUpload(r io.Reader, size int64) ([]byte, *mcpUpload,
 	out := bytes.NewBuffer(make([]byte, 0, size))
 	up, err := extractUpload(r, out, "", m.api.cfg.MaxUploadBytes, mcpMessageBytes)
 	if errors.Is(err, errUploadMessageTooLarge) {
-		return nil, nil, mcpTooLarge("the arguments of upload_document besides content_base64", mcpMessageBytes)
+		return nil, nil, mcpTooLarge(models.Msg("problem.mcp.upload_arguments"), mcpMessageBytes)
 	}
 	return out.Bytes(), up, err
 }
@@ -120,29 +119,26 @@ func isBatch(body []byte) bool {
 // mcpBatchRefusal refuses a JSON-RPC batch: each message must be a request
 // of its own, counted by the rate limit.
 func mcpBatchRefusal() error {
-	return models.Invalid("#", "batch_not_supported",
-		"Send one JSON-RPC message per request: batches are not accepted, so that each call counts against the token's rate limit.")
+	return models.Invalid("#", "batch_not_supported", "problem.mcp.batch")
 }
 
 // mcpTooLarge refuses a body over the limit of what it calls (413).
-func mcpTooLarge(what string, limit int64) error {
-	return &models.ValidationError{Kind: models.KindTooLarge,
-		Detail: "The request body is larger than the limit of this endpoint.",
-		Errors: []models.FieldError{{Pointer: "#", Code: "too_large",
-			Detail: fmt.Sprintf("The body of %s may have at most %d bytes.", what, limit)}}}
+func mcpTooLarge(what models.Message, limit int64) error {
+	return &models.ValidationError{Kind: models.KindTooLarge, Message: models.Msg("error.body_too_large"),
+		Errors: []models.FieldError{{Pointer: "#", Code: "too_large", Message: models.Msg("problem.mcp.body_too_large", "what", what, "max", limit)}}}
 }
 
 // describeMCPCall names what a message calls, for a refusal.
-func describeMCPCall(method, tool string) string {
+func describeMCPCall(method, tool string) models.Message {
 	switch {
 	case method == "":
-		return fmt.Sprintf("a message whose method is not within its first %d bytes", mcpMessageBytes)
+		return models.Msg("problem.mcp.no_method", "max", mcpMessageBytes)
 	case method == "tools/call" && tool != "":
-		return fmt.Sprintf("a tools/call of %q", tool)
+		return models.Msg("problem.mcp.tool_call", "tool", models.Quoted(tool))
 	case method == "tools/call":
-		return fmt.Sprintf("a tools/call whose params.name is not within its first %d bytes", mcpMessageBytes)
+		return models.Msg("problem.mcp.tool_call_unnamed", "max", mcpMessageBytes)
 	}
-	return fmt.Sprintf("a %q message", method)
+	return models.Msg("problem.mcp.method", "method", models.Quoted(method))
 }
 
 // peekMCPCall reads a JSON-RPC message's method and, inside params, the

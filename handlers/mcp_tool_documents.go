@@ -45,28 +45,26 @@ func (m *mcpHandler) uploadDocument(ctx context.Context, caller *mcpCaller, raw 
 	case up == nil:
 		a.str("content_base64", true, 0)
 	case up.empty:
-		a.p.Add("#/content_base64", "required", "The field %q may not be empty.", "content_base64")
+		a.p.Add("#/content_base64", "required", "problem.mcp.empty", "field", models.Quoted("content_base64"))
 	}
 	title := a.str("title", false, models.MaxTitleLength)
 	if err := a.err(); err != nil {
 		return nil, err
 	}
 	if up == nil { // a string the body's scanner did not see as the argument
-		return nil, models.Invalid("#/content_base64", "invalid_type", "content_base64 must be the file's base64 text.")
+		return nil, models.Invalid("#/content_base64", "invalid_type", "problem.mcp.base64_type")
 	}
 	p := caller.principal
 	if err := m.limiter.allowUpload(ctx, m.log, p.Token.ID); err != nil {
 		return nil, err
 	}
 	if up.decoded > m.api.cfg.MaxUploadBytes {
-		return nil, &models.ValidationError{Kind: models.KindTooLarge,
-			Detail: fmt.Sprintf("The file is larger than the limit of %d bytes.", m.api.cfg.MaxUploadBytes),
+		return nil, &models.ValidationError{Kind: models.KindTooLarge, Message: models.Msg("problem.mcp.file_too_large", "max", m.api.cfg.MaxUploadBytes),
 			Errors: []models.FieldError{{Pointer: "#/content_base64", Code: "file_too_large",
-				Detail: fmt.Sprintf("The base64 text decodes to %d bytes; at most %d are accepted.", up.decoded, m.api.cfg.MaxUploadBytes)}}}
+				Message: models.Msg("problem.mcp.decodes_to", "bytes", up.decoded, "max", m.api.cfg.MaxUploadBytes)}}}
 	}
 	if up.corrupt >= 0 {
-		return nil, models.Invalid("#/content_base64", "invalid_base64",
-			fmt.Sprintf("The text is not base64: the character at offset %d cannot be decoded.", up.corrupt))
+		return nil, models.Invalid("#/content_base64", "invalid_base64", "problem.mcp.not_base64", "offset", up.corrupt)
 	}
 	staged, err := m.api.documents.StageUpload(ctx, up.file, m.api.cfg.MaxUploadBytes, fileName)
 	if err != nil {

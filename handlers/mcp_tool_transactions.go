@@ -172,7 +172,7 @@ func (m *mcpHandler) updateTransaction(ctx context.Context, caller *mcpCaller, r
 	if v, ok := fields["ifVersion"]; ok {
 		n, err := strconv.Atoi(string(v))
 		if err != nil || n < 1 {
-			return nil, models.Invalid("#/ifVersion", "invalid_type", "ifVersion must be a whole number from 1: the version get_transaction answered.")
+			return nil, models.Invalid("#/ifVersion", "invalid_type", "problem.mcp.if_version")
 		}
 		ifMatch = strconv.Quote(strconv.Itoa(n))
 		delete(fields, "ifVersion")
@@ -180,7 +180,7 @@ func (m *mcpHandler) updateTransaction(ctx context.Context, caller *mcpCaller, r
 	}
 	var id string
 	if json.Unmarshal(fields["id"], &id) != nil || id == "" {
-		return nil, models.Invalid("#/id", "required", "The field \"id\" is required: the id of the transaction to replace.")
+		return nil, models.Invalid("#/id", "required", "problem.mcp.replace_id")
 	}
 	if !models.ValidServiceID(id) {
 		return nil, models.ErrNotFound

@@ -39,7 +39,7 @@ func metricsWithToken(reg *prometheus.Registry, token string) gin.HandlerFunc {
 		}
 		sum := sha256.Sum256([]byte(got))
 		if subtle.ConstantTimeCompare(sum[:], want[:]) != 1 {
-			writeProblem(c, &models.AuthError{Detail: "The metrics token is not valid.", InvalidToken: true})
+			writeProblem(c, &models.AuthError{Message: models.Msg("error.metrics_token"), InvalidToken: true})
 			return
 		}
 		metrics.ServeHTTP(c.Writer, c.Request)

@@ -47,12 +47,12 @@ func requireToken(auth TokenAuthenticator, limit *rateLimiter) gin.HandlerFunc {
 
 func bearerToken(header string) (string, error) {
 	if strings.TrimSpace(header) == "" {
-		return "", &models.AuthError{Detail: "An Authorization: Bearer <token> header is required."}
+		return "", &models.AuthError{Message: models.Msg("error.bearer_required")}
 	}
 	scheme, token, ok := strings.Cut(strings.TrimSpace(header), " ")
 	token = strings.TrimSpace(token)
 	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" || strings.ContainsAny(token, " \t") {
-		return "", &models.AuthError{Detail: "The Authorization header must have the form \"Bearer <token>\".", InvalidToken: true}
+		return "", &models.AuthError{Message: models.Msg("error.bearer_form"), InvalidToken: true}
 	}
 	return token, nil
 }

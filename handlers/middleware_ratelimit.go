@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"fmt"
 	"log/slog"
 	"math"
 	"net"
@@ -108,24 +107,7 @@ type rateLimitedError struct {
 	upload   bool
 }
 
-func (e *rateLimitedError) Error() string { return e.detail() }
-
-func (e *rateLimitedError) detail() string {
-	wait := "1 second"
-	if n := retryAfterSeconds(e.decision); n > 1 {
-		wait = strconv.Itoa(n) + " seconds"
-	}
-	switch {
-	case e.upload:
-		return fmt.Sprintf("Too many uploads: at most %d a minute. Wait %s and try again.", e.decision.Limit, wait)
-	case e.scope == scopeAPI:
-		return fmt.Sprintf("This API token sent more requests than its rate limit allows (bursts of %d). Retry after %s.", e.decision.Limit, wait)
-	case e.scope == scopeRoom:
-		return fmt.Sprintf("You are making changes faster than this Markup Room can take them. Wait %s and try again.", wait)
-	default:
-		return fmt.Sprintf("Too many requests from your address. Wait %s and try again.", wait)
-	}
-}
+func (e *rateLimitedError) Error() string { return e.message().String() }
 
 // retryAfterSeconds is the Retry-After of a refusal: whole seconds, at least 1.
 func retryAfterSeconds(d models.RateDecision) int {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/markuproom/markuproom/handlers/logsafe"
 	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // problemContentType is the media type of RFC 9457 problem details.
@@ -63,15 +64,26 @@ func problemTypeFor(status int) problemType {
 	return problemType{Slug: "internal", Title: http.StatusText(status), Status: status}
 }
 
-// problemFromError decides the status, title, detail and field errors of err.
+// problemFromError decides the status, title, detail and field errors of
+// err, in English: the API's and MCP's answer (programs switch on codes).
 // Errors it does not know become a 500 that reveals nothing internal.
 func problemFromError(err error) Problem {
+	return problemIn(i18n.English(), err)
+}
+
+// problemIn is err's problem with its words in l's language: the problem
+// writer, the one place besides the views that makes words (docs/words.md).
+// Each error carries a catalog id and its arguments (models.Message); the
+// type, the status and every field error's code are the same in every
+// language.
+func problemIn(l *i18n.Localizer, err error) Problem {
 	var (
 		status int
-		detail string
+		msg    models.Message
 		fields []models.FieldError
 		ve     *models.ValidationError
 		auth   *models.AuthError
+		off    *models.ForbiddenError
 		tooBig *http.MaxBytesError
 		rate   *rateLimitedError
 	)
@@ -87,60 +99,71 @@ func problemFromError(err error) Problem {
 		if status == 0 {
 			status = http.StatusBadRequest
 		}
-		detail, fields = ve.Detail, ve.Errors
+		msg, fields = ve.Message, ve.Errors
 	case errors.As(err, &rate):
-		status, detail = http.StatusTooManyRequests, rate.detail()
-		fields = []models.FieldError{{Pointer: "", Code: "rate_limited", Detail: detail}}
+		status, msg = http.StatusTooManyRequests, rate.message()
+		fields = []models.FieldError{{Pointer: "", Code: "rate_limited", Message: msg}}
 	case errors.As(err, &tooBig):
-		status, detail = http.StatusRequestEntityTooLarge, "The request body is larger than the limit of this endpoint."
+		status, msg = http.StatusRequestEntityTooLarge, models.Msg("error.body_too_large")
 	case errors.As(err, &auth):
-		status, detail = http.StatusUnauthorized, auth.Detail
+		status, msg = http.StatusUnauthorized, auth.Message
 	case errors.Is(err, models.ErrUnauthorized):
-		status, detail = http.StatusUnauthorized, "Authentication is required."
+		status, msg = http.StatusUnauthorized, models.Msg("error.authentication_required")
 	case errors.Is(err, models.ErrNotFound):
-		status, detail = http.StatusNotFound, "No resource with this id exists."
+		status, msg = http.StatusNotFound, models.Msg("error.no_such_resource")
+	case errors.As(err, &off):
+		status, msg = http.StatusForbidden, models.Msg("error.room_action_off", "action", string(off.Action))
 	case errors.Is(err, models.ErrForbidden):
-		status, detail = http.StatusForbidden, err.Error()
+		status, msg = http.StatusForbidden, models.Msg("problem.detail.forbidden")
 	case errors.Is(err, models.ErrPreconditionFailed):
-		status, detail = http.StatusPreconditionFailed, "The resource changed since the ETag in If-Match was read; read it again and retry."
+		status, msg = http.StatusPreconditionFailed, models.Msg("error.resource_changed")
 	case errors.Is(err, models.ErrRoomCompleted):
-		status, detail = http.StatusConflict, "This Markup Room is completed; nothing can be changed any more."
+		status, msg = http.StatusConflict, models.Msg("error.room_completed")
 	case errors.Is(err, models.ErrIdempotencyInProgress):
-		status, detail = http.StatusConflict, "A request with this Idempotency-Key is still being processed; retry in a moment."
+		status, msg = http.StatusConflict, models.Msg("error.idempotency_in_progress")
 	case errors.Is(err, models.ErrRoomExpired):
-		status, detail = http.StatusGone, "This Markup Room link has expired. Ask the sender for a new one."
+		status, msg = http.StatusGone, models.Msg("error.room_expired")
 	case errors.Is(err, models.ErrConflict):
-		status, detail = http.StatusConflict, "The request conflicts with a concurrent change; retry it."
+		status, msg = http.StatusConflict, models.Msg("error.concurrent_change")
 	case errors.Is(err, models.ErrUnavailable):
-		status, detail = http.StatusServiceUnavailable, "The service cannot reach its database at the moment; retry in a few seconds."
+		status, msg = http.StatusServiceUnavailable, models.Msg("error.database_unavailable")
 	case errors.Is(err, models.ErrPDFBusy):
-		status, detail, fields = pdfBusyProblem()
+		status, msg = http.StatusServiceUnavailable, models.Msg("error.pdf_busy")
+		fields = []models.FieldError{{Pointer: "", Code: "pdf_busy", Message: msg}}
 	case errors.Is(err, context.DeadlineExceeded):
-		status, detail = http.StatusServiceUnavailable, "The request took too long; retry it."
+		status, msg = http.StatusServiceUnavailable, models.Msg("error.timeout")
 	default:
 		status = http.StatusInternalServerError
 	}
 	var se *statusError
 	if errors.As(err, &se) {
-		status, detail = se.status, se.detail
+		status, msg = se.status, se.msg
 	}
 	t := problemTypeFor(status)
-	if fields == nil {
-		fields = []models.FieldError{}
+	p := Problem{Type: "/problems/" + t.Slug, Title: t.Title, Status: status, Errors: sayFields(l, fields)}
+	if !speaksEnglishL(l) {
+		if id, ok := problemTitleIDs[t.Slug]; ok {
+			p.Title = l.T(id)
+		}
 	}
-	return Problem{Type: "/problems/" + t.Slug, Title: t.Title, Status: status, Detail: detail, Errors: fields}
+	p.Detail = say(l, msg)
+	return p
 }
 
-// statusError is a handler-level error with an explicit status (e.g. 404 for an unknown route).
+// statusError is a handler-level error with an explicit status (e.g. 404
+// for an unknown route) and its message.
 type statusError struct {
 	status int
-	detail string
+	msg    models.Message
 }
 
-func (e *statusError) Error() string { return e.detail }
+func (e *statusError) Error() string { return e.msg.String() }
 
-// errStatus builds a statusError.
-func errStatus(status int, detail string) error { return &statusError{status: status, detail: detail} }
+// errStatus builds a statusError: status, and a catalog id with its
+// arguments (the id written whole, so the catalog tests find it).
+func errStatus(status int, id string, args ...any) error {
+	return &statusError{status: status, msg: models.Msg(id, args...)}
+}
 
 // statusClientClosedRequest is the status logged (access log, metrics) for a
 // request its client abandoned before the answer was ready (nginx's 499,
@@ -215,7 +238,7 @@ func writeProblem(c *gin.Context, err error) {
 func wwwAuthenticate(err error) string {
 	var auth *models.AuthError
 	if errors.As(err, &auth) && auth.InvalidToken {
-		return `Bearer realm="markuproom", error="invalid_token", error_description="` + sanitizeHeaderValue(auth.Detail) + `"`
+		return `Bearer realm="markuproom", error="invalid_token", error_description="` + sanitizeHeaderValue(say(i18n.English(), auth.Message)) + `"`
 	}
 	return `Bearer realm="markuproom"`
 }

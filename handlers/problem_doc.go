@@ -20,5 +20,5 @@ func (h *publicHandler) problemDoc(c *gin.Context) {
 			return
 		}
 	}
-	respondError(c, errStatus(http.StatusNotFound, "There is no such problem type."))
+	respondError(c, errStatus(http.StatusNotFound, "error.no_problem_type"))
 }

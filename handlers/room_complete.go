@@ -124,10 +124,10 @@ func invalidWords(l *i18n.Localizer, err error) []string {
 	}
 	var out []string
 	for _, f := range ve.Errors {
-		out = append(out, f.Detail)
+		out = append(out, say(l, f.Message))
 	}
 	if len(out) == 0 {
-		out = append(out, ve.Detail)
+		out = append(out, say(l, ve.Message))
 	}
 	return out
 }

@@ -30,8 +30,8 @@ func (h *roomHandler) addRoomDocument(c *gin.Context) error {
 	}
 	mediaType, params, err := mime.ParseMediaType(c.GetHeader("Content-Type"))
 	if err != nil || mediaType != "multipart/form-data" {
-		return &models.ValidationError{Kind: models.KindUnsupportedMedia, Detail: "Send the PDF as multipart/form-data with a part named \"file\".",
-			Errors: []models.FieldError{{Pointer: "header:Content-Type", Code: "unsupported_media_type", Detail: "Use a multipart/form-data upload."}}}
+		return &models.ValidationError{Kind: models.KindUnsupportedMedia, Message: models.Msg("problem.upload.room_media_type"),
+			Errors: []models.FieldError{{Pointer: "header:Content-Type", Code: "unsupported_media_type", Message: models.Msg("problem.upload.use_multipart")}}}
 	}
 	withRoomActor(c, id)
 	// The room first: no PDF is read for an upload the room would refuse.

@@ -34,7 +34,7 @@ func (h *roomHandler) boundRoomID(c *gin.Context) (string, error) {
 		return "", models.ErrRoomExpired
 	}
 	if !bound {
-		return "", errStatus(http.StatusForbidden, "This browser has not opened this Markup Room. Open the link you received (it signs this browser in), then try again.")
+		return "", errStatus(http.StatusForbidden, "error.room_not_opened")
 	}
 	// Every room request (pages and htmx fragments alike) passes here, so
 	// all of them speak the room's language (docs/i18n.md).

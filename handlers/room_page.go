@@ -18,7 +18,7 @@ func (h *roomHandler) openRoomLink(c *gin.Context) error {
 	roomHeaders(c)
 	room, err := h.rooms.OpenRoom(c.Request.Context(), c.Param("token"))
 	if errors.Is(err, models.ErrNotFound) {
-		return errStatus(http.StatusNotFound, "This Markup Room link is not valid. Check that you copied the whole address, or ask the sender for a new link.")
+		return errStatus(http.StatusNotFound, "error.room_link_invalid")
 	}
 	if err != nil {
 		return err

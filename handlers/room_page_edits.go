@@ -34,7 +34,7 @@ func (h *roomHandler) moveRoomPage(c *gin.Context) error {
 	return h.roomPageEdit(c, func(roomID string, pos, page int) (*models.PageEdit, error) {
 		to, ok := models.ParseIndex(c.PostForm("to"))
 		if !ok {
-			return nil, models.Invalid("#/to", "invalid_type", "to must be the page's new position (1, 2, …).")
+			return nil, models.Invalid("#/to", "invalid_type", "problem.room.page_to")
 		}
 		return h.documents.MoveRoomPage(c.Request.Context(), roomID, pos, page, to, c.PostForm("current"))
 	})
@@ -51,7 +51,7 @@ func (h *roomHandler) restoreRoomDocument(c *gin.Context) error {
 	}
 	version, current := c.PostForm("version"), c.PostForm("current")
 	if version == "" || current == "" {
-		return models.Invalid("#/version", "required", "version and current name the document versions of the undo.")
+		return models.Invalid("#/version", "required", "problem.room.undo_versions")
 	}
 	edit, err := h.documents.RestoreRoomDocument(c.Request.Context(), id, pos, version, current)
 	if err != nil {

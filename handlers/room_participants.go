@@ -53,7 +53,7 @@ func participantFormFromRequest(c *gin.Context) models.ParticipantForm {
 // last part of each pointer ("#/email", and "#/participants/2/personalPassword"
 // from the checks of the whole transaction, both name a field of the form).
 func fieldErrors(ctx context.Context, ve *models.ValidationError) map[string]string {
-	localizeValidation(ctx, ve)
+	wordValidation(ctx, ve)
 	out := map[string]string{}
 	for _, f := range ve.Errors {
 		name := f.Pointer
@@ -83,7 +83,7 @@ func (h *roomHandler) moveRoomParticipant(c *gin.Context) error {
 	}
 	to, ok := models.ParseIndex(c.PostForm("to"))
 	if !ok {
-		return models.Invalid("#/to", "invalid_type", "to must be the participant's new position (1, 2, …).")
+		return models.Invalid("#/to", "invalid_type", "problem.room.participant_to")
 	}
 	if err := h.participants.MoveRoomParticipant(c.Request.Context(), id, c.Param("participantId"), to); err != nil {
 		return err

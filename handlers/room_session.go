@@ -191,7 +191,7 @@ func checkRoomCSRF(c *gin.Context, roomID string) error {
 // verifyCSRF refuses a token got that is not want.
 func verifyCSRF(want, got string) error {
 	if want == "" || subtle.ConstantTimeCompare([]byte(want), []byte(got)) != 1 {
-		return errStatus(http.StatusForbidden, "The form has expired or did not come from this page. Reload the page and try again.")
+		return errStatus(http.StatusForbidden, "error.form_expired")
 	}
 	return nil
 }

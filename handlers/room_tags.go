@@ -25,7 +25,7 @@ func (h *roomHandler) addRoomTag(c *gin.Context) error {
 	}
 	pos, ok := models.ParseIndex(c.PostForm("documentPosition"))
 	if !ok {
-		return models.Invalid("#/documentPosition", "invalid_type", "documentPosition must be a document's position (0, 1, …).")
+		return models.Invalid("#/documentPosition", "invalid_type", "problem.room.document_position")
 	}
 	edit, err := h.tags.AddRoomTag(c.Request.Context(), roomID, pos, tagFormFromRequest(c))
 	if err != nil {

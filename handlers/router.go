@@ -157,10 +157,10 @@ func New(d Deps) (http.Handler, error) {
 	r.Use(requestContext(d.Logger), func(c *gin.Context) { c.Set(ctxSite, s) },
 		accessLog(), metrics.middleware(), recoverPanics(), securityHeaders(), s.localize())
 	r.NoRoute(englishForAPI, func(c *gin.Context) {
-		respondError(c, errStatus(http.StatusNotFound, "There is nothing at this address."))
+		respondError(c, errStatus(http.StatusNotFound, "error.nothing_here"))
 	})
 	r.NoMethod(englishForAPI, func(c *gin.Context) {
-		respondError(c, errStatus(http.StatusMethodNotAllowed, "This method is not allowed at this address."))
+		respondError(c, errStatus(http.StatusMethodNotAllowed, "error.method_not_allowed"))
 	})
 
 	r.GET(route.Healthz.String(), sameInEveryLanguage, public.healthz)

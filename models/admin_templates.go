@@ -60,13 +60,13 @@ type AdminTemplatePage struct {
 func (s *Store) AdminListTemplates(ctx context.Context, f AdminTemplateFilter) (*AdminTemplatePage, error) {
 	var p Problems
 	if f.Status != "" && f.Status != TemplateActive && f.Status != TemplateArchived {
-		p.Add("query:status", "invalid_enum", "status must be active or archived.")
+		p.Add("query:status", "invalid_enum", "problem.list.template_status")
 	}
 	f.Search = strings.TrimSpace(f.Search)
 	if len([]rune(f.Search)) > maxSearchLength {
-		p.Add("query:q", "too_long", "The search is longer than 200 characters.")
+		p.Add("query:q", "too_long", "problem.list.search_too_long", "max", 200)
 	}
-	if err := p.Err(KindInvalid, "The filter is not valid."); err != nil {
+	if err := p.Err(KindInvalid, "problem.summary.filter_invalid"); err != nil {
 		return nil, err
 	}
 	q := s.db.WithContext(ctx).Table("templates AS t").

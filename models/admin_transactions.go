@@ -102,13 +102,13 @@ const adminTitleColumn = `,
 func (s *Store) adminTransactionsQuery(ctx context.Context, f *AdminTransactionFilter, columns string) (*gorm.DB, error) {
 	var p Problems
 	if f.Status != "" && !slices.Contains(TransactionStatuses(), f.Status) {
-		p.Add("query:status", "invalid_enum", "status must be draft or esign_pending.")
+		p.Add("query:status", "invalid_enum", "problem.list.admin_tx_status")
 	}
 	f.Search = strings.TrimSpace(f.Search)
 	if len([]rune(f.Search)) > maxSearchLength {
-		p.Add("query:q", "too_long", "The search is longer than 200 characters.")
+		p.Add("query:q", "too_long", "problem.list.search_too_long", "max", 200)
 	}
-	if err := p.Err(KindInvalid, "The filter is not valid."); err != nil {
+	if err := p.Err(KindInvalid, "problem.summary.filter_invalid"); err != nil {
 		return nil, err
 	}
 	q := s.db.WithContext(ctx).Table("transactions AS t").

@@ -3,7 +3,6 @@ package models
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/markuproom/markuproom/models/pdf/anchor"
@@ -49,7 +48,7 @@ func parseAnchorTag(p *Problems, ptr string, raw jsonNode, tagTypeCodes []string
 	var a AnchorTag
 	a.Anchor, _ = o.str("anchor", true, MaxAnchorLength)
 	if o.has("anchor") && strings.TrimSpace(a.Anchor) == "" {
-		p.Add(o.at("anchor"), "empty", "The anchor must hold some text.")
+		p.Add(o.at("anchor"), "empty", "problem.anchor.empty")
 	}
 	a.Type, _ = o.enum("type", true, tagTypeCodes)
 	a.SignerID, _ = o.str("signerId", true, MaxShortTextLength)
@@ -61,7 +60,7 @@ func parseAnchorTag(p *Problems, ptr string, raw jsonNode, tagTypeCodes []string
 	}{{"width", &a.Width}, {"height", &a.Height}} {
 		*f.v, _ = o.number(f.name, false, 0, MaxCoordinate)
 		if o.has(f.name) && *f.v == 0 {
-			p.Add(o.at(f.name), "out_of_range", "The field %q must be greater than 0.", f.name)
+			p.Add(o.at(f.name), "out_of_range", "problem.field.positive", "field", Quoted(f.name))
 		}
 	}
 	if occ, ok := o.raw("occurrence"); ok {
@@ -72,7 +71,7 @@ func parseAnchorTag(p *Problems, ptr string, raw jsonNode, tagTypeCodes []string
 		case occ.kind == "number":
 			a.Occurrence, _ = o.integer("occurrence", false, 1, 100000)
 		default:
-			p.Add(o.at("occurrence"), "invalid_value", "occurrence is \"all\", \"first\" or a whole number from 1.")
+			p.Add(o.at("occurrence"), "invalid_value", "problem.anchor.occurrence")
 		}
 	}
 	if b := o.boolean("caseSensitive"); b != nil {
@@ -135,11 +134,13 @@ func anchoredTags(a AnchorTag, placed []anchor.Tag) []TagInput {
 	return tags
 }
 
-func occurrenceNote(a AnchorTag) string {
+// anchorNotFound is the message of an anchor string the document's text
+// does not hold (as often as asked).
+func anchorNotFound(a AnchorTag) Message {
 	if a.Occurrence > 1 {
-		return fmt.Sprintf(" %d times", a.Occurrence)
+		return Msg("problem.anchor.not_found_times", "anchor", Quoted(truncateForDetail(a.Anchor)), "times", a.Occurrence)
 	}
-	return ""
+	return Msg("problem.anchor.not_found", "anchor", Quoted(truncateForDetail(a.Anchor)))
 }
 
 func orDefault(v, def float64) float64 {

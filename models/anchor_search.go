@@ -3,7 +3,6 @@ package models
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/markuproom/markuproom/models/pdf"
 	"github.com/markuproom/markuproom/models/pdf/anchor"
@@ -66,7 +65,7 @@ func (a *anchorSearch) expand(ctx context.Context, in *TransactionInput, docs ma
 		in.Documents[i].AnchorTags = nil
 		problems.list = append(problems.list, found[i].list...)
 	}
-	return problems.Err(KindUnprocessable, "The transaction cannot be processed; see errors for each problem.")
+	return problems.Err(KindUnprocessable, "problem.summary.tx_unprocessable")
 }
 
 // searchDocument reads doc once and places the anchors of each of its
@@ -84,7 +83,7 @@ func (a *anchorSearch) searchDocument(ctx context.Context, in *TransactionInput,
 	res, err := a.place(ctx, doc, req)
 	if errors.Is(err, pdf.ErrTooComplex) {
 		for _, i := range listings {
-			found[i].Add(anchorsPointer(i), "anchor_text_unreadable", "The document's text is too complex to search within this server's limits; place these tags with x and y instead.")
+			found[i].Add(anchorsPointer(i), "anchor_text_unreadable", "problem.anchor.unreadable")
 		}
 		return nil
 	}
@@ -95,10 +94,9 @@ func (a *anchorSearch) searchDocument(ctx context.Context, in *TransactionInput,
 	if st := res.Stop; st != nil {
 		ptr := anchorsPointer(listings[st.Listing])
 		if st.Code == anchor.StopBudget {
-			return Unprocessable(ptr, "anchor_search_too_large",
-				fmt.Sprintf("Searching the anchors of this request would scan more than %d characters of text (this document holds %d, scanned once per anchor of each listing); list fewer anchors or documents, or place these tags with x and y.", MaxAnchorSearch, res.TextSize))
+			return Unprocessable(ptr, "anchor_search_too_large", "problem.anchor.search_too_large", "max", MaxAnchorSearch, "size", res.TextSize)
 		}
-		return Unprocessable(ptr, "too_many_tags", fmt.Sprintf("The anchors of this request place more than %d tags in all its documents; at most %d are allowed.", MaxAnchorPlacedTags, MaxAnchorPlacedTags))
+		return Unprocessable(ptr, "too_many_tags", "problem.anchor.too_many_placed", "max", MaxAnchorPlacedTags)
 	}
 	for k, lr := range res.Listings {
 		i := listings[k]
@@ -108,15 +106,15 @@ func (a *anchorSearch) searchDocument(ctx context.Context, in *TransactionInput,
 			at := d.AnchorTags[j]
 			switch o.Problem {
 			case anchor.ProblemNotFound:
-				found[i].Add(pointer(ptr, j), "anchor_not_found", "The anchor %q does not occur in the document's text%s.", truncateForDetail(at.Anchor), occurrenceNote(at))
+				found[i].AddMessage(pointer(ptr, j), "anchor_not_found", anchorNotFound(at))
 			case anchor.ProblemOffPage:
-				found[i].Add(pointer(ptr, j), "anchor_tag_off_page", "The tag placed at occurrence %d of the anchor, on page %d, would leave the page; change the offsets or the size.", o.Occurrence, o.Page)
+				found[i].Add(pointer(ptr, j), "anchor_tag_off_page", "problem.anchor.off_page", "occurrence", o.Occurrence, "page", o.Page)
 			default:
 				d.Tags = append(d.Tags, anchoredTags(at, o.Tags)...)
 			}
 		}
 		if lr.TooManyTags {
-			found[i].Add(ptr, "too_many_tags", "With its anchors expanded the document has more than %d tags; at most %d are allowed.", MaxTagsPerDocument, MaxTagsPerDocument)
+			found[i].Add(ptr, "too_many_tags", "problem.anchor.too_many_tags", "max", MaxTagsPerDocument)
 		}
 	}
 	return nil

@@ -83,8 +83,8 @@ func TestAnchorSearchStopsAtItsBudget(t *testing.T) {
 	if want := anchorsPointer(crossing); ve.Errors[0].Pointer != want {
 		t.Errorf("refused at %s, want %s", ve.Errors[0].Pointer, want)
 	}
-	if !strings.Contains(ve.Errors[0].Detail, "108000") || reads != 1 {
-		t.Errorf("detail %q after %d reads", ve.Errors[0].Detail, reads)
+	if !strings.Contains(ve.Errors[0].Message.String(), "108000") || reads != 1 {
+		t.Errorf("message %v after %d reads", ve.Errors[0].Message, reads)
 	}
 
 	// The same request with the document listed a few times is searched.

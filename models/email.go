@@ -49,9 +49,9 @@ func EmailKey(s string) string {
 func checkEmail(p *Problems, pointer, s string) {
 	switch {
 	case strings.TrimSpace(s) == "":
-		p.Add(pointer, "required", "An e-mail address is required.")
+		p.Add(pointer, "required", "problem.email.required")
 	case !ValidEmail(s):
-		p.Add(pointer, "invalid_email", "%q is not a valid e-mail address.", truncateForDetail(s))
+		p.Add(pointer, "invalid_email", "problem.value.invalid_email", "value", Quoted(truncateForDetail(s)))
 	}
 }
 

@@ -25,42 +25,42 @@ const (
 // [::1], localhost), no path, query, fragment, user or wildcard. The host
 // is lower-cased and a default port dropped. A refusal is a code and a
 // sentence saying what is wrong.
-func NormalizeEmbedOrigin(raw string) (origin, code, detail string) {
+func NormalizeEmbedOrigin(raw string) (origin, code string, msg Message) {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {
-		return "", "required", "An origin is required, such as https://app.example.com."
+		return "", "required", Msg("problem.origin.required")
 	}
 	if len(raw) > MaxEmbedOriginLength {
-		return "", "too_long", "An origin is at most " + strconv.Itoa(MaxEmbedOriginLength) + " characters."
+		return "", "too_long", Msg("problem.origin.too_long", "max", MaxEmbedOriginLength)
 	}
 	if strings.ContainsAny(raw, "* \t\r\n\x00") {
-		return "", "invalid_origin", "An origin is one exact https://host[:port], without wildcards or spaces."
+		return "", "invalid_origin", Msg("problem.origin.exact")
 	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" || u.Opaque != "" {
-		return "", "invalid_origin", "An origin is written https://host or https://host:port."
+		return "", "invalid_origin", Msg("problem.origin.form")
 	}
 	if u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" || strings.HasSuffix(raw, "?") || strings.HasSuffix(raw, "#") {
-		return "", "invalid_origin", "An origin has no user, path, query or fragment: only https://host[:port]."
+		return "", "invalid_origin", Msg("problem.origin.parts")
 	}
 	scheme := strings.ToLower(u.Scheme)
 	host := strings.ToLower(u.Hostname())
 	if host == "" || strings.HasSuffix(host, ".") || !asciiHost(host) {
-		return "", "invalid_origin", "The origin's host is not valid (write an international name in its xn-- form)."
+		return "", "invalid_origin", Msg("problem.origin.host")
 	}
 	switch {
 	case scheme == "https":
 	case scheme == "http" && loopbackHost(host):
 	case scheme == "http":
-		return "", "insecure_origin", "Only https:// origins may embed rooms (http:// only for 127.0.0.1, [::1] and localhost)."
+		return "", "insecure_origin", Msg("problem.origin.insecure")
 	default:
-		return "", "invalid_origin", "An origin starts with https://."
+		return "", "invalid_origin", Msg("problem.origin.scheme")
 	}
 	port := u.Port()
 	if port != "" {
 		n, err := strconv.Atoi(port)
 		if err != nil || n < 1 || n > 65535 || strings.HasPrefix(port, "0") {
-			return "", "invalid_origin", "The origin's port must be a number from 1 to 65535."
+			return "", "invalid_origin", Msg("problem.origin.port")
 		}
 		if (scheme == "https" && n == 443) || (scheme == "http" && n == 80) {
 			port = ""
@@ -73,7 +73,7 @@ func NormalizeEmbedOrigin(raw string) (origin, code, detail string) {
 	if port != "" {
 		origin += ":" + port
 	}
-	return origin, "", ""
+	return origin, "", Message{}
 }
 
 // asciiHost tells whether host is a name of letters, digits, dots and
@@ -102,21 +102,21 @@ func loopbackHost(host string) bool {
 func ParseEmbedOrigins(raw []string) ([]string, error) {
 	var p Problems
 	if len(raw) > MaxEmbedOrigins {
-		p.Add("#/embedOrigins", "too_many", "At most %d origins may embed an organization's rooms; got %d.", MaxEmbedOrigins, len(raw))
-		return nil, p.Err(KindInvalid, "The embedding origins are not valid.")
+		p.Add("#/embedOrigins", "too_many", "problem.origin.too_many", "max", MaxEmbedOrigins, "sent", len(raw))
+		return nil, p.Err(KindInvalid, "problem.summary.origins_invalid")
 	}
 	out := make([]string, 0, len(raw))
 	for i, r := range raw {
-		o, code, detail := NormalizeEmbedOrigin(r)
+		o, code, msg := NormalizeEmbedOrigin(r)
 		if code != "" {
-			p.Add(pointer("#/embedOrigins", i), code, "%q: %s", truncateForDetail(strings.TrimSpace(r)), detail)
+			p.Add(pointer("#/embedOrigins", i), code, "problem.origin.refused", "origin", Quoted(truncateForDetail(strings.TrimSpace(r))), "why", msg)
 			continue
 		}
 		if !slices.Contains(out, o) {
 			out = append(out, o)
 		}
 	}
-	if err := p.Err(KindInvalid, "The embedding origins are not valid; see errors for each one."); err != nil {
+	if err := p.Err(KindInvalid, "problem.summary.origins_invalid_each"); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -213,8 +213,7 @@ func (s *Store) checkRoomEmbed(ctx context.Context, orgID int64, origin string) 
 		return err
 	}
 	if !slices.Contains(org.AllowedEmbedOrigins(), origin) {
-		return Unprocessable("#/embed/origin", "embed_origin_not_allowed",
-			"The organization does not allow rooms to be embedded by "+origin+"; an operator adds it to the organization's embedding origins first.")
+		return Unprocessable("#/embed/origin", "embed_origin_not_allowed", "problem.origin.not_allowed", "origin", origin)
 	}
 	return nil
 }

@@ -51,25 +51,40 @@ type FieldError struct {
 	Pointer string `json:"pointer"`
 	// Code is a stable snake_case word a program can switch on.
 	Code string `json:"code"`
-	// Detail is a sentence for a human.
+	// Detail is the sentence for a person: the problem writer (handlers)
+	// writes it from Message in the reader's language; models leave it
+	// empty (docs/words.md).
 	Detail string `json:"detail"`
+	// Message is the catalog id and the arguments of Detail.
+	Message Message `json:"-"`
 }
 
 // ValidationError lists every problem found in one request.
 type ValidationError struct {
-	Kind   Kind
-	Detail string
-	Errors []FieldError
+	Kind Kind
+	// Message says what the problems are about, as a whole (the problem's
+	// detail); Detail is its words, written by the problem writer.
+	Message Message
+	Detail  string
+	Errors  []FieldError
 }
 
-// Error implements error.
+// Error implements error: ids and arguments for a log line, not words.
 func (e *ValidationError) Error() string {
 	var b strings.Builder
-	b.WriteString(e.Detail)
+	b.WriteString(messageOr(e.Message, e.Detail))
 	for _, f := range e.Errors {
-		fmt.Fprintf(&b, "; %s: %s (%s)", f.Pointer, f.Detail, f.Code)
+		fmt.Fprintf(&b, "; %s: %s (%s)", f.Pointer, messageOr(f.Message, f.Detail), f.Code)
 	}
 	return b.String()
+}
+
+// messageOr is m for a log line, else the words already written.
+func messageOr(m Message, detail string) string {
+	if m.IsZero() {
+		return detail
+	}
+	return m.String()
 }
 
 // Is makes a KindNotFound error match ErrNotFound.
@@ -82,21 +97,29 @@ type Problems struct {
 	list []FieldError
 }
 
-// Add records one problem at pointer.
-func (p *Problems) Add(pointer, code, format string, args ...any) {
-	p.list = append(p.list, FieldError{Pointer: pointer, Code: code, Detail: fmt.Sprintf(format, args...)})
+// Add records one problem at pointer: its code and its message, a
+// catalog id written whole and the message's name, value arguments.
+func (p *Problems) Add(pointer, code, id string, args ...any) {
+	p.AddMessage(pointer, code, Message{ID: id, Args: args})
+}
+
+// AddMessage records one problem at pointer with a message made elsewhere
+// (a shared check's).
+func (p *Problems) AddMessage(pointer, code string, m Message) {
+	p.list = append(p.list, FieldError{Pointer: pointer, Code: code, Message: m})
 }
 
 // Len tells how many problems were recorded.
 func (p *Problems) Len() int { return len(p.list) }
 
 // Err returns nil when nothing was recorded, else a *ValidationError of
-// kind (see kindOf).
-func (p *Problems) Err(kind Kind, detail string) error {
+// kind (see kindOf) whose message, a catalog id and its arguments, says
+// what the problems are about.
+func (p *Problems) Err(kind Kind, id string, args ...any) error {
 	if len(p.list) == 0 {
 		return nil
 	}
-	return &ValidationError{Kind: p.kindOf(kind), Detail: detail, Errors: p.list}
+	return &ValidationError{Kind: p.kindOf(kind), Message: Message{ID: id, Args: args}, Errors: p.list}
 }
 
 // kindOf is kind, except that a list of syntax problems (KindInvalid)
@@ -116,18 +139,24 @@ func (p *Problems) kindOf(kind Kind) Kind {
 	return KindUnprocessable
 }
 
+// Refusal builds a single-problem error of kind: the message (a catalog
+// id and its arguments) is the problem's and its one field error's.
+func Refusal(kind Kind, pointer, code string, m Message) error {
+	return &ValidationError{Kind: kind, Message: m, Errors: []FieldError{{Pointer: pointer, Code: code, Message: m}}}
+}
+
 // Invalid builds a single-problem 400-class error.
-func Invalid(pointer, code, detail string) error {
-	return &ValidationError{Kind: KindInvalid, Detail: detail, Errors: []FieldError{{Pointer: pointer, Code: code, Detail: detail}}}
+func Invalid(pointer, code, id string, args ...any) error {
+	return Refusal(KindInvalid, pointer, code, Message{ID: id, Args: args})
 }
 
 // NotFoundAt builds a single-problem 404-class error: the record named at
 // pointer does not exist (or is not the caller's).
-func NotFoundAt(pointer, code, detail string) error {
-	return &ValidationError{Kind: KindNotFound, Detail: detail, Errors: []FieldError{{Pointer: pointer, Code: code, Detail: detail}}}
+func NotFoundAt(pointer, code, id string, args ...any) error {
+	return Refusal(KindNotFound, pointer, code, Message{ID: id, Args: args})
 }
 
 // Unprocessable builds a single-problem 422-class error.
-func Unprocessable(pointer, code, detail string) error {
-	return &ValidationError{Kind: KindUnprocessable, Detail: detail, Errors: []FieldError{{Pointer: pointer, Code: code, Detail: detail}}}
+func Unprocessable(pointer, code, id string, args ...any) error {
+	return Refusal(KindUnprocessable, pointer, code, Message{ID: id, Args: args})
 }

@@ -45,7 +45,7 @@ func SetPDFStepHook(s *Store, fn func(ctx context.Context)) { s.pdfStepHook = fn
 func CheckTagDraft(base string, d TagDraft) (TagInput, error) {
 	var p Problems
 	t := checkTag(&p, base, d, roomTagRules())
-	return t, p.Err(KindInvalid, "The tag is not valid; see errors for each field.")
+	return t, p.Err(KindInvalid, "problem.summary.tag_invalid")
 }
 
 // CheckTagForm decodes a posted tag form (RoomTagForm.draft) and checks it

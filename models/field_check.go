@@ -42,7 +42,7 @@ func (c fieldChecker) at(name string) string {
 // absent reports a missing required field (unless its value was refused).
 func (c fieldChecker) absent(name string, required bool) {
 	if required && !slices.Contains(c.refused, name) {
-		c.p.Add(c.at(name), "required", "The field %q is required.", name)
+		c.p.Add(c.at(name), "required", "problem.field.required", "field", Quoted(name))
 	}
 }
 
@@ -56,14 +56,14 @@ func (c fieldChecker) str(name string, v *string, required bool, max int) (strin
 	}
 	s := *v
 	if required && strings.TrimSpace(s) == "" {
-		c.p.Add(c.at(name), "required", "The field %q must not be blank.", name)
+		c.p.Add(c.at(name), "required", "problem.field.blank", "field", Quoted(name))
 		return s, false
 	}
 	if max <= 0 {
 		max = int(^uint(0) >> 1)
 	}
-	if code, detail := textProblem(s, max); code != "" {
-		c.p.Add(c.at(name), code, "%s", detail)
+	if code, msg := textProblem(s, max); code != "" {
+		c.p.AddMessage(c.at(name), code, msg)
 		return s, false
 	}
 	return s, true
@@ -85,8 +85,8 @@ func (c fieldChecker) line(name string, v *string, required bool, max int) (stri
 	if !ok {
 		return s, false
 	}
-	if code, detail := lineCharacterProblem(s); code != "" {
-		c.p.Add(c.at(name), code, "%s", detail)
+	if code, msg := lineCharacterProblem(s); code != "" {
+		c.p.AddMessage(c.at(name), code, msg)
 		return s, false
 	}
 	return s, true
@@ -106,7 +106,7 @@ func (c fieldChecker) optLine(name string, v *string, max int) *string {
 func (c fieldChecker) headerStr(name string, v *string, max int) *string {
 	s := c.optStr(name, v, max)
 	if s != nil && strings.ContainsFunc(*s, isControl) {
-		c.p.Add(c.at(name), "invalid_character", "The field %q is one line of text: it may not contain line breaks or control characters.", name)
+		c.p.Add(c.at(name), "invalid_character", "problem.field.one_line", "field", Quoted(name))
 		return nil
 	}
 	return s
@@ -116,7 +116,7 @@ func (c fieldChecker) headerStr(name string, v *string, max int) *string {
 func (c fieldChecker) email(name string, v *string) string {
 	s, ok := c.str(name, v, true, MaxEmailLength)
 	if ok && !ValidEmail(s) {
-		c.p.Add(c.at(name), "invalid_email", "%q is not a valid e-mail address.", truncateForDetail(s))
+		c.p.Add(c.at(name), "invalid_email", "problem.value.invalid_email", "value", Quoted(truncateForDetail(s)))
 	}
 	return s
 }
@@ -130,7 +130,7 @@ func (c fieldChecker) enum(name string, v *string, required bool, allowed []stri
 	if slices.Contains(allowed, s) {
 		return s, true
 	}
-	c.p.Add(c.at(name), "invalid_enum", "%q is not allowed here; use one of: %s.", truncateForDetail(s), strings.Join(allowed, ", "))
+	c.p.Add(c.at(name), "invalid_enum", "problem.value.not_allowed", "value", Quoted(truncateForDetail(s)), "allowed", strings.Join(allowed, ", "))
 	return "", false
 }
 
@@ -146,7 +146,7 @@ func (c fieldChecker) locale(name string, v *string) *string {
 	if l, ok := i18n.Lookup(s); ok {
 		return &l.Tag
 	}
-	c.p.Add(c.at(name), "invalid_enum", "%q is not allowed here; use one of: %s.", truncateForDetail(s), strings.Join(i18n.Tags(), ", "))
+	c.p.Add(c.at(name), "invalid_enum", "problem.value.not_allowed", "value", Quoted(truncateForDetail(s)), "allowed", strings.Join(i18n.Tags(), ", "))
 	return nil
 }
 
@@ -158,7 +158,7 @@ func (c fieldChecker) number(name string, v *float64, required bool, min, max fl
 		return 0, false
 	}
 	if f := *v; f < min || f > max {
-		c.p.Add(c.at(name), "out_of_range", "The field %q must be between %s and %s.", name, fmtNum(min), fmtNum(max))
+		c.p.Add(c.at(name), "out_of_range", "problem.field.between", "field", Quoted(name), "min", fmtNum(min), "max", fmtNum(max))
 		return f, false
 	}
 	return *v, true
@@ -171,7 +171,7 @@ func (c fieldChecker) integer(name string, v *float64, required bool, min, max i
 		return int(f), false
 	}
 	if f != math.Trunc(f) {
-		c.p.Add(c.at(name), "not_integer", "The field %q must be a whole number.", name)
+		c.p.Add(c.at(name), "not_integer", "problem.field.not_integer", "field", Quoted(name))
 		return 0, false
 	}
 	return int(f), true

@@ -92,8 +92,7 @@ func (s *Store) ClaimIdempotencyKey(ctx context.Context, orgID int64, scope, key
 		return ClaimResult{}, mapDBError(err)
 	}
 	if existing.RequestHash != requestHash {
-		return ClaimResult{}, Unprocessable("header:Idempotency-Key", "idempotency_key_reused",
-			"This Idempotency-Key was already used with a different request; use a new key for a new request.")
+		return ClaimResult{}, Unprocessable("header:Idempotency-Key", "idempotency_key_reused", "problem.idempotency.reused")
 	}
 	if !existing.Completed {
 		return ClaimResult{}, ErrIdempotencyInProgress

@@ -61,7 +61,7 @@ type StoredResponse struct {
 // back, so that a retry runs again.
 func (s *Store) Idempotent(ctx context.Context, req IdempotentRequest, run func(ctx context.Context) (StoredResponse, error)) (resp StoredResponse, replayed bool, err error) {
 	if len(req.Key) > MaxIdempotencyKeyLength || !printableASCII(req.Key) {
-		return StoredResponse{}, false, Invalid("header:Idempotency-Key", "invalid_idempotency_key", "An Idempotency-Key is 1 to 255 printable ASCII characters.")
+		return StoredResponse{}, false, Invalid("header:Idempotency-Key", "invalid_idempotency_key", "problem.idempotency.key")
 	}
 	sum := sha256.Sum256(append([]byte(req.Scope+"\n"), req.Fingerprint...))
 	hash := hex.EncodeToString(sum[:])

@@ -112,7 +112,7 @@ func checkValidationError(t *testing.T, err error) {
 		t.Fatalf("refusal is not a ValidationError with problems: %T %v", err, err)
 	}
 	for _, fe := range ve.Errors {
-		if !strings.HasPrefix(fe.Pointer, "#") || fe.Code == "" || fe.Detail == "" {
+		if !strings.HasPrefix(fe.Pointer, "#") || fe.Code == "" || (fe.Detail == "" && fe.Message.IsZero()) {
 			t.Fatalf("malformed problem %+v", fe)
 		}
 	}

@@ -29,42 +29,44 @@ type jsonObject struct {
 func parseBody(p *Problems, body []byte) (*jsonObject, bool) {
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 {
-		p.Add("#", "invalid_json", "The request body is empty; a JSON object is expected.")
+		p.Add("#", "invalid_json", "problem.json.empty")
 		return nil, false
 	}
 	if !json.Valid(trimmed) {
-		p.Add("#", "invalid_json", "The request body is not valid JSON: %s.", jsonSyntaxDetail(trimmed))
+		p.AddMessage("#", "invalid_json", jsonSyntaxDetail(trimmed))
 		return nil, false
 	}
 	if ptr, code := locateBadText(trimmed); code != "" {
 		if code == "invalid_encoding" {
-			p.Add(ptr, code, "The text here is not valid UTF-8; send JSON as UTF-8 text.")
+			p.Add(ptr, code, "problem.json.not_utf8")
 		} else {
-			p.Add(ptr, code, "The text here holds the escape \\u0000: text may not contain NUL.")
+			p.Add(ptr, code, "problem.json.nul")
 		}
 		return nil, false
 	}
 	return readObject(p, "#", scanJSON(trimmed))
 }
 
-// jsonSyntaxDetail explains where JSON parsing failed.
-func jsonSyntaxDetail(b []byte) string {
+// jsonSyntaxDetail says where JSON parsing failed: the parser's reason
+// (its own words, data here) and the byte.
+func jsonSyntaxDetail(b []byte) Message {
 	var v any
 	err := json.Unmarshal(b, &v)
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		return fmt.Sprintf("%s (at byte %d)", se.Error(), se.Offset)
+		return Msg("problem.json.syntax", "reason", se.Error(), "offset", se.Offset)
 	}
+	reason := "unknown error"
 	if err != nil {
-		return err.Error()
+		reason = err.Error()
 	}
-	return "unknown error"
+	return Msg("problem.json.invalid", "reason", reason)
 }
 
 // readObject reads node as an object, recording a type problem otherwise.
 func readObject(p *Problems, ptr string, node jsonNode) (*jsonObject, bool) {
 	if node.kind != "object" {
-		p.Add(ptr, "invalid_type", "Expected an object, got %s.", node.kind)
+		p.Add(ptr, "invalid_type", "problem.json.expected_object", "kind", node.kind)
 		return nil, false
 	}
 	return &jsonObject{p: p, ptr: ptr, node: node, used: make([]bool, len(node.keys))}, true
@@ -124,7 +126,7 @@ func (o *jsonObject) has(name string) bool {
 }
 
 func (o *jsonObject) missing(name string) {
-	o.p.Add(o.at(name), "required", "The field %q is required.", name)
+	o.p.Add(o.at(name), "required", "problem.field.required", "field", Quoted(name))
 }
 
 // text reads a string field's value without checking it: nil when absent
@@ -145,7 +147,7 @@ func (o *jsonObject) textValue(name string) (s string, ok, refused bool) {
 		return "", false, false
 	}
 	if raw.kind != "string" {
-		o.p.Add(o.at(name), "invalid_type", "The field %q must be a string, got %s.", name, raw.kind)
+		o.p.Add(o.at(name), "invalid_type", "problem.field.not_string", "field", Quoted(name), "kind", raw.kind)
 		return "", false, true
 	}
 	return decodeJSONString(raw.raw), true, false
@@ -171,7 +173,7 @@ func (o *jsonObject) numValue(name string) (f float64, ok, refused bool) {
 	}
 	f, ok = raw.float()
 	if raw.kind != "number" || !ok || math.IsInf(f, 0) || math.IsNaN(f) {
-		o.p.Add(o.at(name), "invalid_type", "The field %q must be a number, got %s.", name, raw.kind)
+		o.p.Add(o.at(name), "invalid_type", "problem.field.not_number", "field", Quoted(name), "kind", raw.kind)
 		return 0, false, true
 	}
 	return f, true, false
@@ -233,7 +235,7 @@ func (o *jsonObject) boolean(name string) *bool {
 		return nil
 	}
 	if raw.kind != "boolean" {
-		o.p.Add(o.at(name), "invalid_type", "The field %q must be true or false, got %s.", name, raw.kind)
+		o.p.Add(o.at(name), "invalid_type", "problem.field.not_boolean", "field", Quoted(name), "kind", raw.kind)
 		return nil
 	}
 	b := raw.boolean()
@@ -268,11 +270,11 @@ func (o *jsonObject) array(name string, required bool, max int) ([]jsonNode, boo
 		return nil, false
 	}
 	if raw.kind != "array" {
-		o.p.Add(o.at(name), "invalid_type", "The field %q must be an array, got %s.", name, raw.kind)
+		o.p.Add(o.at(name), "invalid_type", "problem.field.not_array", "field", Quoted(name), "kind", raw.kind)
 		return nil, false
 	}
 	if max > 0 && len(raw.vals) > max {
-		o.p.Add(o.at(name), "too_many", "The field %q has %d elements; at most %d are allowed.", name, len(raw.vals), max)
+		o.p.Add(o.at(name), "too_many", "problem.field.too_many_elements", "field", Quoted(name), "elements", len(raw.vals), "max", max)
 		return nil, false
 	}
 	return raw.vals, true
@@ -300,7 +302,7 @@ func (o *jsonObject) finish() {
 	}
 	sort.Strings(unknown)
 	for _, name := range unknown {
-		o.p.Add(o.at(name), "unknown_field", "The field %q is not part of this object; check its spelling.", truncateForDetail(name))
+		o.p.Add(o.at(name), "unknown_field", "problem.field.unknown", "field", Quoted(truncateForDetail(name)))
 	}
 }
 

@@ -14,9 +14,9 @@ import "strings"
 // with tab, CR and LF, DEL, C1, and the Unicode line and paragraph
 // separators) are refused too, and so are bidirectional controls
 // (lineCharacterProblem).
-func lineProblem(s string, max int) (code, detail string) {
-	if code, detail := textProblem(s, max); code != "" {
-		return code, detail
+func lineProblem(s string, max int) (code string, msg Message) {
+	if code, msg := textProblem(s, max); code != "" {
+		return code, msg
 	}
 	return lineCharacterProblem(s)
 }
@@ -32,14 +32,14 @@ const CodeBidiControl = "bidi_control"
 
 // lineCharacterProblem tells which characters one line of text may not
 // contain, if it contains any.
-func lineCharacterProblem(s string) (code, detail string) {
+func lineCharacterProblem(s string) (code string, msg Message) {
 	if strings.ContainsFunc(s, isControl) {
-		return "invalid_character", "The value is one line of text: it may not contain tabs, line breaks or other control characters."
+		return "invalid_character", Msg("problem.value.control")
 	}
 	if strings.ContainsFunc(s, isBidiControl) {
-		return CodeBidiControl, "The value may not contain bidirectional embedding, override or isolate controls (U+202A to U+202E, U+2066 to U+2069): they make text read in another order than it is stored."
+		return CodeBidiControl, Msg("problem.value.bidi")
 	}
-	return "", ""
+	return "", Message{}
 }
 
 // isBidiControl reports the explicit bidirectional formatting characters:
@@ -50,15 +50,15 @@ func isBidiControl(r rune) bool {
 
 // checkLine records a problem when s is not one line of at most max characters.
 func checkLine(p *Problems, pointer, s string, max int) {
-	if code, detail := lineProblem(s, max); code != "" {
-		p.Add(pointer, code, "%s", detail)
+	if code, msg := lineProblem(s, max); code != "" {
+		p.AddMessage(pointer, code, msg)
 	}
 }
 
 // checkRequiredLine is checkLine for a value that must not be blank.
 func checkRequiredLine(p *Problems, pointer, s string, max int) {
 	if strings.TrimSpace(s) == "" {
-		p.Add(pointer, "required", "This field is required and must not be blank.")
+		p.Add(pointer, "required", "problem.field.required_line")
 		return
 	}
 	checkLine(p, pointer, s, max)

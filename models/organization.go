@@ -33,7 +33,7 @@ func (s *Store) CreateOrganization(ctx context.Context, name string, apiEnabled 
 	name = strings.TrimSpace(name)
 	var p Problems
 	checkRequiredLine(&p, "#/name", name, MaxNameLength)
-	if err := p.Err(KindInvalid, "The organization is not valid."); err != nil {
+	if err := p.Err(KindInvalid, "problem.summary.org_invalid"); err != nil {
 		return nil, err
 	}
 	now := s.Now()
@@ -98,17 +98,17 @@ func onOff(b bool) string {
 }
 
 // textProblem tells what is wrong with s as text of at most max characters, if anything.
-func textProblem(s string, max int) (code, detail string) {
+func textProblem(s string, max int) (code string, msg Message) {
 	if !utf8.ValidString(s) {
-		return "invalid_encoding", "The value is not valid UTF-8."
+		return "invalid_encoding", Msg("problem.value.not_utf8")
 	}
 	if strings.IndexByte(s, 0) >= 0 {
-		return "invalid_character", "The value contains a NUL character."
+		return "invalid_character", Msg("problem.value.nul")
 	}
 	if len(s) > max { // bytes ≥ characters: count characters only when it may matter
 		if n := utf8.RuneCountInString(s); n > max {
-			return "too_long", fmt.Sprintf("The value has %d characters; at most %d are allowed.", n, max)
+			return "too_long", Msg("problem.value.too_long", "length", n, "max", max)
 		}
 	}
-	return "", ""
+	return "", Message{}
 }

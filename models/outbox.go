@@ -406,7 +406,7 @@ func (s *Store) ListMessages(ctx context.Context, f MessageFilter) ([]OutboxMess
 		for _, st := range MessageStatuses() {
 			names = append(names, string(st))
 		}
-		return nil, Invalid("query:status", "invalid_enum", "status must be one of "+strings.Join(names, ", ")+".")
+		return nil, Invalid("query:status", "invalid_enum", "problem.list.status_one_of", "allowed", strings.Join(names, ", "))
 	}
 	q := s.db.WithContext(ctx).Model(&OutboxMessage{}).Omit("payload")
 	if f.Status != "" {

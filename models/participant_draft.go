@@ -49,7 +49,7 @@ func checkParticipant(p *Problems, base string, d participantDraft) ParticipantI
 	in.Zip = c.optStr("zip", d.Zip, 32)
 	in.Phone = c.optStr("phone", d.Phone, 32)
 	if in.Phone != nil && !validPhone(*in.Phone) {
-		p.Add(c.at("phone"), "invalid_phone", "%q is not a phone number (digits, spaces, +, -, (, ) and . only).", truncateForDetail(*in.Phone))
+		p.Add(c.at("phone"), "invalid_phone", "problem.participant.phone", "value", Quoted(truncateForDetail(*in.Phone)))
 	}
 	in.KBARequired = d.KBARequired
 	in.CredAnalysisRequired = d.CredAnalysisRequired
@@ -59,7 +59,7 @@ func checkParticipant(p *Problems, base string, d participantDraft) ParticipantI
 	in.PersonalPasswordQuestion = c.optStr("personalPasswordQuestion", d.PersonalPasswordQuestion, MaxShortTextLength)
 	if pw, ok := c.str("personalPassword", d.PersonalPassword, false, 0); ok {
 		if len(pw) > passwordhash.MaxPasswordLength {
-			p.Add(c.at("personalPassword"), "too_long", "The personal password is longer than %d bytes.", passwordhash.MaxPasswordLength)
+			p.Add(c.at("personalPassword"), "too_long", "problem.participant.password_too_long", "max", passwordhash.MaxPasswordLength)
 		} else if pw != "" {
 			in.PersonalPassword = &pw
 		}

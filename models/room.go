@@ -106,7 +106,7 @@ func (s *Store) CreateRoom(ctx context.Context, actor Actor, in *RoomInput) (*Cr
 		err = ErrNotFound // a disabled user sends no rooms
 	}
 	if errors.Is(err, ErrNotFound) {
-		return nil, &AuthError{Detail: "senderId does not name a user of the organization this token was issued for."}
+		return nil, &AuthError{Message: Msg("error.sender_unknown")}
 	}
 	if err != nil {
 		return nil, err
@@ -163,7 +163,7 @@ func (s *Store) CreateRoom(ctx context.Context, actor Actor, in *RoomInput) (*Cr
 func (in *RoomInput) SenderUserID() (int64, error) {
 	id, err := strconv.ParseInt(in.SenderID, 10, 64)
 	if err != nil || id <= 0 {
-		return 0, &AuthError{Detail: "senderId does not name a user of the organization this token was issued for."}
+		return 0, &AuthError{Message: Msg("error.sender_unknown")}
 	}
 	return id, nil
 }
@@ -186,14 +186,14 @@ func (s *Store) PlanRoom(actor Actor, sender *User, in *RoomInput, docs map[stri
 	var p Problems
 	for i, ref := range in.Documents {
 		if docs[ref] == nil {
-			p.Add(pointer("#/documents", i), "unknown_document", "Document %d is not a valid PDF uploaded by this organization (%q).", i, truncateForDetail(ref))
+			p.Add(pointer("#/documents", i), "unknown_document", "problem.room.unknown_document", "document", i, "ref", Quoted(truncateForDetail(ref)))
 		}
 	}
 	if len(in.Participants) == 0 && !in.Config.Participants.Add {
-		p.Add("#/participants", "participants_required", "With config.participants.add false, the participants must be given here: nobody could add them in the room.")
+		p.Add("#/participants", "participants_required", "problem.room.participants_required")
 	}
 	checkRoomTemplate(&p, in, docs)
-	if err := p.Err(KindUnprocessable, "The Markup Room cannot be created; see errors for each problem."); err != nil {
+	if err := p.Err(KindUnprocessable, "problem.summary.room_unprocessable"); err != nil {
 		return nil, err
 	}
 
@@ -312,10 +312,10 @@ type RoomFilter struct {
 func (s *Store) ListRooms(ctx context.Context, orgID int64, f RoomFilter) ([]Room, string, error) {
 	var p Problems
 	if f.Status != "" && !slices.Contains(RoomStatuses(), f.Status) {
-		p.Add("query:status", "invalid_enum", "status must be one of open, completed, expired.")
+		p.Add("query:status", "invalid_enum", "problem.list.room_status")
 	}
 	limit, after := pageArgs(&p, f.Limit, f.Cursor)
-	if err := p.Err(KindInvalid, "The list query is not valid."); err != nil {
+	if err := p.Err(KindInvalid, "problem.summary.list_invalid"); err != nil {
 		return nil, "", err
 	}
 	now := s.Now()

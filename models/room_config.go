@@ -2,7 +2,6 @@ package models
 
 import (
 	"database/sql/driver"
-	"fmt"
 )
 
 // RoomConfig says which Markup Room controls are enabled (RoomConfig in the
@@ -129,9 +128,10 @@ func (c RoomConfig) Allows(action RoomAction) bool {
 // ForbiddenError is a room action its configuration turns off; it matches ErrForbidden.
 type ForbiddenError struct{ Action RoomAction }
 
-// Error implements error.
+// Error implements error: the action for a log line (the problem writer
+// words the refusal, docs/words.md).
 func (e *ForbiddenError) Error() string {
-	return fmt.Sprintf("This Markup Room does not allow this action (config.%s is false).", e.Action)
+	return "forbidden: config." + string(e.Action) + " is false"
 }
 
 // Is makes errors.Is(err, ErrForbidden) true.

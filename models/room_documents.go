@@ -41,7 +41,7 @@ func checkRoomUpload(room *Room, documents int) error {
 		return &ForbiddenError{Action: ActionEditTags}
 	}
 	if documents >= MaxDocuments {
-		return Unprocessable("#/file", "too_many_documents", "A transaction holds at most 100 documents.")
+		return Unprocessable("#/file", "too_many_documents", "problem.tx.too_many_documents", "max", MaxDocuments)
 	}
 	return nil
 }

@@ -75,9 +75,7 @@ func (s *Store) RenameRoomDocument(ctx context.Context, roomID string, position 
 		var p Problems
 		checkRequiredLine(&p, "#/title", title, MaxTitleLength)
 		if len(p.list) > 0 { // the page shows the detail: say what is wrong
-			detail := "The title is not valid: " + p.list[0].Detail
-			return &ValidationError{Kind: p.kindOf(KindInvalid), Detail: detail,
-				Errors: []FieldError{{Pointer: "#/title", Code: p.list[0].Code, Detail: detail}}}
+			return Refusal(p.kindOf(KindInvalid), "#/title", p.list[0].Code, Msg("problem.room.title_invalid", "why", p.list[0].Message))
 		}
 		in.Documents[position].Title = title
 		return nil

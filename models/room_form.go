@@ -3,7 +3,6 @@ package models
 import (
 	"context"
 	"encoding/json"
-	"strconv"
 )
 
 // RoomForm is a "New Markup Room" request made without the API: the
@@ -76,7 +75,7 @@ func (s *Store) CreateRoomWithUploads(ctx context.Context, actor Actor, in *Room
 	)
 	err := s.inTx(ctx, func(tx *Store) error {
 		if len(uploads) > 0 && len(in.Documents)+len(uploads) > MaxDocuments {
-			return Invalid("#/documents", "too_many", "A Markup Room holds at most "+strconv.Itoa(MaxDocuments)+" documents.")
+			return Invalid("#/documents", "too_many", "problem.room.too_many_documents", "max", MaxDocuments)
 		}
 		for _, u := range uploads {
 			d, err := tx.SaveDocument(ctx, u.File, NewDocument{OrganizationID: actor.OrganizationID, Title: u.Title})

@@ -52,7 +52,7 @@ type RoomParticipantInput struct {
 func ParseRoomInput(body []byte) (*RoomInput, error) {
 	var p Problems
 	in := parseRoomInput(&p, body)
-	if err := p.Err(KindInvalid, "The Markup Room request is not valid; see errors for each problem."); err != nil {
+	if err := p.Err(KindInvalid, "problem.summary.room_invalid"); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -81,12 +81,12 @@ func parseRoomInput(p *Problems, body []byte) *RoomInput {
 	if items, ok := o.array("documents", false, MaxDocuments); ok {
 		for i, item := range items {
 			if item.kind != "string" {
-				p.Add(pointer(o.at("documents"), i), "invalid_type", "Each document must be a location string returned by the upload endpoint, got %s.", item.kind)
+				p.Add(pointer(o.at("documents"), i), "invalid_type", "problem.room.location_type", "kind", item.kind)
 				continue
 			}
 			s := decodeJSONString(item.raw)
 			if strings.TrimSpace(s) == "" || len(s) > 2048 {
-				p.Add(pointer(o.at("documents"), i), "invalid_location", "A document location must be a non-empty string of at most 2048 characters.")
+				p.Add(pointer(o.at("documents"), i), "invalid_location", "problem.room.location")
 				continue
 			}
 			in.Documents = append(in.Documents, s)
@@ -113,7 +113,7 @@ func parseRoomInput(p *Problems, body []byte) *RoomInput {
 			po.finish()
 			if key := EmailKey(rp.Email); ValidEmail(rp.Email) {
 				if first, dup := seen[key]; dup {
-					p.Add(pointer(ptr, "email"), "duplicate_email", "This e-mail is already used by participant %d (e-mails are compared ignoring case).", first)
+					p.Add(pointer(ptr, "email"), "duplicate_email", "problem.room.email_taken_by", "participant", first)
 				} else {
 					seen[key] = i
 				}
@@ -143,7 +143,7 @@ func readSenderID(o *jsonObject) string {
 		}
 		return n.String()
 	default:
-		o.p.Add(o.at("senderId"), "invalid_type", "senderId must be a string (or a number), got %s.", raw.kind)
+		o.p.Add(o.at("senderId"), "invalid_type", "problem.room.sender_type", "kind", raw.kind)
 		return ""
 	}
 }
@@ -161,9 +161,9 @@ func readEmbed(o *jsonObject) string {
 	if !ok {
 		return ""
 	}
-	origin, code, detail := NormalizeEmbedOrigin(raw)
+	origin, code, msg := NormalizeEmbedOrigin(raw)
 	if code != "" {
-		o.p.Add(e.at("origin"), code, "%s", detail)
+		o.p.AddMessage(e.at("origin"), code, msg)
 	}
 	return origin
 }

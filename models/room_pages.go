@@ -32,8 +32,7 @@ type PageEdit struct {
 // errDocumentChanged refuses a page edit or an undo made against a document
 // version that is no longer the current one.
 func errDocumentChanged(title string) error {
-	return Unprocessable("#/current", "document_changed",
-		fmt.Sprintf("“%s” changed since (in another window), so this step cannot be undone or redone here. Reload the room.", title))
+	return Unprocessable("#/current", "document_changed", "problem.room.document_changed", "title", title)
 }
 
 // DeleteRoomPage removes page n (1-based) of the document at docPos of a
@@ -51,8 +50,7 @@ func (s *Store) DeleteRoomPage(ctx context.Context, roomID string, docPos, n int
 				return ErrNotFound
 			}
 			if pages == 1 {
-				return Unprocessable("#/page", "last_page",
-					"A document needs at least one page: this is its only page. Remove the whole document instead.")
+				return Unprocessable("#/page", "last_page", "problem.room.last_page")
 			}
 			return nil
 		},
@@ -101,7 +99,7 @@ func (s *Store) MoveRoomPage(ctx context.Context, roomID string, docPos, from, t
 				return ErrNotFound
 			}
 			if to < 1 || to > pages || to == from {
-				return Unprocessable("#/to", "invalid_position", fmt.Sprintf("Page %d cannot move to position %d of %d.", from, to, pages))
+				return Unprocessable("#/to", "invalid_position", "problem.room.page_position", "page", from, "to", to, "pages", pages)
 			}
 			return nil
 		},

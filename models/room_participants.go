@@ -3,7 +3,6 @@ package models
 import (
 	"context"
 	"encoding/json"
-	"strconv"
 	"strings"
 )
 
@@ -150,7 +149,7 @@ func (r *Room) participantFromForm(id string, f ParticipantForm) (ParticipantInp
 	if pi.AuthenticationType != AuthPersonalPassword {
 		pi.PersonalPassword, pi.PersonalPasswordQuestion = nil, nil
 	}
-	if err := p.Err(KindInvalid, "The participant is not valid; see errors for each field."); err != nil {
+	if err := p.Err(KindInvalid, "problem.summary.participant_invalid"); err != nil {
 		return ParticipantInput{}, err
 	}
 	return pi, nil
@@ -163,7 +162,7 @@ func checkEmailFree(in *TransactionInput, email string, self int) error {
 	key := EmailKey(email)
 	for i, p := range in.Participants {
 		if i != self && EmailKey(p.Email) == key {
-			return Invalid("#/email", "duplicate_email", "This e-mail is already used by "+strings.TrimSpace(p.FirstName+" "+p.LastName)+" in this room (e-mails are compared ignoring case).")
+			return Invalid("#/email", "duplicate_email", "problem.room.email_taken", "name", strings.TrimSpace(p.FirstName+" "+p.LastName))
 		}
 	}
 	return nil
@@ -184,14 +183,14 @@ func participantIndex(in *TransactionInput, id string) int {
 func (s *Store) MoveRoomParticipant(ctx context.Context, roomID, participantID string, to int) error {
 	return s.editRoom(ctx, roomID, ActionEditParticipant, func(_ *Room, in *TransactionInput) error {
 		if in.SigningOrder == nil || !*in.SigningOrder {
-			return Unprocessable("#/signingOrder", "no_signing_order", "This transaction has no signing order, so participants have no order to change.")
+			return Unprocessable("#/signingOrder", "no_signing_order", "problem.room.no_signing_order")
 		}
 		i := participantIndex(in, participantID)
 		if i < 0 {
 			return ErrNotFound
 		}
 		if to < 1 || to > len(in.Participants) {
-			return Unprocessable("#/to", "invalid_position", "There is no position "+strconv.Itoa(to)+" among "+strconv.Itoa(len(in.Participants))+" participants.")
+			return Unprocessable("#/to", "invalid_position", "problem.room.participant_position", "to", to, "participants", len(in.Participants))
 		}
 		moved := in.Participants[i]
 		rest := append(append([]ParticipantInput{}, in.Participants[:i]...), in.Participants[i+1:]...)

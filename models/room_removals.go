@@ -76,8 +76,10 @@ type keptSignerTag struct {
 // errRoomChanged refuses an undo or redo of a removal made against a room
 // whose documents or participants changed since (another window).
 func errRoomChanged(what string) error {
-	return Unprocessable("#/current", "room_changed",
-		fmt.Sprintf("The room’s %s changed since (in another window), so this step cannot be undone or redone here. Reload the room.", what))
+	if what == "participants" {
+		return Unprocessable("#/current", "room_changed", "problem.room.participants_changed")
+	}
+	return Unprocessable("#/current", "room_changed", "problem.room.documents_changed")
 }
 
 // keepRemoval stores what a removal took away and returns the row's id;
@@ -180,7 +182,7 @@ func (s *Store) restoreDocument(ctx context.Context, roomID, removalID, document
 			return errRoomChanged("documents")
 		}
 		if len(ids) >= MaxDocuments {
-			return Unprocessable("#", "too_many_documents", "A transaction holds at most 100 documents: remove one first.")
+			return Unprocessable("#", "too_many_documents", "problem.tx.too_many_documents_remove", "max", MaxDocuments)
 		}
 		pos := min(kept.Document.Position, len(ids))
 		db := tx.db.WithContext(ctx)

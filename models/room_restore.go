@@ -249,9 +249,7 @@ func (s *Store) restoreTags(ctx context.Context, e *pageEdit, page int, kept []D
 		return mapDBError(err)
 	}
 	if len(existing)+len(kept) > MaxTagsPerDocument {
-		return Unprocessable("#", "too_many_tags", fmt.Sprintf(
-			"Undoing this would bring back %d tags, and a document holds at most %d: it has %d now. Remove some first.",
-			len(kept), MaxTagsPerDocument, len(existing)))
+		return Unprocessable("#", "too_many_tags", "problem.room.undo_too_many_tags", "back", len(kept), "max", MaxTagsPerDocument, "now", len(existing))
 	}
 	taken := make(map[int]bool, len(existing))
 	next := 0

@@ -65,19 +65,19 @@ func ParseSuggestionDecisions(body []byte) (*SuggestionDecisions, error) {
 	var p Problems
 	o, ok := parseBody(&p, body)
 	if !ok {
-		return nil, p.Err(KindInvalid, "The request is not valid JSON; see errors.")
+		return nil, p.Err(KindInvalid, "problem.summary.request_json")
 	}
 	dismiss, _ := o.array("dismiss", false, 0)
 	restore, _ := o.array("restore", false, 0)
 	o.finish()
-	if err := p.Err(KindInvalid, "The request is not valid; see errors for each field."); err != nil {
+	if err := p.Err(KindInvalid, "problem.summary.request_invalid"); err != nil {
 		return nil, err
 	}
 	switch n := len(dismiss) + len(restore); {
 	case n == 0:
-		return nil, Unprocessable("#", "empty_request", "The request names no suggested field: send at least one entry in dismiss or restore.")
+		return nil, Unprocessable("#", "empty_request", "problem.suggestion.empty")
 	case n > MaxSuggestionDecisions:
-		return nil, Unprocessable("#", "too_many_changes", "The request holds "+strconv.Itoa(n)+" entries; at most "+strconv.Itoa(MaxSuggestionDecisions)+" are allowed in one request.")
+		return nil, Unprocessable("#", "too_many_changes", "problem.suggestion.too_many", "entries", n, "max", MaxSuggestionDecisions)
 	}
 	read := func(base string, nodes []jsonNode) []SuggestionRef {
 		out := make([]SuggestionRef, 0, len(nodes))
@@ -96,7 +96,7 @@ func ParseSuggestionDecisions(body []byte) (*SuggestionDecisions, error) {
 		return out
 	}
 	d := &SuggestionDecisions{Dismiss: read("#/dismiss", dismiss), Restore: read("#/restore", restore)}
-	if err := p.Err(KindInvalid, "The request is not valid; see errors for each field."); err != nil {
+	if err := p.Err(KindInvalid, "problem.summary.request_invalid"); err != nil {
 		return nil, err
 	}
 	return d, nil
@@ -135,7 +135,7 @@ func (s *Store) DecideRoomSuggestions(ctx context.Context, roomID string, d *Sug
 				docs[r.DocumentPosition] = doc
 			}
 			if doc == nil {
-				missing.Add(pointer(pointer(base, i), "documentPosition"), "unknown_document", "The transaction has no document at position %d.", r.DocumentPosition)
+				missing.Add(pointer(pointer(base, i), "documentPosition"), "unknown_document", "problem.tx.no_document_at", "position", r.DocumentPosition)
 			}
 			return doc, nil
 		}
@@ -154,7 +154,7 @@ func (s *Store) DecideRoomSuggestions(ctx context.Context, roomID string, d *Sug
 				return err
 			}
 			if _, ok := findSuggestion(found, r.Page, r.Key); !ok {
-				missing.Add(pointer("#/dismiss", i), "unknown_suggestion", "Page %d of document %d has no suggested field %q.", r.Page, r.DocumentPosition+1, truncateForDetail(r.Key))
+				missing.Add(pointer("#/dismiss", i), "unknown_suggestion", "problem.suggestion.unknown_in", "page", r.Page, "document", r.DocumentPosition+1, "key", Quoted(truncateForDetail(r.Key)))
 				continue
 			}
 			rows = append(rows, dismissedSuggestion{RoomID: e.room.ID, DocumentID: doc.upload.ID, Page: r.Page, Suggestion: r.Key, CreatedAt: now})
@@ -169,7 +169,7 @@ func (s *Store) DecideRoomSuggestions(ctx context.Context, roomID string, d *Sug
 				restore = append(restore, dismissedSuggestion{RoomID: e.room.ID, DocumentID: doc.upload.ID, Page: r.Page, Suggestion: r.Key})
 			}
 		}
-		if err := missing.Err(KindNotFound, "The request names suggested fields this room does not offer; nothing was changed."); err != nil {
+		if err := missing.Err(KindNotFound, "problem.summary.suggestions_missing"); err != nil {
 			return err
 		}
 		if len(rows) > 0 {
@@ -210,7 +210,7 @@ func acceptedSuggestion(d *roomDocument, page int, key, ptr string) (RawJSON, er
 	if t, ok := findSuggestion(found, page, key); ok {
 		return detectedCustomData(t)
 	}
-	return nil, Unprocessable(ptr, "unknown_suggestion", fmt.Sprintf("Page %d of this document has no suggested field %q.", page, truncateForDetail(key)))
+	return nil, Unprocessable(ptr, "unknown_suggestion", "problem.suggestion.unknown", "page", page, "key", Quoted(truncateForDetail(key)))
 }
 
 // suggested returns the suggested fields of the document's upload, read

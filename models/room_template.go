@@ -16,7 +16,7 @@ func (s *Store) readRoomTemplate(ctx context.Context, orgID int64, in *RoomInput
 	if errors.Is(err, ErrNotFound) {
 		var p Problems
 		unknownTemplate(&p, "#/templateId", in.TemplateID)
-		return p.Err(KindUnprocessable, "The Markup Room cannot be created; see errors for each problem.")
+		return p.Err(KindUnprocessable, "problem.summary.room_unprocessable")
 	}
 	if err != nil {
 		return err
@@ -39,7 +39,7 @@ func checkRoomTemplate(p *Problems, in *RoomInput, docs map[string]*Document) {
 	for i, rp := range in.Participants {
 		roles[i] = rp.Role
 		if rp.Role != "" && in.template == nil {
-			p.Add(pointer(pointer("#/participants", i), "role"), "unknown_role", "The request names no template, so there are no roles to take.")
+			p.Add(pointer(pointer("#/participants", i), "role"), "unknown_role", "problem.room.no_template_roles")
 		}
 	}
 	v := in.templateVersion()
@@ -52,8 +52,8 @@ func checkRoomTemplate(p *Problems, in *RoomInput, docs map[string]*Document) {
 		if doc == nil || i >= len(v.Documents) {
 			continue
 		}
-		if why := templateMismatch(doc, &v.Documents[i]); why != "" {
-			p.Add(pointer("#/documents", i), "template_mismatch", "The template's tags do not fit this document: %s", why)
+		if why := templateMismatch(doc, &v.Documents[i]); !why.IsZero() {
+			p.Add(pointer("#/documents", i), "template_mismatch", "problem.template.mismatch", "why", why)
 		}
 	}
 }

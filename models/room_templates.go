@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 )
 
 // roomTemplateActor is a Markup Room as the author of a template version.
@@ -33,7 +32,7 @@ func (s *Store) SaveRoomTemplate(ctx context.Context, roomID string, in *RoomTem
 		if errors.Is(err, ErrNotFound) {
 			var p Problems
 			unknownTemplate(&p, "#/templateId", in.TemplateID)
-			return nil, p.Err(KindUnprocessable, "The template cannot be saved; see errors.")
+			return nil, p.Err(KindUnprocessable, "problem.summary.template_not_saved")
 		}
 	} else {
 		t, err = s.CreateTemplate(ctx, actor, ti)
@@ -126,7 +125,7 @@ func (s *Store) ApplyRoomTemplate(ctx context.Context, roomID string, in *RoomTe
 	if errors.Is(err, ErrNotFound) {
 		var p Problems
 		unknownTemplate(&p, "#/templateId", in.TemplateID)
-		return nil, p.Err(KindUnprocessable, "The template cannot be applied; see errors.")
+		return nil, p.Err(KindUnprocessable, "problem.summary.template_not_applied")
 	}
 	if err != nil {
 		return nil, err
@@ -134,7 +133,7 @@ func (s *Store) ApplyRoomTemplate(ctx context.Context, roomID string, in *RoomTe
 	v := t.Current
 	var p Problems
 	if in.TemplateDocument >= len(v.Documents) {
-		p.Add("#/templateDocument", "unknown_document", "The template has %d documents; document %d does not exist.", len(v.Documents), in.TemplateDocument)
+		p.Add("#/templateDocument", "unknown_document", "problem.template.no_such_document", "documents", len(v.Documents), "document", in.TemplateDocument)
 	}
 	declared := make(map[string]bool, len(v.Roles))
 	for _, r := range v.Roles {
@@ -142,10 +141,10 @@ func (s *Store) ApplyRoomTemplate(ctx context.Context, roomID string, in *RoomTe
 	}
 	for _, h := range in.Roles {
 		if !declared[h.Role] {
-			p.Add(pointer("#/roles", h.Role), "unknown_role", "The template has no role named %q.", truncateForDetail(h.Role))
+			p.Add(pointer("#/roles", h.Role), "unknown_role", "problem.template.no_such_role", "role", Quoted(truncateForDetail(h.Role)))
 		}
 	}
-	if err := p.Err(KindUnprocessable, "The template cannot be applied; see errors for each problem."); err != nil {
+	if err := p.Err(KindUnprocessable, "problem.summary.template_not_applied_each"); err != nil {
 		return nil, err
 	}
 	out := &AppliedTemplate{Template: t, Document: in.Document}
@@ -184,28 +183,28 @@ func (s *Store) ApplyRoomTemplate(ctx context.Context, roomID string, in *RoomTe
 func (e *tagEditor) templateBatch(ctx context.Context, t *Template, in *RoomTemplateApply) (*TagBatch, string, error) {
 	doc, err := e.document(ctx, in.Document)
 	if errors.Is(err, ErrNotFound) {
-		return nil, "", Unprocessable("#/document", "unknown_document", "The room has no document at position "+strconv.Itoa(in.Document)+".")
+		return nil, "", Unprocessable("#/document", "unknown_document", "problem.room.no_document_at", "position", in.Document)
 	}
 	if err != nil {
 		return nil, "", err
 	}
 	v := t.Current
 	var p Problems
-	if why := templateMismatch(doc.upload, &v.Documents[in.TemplateDocument]); why != "" {
-		p.Add("#/document", "template_mismatch", "The template's tags do not fit this document: %s", why)
+	if why := templateMismatch(doc.upload, &v.Documents[in.TemplateDocument]); !why.IsZero() {
+		p.Add("#/document", "template_mismatch", "problem.template.mismatch", "why", why)
 	}
 	signerOf := make(map[string]string, len(in.Roles))
 	for _, h := range in.Roles {
 		if e.signerIndex(h.ParticipantID) < 0 {
-			p.Add(pointer("#/roles", h.Role), "unknown_signer", "No participant of this room has the id %q.", truncateForDetail(h.ParticipantID))
+			p.Add(pointer("#/roles", h.Role), "unknown_signer", "problem.room.unknown_signer", "id", Quoted(truncateForDetail(h.ParticipantID)))
 		}
 		signerOf[h.Role] = h.ParticipantID
 	}
 	tags := templateTags(v, in.TemplateDocument, signerOf, templateOrigin(t.ID, v.Version))
 	if len(tags) == 0 && p.Len() == 0 {
-		p.Add("#/templateDocument", "no_tags", "Document %d of the template has no tags to place.", in.TemplateDocument)
+		p.Add("#/templateDocument", "no_tags", "problem.template.document_no_tags", "document", in.TemplateDocument)
 	}
-	if err := p.Err(KindUnprocessable, "The template cannot be applied; see errors for each problem."); err != nil {
+	if err := p.Err(KindUnprocessable, "problem.summary.template_not_applied_each"); err != nil {
 		return nil, "", err
 	}
 	b := &TagBatch{Create: make([]TagBatchCreate, len(tags))}

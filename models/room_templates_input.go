@@ -40,14 +40,14 @@ func ParseRoomTemplateSave(body []byte) (*RoomTemplateSave, error) {
 	var p Problems
 	o, ok := parseBody(&p, body)
 	if !ok {
-		return nil, p.Err(KindInvalid, "The template is not valid; see errors.")
+		return nil, p.Err(KindInvalid, "problem.summary.template_invalid_short")
 	}
 	in := &RoomTemplateSave{}
 	in.Name, _ = o.line("name", true, MaxTitleLength)
 	in.TemplateID, _ = o.str("templateId", false, MaxShortTextLength)
 	if items, ok := o.array("documents", false, MaxTemplateDocuments); ok {
 		if len(items) == 0 {
-			p.Add(o.at("documents"), "required", "A template has at least one document; name one, or leave \"documents\" out to keep them all.")
+			p.Add(o.at("documents"), "required", "problem.template.room_documents_required")
 		}
 		seen := map[int]bool{}
 		in.Documents = make([]int, 0, len(items))
@@ -56,9 +56,9 @@ func ParseRoomTemplateSave(body []byte) (*RoomTemplateSave, error) {
 			n, ok := wholeNumber(item)
 			switch {
 			case !ok:
-				p.Add(ptr, "invalid_type", "Each document is the position of a document of the room (a whole number ≥ 0).")
+				p.Add(ptr, "invalid_type", "problem.template.room_document_type")
 			case seen[n]:
-				p.Add(ptr, "duplicate_document", "Document %d is named twice.", n)
+				p.Add(ptr, "duplicate_document", "problem.template.document_twice", "document", n)
 			default:
 				seen[n] = true
 				in.Documents = append(in.Documents, n)
@@ -70,7 +70,7 @@ func ParseRoomTemplateSave(body []byte) (*RoomTemplateSave, error) {
 		for i, item := range items {
 			ptr := pointer(o.at("roleNames"), i)
 			if item.kind != "string" {
-				p.Add(ptr, "invalid_type", "Each role name must be a string, got %s.", item.kind)
+				p.Add(ptr, "invalid_type", "problem.template.role_name_type", "kind", item.kind)
 				continue
 			}
 			name := decodeJSONString(item.raw)
@@ -79,7 +79,7 @@ func ParseRoomTemplateSave(body []byte) (*RoomTemplateSave, error) {
 		}
 	}
 	o.finish()
-	if err := p.Err(KindInvalid, "The template is not valid; see errors for each field."); err != nil {
+	if err := p.Err(KindInvalid, "problem.summary.template_invalid_fields"); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -92,7 +92,7 @@ func ParseRoomTemplateApply(body []byte) (*RoomTemplateApply, error) {
 	var p Problems
 	o, ok := parseBody(&p, body)
 	if !ok {
-		return nil, p.Err(KindInvalid, "The request is not valid; see errors.")
+		return nil, p.Err(KindInvalid, "problem.summary.request_invalid_short")
 	}
 	in := &RoomTemplateApply{}
 	in.TemplateID, _ = o.str("templateId", true, MaxShortTextLength)
@@ -102,7 +102,7 @@ func ParseRoomTemplateApply(body []byte) (*RoomTemplateApply, error) {
 	in.Document, _ = o.integer("document", true, 0, MaxDocuments-1)
 	if roles, ok := o.object("roles", false); ok {
 		if len(roles.node.keys) > MaxTemplateRoles {
-			p.Add(roles.ptr, "too_many", "A template has at most %d roles.", MaxTemplateRoles)
+			p.Add(roles.ptr, "too_many", "problem.template.too_many_roles", "max", MaxTemplateRoles)
 		}
 		seen := map[string]bool{}
 		for _, k := range roles.node.keys {
@@ -120,7 +120,7 @@ func ParseRoomTemplateApply(body []byte) (*RoomTemplateApply, error) {
 		roles.finish()
 	}
 	o.finish()
-	if err := p.Err(KindInvalid, "The request is not valid; see errors for each field."); err != nil {
+	if err := p.Err(KindInvalid, "problem.summary.request_invalid"); err != nil {
 		return nil, err
 	}
 	return in, nil

@@ -50,7 +50,7 @@ func TestStorageErrorsMapToDomainErrors(t *testing.T) {
 		}
 	}
 	other := errors.New("disk full")
-	ve := models.Unprocessable("#", "x", "no")
+	ve := models.Unprocessable("#", "x", "problem.room.not_checked")
 	for _, err := range []error{nil, other, ve, models.ErrNotFound, context.Canceled} {
 		if got := models.MapDBError(err); got != err {
 			t.Errorf("%v changed into %v", err, got)

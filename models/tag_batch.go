@@ -2,7 +2,6 @@ package models
 
 import (
 	"context"
-	"strconv"
 )
 
 // EventTagsBatch is the one history entry of a batch of tag edits of the
@@ -64,20 +63,20 @@ func ParseTagBatch(body []byte) (*TagBatch, error) {
 	var p Problems
 	o, ok := parseBody(&p, body)
 	if !ok {
-		return nil, p.Err(KindInvalid, "The batch is not valid JSON; see errors.")
+		return nil, p.Err(KindInvalid, "problem.summary.batch_json")
 	}
 	creates, _ := o.array("create", false, 0)
 	updates, _ := o.array("update", false, 0)
 	deletes, _ := o.array("delete", false, 0)
 	o.finish()
-	if err := p.Err(KindInvalid, "The batch is not valid; see errors for each field."); err != nil {
+	if err := p.Err(KindInvalid, "problem.summary.batch_invalid"); err != nil {
 		return nil, err
 	}
 	switch n := len(creates) + len(updates) + len(deletes); {
 	case n == 0:
-		return nil, Unprocessable("#", "empty_batch", "The batch holds no change: send at least one entry in create, update or delete.")
+		return nil, Unprocessable("#", "empty_batch", "problem.batch.empty")
 	case n > MaxTagBatchChanges:
-		return nil, Unprocessable("#", "too_many_changes", "The batch holds "+strconv.Itoa(n)+" changes; at most "+strconv.Itoa(MaxTagBatchChanges)+" are allowed in one request.")
+		return nil, Unprocessable("#", "too_many_changes", "problem.batch.too_many_changes", "changes", n, "max", MaxTagBatchChanges)
 	}
 	b := &TagBatch{}
 	for i, node := range creates {
@@ -101,18 +100,18 @@ func ParseTagBatch(body []byte) (*TagBatch, error) {
 	}
 	for i, node := range deletes {
 		if node.kind != "string" {
-			p.Add(pointer("#/delete", i), "invalid_type", "A tag id to delete must be a string, got %s.", node.kind)
+			p.Add(pointer("#/delete", i), "invalid_type", "problem.batch.delete_type", "kind", node.kind)
 			continue
 		}
 		b.Delete = append(b.Delete, decodeJSONString(node.raw))
 	}
-	if err := p.Err(KindInvalid, "The batch is not valid; see errors for each field."); err != nil {
+	if err := p.Err(KindInvalid, "problem.summary.batch_invalid"); err != nil {
 		return nil, err
 	}
 	seen := map[string]bool{}
 	once := func(ptr, id string) {
 		if seen[id] {
-			p.Add(ptr, "duplicate_tag", "The tag %q appears more than once in the batch; a tag may be updated or deleted once per batch.", truncateForDetail(id))
+			p.Add(ptr, "duplicate_tag", "problem.batch.duplicate_tag", "id", Quoted(truncateForDetail(id)))
 		}
 		seen[id] = true
 	}
@@ -122,7 +121,7 @@ func ParseTagBatch(body []byte) (*TagBatch, error) {
 	for i, id := range b.Delete {
 		once(pointer("#/delete", i), id)
 	}
-	if err := p.Err(KindUnprocessable, "The batch names a tag twice; see errors."); err != nil {
+	if err := p.Err(KindUnprocessable, "problem.summary.batch_twice"); err != nil {
 		return nil, err
 	}
 	return b, nil
@@ -146,7 +145,7 @@ func readBatchTag(o *jsonObject) TagDraft {
 			return nil
 		}
 		if raw.kind != "number" {
-			o.p.Add(o.at(name), "invalid_type", "The field %q must be a number, got %s.", name, raw.kind)
+			o.p.Add(o.at(name), "invalid_type", "problem.field.not_number", "field", Quoted(name), "kind", raw.kind)
 			return nil
 		}
 		f, ok := parseFormNumber(string(raw.raw))

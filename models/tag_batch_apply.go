@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"slices"
-	"strconv"
 )
 
 // The steps of tagEditor.applyBatch (models/tag_batch.go), in order.
@@ -43,15 +42,15 @@ func (e *tagEditor) batchTags(ctx context.Context, b *TagBatch) (map[string]*Tag
 	var missing Problems
 	for i, u := range b.Update {
 		if stored[u.ID] == nil {
-			missing.Add(pointer(pointer("#/update", i), "id"), "unknown_tag", "No tag of this room has the id %q.", truncateForDetail(u.ID))
+			missing.Add(pointer(pointer("#/update", i), "id"), "unknown_tag", "problem.batch.unknown_tag", "id", Quoted(truncateForDetail(u.ID)))
 		}
 	}
 	for i, id := range b.Delete {
 		if stored[id] == nil {
-			missing.Add(pointer("#/delete", i), "unknown_tag", "No tag of this room has the id %q.", truncateForDetail(id))
+			missing.Add(pointer("#/delete", i), "unknown_tag", "problem.batch.unknown_tag", "id", Quoted(truncateForDetail(id)))
 		}
 	}
-	if err := missing.Err(KindNotFound, "The batch names tags this room does not have; nothing was changed."); err != nil {
+	if err := missing.Err(KindNotFound, "problem.summary.batch_tags_missing"); err != nil {
 		return nil, err
 	}
 	return stored, nil
@@ -85,11 +84,11 @@ func (p *batchProblems) collect(err error) error {
 func (p *batchProblems) err() error {
 	switch {
 	case len(p.invalid) > 0:
-		return &ValidationError{Kind: KindInvalid, Detail: "Tags of the batch are not valid; see errors for each field. Nothing was changed.", Errors: p.invalid}
+		return &ValidationError{Kind: KindInvalid, Message: Msg("problem.summary.batch_tags_invalid"), Errors: p.invalid}
 	case len(p.notFound) > 0:
-		return &ValidationError{Kind: KindNotFound, Detail: "The batch names documents this room does not have; nothing was changed.", Errors: p.notFound}
+		return &ValidationError{Kind: KindNotFound, Message: Msg("problem.summary.batch_documents_missing"), Errors: p.notFound}
 	case len(p.unprocessable) > 0:
-		return &ValidationError{Kind: KindUnprocessable, Detail: "Tags of the batch cannot be placed; see errors for each problem. Nothing was changed.", Errors: p.unprocessable}
+		return &ValidationError{Kind: KindUnprocessable, Message: Msg("problem.summary.batch_tags_unplaceable"), Errors: p.unprocessable}
 	}
 	return nil
 }
@@ -104,7 +103,7 @@ func (e *tagEditor) checkBatch(ctx context.Context, b *TagBatch, stored map[stri
 		base := pointer("#/create", i)
 		doc, err := docs.at(ctx, c.DocumentPosition)
 		if errors.Is(err, ErrNotFound) {
-			err = NotFoundAt(pointer(base, "documentPosition"), "unknown_document", "The transaction has no document at position "+strconv.Itoa(c.DocumentPosition)+".")
+			err = NotFoundAt(pointer(base, "documentPosition"), "unknown_document", "problem.tx.no_document_at", "position", c.DocumentPosition)
 		}
 		if err == nil {
 			created[i], err = e.checkForm(doc, c.Form, base)
@@ -171,8 +170,7 @@ func (e *tagEditor) batchTagCounts(ctx context.Context, b *TagBatch, stored map[
 			return nil, nil, mapDBError(err)
 		}
 		if int(row.N)+delta[pos] > MaxTagsPerDocument {
-			return nil, nil, Unprocessable("#", "too_many_tags", "A document holds at most "+strconv.Itoa(MaxTagsPerDocument)+
-				" tags; after this batch document "+strconv.Itoa(pos+1)+" would hold "+strconv.Itoa(int(row.N)+delta[pos])+".")
+			return nil, nil, Unprocessable("#", "too_many_tags", "problem.batch.too_many_tags", "max", MaxTagsPerDocument, "document", pos+1, "tags", int(row.N)+delta[pos])
 		}
 		if row.MaxPos != nil {
 			next[pos] = *row.MaxPos + 1

@@ -55,9 +55,9 @@ func checkTag(p *Problems, base string, d TagDraft, rules tagRules) TagInput {
 	c := fieldChecker{p: p, base: base, refused: slices.Concat(d.refused, d.unreadable), nested: d.nested}
 	for _, name := range d.unreadable {
 		if name == "required" {
-			p.Add(c.at(name), "invalid_type", "The field \"required\" must be true or false.")
+			p.Add(c.at(name), "invalid_type", "problem.tag.required_boolean")
 		} else {
-			p.Add(c.at(name), "invalid_type", "The field %q must be a finite decimal number (such as 72 or 100.5).", name)
+			p.Add(c.at(name), "invalid_type", "problem.field.decimal", "field", Quoted(name))
 		}
 	}
 	var t TagInput
@@ -71,7 +71,7 @@ func checkTag(p *Problems, base string, d TagDraft, rules tagRules) TagInput {
 		v    *float64
 	}{{"width", d.Width}, {"height", d.Height}} {
 		if f.v != nil && *f.v == 0 {
-			p.Add(c.at(f.name), "out_of_range", "The field %q must be greater than 0.", f.name)
+			p.Add(c.at(f.name), "out_of_range", "problem.field.positive", "field", Quoted(f.name))
 		}
 	}
 	if rules.unassigned {
@@ -79,7 +79,7 @@ func checkTag(p *Problems, base string, d TagDraft, rules tagRules) TagInput {
 			t.SignerID = *d.SignerID
 		}
 		if len(t.SignerID) > MaxShortTextLength {
-			p.Add(c.at("signerId"), "too_long", "The signer id is too long.")
+			p.Add(c.at("signerId"), "too_long", "problem.tag.signer_too_long")
 		}
 	} else {
 		t.SignerID, _ = c.str("signerId", d.SignerID, true, MaxShortTextLength)

@@ -47,18 +47,18 @@ func TestTagDecodersShareOneValidator(t *testing.T) {
 		apiDiffers bool // the API reads the number itself: a 1e999 is refused as it is decoded
 	}{
 		{"unknown type", `,"type":"STAMP"`, form(func(f *RoomTagForm) { f.Type = "STAMP" }), "#/type", "invalid_enum", "", false},
-		{"zero width", `,"width":0`, form(func(f *RoomTagForm) { f.Width = "0" }), "#/width", "out_of_range", "The field \"width\" must be greater than 0.", false},
+		{"zero width", `,"width":0`, form(func(f *RoomTagForm) { f.Width = "0" }), "#/width", "out_of_range", "problem.field.positive{field=width}", false},
 		{"x out of range", `,"x":1e9`, form(func(f *RoomTagForm) { f.X = "1000000000" }), "#/x", "out_of_range", "", false},
-		{"page not whole", `,"page":2.5`, form(func(f *RoomTagForm) { f.Page = "2.5" }), "#/page", "not_integer", "The field \"page\" must be a whole number.", false},
+		{"page not whole", `,"page":2.5`, form(func(f *RoomTagForm) { f.Page = "2.5" }), "#/page", "not_integer", "problem.field.not_integer{field=page}", false},
 		{"bad date format", `,"dateFormat":"YY"`, form(func(f *RoomTagForm) { f.DateFormat = "YY" }), "#/dateFormat", "invalid_enum", "", false},
 		{"font too small", `,"fontSize":0.5`, form(func(f *RoomTagForm) { f.FontSize = "0.5" }), "#/fontSize", "out_of_range", "", false},
-		{"blank type", `,"type":""`, form(func(f *RoomTagForm) { f.Type = "" }), "#/type", "required", "The field \"type\" must not be blank.", false},
+		{"blank type", `,"type":""`, form(func(f *RoomTagForm) { f.Type = "" }), "#/type", "required", "problem.field.blank{field=type}", false},
 		{"number that is none", `,"x":1e999`, form(func(f *RoomTagForm) { f.X = "1e999" }), "#/x", "invalid_type",
-			"The field \"x\" must be a finite decimal number (such as 72 or 100.5).", true},
+			"problem.field.decimal{field=x}", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			fromForm := fromForm(c.form)
-			if len(fromForm) != 1 || fromForm[0].Pointer != c.pointer || fromForm[0].Code != c.code || (c.detail != "" && fromForm[0].Detail != c.detail) {
+			if len(fromForm) != 1 || fromForm[0].Pointer != c.pointer || fromForm[0].Code != c.code || (c.detail != "" && fromForm[0].Message.String() != c.detail) {
 				t.Fatalf("form: %+v, want one %s %s %q", fromForm, c.pointer, c.code, c.detail)
 			}
 			if got := batch(c.json); !reflect.DeepEqual(got, fromForm) {

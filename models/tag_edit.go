@@ -69,7 +69,7 @@ func (s *Store) AddRoomTag(ctx context.Context, roomID string, docPos int, f Roo
 			return err
 		}
 		if len(tags) >= MaxTagsPerDocument {
-			return Unprocessable("#", "too_many_tags", "A document holds at most "+strconv.Itoa(MaxTagsPerDocument)+" tags.")
+			return Unprocessable("#", "too_many_tags", "problem.doc.too_many_tags", "max", MaxTagsPerDocument)
 		}
 		tag, err := e.checkForm(doc, f.draft(), "#")
 		if err != nil {
@@ -217,21 +217,19 @@ func (e *tagEditor) checkForm(doc *roomDocument, d TagDraft, base string) (*Tag,
 	}
 	var bad Problems
 	in := checkTag(&bad, base, d, e.rules)
-	if err := bad.Err(KindInvalid, "The tag is not valid; see errors for each field."); err != nil {
+	if err := bad.Err(KindInvalid, "problem.summary.tag_invalid"); err != nil {
 		return nil, err
 	}
 	var p Problems
 	if in.SignerID != "" && e.signerIndex(in.SignerID) < 0 {
-		p.Add(pointer(base, "signerId"), "unknown_signer", "No participant of this room has the id %q.", truncateForDetail(in.SignerID))
+		p.Add(pointer(base, "signerId"), "unknown_signer", "problem.room.unknown_signer", "id", Quoted(truncateForDetail(in.SignerID)))
 	}
 	if in.Page > doc.upload.PageCount {
-		p.Add(pointer(base, "page"), "page_out_of_range", "The document has %d pages; page %d does not exist.", doc.upload.PageCount, in.Page)
+		p.Add(pointer(base, "page"), "page_out_of_range", "problem.doc.page_out_of_range", "pages", doc.upload.PageCount, "page", in.Page)
 	} else if box := doc.upload.Pages[in.Page-1].CropBox; !box.Contains(in.X, in.Y, in.Width, in.Height) {
-		p.Add(base, "outside_page", "The tag (x %s, y %s, width %s, height %s) does not lie inside page %d (%s,%s to %s,%s).",
-			fmtNum(in.X), fmtNum(in.Y), fmtNum(in.Width), fmtNum(in.Height), in.Page,
-			fmtNum(box.LLX), fmtNum(box.LLY), fmtNum(box.URX), fmtNum(box.URY))
+		p.AddMessage(base, "outside_page", outsidePage(in.X, in.Y, in.Width, in.Height, in.Page, box))
 	}
-	if err := p.Err(KindUnprocessable, "The tag cannot be placed; see errors for each problem."); err != nil {
+	if err := p.Err(KindUnprocessable, "problem.summary.tag_unprocessable"); err != nil {
 		return nil, err
 	}
 	return &Tag{

@@ -3,7 +3,6 @@ package models
 import (
 	"bytes"
 	"math"
-	"strconv"
 	"time"
 )
 
@@ -14,20 +13,19 @@ const pageBoxTolerance = 1.0
 // templateMismatch explains why doc does not have the pages of template
 // document td (the same count, each page box within pageBoxTolerance), or
 // is "" when it does.
-func templateMismatch(doc *Document, td *TemplateDocument) string {
+func templateMismatch(doc *Document, td *TemplateDocument) Message {
 	if doc.PageCount != td.Pages || len(doc.Pages) != len(td.PageBoxes) {
-		return "The document has " + strconv.Itoa(doc.PageCount) + " pages; the template's document " + strconv.Itoa(td.Position) +
-			" has " + strconv.Itoa(td.Pages) + "."
+		return Msg("problem.template.mismatch_pages", "pages", doc.PageCount, "document", td.Position, "templatePages", td.Pages)
 	}
 	for i, page := range doc.Pages {
 		a, b := page.CropBox, td.PageBoxes[i].CropBox
 		if math.Abs(a.LLX-b.LLX) > pageBoxTolerance || math.Abs(a.LLY-b.LLY) > pageBoxTolerance ||
 			math.Abs(a.URX-b.URX) > pageBoxTolerance || math.Abs(a.URY-b.URY) > pageBoxTolerance {
-			return "Page " + strconv.Itoa(i+1) + " is " + fmtNum(a.URX-a.LLX) + " × " + fmtNum(a.URY-a.LLY) +
-				" pt; the template's is " + fmtNum(b.URX-b.LLX) + " × " + fmtNum(b.URY-b.LLY) + " pt (±1 pt)."
+			return Msg("problem.template.mismatch_size", "page", i+1, "width", fmtNum(a.URX-a.LLX), "height", fmtNum(a.URY-a.LLY),
+				"templateWidth", fmtNum(b.URX-b.LLX), "templateHeight", fmtNum(b.URY-b.LLY))
 		}
 	}
-	return ""
+	return Message{}
 }
 
 // templateRoleHolders maps each role of a template to the index of the
@@ -60,9 +58,9 @@ func templateRoleHolders(p *Problems, participantsPtr string, roles []TemplateRo
 		ptr := pointer(pointer(participantsPtr, i), "role")
 		switch j, taken := holders[r]; {
 		case !declared[r]:
-			p.Add(ptr, "unknown_role", "The template has no role named %q.", truncateForDetail(r))
+			p.Add(ptr, "unknown_role", "problem.template.no_such_role", "role", Quoted(truncateForDetail(r)))
 		case taken:
-			p.Add(ptr, "duplicate_role", "Participant %d already takes the role %q.", j, truncateForDetail(r))
+			p.Add(ptr, "duplicate_role", "problem.template.role_taken", "participant", j, "role", Quoted(truncateForDetail(r)))
 		default:
 			holders[r] = i
 		}
@@ -94,7 +92,7 @@ func templateTags(v *TemplateVersion, doc int, signerOf map[string]string, custo
 // unknownTemplate is the 422 problem of a template id that names no live
 // template of the organization.
 func unknownTemplate(p *Problems, ptr, id string) {
-	p.Add(ptr, "unknown_template", "No template of this organization has the id %q (or it was archived).", truncateForDetail(id))
+	p.Add(ptr, "unknown_template", "problem.template.unknown", "id", Quoted(truncateForDetail(id)))
 }
 
 // useTemplate adds to b the count of one use of template id at time now.

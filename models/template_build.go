@@ -3,7 +3,6 @@ package models
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 )
 
@@ -37,8 +36,7 @@ func (s *Store) prepareTemplate(ctx context.Context, orgID int64, in *TemplateIn
 	for i, d := range in.Documents {
 		doc := docs[d.Ref]
 		if doc == nil {
-			p.Add(pointer(pointer("#/documents", i), d.RefField), "unknown_document",
-				"No document uploaded by this organization is named %q.", truncateForDetail(d.Ref))
+			p.Add(pointer(pointer("#/documents", i), d.RefField), "unknown_document", "problem.template.unknown_upload", "ref", Quoted(truncateForDetail(d.Ref)))
 			continue
 		}
 		title := doc.Title
@@ -50,7 +48,7 @@ func (s *Store) prepareTemplate(ctx context.Context, orgID int64, in *TemplateIn
 	if p.Len() == 0 {
 		checkTemplateContent(&p, c)
 	}
-	if err := p.Err(KindUnprocessable, "The template cannot be processed; see errors for each problem."); err != nil {
+	if err := p.Err(KindUnprocessable, "problem.summary.template_unprocessable"); err != nil {
 		return nil, err
 	}
 	for i, d := range in.Documents {
@@ -80,29 +78,27 @@ func checkTemplateContent(p *Problems, c *templateContent) {
 	roles := make(map[string]bool, len(c.roles))
 	for i, r := range c.roles {
 		if roles[r.Name] {
-			p.Add(pointer(pointer("#/roles", i), "name"), "duplicate_role", "Another role of this template is already named %q.", truncateForDetail(r.Name))
+			p.Add(pointer(pointer("#/roles", i), "name"), "duplicate_role", "problem.template.duplicate_role", "role", Quoted(truncateForDetail(r.Name)))
 		}
 		roles[r.Name] = true
 	}
 	for i, t := range c.tags {
 		ptr := pointer("#/tags", i)
 		if t.Role != "" && !roles[t.Role] {
-			p.Add(pointer(ptr, "role"), "unknown_role", "No role of this template is named %q; declare it in \"roles\".", truncateForDetail(t.Role))
+			p.Add(pointer(ptr, "role"), "unknown_role", "problem.template.unknown_role", "role", Quoted(truncateForDetail(t.Role)))
 		}
 		if t.Document >= len(c.documents) {
-			p.Add(pointer(ptr, "document"), "unknown_document", "The template has %d documents; document %d does not exist.", len(c.documents), t.Document)
+			p.Add(pointer(ptr, "document"), "unknown_document", "problem.template.no_such_document", "documents", len(c.documents), "document", t.Document)
 			continue
 		}
 		doc := c.documents[t.Document]
 		if t.Page > doc.Pages || t.Page > len(doc.PageBoxes) {
-			p.Add(pointer(ptr, "page"), "page_out_of_range", "The document has %d pages; page %d does not exist.", doc.Pages, t.Page)
+			p.Add(pointer(ptr, "page"), "page_out_of_range", "problem.doc.page_out_of_range", "pages", doc.Pages, "page", t.Page)
 			continue
 		}
 		box := doc.PageBoxes[t.Page-1].CropBox
 		if !box.Contains(t.X, t.Y, t.Width, t.Height) {
-			p.Add(ptr, "outside_page", "The tag (x %s, y %s, width %s, height %s) does not lie inside page %d (%s,%s to %s,%s).",
-				fmtNum(t.X), fmtNum(t.Y), fmtNum(t.Width), fmtNum(t.Height), t.Page,
-				fmtNum(box.LLX), fmtNum(box.LLY), fmtNum(box.URX), fmtNum(box.URY))
+			p.AddMessage(ptr, "outside_page", outsidePage(t.X, t.Y, t.Width, t.Height, t.Page, box))
 		}
 	}
 }
@@ -115,7 +111,7 @@ func (s *Store) templateFromTransaction(ctx context.Context, orgID int64, in *Te
 	const ptr = "#/transactionId"
 	t, err := s.transactionLayout(ctx, orgID, in.TransactionID)
 	if errors.Is(err, ErrNotFound) {
-		return nil, Unprocessable(ptr, "unknown_transaction", fmt.Sprintf("No transaction of this organization has the id %q.", truncateForDetail(in.TransactionID)))
+		return nil, Unprocessable(ptr, "unknown_transaction", "problem.template.unknown_transaction", "id", Quoted(truncateForDetail(in.TransactionID)))
 	}
 	if err != nil {
 		return nil, err
@@ -125,18 +121,18 @@ func (s *Store) templateFromTransaction(ctx context.Context, orgID int64, in *Te
 		t.Documents = pickDocuments(&p, t.Documents, in.positions)
 	}
 	if len(t.Documents) == 0 && p.Len() == 0 {
-		p.Add(ptr, "no_documents", "The transaction has no documents; a template has at least one.")
+		p.Add(ptr, "no_documents", "problem.template.tx_no_documents")
 	}
 	if len(t.Documents) > MaxTemplateDocuments {
-		p.Add(ptr, "too_many_documents", "The transaction has %d documents; a template has at most %d.", len(t.Documents), MaxTemplateDocuments)
+		p.Add(ptr, "too_many_documents", "problem.template.tx_too_many_documents", "documents", len(t.Documents), "max", MaxTemplateDocuments)
 	}
 	if len(t.Participants) > MaxTemplateRoles {
-		p.Add(ptr, "too_many_roles", "The transaction has %d participants; a template has at most %d roles.", len(t.Participants), MaxTemplateRoles)
+		p.Add(ptr, "too_many_roles", "problem.template.tx_too_many_roles", "participants", len(t.Participants), "max", MaxTemplateRoles)
 	}
 	if len(in.RoleNames) > len(t.Participants) {
-		p.Add("#/roleNames", "too_many_roles", "The transaction has %d participants; %d role names were given.", len(t.Participants), len(in.RoleNames))
+		p.Add("#/roleNames", "too_many_roles", "problem.template.role_names_count", "participants", len(t.Participants), "names", len(in.RoleNames))
 	}
-	if err := p.Err(KindUnprocessable, "The template cannot be processed; see errors for each problem."); err != nil {
+	if err := p.Err(KindUnprocessable, "problem.summary.template_unprocessable"); err != nil {
 		return nil, err
 	}
 
@@ -150,13 +146,13 @@ func (s *Store) templateFromTransaction(ctx context.Context, orgID int64, in *Te
 			name, at = in.RoleNames[i], pointer("#/roleNames", i)
 		}
 		if j, dup := seen[name]; dup {
-			p.Add(at, "duplicate_role", "Participants %d and %d would both be the role %q; name them apart in \"roleNames\".", j, i, truncateForDetail(name))
+			p.Add(at, "duplicate_role", "problem.template.role_names_clash", "first", j, "second", i, "role", Quoted(truncateForDetail(name)))
 		}
 		seen[name] = i
 		c.roles[i] = TemplateRole{Name: name}
 		roleOf[part.ParticipantID] = name
 	}
-	if err := p.Err(KindUnprocessable, "The template cannot be processed; see errors for each problem."); err != nil {
+	if err := p.Err(KindUnprocessable, "problem.summary.template_unprocessable"); err != nil {
 		return nil, err
 	}
 
@@ -171,7 +167,7 @@ func (s *Store) templateFromTransaction(ctx context.Context, orgID int64, in *Te
 	for i, d := range t.Documents {
 		doc := docs[d.DocumentID]
 		if doc == nil {
-			return nil, Unprocessable(ptr, "unknown_document", "A document of the transaction is no longer an upload of this organization.")
+			return nil, Unprocessable(ptr, "unknown_document", "problem.template.tx_document_gone")
 		}
 		fp, err := s.storedFingerprint(ctx, doc)
 		if err != nil {
@@ -223,7 +219,7 @@ func pickDocuments(p *Problems, docs []TransactionDocument, positions []int) []T
 	out := make([]TransactionDocument, 0, len(positions))
 	for i, pos := range positions {
 		if pos < 0 || pos >= len(docs) {
-			p.Add(pointer("#/documents", i), "unknown_document", "The room has %d documents; document %d does not exist.", len(docs), pos)
+			p.Add(pointer("#/documents", i), "unknown_document", "problem.room.no_such_document", "documents", len(docs), "document", pos)
 			continue
 		}
 		out = append(out, docs[pos])

@@ -51,7 +51,7 @@ type TemplateDocumentInput struct {
 func ParseTemplateInput(body []byte) (*TemplateInput, error) {
 	var p Problems
 	in := parseTemplateInput(&p, body)
-	if err := p.Err(KindInvalid, "The template is not valid; see errors for each problem."); err != nil {
+	if err := p.Err(KindInvalid, "problem.summary.template_invalid"); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -72,7 +72,7 @@ func parseTemplateInput(p *Problems, body []byte) *TemplateInput {
 		in.TransactionID, _ = o.str("transactionId", true, MaxShortTextLength)
 		for _, name := range []string{"documents", "roles", "tags"} {
 			if o.has(name) {
-				p.Add(o.at(name), "conflicting_value", "A template is made either from a transaction (\"transactionId\") or from %q and the rest; not both.", name)
+				p.Add(o.at(name), "conflicting_value", "problem.template.either_source", "field", Quoted(name))
 			}
 		}
 		if items, ok := o.array("roleNames", false, MaxTemplateRoles); ok {
@@ -80,7 +80,7 @@ func parseTemplateInput(p *Problems, body []byte) *TemplateInput {
 			for i, item := range items {
 				ptr := pointer(o.at("roleNames"), i)
 				if item.kind != "string" {
-					p.Add(ptr, "invalid_type", "Each role name must be a string, got %s.", item.kind)
+					p.Add(ptr, "invalid_type", "problem.template.role_name_type", "kind", item.kind)
 					continue
 				}
 				name := decodeJSONString(item.raw)
@@ -93,11 +93,11 @@ func parseTemplateInput(p *Problems, body []byte) *TemplateInput {
 	}
 	if o.has("roleNames") {
 		o.field("roleNames", true)
-		p.Add(o.at("roleNames"), "conflicting_value", "\"roleNames\" renames the roles of a copied transaction; send it with \"transactionId\", or name the roles in \"roles\".")
+		p.Add(o.at("roleNames"), "conflicting_value", "problem.template.role_names_source")
 	}
 	if items, ok := o.array("documents", true, MaxTemplateDocuments); ok {
 		if len(items) == 0 {
-			p.Add(o.at("documents"), "required", "A template has at least one document.")
+			p.Add(o.at("documents"), "required", "problem.template.documents_required")
 		}
 		in.Documents = make([]TemplateDocumentInput, 0, len(items))
 		for i, raw := range items {
@@ -130,7 +130,7 @@ func parseTemplateInput(p *Problems, body []byte) *TemplateInput {
 		}
 		for doc, n := range perDocument {
 			if n > MaxTemplateTagsPerDocument {
-				p.Add(o.at("tags"), "too_many", "Document %d has %d tags; at most %d are allowed per document.", doc, n, MaxTemplateTagsPerDocument)
+				p.Add(o.at("tags"), "too_many", "problem.template.document_too_many_tags", "document", doc, "tags", n, "max", MaxTemplateTagsPerDocument)
 			}
 		}
 	}
@@ -148,7 +148,7 @@ func parseTemplateDocumentInput(p *Problems, ptr string, raw jsonNode) (Template
 	switch {
 	case o.has("document") && o.has("documentId"):
 		o.field("documentId", true)
-		p.Add(o.at("documentId"), "conflicting_value", "Name the upload once, in \"document\".")
+		p.Add(o.at("documentId"), "conflicting_value", "problem.template.upload_once")
 	case o.has("documentId"):
 		d.RefField = "documentId"
 	default:
@@ -182,7 +182,7 @@ func parseTemplateTag(p *Problems, ptr string, raw jsonNode, codes []string) (Te
 	}
 	if o.has("signerId") {
 		o.field("signerId", true)
-		p.Add(o.at("signerId"), "unknown_field", "A template tag names its \"role\", not a signer.")
+		p.Add(o.at("signerId"), "unknown_field", "problem.template.tag_role")
 	}
 	ti, ok := parseTagInput(p, ptr, withoutMembers(raw, "document", "role", "signerId"), codes)
 	if !ok || !docOK {

@@ -37,7 +37,7 @@ func (s *Store) CreateTemplate(ctx context.Context, actor TemplateActor, in *Tem
 			return mapDBError(err)
 		}
 		if n >= int64(tx.maxTemplates) {
-			return Unprocessable("#", "too_many_templates", fmt.Sprintf("This organization keeps %d templates, the most it may; archive one first.", n))
+			return Unprocessable("#", "too_many_templates", "problem.template.too_many", "max", n)
 		}
 		var b writeBatch
 		addRows(&b, 1, "templates", templateColumns(), []Template{*t}, templateValues)
@@ -249,9 +249,9 @@ func (s *Store) ListTemplates(ctx context.Context, orgID int64, f TemplateFilter
 	var p Problems
 	limit, after := pageArgs(&p, f.Limit, f.Cursor)
 	if len([]rune(f.Query)) > MaxTitleLength {
-		p.Add("query:q", "too_long", "q is at most %d characters.", MaxTitleLength)
+		p.Add("query:q", "too_long", "problem.list.q_too_long", "max", MaxTitleLength)
 	}
-	if err := p.Err(KindInvalid, "The list query is not valid."); err != nil {
+	if err := p.Err(KindInvalid, "problem.summary.list_invalid"); err != nil {
 		return nil, err
 	}
 	q := s.db.WithContext(ctx).Where("organization_id = ? AND archived_at IS NULL", orgID)

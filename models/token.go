@@ -42,15 +42,16 @@ type Principal struct {
 
 // AuthError is a refused credential; it matches ErrUnauthorized with errors.Is.
 type AuthError struct {
-	// Detail tells the caller what to fix, without revealing other accounts.
-	Detail string
+	// Message tells the caller what to fix, without revealing other
+	// accounts: a catalog id and its arguments (docs/words.md).
+	Message Message
 	// InvalidToken is true when a token was presented but is not acceptable
 	// (RFC 6750's invalid_token), false when none was presented.
 	InvalidToken bool
 }
 
 // Error implements error.
-func (e *AuthError) Error() string { return e.Detail }
+func (e *AuthError) Error() string { return e.Message.String() }
 
 // Is makes errors.Is(err, ErrUnauthorized) true.
 func (e *AuthError) Is(target error) bool { return target == ErrUnauthorized }
@@ -63,12 +64,12 @@ func (s *Store) CreateAPIToken(ctx context.Context, orgID int64, name string) (*
 	}
 	var p Problems
 	checkLine(&p, "#/name", name, MaxNameLength)
-	if err := p.Err(KindInvalid, "The token is not valid."); err != nil {
+	if err := p.Err(KindInvalid, "problem.summary.token_invalid"); err != nil {
 		return nil, "", err
 	}
 	if _, err := s.GetOrganization(ctx, orgID); err != nil {
 		if errors.Is(err, ErrNotFound) {
-			return nil, "", Unprocessable("#/organizationId", "unknown_organization", "No organization has this id.")
+			return nil, "", Unprocessable("#/organizationId", "unknown_organization", "problem.org.unknown")
 		}
 		return nil, "", err
 	}
@@ -124,7 +125,7 @@ func (s *Store) AuthenticateAPIToken(ctx context.Context, plaintext string) (*Pr
 	loaded := s.tokens.now()
 	selector, verifier, ok := secret.ParseSplitToken(apiTokenPrefix, plaintext)
 	if !ok {
-		return nil, &AuthError{Detail: "The access token is not recognized.", InvalidToken: true}
+		return nil, &AuthError{Message: Msg("error.token_unknown"), InvalidToken: true}
 	}
 	// The token and its organization in one query: this runs on every API call.
 	var row struct {
@@ -142,20 +143,20 @@ func (s *Store) AuthenticateAPIToken(ctx context.Context, plaintext string) (*Pr
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		// Compare anyway so unknown selectors take as long as wrong verifiers.
 		secret.VerifierMatches(verifier, make([]byte, 32))
-		return nil, &AuthError{Detail: "The access token is not recognized.", InvalidToken: true}
+		return nil, &AuthError{Message: Msg("error.token_unknown"), InvalidToken: true}
 	}
 	if err != nil {
 		return nil, mapDBError(err)
 	}
 	if !secret.VerifierMatches(verifier, t.SecretHash) {
-		return nil, &AuthError{Detail: "The access token is not recognized.", InvalidToken: true}
+		return nil, &AuthError{Message: Msg("error.token_unknown"), InvalidToken: true}
 	}
 	if t.RevokedAt != nil {
-		return nil, &AuthError{Detail: "The access token has been revoked.", InvalidToken: true}
+		return nil, &AuthError{Message: Msg("error.token_revoked"), InvalidToken: true}
 	}
 	org := &Organization{ID: t.OrganizationID, Name: row.OrgName, APIEnabled: row.OrgAPIEnabled, CreatedAt: row.OrgCreatedAt, UpdatedAt: row.OrgUpdatedAt}
 	if !org.APIEnabled {
-		return nil, &AuthError{Detail: "API access is not enabled for this organization.", InvalidToken: true}
+		return nil, &AuthError{Message: Msg("error.api_disabled"), InvalidToken: true}
 	}
 	s.touchAPIToken(ctx, &t)
 	p := &Principal{Organization: org, Token: &t}

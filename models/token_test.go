@@ -32,26 +32,26 @@ func TestAuthenticateAPIToken(t *testing.T) {
 			if !errors.As(err, &ae) || !errors.Is(err, models.ErrUnauthorized) {
 				t.Fatalf("%s: err = %v, want *AuthError", name, err)
 			}
-			if !strings.Contains(ae.Detail, wantDetail) {
-				t.Fatalf("%s: detail %q does not mention %q", name, ae.Detail, wantDetail)
+			if ae.Message.ID != wantDetail {
+				t.Fatalf("%s: message %v, want %s", name, ae.Message, wantDetail)
 			}
 		}
 		// Same selector, wrong verifier.
 		tampered := tenant.Token[:len(tenant.Token)-1] + flip(tenant.Token[len(tenant.Token)-1])
-		refused("tampered", tampered, "not recognized")
-		refused("garbage", "not-a-token", "not recognized")
-		refused("unknown selector", "mrt_000000000000000000000000_"+strings.Repeat("0", 64), "not recognized")
+		refused("tampered", tampered, "error.token_unknown")
+		refused("garbage", "not-a-token", "error.token_unknown")
+		refused("unknown selector", "mrt_000000000000000000000000_"+strings.Repeat("0", 64), "error.token_unknown")
 
 		if err := env.Store.RevokeAPIToken(ctx, tenant.TokenID); err != nil {
 			t.Fatal(err)
 		}
-		refused("revoked", tenant.Token, "revoked")
+		refused("revoked", tenant.Token, "error.token_revoked")
 
 		other := env.NewTenant(t, "Off")
 		if err := env.Store.SetOrganizationAPIEnabled(ctx, other.Org.ID, false); err != nil {
 			t.Fatal(err)
 		}
-		refused("api disabled", other.Token, "not enabled")
+		refused("api disabled", other.Token, "error.api_disabled")
 	})
 }
 

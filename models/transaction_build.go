@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/markuproom/markuproom/models/passwordhash"
+	"github.com/markuproom/markuproom/models/pdf"
 	"github.com/markuproom/markuproom/models/xfdf"
 	"github.com/markuproom/markuproom/web/i18n"
 )
@@ -27,11 +28,11 @@ func (s *Store) checkSettings(in *TransactionInput) error {
 	var bad Problems
 	p := &bad
 	if in.EVault != nil && *in.EVault != s.evault {
-		p.Add("#/evault", "invalid_enum", "%q is not an eVault of this service; use %q.", truncateForDetail(*in.EVault), s.evault)
+		p.Add("#/evault", "invalid_enum", "problem.tx.evault", "value", Quoted(truncateForDetail(*in.EVault)), "evault", Quoted(s.evault))
 	}
 	for i, v := range in.SendFinalEnoteTo {
 		if v != s.evault {
-			p.Add(pointer("#/sendFinalEnoteTo", i), "invalid_enum", "%q is not an eVault of this service; use %q.", truncateForDetail(v), s.evault)
+			p.Add(pointer("#/sendFinalEnoteTo", i), "invalid_enum", "problem.tx.evault", "value", Quoted(truncateForDetail(v)), "evault", Quoted(s.evault))
 		}
 	}
 	subject := in.InviteEmailSubject
@@ -44,11 +45,10 @@ func (s *Store) checkSettings(in *TransactionInput) error {
 			continue
 		}
 		if *pi.InviteEmailSubject != *subject {
-			p.Add(pointer(pointer("#/participants", i), "inviteEmailSubject"), "conflicting_value",
-				"A transaction has one invitation subject; this differs from the one given before.")
+			p.Add(pointer(pointer("#/participants", i), "inviteEmailSubject"), "conflicting_value", "problem.tx.one_subject")
 		}
 	}
-	return bad.Err(KindInvalid, "The transaction is not valid; see errors for each problem.")
+	return bad.Err(KindInvalid, "problem.summary.tx_invalid")
 }
 
 // checkReferences reports 422-class problems: references between the parts of
@@ -58,48 +58,46 @@ func checkReferences(p *Problems, in *TransactionInput, docs map[string]*Documen
 	for i, pi := range in.Participants {
 		ptr := pointer("#/participants", i)
 		if signers[pi.ID] {
-			p.Add(pointer(ptr, "id"), "duplicate_participant_id", "Another participant already has the id %q.", truncateForDetail(pi.ID))
+			p.Add(pointer(ptr, "id"), "duplicate_participant_id", "problem.tx.duplicate_participant_id", "id", Quoted(truncateForDetail(pi.ID)))
 		}
 		signers[pi.ID] = true
 		if pi.AuthenticationType == AuthTwoFactor && pi.TwoFactorContact == ContactSMS && (pi.Phone == nil || *pi.Phone == "") {
-			p.Add(pointer(ptr, "phone"), "phone_required", "Two-factor authentication by SMS needs the participant's phone number.")
+			p.Add(pointer(ptr, "phone"), "phone_required", "problem.tx.phone_required")
 		}
 	}
 	for i, d := range in.Documents {
 		ptr := pointer("#/documents", i)
 		doc := docs[d.GCSRefID]
 		if doc == nil {
-			p.Add(pointer(ptr, "gcsRefId"), "unknown_document", "No document uploaded by this organization has the reference %q.", truncateForDetail(d.GCSRefID))
+			p.Add(pointer(ptr, "gcsRefId"), "unknown_document", "problem.tx.unknown_reference", "reference", Quoted(truncateForDetail(d.GCSRefID)))
 		}
 		if d.ID != nil {
 			byID := docs[*d.ID]
 			switch {
 			case byID == nil:
-				p.Add(pointer(ptr, "id"), "unknown_document", "No document uploaded by this organization has the id %q.", truncateForDetail(*d.ID))
+				p.Add(pointer(ptr, "id"), "unknown_document", "problem.tx.unknown_upload_id", "id", Quoted(truncateForDetail(*d.ID)))
 			case doc != nil && byID.ID != doc.ID:
-				p.Add(pointer(ptr, "id"), "document_mismatch", "The id and the gcsRefId name different uploads.")
+				p.Add(pointer(ptr, "id"), "document_mismatch", "problem.tx.document_mismatch")
 			}
 		}
 		if doc == nil {
 			continue
 		}
 		if d.Pages != nil && *d.Pages != doc.PageCount {
-			p.Add(pointer(ptr, "pages"), "page_count_mismatch", "The document has %d pages, not %d.", doc.PageCount, *d.Pages)
+			p.Add(pointer(ptr, "pages"), "page_count_mismatch", "problem.doc.page_count_mismatch", "pages", doc.PageCount, "sent", *d.Pages)
 		}
 		for j, t := range d.Tags {
 			tptr := pointer(pointer(ptr, "tags"), j)
 			if !signers[t.SignerID] && !(t.SignerID == "" && in.AllowUnassignedTags) {
-				p.Add(pointer(tptr, "signerId"), "unknown_signer", "No participant of this request has the id %q.", truncateForDetail(t.SignerID))
+				p.Add(pointer(tptr, "signerId"), "unknown_signer", "problem.tx.unknown_signer", "id", Quoted(truncateForDetail(t.SignerID)))
 			}
 			if t.Page > doc.PageCount {
-				p.Add(pointer(tptr, "page"), "page_out_of_range", "The document has %d pages; page %d does not exist.", doc.PageCount, t.Page)
+				p.Add(pointer(tptr, "page"), "page_out_of_range", "problem.doc.page_out_of_range", "pages", doc.PageCount, "page", t.Page)
 				continue
 			}
 			box := doc.Pages[t.Page-1].CropBox
 			if !box.Contains(t.X, t.Y, t.Width, t.Height) {
-				p.Add(tptr, "outside_page", "The tag (x %s, y %s, width %s, height %s) does not lie inside page %d (%s,%s to %s,%s).",
-					fmtNum(t.X), fmtNum(t.Y), fmtNum(t.Width), fmtNum(t.Height), t.Page,
-					fmtNum(box.LLX), fmtNum(box.LLY), fmtNum(box.URX), fmtNum(box.URY))
+				p.AddMessage(tptr, "outside_page", outsidePage(t.X, t.Y, t.Width, t.Height, t.Page, box))
 			}
 		}
 	}
@@ -177,7 +175,7 @@ func (s *Store) buildTransaction(id string, orgID int64, in *TransactionInput, d
 		}
 		merged, err := xfdf.MergeText(callerXFDF, tagsToXFDF(id, i, td.Tags, colorOf))
 		if err != nil {
-			return nil, Invalid(pointer(pointer("#/documents", i), "xfdf"), "invalid_xfdf", "The XFDF cannot be merged: "+err.Error())
+			return nil, Invalid(pointer(pointer("#/documents", i), "xfdf"), "invalid_xfdf", "problem.tx.xfdf_merge", "reason", err.Error())
 		}
 		td.XFDF = merged
 		t.Documents[i] = td
@@ -238,4 +236,11 @@ func inviteSubject(in *TransactionInput) *string {
 	}
 	s := *subject
 	return &s
+}
+
+// outsidePage is the message of a tag that does not lie inside its page's
+// crop box; the coordinates are written as the request wrote them (fmtNum).
+func outsidePage(x, y, w, h float64, page int, box pdf.Box) Message {
+	return Msg("problem.doc.outside_page", "x", fmtNum(x), "y", fmtNum(y), "width", fmtNum(w), "height", fmtNum(h), "page", page,
+		"llx", fmtNum(box.LLX), "lly", fmtNum(box.LLY), "urx", fmtNum(box.URX), "ury", fmtNum(box.URY))
 }

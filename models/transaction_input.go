@@ -113,7 +113,7 @@ type ParticipantInput struct {
 func ParseTransactionInput(body []byte) (*TransactionInput, error) {
 	var p Problems
 	in := parseTransactionInput(&p, body)
-	if err := p.Err(KindInvalid, "The transaction is not valid; see errors for each problem."); err != nil {
+	if err := p.Err(KindInvalid, "problem.summary.tx_invalid"); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -142,7 +142,7 @@ func parseTransactionInput(p *Problems, body []byte) *TransactionInput {
 		in.SendFinalEnoteTo = make([]string, 0, len(items))
 		for i, item := range items {
 			if item.kind != "string" {
-				p.Add(pointer(o.at("sendFinalEnoteTo"), i), "invalid_type", "Each element must be a string.")
+				p.Add(pointer(o.at("sendFinalEnoteTo"), i), "invalid_type", "problem.json.element_not_string")
 				continue
 			}
 			in.SendFinalEnoteTo = append(in.SendFinalEnoteTo, decodeJSONString(item.raw))
@@ -188,10 +188,10 @@ func parseDocumentInput(p *Problems, ptr string, raw jsonNode) (DocumentInput, b
 	d.Description = o.optStr("description", MaxDescriptionLength)
 	if x, ok := o.str("xfdf", false, 0); ok {
 		if len(x) > MaxXFDFBytes {
-			p.Add(o.at("xfdf"), "too_long", "The XFDF string has %d bytes; at most %d are allowed.", len(x), MaxXFDFBytes)
+			p.Add(o.at("xfdf"), "too_long", "problem.tx.xfdf_too_long", "bytes", len(x), "max", MaxXFDFBytes)
 		} else if strings.TrimSpace(x) != "" {
 			if err := xfdf.Validate([]byte(x)); err != nil {
-				p.Add(o.at("xfdf"), "invalid_xfdf", "The XFDF is not well-formed: %v.", err)
+				p.Add(o.at("xfdf"), "invalid_xfdf", "problem.tx.xfdf_malformed", "reason", err.Error())
 			} else {
 				d.XFDF = &x
 			}
@@ -288,9 +288,9 @@ func readTagJSON(o *jsonObject) TagDraft {
 	if rawCD, ok := o.raw("customData"); !ok {
 		o.missing("customData")
 	} else if rawCD.kind != "object" {
-		o.p.Add(o.at("customData"), "invalid_type", "The field \"customData\" must be an object, got %s.", rawCD.kind)
+		o.p.Add(o.at("customData"), "invalid_type", "problem.tx.custom_data_type", "kind", rawCD.kind)
 	} else if len(rawCD.raw) > MaxCustomDataBytes {
-		o.p.Add(o.at("customData"), "too_long", "customData has %d bytes; at most %d are allowed.", len(rawCD.raw), MaxCustomDataBytes)
+		o.p.Add(o.at("customData"), "too_long", "problem.tx.custom_data_too_long", "bytes", len(rawCD.raw), "max", MaxCustomDataBytes)
 	} else {
 		var lifted jsonNode
 		d.CustomData, lifted = splitObject(rawCD, liftedTagFields())
@@ -307,7 +307,7 @@ func readTagJSON(o *jsonObject) TagDraft {
 			outerVal, _ := o.field(name, false)
 			innerVal, _ := inner.field(name, true)
 			if !jsonEqual(outerVal.raw, innerVal.raw) {
-				o.p.Add(inner.at(name), "conflicting_value", "%q is given beside and inside customData with different values.", name)
+				o.p.Add(inner.at(name), "conflicting_value", "problem.tx.custom_data_conflict", "field", Quoted(name))
 			}
 			return o
 		case in:

@@ -32,10 +32,10 @@ type TransactionPage struct {
 func (s *Store) ListTransactions(ctx context.Context, orgID int64, f TransactionFilter) (*TransactionPage, error) {
 	var p Problems
 	if f.Status != "" && !slices.Contains(TransactionStatuses(), f.Status) {
-		p.Add("query:status", "invalid_enum", "status must be one of draft, esign_pending.")
+		p.Add("query:status", "invalid_enum", "problem.list.tx_status")
 	}
 	limit, after := pageArgs(&p, f.Limit, f.Cursor)
-	if err := p.Err(KindInvalid, "The list query is not valid."); err != nil {
+	if err := p.Err(KindInvalid, "problem.summary.list_invalid"); err != nil {
 		return nil, err
 	}
 	q := s.db.WithContext(ctx).Where("organization_id = ?", orgID)
@@ -66,13 +66,13 @@ func pageArgs(p *Problems, limit int, cursor string) (int, string) {
 		limit = DefaultListLimit
 	}
 	if limit < 1 || limit > MaxListLimit {
-		p.Add("query:limit", "out_of_range", "limit must be between 1 and %d.", MaxListLimit)
+		p.Add("query:limit", "out_of_range", "problem.list.limit_between", "max", MaxListLimit)
 	}
 	var after string
 	if cursor != "" {
 		var ok bool
 		if after, ok = ParseCursor(cursor); !ok {
-			p.Add("query:cursor", "invalid_cursor", "The cursor is not one this service returned.")
+			p.Add("query:cursor", "invalid_cursor", "problem.list.cursor")
 		}
 	}
 	return limit, after

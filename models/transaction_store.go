@@ -70,10 +70,10 @@ func (s *Store) BuildTransaction(id string, orgID int64, in *TransactionInput, d
 	}
 	var unprocessable Problems
 	if in.ID != nil && *in.ID != id {
-		unprocessable.Add("#/id", "id_mismatch", "The body's id %q differs from the id in the URL.", truncateForDetail(*in.ID))
+		unprocessable.Add("#/id", "id_mismatch", "problem.tx.id_mismatch", "id", Quoted(truncateForDetail(*in.ID)))
 	}
 	checkReferences(&unprocessable, in, docs)
-	if err := unprocessable.Err(KindUnprocessable, "The transaction cannot be processed; see errors for each problem."); err != nil {
+	if err := unprocessable.Err(KindUnprocessable, "problem.summary.tx_unprocessable"); err != nil {
 		return nil, err
 	}
 	return s.buildTransaction(id, orgID, in, docs)
@@ -87,7 +87,7 @@ func (s *Store) CreateTransaction(ctx context.Context, actor Actor, in *Transact
 	}
 	id := uid.String()
 	if in.ID != nil {
-		return nil, Invalid("#/id", "read_only", "A new transaction's id is chosen by the service; leave \"id\" out.")
+		return nil, Invalid("#/id", "read_only", "problem.tx.id_read_only")
 	}
 	t, err := s.prepareTransaction(ctx, actor, id, in)
 	if err != nil {
@@ -287,10 +287,9 @@ func (s *Store) requirePasswords(ctx context.Context, t *Transaction, old *Trans
 			t.Participants[i].PersonalPasswordHash = h
 			continue
 		}
-		p.Add(pointer(pointer("#/participants", i), "personalPassword"), "password_required",
-			"Authentication type %q needs a personal password.", AuthPersonalPassword)
+		p.Add(pointer(pointer("#/participants", i), "personalPassword"), "password_required", "problem.tx.password_required", "type", Quoted(AuthPersonalPassword))
 	}
-	return p.Err(KindUnprocessable, "The transaction cannot be processed; see errors for each problem.")
+	return p.Err(KindUnprocessable, "problem.summary.tx_unprocessable")
 }
 
 // recordEvent writes one entry of t's history; its kind is the summary's.

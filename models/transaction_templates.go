@@ -19,7 +19,7 @@ func parseDocumentTemplate(o *jsonObject, d *DocumentInput) {
 	if n := o.optInt("templateDocument", 0, MaxTemplateDocuments-1); n != nil {
 		d.TemplateDocument = *n
 		if !o.has("templateId") {
-			o.p.Add(o.at("templateDocument"), "conflicting_value", "templateDocument names a document of the template in \"templateId\"; send both.")
+			o.p.Add(o.at("templateDocument"), "conflicting_value", "problem.template.document_needs_id")
 		}
 	}
 }
@@ -71,16 +71,15 @@ func (s *Store) expandTemplates(ctx context.Context, orgID int64, in *Transactio
 			declared[r.Name] = true
 		}
 		if d.TemplateDocument >= len(v.Documents) {
-			p.Add(pointer(pointer("#/documents", i), "templateDocument"), "unknown_document",
-				"The template has %d documents; document %d does not exist.", len(v.Documents), d.TemplateDocument)
+			p.Add(pointer(pointer("#/documents", i), "templateDocument"), "unknown_document", "problem.template.no_such_document", "documents", len(v.Documents), "document", d.TemplateDocument)
 			continue
 		}
 		doc := docs[d.GCSRefID]
 		if doc == nil {
 			continue // unknown_document, reported by checkReferences
 		}
-		if why := templateMismatch(doc, &v.Documents[d.TemplateDocument]); why != "" {
-			p.Add(ptr, "template_mismatch", "The template's tags do not fit this document: %s", why)
+		if why := templateMismatch(doc, &v.Documents[d.TemplateDocument]); !why.IsZero() {
+			p.Add(ptr, "template_mismatch", "problem.template.mismatch", "why", why)
 			continue
 		}
 		var ignored Problems // the participants' roles are checked below, once
@@ -92,12 +91,12 @@ func (s *Store) expandTemplates(ctx context.Context, orgID int64, in *Transactio
 		tags := templateTags(v, d.TemplateDocument, signerOf, templateOrigin(t.ID, v.Version))
 		for _, tag := range tags {
 			if tag.SignerID == "" {
-				p.Add(ptr, "unassigned_role", "The template's tags need a participant for every role; none takes the role of a tag on page %d.", tag.Page)
+				p.Add(ptr, "unassigned_role", "problem.template.unassigned_role", "page", tag.Page)
 				break
 			}
 		}
 		if len(d.Tags)+len(tags) > MaxTagsPerDocument {
-			p.Add(ptr, "too_many", "With the template's %d tags the document has more than %d.", len(tags), MaxTagsPerDocument)
+			p.Add(ptr, "too_many", "problem.template.too_many_tags", "tags", len(tags), "max", MaxTagsPerDocument)
 			continue
 		}
 		d.Tags = append(d.Tags, tags...)
@@ -110,14 +109,14 @@ func (s *Store) expandTemplates(ctx context.Context, orgID int64, in *Transactio
 			}
 			ptr := pointer(pointer("#/participants", i), "role")
 			if j, dup := seen[r]; dup {
-				p.Add(ptr, "duplicate_role", "Participant %d already takes the role %q.", j, truncateForDetail(r))
+				p.Add(ptr, "duplicate_role", "problem.template.role_taken", "participant", j, "role", Quoted(truncateForDetail(r)))
 			} else if !declared[r] {
-				p.Add(ptr, "unknown_role", "No template of this request has a role named %q.", truncateForDetail(r))
+				p.Add(ptr, "unknown_role", "problem.template.request_no_role", "role", Quoted(truncateForDetail(r)))
 			}
 			seen[r] = i
 		}
 	}
-	if err := p.Err(KindUnprocessable, "The transaction cannot be processed; see errors for each problem."); err != nil {
+	if err := p.Err(KindUnprocessable, "problem.summary.tx_unprocessable"); err != nil {
 		return nil, err
 	}
 	return used, nil

@@ -128,7 +128,7 @@ func (s *Store) receiveUpload(r io.Reader, maxBytes int64, fileName string) (*St
 	case n > maxBytes:
 		err = tooLargeError(maxBytes)
 	case n == 0:
-		err = Unprocessable("#/file", "empty_file", "The uploaded file is empty.")
+		err = Unprocessable("#/file", "empty_file", "problem.upload.empty")
 	}
 	if err != nil {
 		_ = u.Close()
@@ -217,33 +217,29 @@ func (s *Store) tempFile() (*os.File, error) {
 }
 
 func tooLargeError(maxBytes int64) error {
-	return &ValidationError{Kind: KindTooLarge, Detail: fmt.Sprintf("The file is larger than the limit of %s.", formatBytes(maxBytes)),
-		Errors: []FieldError{{Pointer: "#/file", Code: "file_too_large", Detail: fmt.Sprintf("At most %d bytes are accepted.", maxBytes)}}}
+	return &ValidationError{Kind: KindTooLarge, Message: Msg("problem.upload.too_large", "limit", formatBytes(maxBytes)),
+		Errors: []FieldError{{Pointer: "#/file", Code: "file_too_large", Message: Msg("problem.upload.max_bytes", "max", maxBytes)}}}
 }
 
 // pdfProblem explains why a file is not an acceptable PDF.
 func pdfProblem(err error) error {
 	switch {
 	case errors.Is(err, pdf.ErrNotPDF):
-		return Unprocessable("#/file", "not_pdf", "The file is not a PDF document.")
+		return Unprocessable("#/file", "not_pdf", "problem.upload.not_pdf")
 	case errors.Is(err, pdf.ErrPasswordRequired):
-		return Unprocessable("#/file", "password_required",
-			"The PDF asks for a password to open. Remove the password (for example open it and print it to PDF) and upload that copy.")
+		return Unprocessable("#/file", "password_required", "problem.upload.password")
 	case errors.Is(err, pdf.ErrEncrypted):
-		return Unprocessable("#/file", "encrypted_pdf",
-			"The PDF is encrypted in a way this server cannot open. Remove the protection (for example open it and print it to PDF) and upload that copy.")
+		return Unprocessable("#/file", "encrypted_pdf", "problem.upload.encrypted")
 	case errors.Is(err, pdf.ErrTooManyPages):
-		return Unprocessable("#/file", "too_many_pages", fmt.Sprintf("The PDF has more than %d pages.", pdf.MaxPages))
+		return Unprocessable("#/file", "too_many_pages", "problem.upload.too_many_pages", "max", pdf.MaxPages)
 	case errors.Is(err, pdf.ErrExpandsTooMuch):
 		return expandsProblem("#/file", err)
 	case errors.Is(err, pdf.ErrTooManyObjects):
 		var oe *pdf.ObjectsError
 		errors.As(err, &oe)
-		return Unprocessable("#/file", "pdf_too_complex", fmt.Sprintf(
-			"The PDF has %d objects, more than the %d this server reads in one document. Save it again with another program (for example \"Print to PDF\") and upload that copy.",
-			oe.Objects, oe.Limit))
+		return Unprocessable("#/file", "pdf_too_complex", "problem.upload.objects", "objects", oe.Objects, "max", oe.Limit)
 	case errors.Is(err, pdf.ErrMalformed):
-		return Unprocessable("#/file", "damaged_pdf", "The PDF is damaged or incomplete and cannot be read.")
+		return Unprocessable("#/file", "damaged_pdf", "problem.upload.damaged")
 	case errors.Is(err, pdf.ErrOutputTooLarge):
 		var oe *pdf.OutputTooLargeError
 		errors.As(err, &oe)
@@ -255,7 +251,7 @@ func pdfProblem(err error) error {
 	}
 	var je *pdfworker.JobError
 	if errors.As(err, &je) {
-		return Unprocessable("#/file", "damaged_pdf", "The PDF cannot be read.")
+		return Unprocessable("#/file", "damaged_pdf", "problem.upload.unreadable")
 	}
 	return err
 }
@@ -265,20 +261,20 @@ func pdfProblem(err error) error {
 func tooComplexProblem(pointer string, err error) error {
 	var le *pdfworker.LimitError
 	errors.As(err, &le)
-	var detail string
+	var m Message
 	switch le.Reason {
 	case pdfworker.ReasonMemory:
-		detail = fmt.Sprintf("Reading the PDF needs more than %s of memory, more than this server gives one document.", formatBytes(le.Bytes))
+		m = Msg("problem.upload.limit_memory", "bytes", formatBytes(le.Bytes))
 	case pdfworker.ReasonCPU:
-		detail = fmt.Sprintf("Reading the PDF needs more than %s of processing time, more than this server gives one document.", le.Duration)
+		m = Msg("problem.upload.limit_cpu", "duration", le.Duration.String())
 	case pdfworker.ReasonTime:
-		detail = fmt.Sprintf("Reading the PDF takes longer than %s, more than this server gives one document.", le.Duration)
+		m = Msg("problem.upload.limit_time", "duration", le.Duration.String())
 	case pdfworker.ReasonOutput:
-		detail = fmt.Sprintf("Reading the PDF produces more than %s, more than this server gives one document.", formatBytes(le.Bytes))
+		m = Msg("problem.upload.limit_output", "bytes", formatBytes(le.Bytes))
 	default:
-		detail = "Reading the PDF stopped the program that reads it."
+		m = Msg("problem.upload.limit_crash")
 	}
-	return Unprocessable(pointer, "pdf_too_complex", detail+" Save it again with another program (for example \"Print to PDF\") and upload that copy.")
+	return Refusal(KindUnprocessable, pointer, "pdf_too_complex", m)
 }
 
 // expandsProblem explains a refusal by the decode caps.
@@ -288,9 +284,7 @@ func expandsProblem(pointer string, err error) error {
 	if errors.As(err, &ee) {
 		limit = ee.Limit
 	}
-	return Unprocessable(pointer, "pdf_expands_too_much", fmt.Sprintf(
-		"The PDF expands to more than %s when decoded, more than this server reads; save it again with another program (for example \"Print to PDF\") and upload that copy.",
-		pdf.MiB(limit)))
+	return Unprocessable(pointer, "pdf_expands_too_much", "problem.upload.expands", "limit", pdf.MiB(limit))
 }
 
 // NewDocument is what SaveDocument records besides the staged file.
@@ -313,7 +307,7 @@ func (s *Store) SaveDocument(ctx context.Context, u *StagedUpload, in NewDocumen
 	}
 	var p Problems
 	checkLine(&p, "#/title", title, MaxTitleLength)
-	if err := p.Err(KindInvalid, "The document title is not valid."); err != nil {
+	if err := p.Err(KindInvalid, "problem.summary.title_invalid"); err != nil {
 		return nil, err
 	}
 	id, err := uuid.NewV7()

@@ -135,8 +135,8 @@ func TestStageUploadRefusals(t *testing.T) {
 					_ = staged.Close()
 					t.Fatalf("StageUpload = %v, want %s", err, tt.code)
 				}
-				if tt.code == "password_required" && !bytes.Contains([]byte(ve.Errors[0].Detail), []byte("Remove the password")) {
-					t.Errorf("detail %q does not say what to do", ve.Errors[0].Detail)
+				if tt.code == "password_required" && ve.Errors[0].Message.ID != "problem.upload.password" {
+					t.Errorf("message %v does not say what to do", ve.Errors[0].Message)
 				}
 			})
 		}

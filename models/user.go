@@ -54,16 +54,16 @@ func (s *Store) CreateUser(ctx context.Context, in NewUser) (*User, error) {
 	checkRequiredLine(&p, "#/firstName", in.FirstName, MaxNameLength)
 	checkRequiredLine(&p, "#/lastName", in.LastName, MaxNameLength)
 	if len(in.Password) > passwordhash.MaxPasswordLength {
-		p.Add("#/password", "too_long", "The password is longer than %d bytes.", passwordhash.MaxPasswordLength)
+		p.Add("#/password", "too_long", "problem.user.password_too_long", "max", passwordhash.MaxPasswordLength)
 	} else if in.Password != "" && len(in.Password) < 8 {
-		p.Add("#/password", "too_short", "The password must have at least 8 characters.")
+		p.Add("#/password", "too_short", "problem.user.password_too_short")
 	}
-	if err := p.Err(KindInvalid, "The user is not valid."); err != nil {
+	if err := p.Err(KindInvalid, "problem.summary.user_invalid"); err != nil {
 		return nil, err
 	}
 	if _, err := s.GetOrganization(ctx, in.OrganizationID); err != nil {
 		if errors.Is(err, ErrNotFound) {
-			return nil, Unprocessable("#/organizationId", "unknown_organization", "No organization has this id.")
+			return nil, Unprocessable("#/organizationId", "unknown_organization", "problem.org.unknown")
 		}
 		return nil, err
 	}
@@ -93,8 +93,7 @@ func (s *Store) CreateUser(ctx context.Context, in NewUser) (*User, error) {
 	})
 	if err != nil {
 		if errors.Is(err, ErrConflict) {
-			return nil, &ValidationError{Kind: KindUnprocessable, Detail: "A user with this e-mail already exists in the organization.",
-				Errors: []FieldError{{Pointer: "#/email", Code: "duplicate_email", Detail: "A user with this e-mail already exists in the organization."}}}
+			return nil, Unprocessable("#/email", "duplicate_email", "problem.user.email_taken")
 		}
 		return nil, err
 	}

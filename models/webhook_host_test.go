@@ -35,22 +35,22 @@ func TestWebhookRegistrationNormalisesTheHost(t *testing.T) {
 	}
 	p := WebhookPolicy{}
 	for _, u := range refused {
-		if detail := p.urlProblem(u); detail == "" {
+		if detail := p.urlProblem(u); detail.IsZero() {
 			t.Errorf("%s: accepted, want refused", u)
 		}
 		err := p.CheckWebhook(NewWebhook{URL: u, Events: []string{WebhookTransactionUpdated}})
-		if err == nil || !strings.Contains(err.Error(), "not valid") {
+		if err == nil || !strings.Contains(err.Error(), "problem.summary.webhook_invalid") {
 			t.Errorf("%s: CheckWebhook = %v", u, err)
 		}
 	}
 	for _, u := range allowed {
-		if detail := p.urlProblem(u); detail != "" {
+		if detail := p.urlProblem(u); !detail.IsZero() {
 			t.Errorf("%s: refused (%s), want accepted", u, detail)
 		}
 	}
 	// The operator's development setting still allows loopback, in any form.
 	for _, u := range []string{"http://127.0.0.1:8080/x", "http://localhost:9000/", "http://0x7f.1/", "https://①②⑦.0.0.1/"} {
-		if detail := (WebhookPolicy{AllowPrivate: true}).urlProblem(u); detail != "" {
+		if detail := (WebhookPolicy{AllowPrivate: true}).urlProblem(u); !detail.IsZero() {
 			t.Errorf("AllowPrivate: %s refused: %s", u, detail)
 		}
 	}

@@ -129,61 +129,61 @@ type WebhookPolicy struct {
 func (p WebhookPolicy) CheckWebhook(in NewWebhook) error {
 	var probs Problems
 	p.checkWebhook(&probs, in)
-	return probs.Err(KindInvalid, "The webhook endpoint is not valid; see errors for each problem.")
+	return probs.Err(KindInvalid, "problem.summary.webhook_invalid")
 }
 
 func (p WebhookPolicy) checkWebhook(probs *Problems, in NewWebhook) {
-	if code, detail := textProblem(in.URL, MaxWebhookURLLength); code != "" {
-		probs.Add("#/url", code, "%s", detail)
-	} else if detail := p.urlProblem(in.URL); detail != "" {
-		probs.Add("#/url", "invalid_url", "%s", detail)
+	if code, msg := textProblem(in.URL, MaxWebhookURLLength); code != "" {
+		probs.AddMessage("#/url", code, msg)
+	} else if msg := p.urlProblem(in.URL); !msg.IsZero() {
+		probs.AddMessage("#/url", "invalid_url", msg)
 	}
 	if len(in.Events) == 0 {
-		probs.Add("#/events", "required", "Name at least one event: %s.", strings.Join(WebhookEvents(), ", "))
+		probs.Add("#/events", "required", "problem.webhook.events_required", "allowed", strings.Join(WebhookEvents(), ", "))
 	}
 	for i, e := range in.Events {
 		switch {
 		case !slices.Contains(WebhookEvents(), e):
-			probs.Add("#/events/"+strconv.Itoa(i), "invalid_enum", "%q is not an event; use one of: %s.", truncateForDetail(e), strings.Join(WebhookEvents(), ", "))
+			probs.Add("#/events/"+strconv.Itoa(i), "invalid_enum", "problem.webhook.unknown_event", "value", Quoted(truncateForDetail(e)), "allowed", strings.Join(WebhookEvents(), ", "))
 		case slices.Index(in.Events, e) != i:
-			probs.Add("#/events/"+strconv.Itoa(i), "duplicate", "%q is listed twice.", e)
+			probs.Add("#/events/"+strconv.Itoa(i), "duplicate", "problem.value.listed_twice", "value", Quoted(e))
 		}
 	}
-	if code, detail := textProblem(in.Description, MaxWebhookDescriptionLen); code != "" {
-		probs.Add("#/description", code, "%s", detail)
+	if code, msg := textProblem(in.Description, MaxWebhookDescriptionLen); code != "" {
+		probs.AddMessage("#/description", code, msg)
 	}
 }
 
-func (p WebhookPolicy) urlProblem(raw string) string {
+func (p WebhookPolicy) urlProblem(raw string) Message {
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" || u.Opaque != "" {
-		return "The URL must be absolute, like https://example.com/hooks."
+		return Msg("problem.webhook.url_absolute")
 	}
 	switch {
 	case u.Scheme == "https":
 	case u.Scheme == "http" && p.AllowPrivate:
 	case u.Scheme == "http":
-		return "The URL must start with https:// (this server does not call http:// endpoints)."
+		return Msg("problem.webhook.url_no_http")
 	default:
-		return "The URL must start with https://."
+		return Msg("problem.webhook.url_https")
 	}
 	if u.User != nil {
-		return "The URL must not carry a user name or password."
+		return Msg("problem.webhook.url_credentials")
 	}
 	if u.Fragment != "" {
-		return "The URL must not have a #fragment."
+		return Msg("problem.webhook.url_fragment")
 	}
 	host, ok := normalizeWebhookHost(u.Hostname())
 	if !ok {
-		return "The URL's host is not a valid host name or address."
+		return Msg("problem.webhook.url_host")
 	}
 	if host.Addr.IsValid() && !p.AllowPrivate && !PublicAddr(host.Addr) {
-		return "The URL names a loopback, private or link-local address; webhooks go to public hosts only."
+		return Msg("problem.webhook.url_private")
 	}
 	if !p.AllowPrivate && (host.Name == "localhost" || strings.HasSuffix(host.Name, ".localhost")) {
-		return "The URL names this machine; webhooks go to public hosts only."
+		return Msg("problem.webhook.url_local")
 	}
-	return ""
+	return Message{}
 }
 
 // nonPublic lists the ranges a webhook may not reach beyond what netip's
@@ -255,7 +255,7 @@ func (s *Store) CreateWebhook(ctx context.Context, orgID int64, policy WebhookPo
 			return "", mapDBError(err)
 		}
 		if n >= MaxWebhooksPerOrg {
-			return "", Unprocessable("#/url", "limit_reached", fmt.Sprintf("An organization can register at most %d webhook endpoints; delete one first.", MaxWebhooksPerOrg))
+			return "", Unprocessable("#/url", "limit_reached", "problem.webhook.limit", "max", MaxWebhooksPerOrg)
 		}
 		if err := tx.db.WithContext(ctx).Create(w).Error; err != nil {
 			return "", mapDBError(err)
@@ -525,7 +525,7 @@ func ParseNewWebhook(body []byte, policy WebhookPolicy) (NewWebhook, error) {
 		if okEvents {
 			for i, item := range items {
 				if item.kind != "string" {
-					p.Add(pointer(o.at("events"), i), "invalid_type", "Each event must be a string, got %s.", item.kind)
+					p.Add(pointer(o.at("events"), i), "invalid_type", "problem.webhook.event_not_string", "kind", item.kind)
 					continue
 				}
 				in.Events = append(in.Events, decodeJSONString(item.raw))
@@ -539,5 +539,5 @@ func ParseNewWebhook(body []byte, policy WebhookPolicy) (NewWebhook, error) {
 			policy.checkWebhook(&p, in)
 		}
 	}
-	return in, p.Err(KindInvalid, "The webhook endpoint is not valid; see errors for each problem.")
+	return in, p.Err(KindInvalid, "problem.summary.webhook_invalid")
 }

@@ -9,6 +9,7 @@ import (
 
 	"gocloud.dev/blob"
 
+	"github.com/markuproom/markuproom/handlers"
 	"github.com/markuproom/markuproom/models"
 	mrblob "github.com/markuproom/markuproom/models/blob"
 	"github.com/markuproom/markuproom/models/pdf"
@@ -97,6 +98,7 @@ func (u *usageError) Unwrap() error { return u.err }
 func (e *cliEnv) fail(prefix string, err error) int {
 	var ve *models.ValidationError
 	if errors.As(err, &ve) {
+		handlers.WordValidation(ve)
 		fmt.Fprintf(e.stderr, "markuproom %s: %s\n", prefix, ve.Detail)
 		for _, f := range ve.Errors {
 			fmt.Fprintf(e.stderr, "  %s: %s\n", strings.TrimPrefix(f.Pointer, "#/"), f.Detail)
