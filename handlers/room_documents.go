@@ -4,12 +4,10 @@ import (
 	"encoding/json"
 	"mime"
 	"net/http"
-	"strings"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/markuproom/markuproom/models"
-	"github.com/markuproom/markuproom/models/pdf"
 	"github.com/markuproom/markuproom/templates"
 )
 
@@ -72,7 +70,7 @@ func (h *roomHandler) addRoomDocument(c *gin.Context) error {
 	}
 	v := roomView(c.Request.Context(), h.assets, ws, h.clock.Now(), nil)
 	h.withTemplateOffers(c, ws, &v)
-	v.UploadNote = uploadNote(staged.Decrypted(), staged.Repairs())
+	v.UploadDecrypted, v.UploadRepairs = staged.Decrypted(), staged.Repairs()
 	v.UploadTitle = added.Document.Title
 	for _, p := range added.Problems {
 		v.UploadProblems = append(v.UploadProblems, templates.UploadProblemView{Page: p.Page, Text: p.Text, Detail: p.Detail})
@@ -96,33 +94,6 @@ type tagsPlaced struct {
 	Title      string   `json:"title"`
 	TagIDs     []string `json:"tagIds"`
 	Problems   int      `json:"problems"`
-}
-
-// repairNotes says in words what each repair of the upload pass did.
-var repairNotes = map[string]string{
-	pdf.RepairXRefRebuilt:  "cross-reference table rebuilt",
-	pdf.RepairStreamLength: "stream lengths corrected",
-	pdf.RepairLineEndings:  "line endings restored",
-	pdf.RepairEOFAdded:     "end-of-file marker added",
-}
-
-// uploadNote is the room's note after an upload that was decrypted or
-// repaired (see the upload answer's decrypted and repairs); "" otherwise.
-func uploadNote(decrypted bool, repairs []string) string {
-	var parts []string
-	if decrypted {
-		parts = append(parts, "Opened without a password and stored unprotected.")
-	}
-	var done []string
-	for _, r := range repairs {
-		if n, ok := repairNotes[r]; ok {
-			done = append(done, n)
-		}
-	}
-	if len(done) > 0 {
-		parts = append(parts, "Repaired: "+strings.Join(done, ", ")+".")
-	}
-	return strings.Join(parts, " ")
 }
 
 // roomDocumentCacheControl lets the browser keep a room PDF but not use it

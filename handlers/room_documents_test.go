@@ -173,6 +173,14 @@ func TestRoomUploadNotesDecryptionAndRepairs(t *testing.T) {
 				}
 			})
 		}
+		// In a Spanish room the note is Spanish, repairs and all (issue 39).
+		req := tr.uploadReq(tr.csrf, "in.pdf", shifted(pdftest.Encrypted(t)), true)
+		req.Header.Set("X-Markup-Lang", "es")
+		body := tr.b.do(req).status(http.StatusOK).Body.String()
+		es := "Se abrió sin contraseña y se guardó sin protección. Reparado: tabla de referencias cruzadas reconstruida."
+		if !strings.Contains(body, es) || strings.Contains(body, "Opened without a password") || strings.Contains(body, "cross-reference table") {
+			t.Errorf("the Spanish room's note is not %q", es)
+		}
 		// Without htmx the browser is sent back to the room (no note to carry).
 		tr.upload(tr.csrf, "in.pdf", pdftest.Encrypted(t), false).status(http.StatusSeeOther)
 	})

@@ -50,8 +50,11 @@ type RoomView struct {
 	UploadURL string
 	// MaxUploadBytes is the largest PDF accepted (shown, and checked before sending).
 	MaxUploadBytes int64
-	// UploadNote, after an upload that was decrypted or repaired, says so (UploadNote).
-	UploadNote string
+	// UploadDecrypted and UploadRepairs, after an upload that was decrypted
+	// or repaired, say so: the upload answer's decrypted and its repair codes
+	// (pdf.Repair*), worded by the page (uploadNote).
+	UploadDecrypted bool
+	UploadRepairs   []string
 	// UploadTitle and UploadProblems, after an upload, name the document and
 	// the text tags on it that could not be read (its detection's problems).
 	UploadTitle    string
