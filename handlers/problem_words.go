@@ -37,11 +37,6 @@ var problemTitleIDs = map[string]string{
 	"unavailable":            "problem.title.unavailable",
 }
 
-// speaksEnglish tells whether ctx's language is English.
-func speaksEnglish(ctx context.Context) bool {
-	return speaksEnglishL(i18n.From(ctx))
-}
-
 // speaksEnglishL tells whether l speaks the language the API answers in.
 func speaksEnglishL(l *i18n.Localizer) bool {
 	return l.Language().Tag == i18n.Fallback().Tag
