@@ -28,7 +28,7 @@ after(async () => {
 });
 
 async function signIn(p, email, password) {
-  await p.goto(srv.base + "/admin");
+  await p.goto(srv.base + "/admin/transactions"); // signed out: the sign-in page, which lands back here
   await p.getByLabel("E-mail").fill(email);
   await p.getByLabel("Password").fill(password);
   await p.getByRole("button", { name: "Sign in" }).click();

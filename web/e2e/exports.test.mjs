@@ -37,7 +37,7 @@ test("the transactions page exports what its filters show, as CSV and XLSX", asy
       authenticationType: "none", twoFactorContact: "email" }],
   });
 
-  await page.goto(srv.base + "/admin");
+  await page.goto(srv.base + "/admin/transactions"); // signed out: the sign-in page, which lands back here
   await page.getByLabel("E-mail").fill("admin@example.com");
   await page.getByLabel("Password").fill(srv.adminPassword);
   await page.getByRole("button", { name: "Sign in" }).click();
