@@ -42,13 +42,17 @@ func (s *Store) reviewOf(ctx context.Context, t *Transaction) (*TransactionRevie
 	for i, p := range t.Participants {
 		in.Participants[i] = review.Participant{ID: p.ParticipantID, Email: p.Email}
 	}
+	stored, err := s.reviewDocuments(ctx, t)
+	if err != nil {
+		return nil, err
+	}
 	for i, td := range t.Documents {
 		d := review.Document{Title: td.Title, Tags: make([]review.Tag, len(td.Tags))}
 		for j, tag := range td.Tags {
 			d.Tags[j] = review.Tag{ID: tag.TagID, Type: tag.Type, Signer: tag.SignerID, Page: tag.Page,
 				Box: review.Box{X: tag.X, Y: tag.Y, Width: tag.Width, Height: tag.Height}}
 		}
-		pages, err := s.reviewPages(ctx, t.OrganizationID, td.DocumentID)
+		pages, err := s.reviewPages(ctx, stored[td.DocumentID])
 		if err != nil {
 			return nil, err
 		}
@@ -58,19 +62,35 @@ func (s *Store) reviewOf(ctx context.Context, t *Transaction) (*TransactionRevie
 	return &TransactionReview{Transaction: t, Findings: review.Check(in)}, nil
 }
 
+// reviewDocuments reads, in one query, the stored documents t names, by
+// id (a document named by a location this service did not store is not
+// among them).
+func (s *Store) reviewDocuments(ctx context.Context, t *Transaction) (map[string]*Document, error) {
+	ids := make([]string, 0, len(t.Documents))
+	for _, td := range t.Documents {
+		if td.DocumentID != "" {
+			ids = append(ids, td.DocumentID)
+		}
+	}
+	out := make(map[string]*Document, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var docs []Document
+	if err := s.db.WithContext(ctx).Where("organization_id = ? AND id IN ?", t.OrganizationID, ids).Find(&docs).Error; err != nil {
+		return nil, mapDBError(err)
+	}
+	for i := range docs {
+		out[docs[i].ID] = &docs[i]
+	}
+	return out, nil
+}
+
 // reviewPages are the visible boxes and printed words of a stored
-// document's pages; nil for a document the transaction names by a location
-// this service did not store (the page checks are then skipped).
-func (s *Store) reviewPages(ctx context.Context, orgID int64, documentID string) ([]review.Page, error) {
-	if documentID == "" {
+// document's pages; nil for none (the page checks are then skipped).
+func (s *Store) reviewPages(ctx context.Context, d *Document) ([]review.Page, error) {
+	if d == nil {
 		return nil, nil
-	}
-	d, err := s.GetDocument(ctx, orgID, documentID)
-	if errors.Is(err, ErrNotFound) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
 	}
 	words, err := s.printedWords(ctx, d)
 	if err != nil {
