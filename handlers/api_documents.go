@@ -16,6 +16,7 @@ import (
 
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/models/pdf"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // documentResponse is the JSON form of an uploaded document.
@@ -136,7 +137,7 @@ func (h *apiHandler) getDetectedTags(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	c.JSON(http.StatusOK, found)
+	c.JSON(http.StatusOK, detectionOut(i18n.From(c.Request.Context()), found))
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // uploadToolName names the tool whose calls carry a file.
@@ -98,7 +99,11 @@ func (m *mcpHandler) detectedTagsTool(output *jsonschema.Schema) mcpTool {
 			if err != nil {
 				return nil, err
 			}
-			return m.api.documents.DocumentDetection(ctx, caller.principal.Organization.ID, id)
+			found, err := m.api.documents.DocumentDetection(ctx, caller.principal.Organization.ID, id)
+			if err != nil {
+				return nil, err
+			}
+			return detectionOut(i18n.English(), found), nil
 		},
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/templates"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // addRoomDocument uploads a PDF into the room: POST /rooms/:id/documents,
@@ -72,8 +73,9 @@ func (h *roomHandler) addRoomDocument(c *gin.Context) error {
 	h.withTemplateOffers(c, ws, &v)
 	v.UploadDecrypted, v.UploadRepairs = staged.Decrypted(), staged.Repairs()
 	v.UploadTitle = added.Document.Title
+	l := i18n.From(c.Request.Context())
 	for _, p := range added.Problems {
-		v.UploadProblems = append(v.UploadProblems, templates.UploadProblemView{Page: p.Page, Text: p.Text, Detail: p.Detail})
+		v.UploadProblems = append(v.UploadProblems, templates.UploadProblemView{Page: p.Page, Text: p.Text, Detail: sayDetectProblem(l, p)})
 	}
 	h.renderRoomView(c, http.StatusOK, v)
 	return nil

@@ -68,6 +68,15 @@ func suggestionsOnPage(t *testing.T, page string) [][]templates.SuggestionView {
 	return out
 }
 
+// apiDetection is the API's answer of GET /api/v1/documents/{id}/detected-tags.
+type apiDetection struct {
+	Tags     []detect.DetectedTag `json:"tags"`
+	Problems []struct {
+		Page               int
+		Text, Code, Detail string
+	} `json:"problems"`
+}
+
 // A PDF uploaded into the room reads as it does through the API and a new
 // room: its text tags and form fields placed (signer n: the n-th
 // participant), its suggested fields offered, and the text tags it could
@@ -88,7 +97,7 @@ func TestARoomUploadPlacesTagsAsTheAPIDoes(t *testing.T) {
 				// Through the API: upload, then a room made with it.
 				var up uploadedDoc
 				s.do(uploadReq(tenant.Token, name+".pdf", file, "")).status(http.StatusCreated).json(&up)
-				var found detect.Detection
+				var found apiDetection
 				s.do(api(http.MethodGet, "/api/v1/documents/"+up.ID+"/detected-tags", tenant.Token, nil)).status(http.StatusOK).json(&found)
 				viaAPI := s.createRoom(tenant.Token, roomBody(tenant, up))
 				want := signedTags(t, s, tenant.Token, viaAPI.TransactionID, 0)

@@ -46,10 +46,12 @@ func (d *Document) storedDetection() (*detect.Detection, error) {
 }
 
 // ensureDetection fills in d.Detection for a document uploaded before
-// detection existed: it is computed now (in a PDF worker, within the decode
-// caps, like an upload's check) and stored for the next time.
+// detection existed, or whose detection is of an older format (problems
+// without their specifics): it is computed now (in a PDF worker, within the
+// decode caps, like an upload's check) and stored for the next time.
 func (s *Store) ensureDetection(ctx context.Context, d *Document) error {
-	if d.Detection != nil {
+	old := d.Detection
+	if old != nil && detectionFormat(*old) >= detect.DetectionFormat {
 		return nil
 	}
 	var found detect.Detection
@@ -67,7 +69,11 @@ func (s *Store) ensureDetection(ctx context.Context, d *Document) error {
 	}
 	text := string(data)
 	// Only where no other request stored it first: both computed the same.
-	err = s.db.WithContext(ctx).Table("documents").Where("id = ? AND detection IS NULL", d.ID).Update("detection", text).Error
+	q := s.db.WithContext(ctx).Table("documents").Where("id = ? AND detection IS NULL", d.ID)
+	if old != nil {
+		q = s.db.WithContext(ctx).Table("documents").Where("id = ? AND detection = ?", d.ID, *old)
+	}
+	err = q.Update("detection", text).Error
 	if err != nil {
 		return mapDBError(err)
 	}
@@ -156,4 +162,14 @@ func detectedCustomData(t detect.DetectedTag) (RawJSON, error) {
 		return b, nil
 	}
 	return json.Marshal(data{Source: pdf.CutRunes(t.Source, 64)})
+}
+
+// detectionFormat is the format a stored detection was made in (0 before
+// detect.DetectionFormat was written).
+func detectionFormat(stored string) int {
+	var f struct {
+		Format int `json:"format"`
+	}
+	_ = json.Unmarshal([]byte(stored), &f)
+	return f.Format
 }

@@ -41,11 +41,8 @@ func inspectUpload(ctx context.Context, l pdf.Limits, r io.ReadSeeker, fingerpri
 
 // notRead is the detection of a document whose layout could not be read.
 func notRead(le *pdf.LayoutError) detect.Detection {
-	detail := "The pages could not be read for tags; place the tags by hand."
-	if errors.Is(le, pdf.ErrTooComplex) {
-		detail = "The pages are too complex to read for tags within this server's limits; place the tags by hand."
-	}
-	return detect.Detection{Tags: []detect.DetectedTag{}, Problems: []detect.DetectProblem{{Code: ProblemLayoutNotRead, Detail: detail}}}
+	p := detect.DetectProblem{Code: ProblemLayoutNotRead, Args: detect.ProblemArgs{TooComplex: errors.Is(le, pdf.ErrTooComplex)}}
+	return detect.Detection{Format: detect.DetectionFormat, Tags: []detect.DetectedTag{}, Problems: []detect.DetectProblem{p}}
 }
 
 // fingerprint reads a stored document's template fingerprint one page at a

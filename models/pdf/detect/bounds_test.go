@@ -60,7 +60,7 @@ func TestDetectTagCaps(t *testing.T) {
 		t.Errorf("%d tags, %d on page 1, %d on page 11", len(d.Tags), perPage[1], perPage[11])
 	}
 	n, p := count(d, detect.ProblemTooManyTags)
-	if n != 1 || p.Page != 1 || !strings.Contains(p.Detail, fmt.Sprint(12*600-detect.MaxTagsPerDocument)) {
+	if n != 1 || p.Page != 1 || p.Args.Count != 12*600-detect.MaxTagsPerDocument || p.Args.Max != detect.MaxTagsPerPage || p.Args.MaxDocument != detect.MaxTagsPerDocument {
 		t.Errorf("%d too_many_tags problems: %+v", n, p)
 	}
 }
@@ -74,12 +74,12 @@ func TestDetectProblemCaps(t *testing.T) {
 	}
 	unknown, _ := count(d, detect.ProblemUnknownType)
 	n, p := count(d, detect.ProblemTooManyProblems)
-	if unknown != detect.MaxProblemsPerDocument || n != 1 || !strings.Contains(p.Detail, fmt.Sprint(11*150-detect.MaxProblemsPerDocument)) {
+	if unknown != detect.MaxProblemsPerDocument || n != 1 || p.Args.Count != 11*150-detect.MaxProblemsPerDocument || p.Args.Max != detect.MaxProblemsPerPage {
 		t.Errorf("%d problems kept, %d too_many_problems: %+v", unknown, n, p)
 	}
 }
 
-// TestDetectTextCut: a tag's text and a problem's text and detail are cut.
+// TestDetectTextCut: a tag's text and a problem's text and value are cut.
 func TestDetectTextCut(t *testing.T) {
 	long := strings.Repeat("x", 20_000)
 	content := "BT /F1 4 Tf 0.1 Tz 1 0 0 1 5 5 Tm ({{date|1|" + long + "}}) Tj ET BT /F1 4 Tf 0.1 Tz 1 0 0 1 5 50 Tm ({{text" + strings.Repeat(" ", 20_000) + "}}) Tj ET"
@@ -87,7 +87,7 @@ func TestDetectTextCut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(d.Problems) != 1 || utf8.RuneCountInString(d.Problems[0].Text) > detect.MaxTextRunes || utf8.RuneCountInString(d.Problems[0].Detail) > detect.MaxDetailRunes {
+	if len(d.Problems) != 1 || utf8.RuneCountInString(d.Problems[0].Text) > detect.MaxTextRunes || utf8.RuneCountInString(d.Problems[0].Args.Value) > detect.MaxTextRunes {
 		t.Fatalf("problems %d: %.300v", len(d.Problems), d.Problems)
 	}
 	if len(d.Tags) != 1 {

@@ -3,7 +3,6 @@ package detect
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"math"
 
@@ -49,8 +48,32 @@ type DetectProblem struct {
 	// Text is the tag as written.
 	Text string `json:"text"`
 	// Code is a stable snake_case word (the Problem* constants).
-	Code   string `json:"code"`
-	Detail string `json:"detail"`
+	Code string `json:"code"`
+	// Args are the specifics the problem's words name (docs/words.md):
+	// the handlers word Code with them, in the reader's language.
+	Args ProblemArgs `json:"args"`
+}
+
+// ProblemArgs are a problem's specifics; which are set depends on its code.
+type ProblemArgs struct {
+	// Value is what the tag wrote where it went wrong: the type
+	// (unknown_type), the signer (bad_signer), the option (unknown_option,
+	// duplicate_option), the size's or font size's value (bad_size,
+	// bad_font_size), at most MaxTextRunes runes.
+	Value string `json:"value,omitempty"`
+	// Key is the size option's name, w or h (bad_size), or the tag's type
+	// code (date_format_not_allowed).
+	Key string `json:"key,omitempty"`
+	// Max is the limit that was passed: a size, a font size, the highest
+	// participant position, or a cap per page (too_many_*).
+	Max int `json:"max,omitempty"`
+	// MaxDocument is the cap per document (too_many_*).
+	MaxDocument int `json:"maxDocument,omitempty"`
+	// Count is how many were dropped (too_many_*).
+	Count int `json:"count,omitempty"`
+	// TooComplex tells a layout that was too complex to read within the
+	// limits from one that could not be read (layout_not_read).
+	TooComplex bool `json:"tooComplex,omitempty"`
 }
 
 // Caps on what one document's detection keeps (docs/decisions.md, "Bounds
@@ -69,10 +92,15 @@ const (
 	MaxProblemsPerDocument = 1000
 	// MaxTextRunes caps a detected tag's or problem's text (the tag as
 	// written, the form field's name, the label), in runes: longer ones are
-	// cut. MaxDetailRunes caps a problem's detail, which quotes the text.
+	// cut; so is a problem's Args.Value. MaxDetailRunes caps a problem's
+	// words, which quote the value.
 	MaxTextRunes   = 255
 	MaxDetailRunes = 1000
 )
+
+// DetectionFormat is the shape of a Detection made now: 2 since problems
+// carry their specifics as Args instead of English words.
+const DetectionFormat = 2
 
 // Problem codes that name no one tag: what the caps dropped.
 const (
@@ -82,6 +110,9 @@ const (
 
 // Detection is everything Detect finds in one document.
 type Detection struct {
+	// Format is DetectionFormat when the detection was made; a stored one
+	// of an older format is made again (its problems had no Args).
+	Format   int             `json:"format"`
 	Tags     []DetectedTag   `json:"tags"`
 	Problems []DetectProblem `json:"problems"`
 	// work counts the comparisons suggestions made (see maxSuggestWork).
@@ -113,7 +144,7 @@ func InspectAndDetect(ctx context.Context, l pdf.Limits, r io.ReadSeeker) (pdf.I
 // layout, in order, to each (when not nil) on the same read: an upload's
 // template fingerprint is taken from it (models/template_fingerprint.go).
 func InspectAndDetectEach(ctx context.Context, l pdf.Limits, r io.ReadSeeker, each func(pdf.PageLayout)) (pdf.Info, Detection, error) {
-	d := Detection{Tags: []DetectedTag{}, Problems: []DetectProblem{}}
+	d := Detection{Format: DetectionFormat, Tags: []DetectedTag{}, Problems: []DetectProblem{}}
 	n := 0
 	clock := pdf.NewTicker(ctx)
 	info, err := l.InspectLayout(ctx, r, func(p pdf.PageLayout) error {
@@ -132,7 +163,7 @@ func InspectAndDetectEach(ctx context.Context, l pdf.Limits, r io.ReadSeeker, ea
 
 // FromLayout finds the tags of a layout read earlier.
 func FromLayout(lay pdf.Layout) Detection {
-	d := Detection{Tags: []DetectedTag{}, Problems: []DetectProblem{}}
+	d := Detection{Format: DetectionFormat, Tags: []DetectedTag{}, Problems: []DetectProblem{}}
 	clock := pdf.NewTicker(context.Background())
 	for i, p := range lay.Pages {
 		_ = d.add(i+1, p, clock) // a background context never ends
@@ -207,7 +238,7 @@ func (d *Detection) keepProblems(n int, problems []DetectProblem) {
 			continue
 		}
 		p.Text = pdf.CutRunes(p.Text, MaxTextRunes)
-		p.Detail = pdf.CutRunes(p.Detail, MaxDetailRunes)
+		p.Args.Value = pdf.CutRunes(p.Args.Value, MaxTextRunes)
 		d.Problems = append(d.Problems, p)
 	}
 }
@@ -216,13 +247,11 @@ func (d *Detection) keepProblems(n int, problems []DetectProblem) {
 func (d *Detection) finish() {
 	if d.droppedTags > 0 {
 		d.Problems = append(d.Problems, DetectProblem{Page: d.firstDroppedTag, Code: ProblemTooManyTags,
-			Detail: fmt.Sprintf("%d more tags were found from page %d on and dropped: at most %d tags a page and %d a document are kept.",
-				d.droppedTags, d.firstDroppedTag, MaxTagsPerPage, MaxTagsPerDocument)})
+			Args: ProblemArgs{Count: d.droppedTags, Max: MaxTagsPerPage, MaxDocument: MaxTagsPerDocument}})
 	}
 	if d.droppedProblems > 0 {
 		d.Problems = append(d.Problems, DetectProblem{Page: d.firstDroppedProblem, Code: ProblemTooManyProblems,
-			Detail: fmt.Sprintf("%d more unreadable tags were found from page %d on and not listed: at most %d a page and %d a document are listed.",
-				d.droppedProblems, d.firstDroppedProblem, MaxProblemsPerPage, MaxProblemsPerDocument)})
+			Args: ProblemArgs{Count: d.droppedProblems, Max: MaxProblemsPerPage, MaxDocument: MaxProblemsPerDocument}})
 	}
 }
 

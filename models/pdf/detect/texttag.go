@@ -1,7 +1,6 @@
 package detect
 
 import (
-	"fmt"
 	"math"
 	"regexp"
 	"slices"
@@ -44,24 +43,24 @@ type textTag struct {
 // (case-insensitive); signer is empty or a 1-based participant position;
 // each option is "optional", "required", a date format (date types only),
 // "w=<points>", "h=<points>" or "font=<points>". It returns the problem code
-// and detail of a malformed tag.
-func parseTextTag(inner string) (textTag, string, string) {
+// and specifics of a malformed tag.
+func parseTextTag(inner string) (textTag, string, ProblemArgs) {
 	parts := strings.Split(inner, "|")
 	for i := range parts {
 		parts[i] = strings.TrimSpace(parts[i])
 	}
 	if parts[0] == "" {
-		return textTag{}, ProblemEmpty, "The tag names no type."
+		return textTag{}, ProblemEmpty, ProblemArgs{}
 	}
 	typ, ok := resolveType(parts[0])
 	if !ok {
-		return textTag{}, ProblemUnknownType, fmt.Sprintf("%q is not a tag type.", parts[0])
+		return textTag{}, ProblemUnknownType, ProblemArgs{Value: parts[0]}
 	}
 	t := textTag{typ: typ, required: true}
 	if len(parts) > 1 && parts[1] != "" {
 		n, err := strconv.Atoi(parts[1])
-		if err != nil || n < 1 || n > 100 {
-			return textTag{}, ProblemBadSigner, fmt.Sprintf("The signer %q is not a participant position from 1 to 100.", parts[1])
+		if err != nil || n < 1 || n > maxSigner {
+			return textTag{}, ProblemBadSigner, ProblemArgs{Value: parts[1], Max: maxSigner}
 		}
 		t.signer = &n
 	}
@@ -81,18 +80,18 @@ func parseTextTag(inner string) (textTag, string, string) {
 		case !hasValue:
 			f, ok := dateFormat(o)
 			if !ok {
-				return textTag{}, ProblemUnknownOption, fmt.Sprintf("%q is not an option (optional, a date format, w=, h=, font=).", o)
+				return textTag{}, ProblemUnknownOption, ProblemArgs{Value: o}
 			}
 			if tt, _ := tagtype.ByCode(typ); !tt.IsDate {
-				return textTag{}, ProblemDateNotAllowed, fmt.Sprintf("A %s tag takes no date format.", typ)
+				return textTag{}, ProblemDateNotAllowed, ProblemArgs{Key: typ}
 			}
 			kind = "date"
 			t.dateFormat = f
 		default:
-			return textTag{}, ProblemUnknownOption, fmt.Sprintf("%q is not an option (optional, a date format, w=, h=, font=).", o)
+			return textTag{}, ProblemUnknownOption, ProblemArgs{Value: o}
 		}
 		if seen[kind] {
-			return textTag{}, ProblemDuplicate, fmt.Sprintf("The option %q is given twice.", kind)
+			return textTag{}, ProblemDuplicate, ProblemArgs{Value: kind}
 		}
 		seen[kind] = true
 		switch key {
@@ -101,7 +100,7 @@ func parseTextTag(inner string) (textTag, string, string) {
 		case "w", "h":
 			v, err := strconv.ParseFloat(val, 64)
 			if err != nil || v <= 0 || v > maxSide {
-				return textTag{}, ProblemBadSize, fmt.Sprintf("%s=%s is not a size in points above 0 and at most %d.", key, val, maxSide)
+				return textTag{}, ProblemBadSize, ProblemArgs{Key: key, Value: val, Max: maxSide}
 			}
 			if key == "w" {
 				t.w = v
@@ -111,12 +110,12 @@ func parseTextTag(inner string) (textTag, string, string) {
 		case "font":
 			v, err := strconv.ParseFloat(val, 64)
 			if err != nil || v <= 0 || v > maxFontSize {
-				return textTag{}, ProblemBadFontSize, fmt.Sprintf("font=%s is not a font size above 0 and at most %d.", val, maxFontSize)
+				return textTag{}, ProblemBadFontSize, ProblemArgs{Value: val, Max: maxFontSize}
 			}
 			t.fontSize = v
 		}
 	}
-	return t, "", ""
+	return t, "", ProblemArgs{}
 }
 
 // dateFormat matches a date format exactly, or else case-insensitively
@@ -195,9 +194,10 @@ func textTags(page int, p pdf.PageLayout, runs []pdf.TextRun, clock *pdf.Ticker,
 				continue // "{{ .Name }}", "{{{raw}}}": a code listing's braces
 			}
 			text := pdf.CutRunes(r.Text[m[0]:m[1]], MaxTextRunes)
-			t, code, detail := parseTextTag(r.Text[m[2]:m[3]])
+			t, code, args := parseTextTag(r.Text[m[2]:m[3]])
 			if code != "" {
-				f.problem(DetectProblem{Page: page, Text: text, Code: code, Detail: pdf.CutRunes(detail, MaxDetailRunes)})
+				args.Value = pdf.CutRunes(args.Value, MaxTextRunes)
+				f.problem(DetectProblem{Page: page, Text: text, Code: code, Args: args})
 				continue
 			}
 			if len(f.tags) >= tagRoom {
@@ -366,7 +366,7 @@ func unclosed(page int, text string) DetectProblem {
 	if r := []rune(text); len(r) > 80 {
 		text = string(r[:80]) + "…"
 	}
-	return DetectProblem{Page: page, Text: text, Code: ProblemUnclosed, Detail: "The tag opens with {{ but does not close with }} on the same line."}
+	return DetectProblem{Page: page, Text: text, Code: ProblemUnclosed}
 }
 
 // runeIndex maps each byte offset of s (and len(s)) to its rune index.

@@ -50,12 +50,13 @@ func TestParseTextTag(t *testing.T) {
 	} {
 		got, code, detail := parseTextTag(c.in)
 		if code != c.code {
-			t.Errorf("%q: code %q (%s), want %q", c.in, code, detail, c.code)
+			t.Errorf("%q: code %q (%+v), want %q", c.in, code, detail, c.code)
 			continue
 		}
 		if code != "" {
-			if detail == "" {
-				t.Errorf("%q: no detail", c.in)
+			// Every problem but an empty tag names what was wrong.
+			if code != ProblemEmpty && detail == (ProblemArgs{}) {
+				t.Errorf("%q: no specifics", c.in)
 			}
 			continue
 		}

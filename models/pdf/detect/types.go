@@ -60,8 +60,10 @@ var dateFormats = []string{"MM/DD/YYYY", "DD/MM/YYYY", "MM/DD/YY", "DD/MM/YY", "
 func DateFormats() []string { return append([]string(nil), dateFormats...) }
 
 // maxFontSize and maxSide bound the w=, h= and font= options (models'
-// MaxTagFontSize and MaxCoordinate).
+// MaxTagFontSize and MaxCoordinate); maxSigner is the highest participant
+// position a tag may name.
 const (
 	maxFontSize = 200
 	maxSide     = 14400
+	maxSigner   = 100
 )
