@@ -12,6 +12,7 @@ import (
 // offset is given; a date alone as to includes its day), the organization
 // of none, prefixes, and every bad value listed at once at its parameter.
 func TestParseAuditQuery(t *testing.T) {
+	t.Parallel()
 	utc := func(s string) time.Time { t, _ := time.Parse(time.RFC3339, s); return t.UTC() }
 	q, err := parseAuditQuery(url.Values{"org": {"0"}, "actor": {" Ada "}, "action": {"participant."},
 		"transaction": {"0194e0a0-0000-7000-8000-000000000001"}, "from": {"2026-11-26"}, "to": {"2026-11-27"}, "cursor": {"older-42"}, "other": {"x"}})

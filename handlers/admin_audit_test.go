@@ -52,6 +52,7 @@ func auditLink(t *testing.T, page, attr string) string {
 // page (400), an empty result explained; linked from the navigation and
 // from each transaction's page.
 func TestAdminAuditTrail(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		acme, other := env.NewTenant(t, "Acme"), env.NewTenant(t, "Other Co")

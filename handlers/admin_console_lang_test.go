@@ -49,6 +49,7 @@ func consoleWords(page string) string {
 // in Spanish by Accept-Language and in Arabic by ?lang=, shows none of its
 // English words, and says its language.
 func TestAdminConsolePagesSpeakTheAskedLanguage(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		rec := models.NewRollupRecorder(env.Store, env.Clock.Now)
 		s := newServer(t, env, func(d *handlers.Deps) { d.Requests = rec })

@@ -41,6 +41,7 @@ func pageWords(page string) string {
 // home page, with data, in French (Accept-Language) and Arabic (?lang=ar):
 // none shows an English message of theirs.
 func TestConsolePagesSpeakTheLanguage(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")

@@ -44,6 +44,7 @@ func exportServer(t *testing.T, next exportPages) *httptest.Server {
 // A failure before the first byte is an ordinary error answer; after it,
 // the connection is cut, so the download fails instead of ending short.
 func TestStreamCSVFailsVisibly(t *testing.T) {
+	t.Parallel()
 	failure := errors.New("database gone")
 	srv := exportServer(t, pagesThatFail(0, models.Invalid("query:q", "too_long", "problem.list.search_too_long", "max", 200)))
 	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/x.csv", nil)

@@ -61,6 +61,7 @@ func byID(t *testing.T, rows [][]string) map[string][]string {
 }
 
 func TestAdminTransactionsExportCSVAndXLSX(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		acme := env.NewTenant(t, "Acme")
@@ -246,6 +247,7 @@ func seedExportTransactions(tb testing.TB, env *modelstest.Env, orgID int64, n i
 // An export longer than a page reads every row once, newest first, and the
 // organization filter holds across the pages.
 func TestAdminTransactionsCSVReadsEveryRowOnceAcrossPages(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		acme := env.NewTenant(t, "Acme")
@@ -280,6 +282,7 @@ func TestAdminTransactionsCSVReadsEveryRowOnceAcrossPages(t *testing.T) {
 }
 
 func TestAdminAuditCSV(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		acme := env.NewTenant(t, "Acme")

@@ -16,6 +16,7 @@ import (
 // and a document renamed, by name, under the room's sender with the
 // session's short id and client address.
 func TestAdminHistoryNamesRoomChanges(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -61,6 +62,7 @@ func TestAdminHistoryNamesRoomChanges(t *testing.T) {
 // Undoing a page move and undoing a page delete read differently in the
 // console's history, each with its page and document.
 func TestAdminHistorySaysWhichPageEditWasUndone(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -96,6 +98,7 @@ func TestAdminHistorySaysWhichPageEditWasUndone(t *testing.T) {
 // and given another authentication, a document renamed, then a
 // participant removed, under the API token's name.
 func TestAdminHistoryNamesAPIReplaceChanges(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")

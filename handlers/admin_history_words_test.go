@@ -11,6 +11,7 @@ import (
 // An undo says which page edit it undid; a batch counts its tags by type;
 // entries written before those were kept still read.
 func TestHistoryWordsOfUndoAndBatch(t *testing.T) {
+	t.Parallel()
 	two, three, one := 2, 3, 1
 	for _, c := range []struct {
 		sum  models.HistorySummary

@@ -4,6 +4,7 @@ import "testing"
 
 // Only a console page of this site is remembered for after the sign-in.
 func TestIsAdminPage(t *testing.T) {
+	t.Parallel()
 	for next, want := range map[string]bool{
 		"/admin": true, "/admin/audit?limit=5": true, "/admin/transactions/01a2": true,
 		"/admin/login": false, "/adminx": false, "/": false, "//evil.example/admin": false,

@@ -13,6 +13,7 @@ import (
 // address stays /admin/login; a page asked for by another browser, or none,
 // lands on the transactions.
 func TestSigningInLandsOnThePageAskedFor(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")

@@ -8,6 +8,7 @@ import (
 )
 
 func TestListWords(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
 	en := i18n.English()
 	for _, c := range []struct {

@@ -38,6 +38,7 @@ func visibleText(html string) string {
 }
 
 func TestAdminListsNameDocumentsPeopleAndOneShortID(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		acme := env.NewTenant(t, "Acme")

@@ -33,6 +33,7 @@ func chartRow(t *testing.T, page, id, label string) []string {
 }
 
 func TestAdminOverviewChartsTheFiguresWithTablesAndAnOrganizationFilter(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		rec := models.NewRollupRecorder(env.Store, env.Clock.Now)
 		s := newServer(t, env, func(d *handlers.Deps) { d.Requests = rec })
@@ -99,6 +100,7 @@ func TestAdminOverviewChartsTheFiguresWithTablesAndAnOrganizationFilter(t *testi
 }
 
 func TestAdminOverviewWithNoFiguresShowsEmptyStates(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")

@@ -78,6 +78,7 @@ func rowCounts(t *testing.T, env *modelstest.Env) [3]int64 {
 }
 
 func TestAdminNewRoomFormFollowsTheOrganization(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		a := env.NewTenant(t, "Acme")
@@ -115,6 +116,7 @@ func TestAdminNewRoomFormFollowsTheOrganization(t *testing.T) {
 }
 
 func TestAdminCreatesARoomAndShowsItsURLOnce(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		a := env.NewTenant(t, "Acme")
@@ -189,6 +191,7 @@ func TestAdminCreatesARoomAndShowsItsURLOnce(t *testing.T) {
 }
 
 func TestAdminNewRoomRefusalsKeepTheFormAndWriteNothing(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		a := env.NewTenant(t, "Acme")
@@ -258,6 +261,7 @@ func TestAdminNewRoomRefusalsKeepTheFormAndWriteNothing(t *testing.T) {
 }
 
 func TestAdminNewRoomChoosesTheRoomsLanguage(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		a := env.NewTenant(t, "Acme")

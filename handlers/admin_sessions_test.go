@@ -36,6 +36,7 @@ func (b *browser) signedOut(t *testing.T) {
 }
 
 func TestAdminCookieCopiedBeforeSignOutStopsWorking(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		// Another instance: its own store (connection pool) on the same database, the same secret.
@@ -66,6 +67,7 @@ func TestAdminCookieCopiedBeforeSignOutStopsWorking(t *testing.T) {
 }
 
 func TestDisablingAUserEndsTheirConsoleSessions(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -83,6 +85,7 @@ func TestDisablingAUserEndsTheirConsoleSessions(t *testing.T) {
 }
 
 func TestSignOutEverywhere(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -125,6 +128,7 @@ func TestSignOutEverywhere(t *testing.T) {
 }
 
 func TestAdminLockoutIsPerAccountAndAddress(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -149,6 +153,7 @@ func TestAdminLockoutIsPerAccountAndAddress(t *testing.T) {
 }
 
 func TestForwardedForIsBelievedOnlyFromTrustedProxies(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		tenant := env.NewTenant(t, "Acme")
 		newAdmin(t, env, tenant.Org.ID, "ada@example.com")

@@ -13,6 +13,7 @@ import (
 // The console lists every organization's templates, searched by name,
 // filtered by organization and state, and paged like its transactions.
 func TestAdminTemplatesFilterSearchAndPage(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		acme := env.NewTenant(t, "Acme")
@@ -80,6 +81,7 @@ func TestAdminTemplatesFilterSearchAndPage(t *testing.T) {
 // admin and "Archive" takes it out of the API, each behind the console's
 // CSRF token and recorded in the activity log.
 func TestAdminTemplatePageRestoreAndArchive(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")

@@ -37,6 +37,7 @@ func newAdmin(t *testing.T, env *modelstest.Env, orgID int64, email string) *mod
 }
 
 func TestAdminRoutesRefuseEveryoneButAdmins(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -107,6 +108,7 @@ func TestAdminRoutesRefuseEveryoneButAdmins(t *testing.T) {
 }
 
 func TestAdminSignInOutAndTimeouts(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -178,6 +180,7 @@ func TestAdminSignInOutAndTimeouts(t *testing.T) {
 }
 
 func TestAdminTransactionsFilterSearchAndPage(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		acme := env.NewTenant(t, "Acme")
@@ -243,6 +246,7 @@ func httptestRequest(method, path string, form url.Values) *http.Request {
 func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
 
 func TestAdminTransactionPage(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -284,6 +288,7 @@ func TestAdminTransactionPage(t *testing.T) {
 }
 
 func TestAdminExpiresRoomsAndKeepsTheActivityLog(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -327,6 +332,7 @@ func TestAdminExpiresRoomsAndKeepsTheActivityLog(t *testing.T) {
 }
 
 func TestAdminManagesOrganizationsUsersAndTokens(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		acme := env.NewTenant(t, "Acme")

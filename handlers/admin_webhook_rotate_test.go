@@ -14,6 +14,7 @@ import (
 // The console's "Rotate secret" button shows the new secret once, behind
 // sign-in and CSRF like every other console form.
 func TestConsoleRotatesAWebhookSecret(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")

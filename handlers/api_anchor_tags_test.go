@@ -12,6 +12,7 @@ import (
 // it, and nothing changes. The contract check validates both requests and
 // both answers against the OpenAPI document.
 func TestAnchorTagsThroughTheAPI(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")

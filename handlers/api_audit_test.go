@@ -66,6 +66,7 @@ func walkAudit(s *server, token, path string) (summaries []string, pages int) {
 // time; bad limits, times and cursors are 400 problems at their
 // parameter; no token is 401.
 func TestAPIAuditEvents(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		acme, other := env.NewTenant(t, "Acme"), env.NewTenant(t, "Other Co")
@@ -147,6 +148,7 @@ func TestAPIAuditEvents(t *testing.T) {
 // The client generated from the OpenAPI document reads both audit lists,
 // follows nextCursor and passes since as a time.
 func TestGeneratedClientReadsTheAuditTrail(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -194,6 +196,7 @@ func TestGeneratedClientReadsTheAuditTrail(t *testing.T) {
 // An event not sealed yet says so ("sealed": false); once the sealer has
 // chained it, the field is gone and the event reads as it always did.
 func TestAPIAuditEventsSayWhichAreNotSealedYet(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")

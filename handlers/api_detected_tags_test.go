@@ -17,6 +17,7 @@ import (
 // OpenAPI document gives: the contract check runs on every answer), and
 // another organization's token gets a 404.
 func TestDetectedTagsOfAnUpload(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")

@@ -39,6 +39,7 @@ func (s *server) upload(token string) uploadedDoc {
 }
 
 func TestUploadValidPDFBothWays(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -84,6 +85,7 @@ func TestUploadValidPDFBothWays(t *testing.T) {
 }
 
 func TestUploadRefusals(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env, withMaxUpload(64<<10))
 		tenant := env.NewTenant(t, "Acme")
@@ -131,6 +133,7 @@ func TestUploadRefusals(t *testing.T) {
 // same Idempotency-Key gets the same answer although a decrypted copy is
 // written anew each time.
 func TestUploadAnswerSaysDecryptedAndRepairs(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -183,6 +186,7 @@ func TestUploadAnswerSaysDecryptedAndRepairs(t *testing.T) {
 }
 
 func TestDocumentsAreScopedToTheirOrganization(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		a := env.NewTenant(t, "A")
@@ -200,6 +204,7 @@ func pdfBytes(t *testing.T) []byte { return pdftest.ThreePages(t) }
 // an upload too large is (413, the same words), however small the file
 // received: the file without its %%EOF is repaired by appending it.
 func TestAMendedCopyPastTheUploadLimitIs413(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		whole := pdftest.ThreePages(t)
 		cut := bytes.TrimSuffix(bytes.TrimRight(whole, "\r\n"), []byte("%%EOF"))

@@ -32,6 +32,7 @@ type reviewBody struct {
 // organization's transaction is 404; no token is 401. MCP's
 // review_transaction answers the same.
 func TestAPIReviewTransaction(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		acme, other := env.NewTenant(t, "Acme"), env.NewTenant(t, "Other Co")

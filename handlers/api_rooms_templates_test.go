@@ -28,6 +28,7 @@ func (s *server) roomTransaction(token string, r roomResp) obj {
 }
 
 func TestRoomFromTemplate(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -102,6 +103,7 @@ func TestRoomFromTemplate(t *testing.T) {
 }
 
 func TestRoomFromTemplateRefusals(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")

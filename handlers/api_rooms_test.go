@@ -50,6 +50,7 @@ func (s *server) createRoom(token string, body any) roomResp {
 }
 
 func TestCreateRoomAppliesDefaultsAndMergesConfig(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -116,6 +117,7 @@ func TestCreateRoomAppliesDefaultsAndMergesConfig(t *testing.T) {
 }
 
 func TestCreateRoomRefusals(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -180,6 +182,7 @@ func TestCreateRoomRefusals(t *testing.T) {
 }
 
 func TestCreateRoomUnauthorized(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -217,6 +220,7 @@ func TestCreateRoomUnauthorized(t *testing.T) {
 }
 
 func TestIdempotencyKey(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -287,6 +291,7 @@ func TestIdempotencyKey(t *testing.T) {
 }
 
 func TestRoomStatusExpiresWithTheClock(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -306,6 +311,7 @@ func TestRoomStatusExpiresWithTheClock(t *testing.T) {
 }
 
 func TestRoomsAreScopedToTheirOrganization(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		a := env.NewTenant(t, "A")

@@ -73,6 +73,7 @@ func (s *server) uploadMatches(token string, content []byte) (string, []obj) {
 // otherwise, not a different form of the same size, not another
 // organization's, not an archived template.
 func TestTemplateMatchesOfAnUpload(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		acme := env.NewTenant(t, "Acme")

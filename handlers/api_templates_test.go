@@ -42,6 +42,7 @@ func (s *server) createTemplate(token string, payload obj) (obj, string) {
 }
 
 func TestTemplateRoundTripVersionsAndRestore(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -152,6 +153,7 @@ func withHeader(req *http.Request, name, value string) *http.Request {
 }
 
 func TestTemplateFromTransaction(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -194,6 +196,7 @@ func TestTemplateFromTransaction(t *testing.T) {
 }
 
 func TestTemplatesAreScopedToTheirOrganization(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		a := env.NewTenant(t, "A")
@@ -231,6 +234,7 @@ func TestTemplatesAreScopedToTheirOrganization(t *testing.T) {
 }
 
 func TestTemplateValidation400(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -300,6 +304,7 @@ func TestTemplateValidation400(t *testing.T) {
 }
 
 func TestTemplateBodyTooLarge(t *testing.T) {
+	t.Parallel()
 	env := modelstest.New(t, modelstest.Dialects()[0])
 	s := newServer(t, env, func(d *handlers.Deps) { d.Config.MaxJSONBytes = 512 })
 	tenant := env.NewTenant(t, "Acme")
@@ -308,6 +313,7 @@ func TestTemplateBodyTooLarge(t *testing.T) {
 }
 
 func TestTemplateValidation422(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -345,6 +351,7 @@ func TestTemplateValidation422(t *testing.T) {
 }
 
 func TestTemplateLimitPerOrganization(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		limited := models.NewStore(env.DB, env.Bucket, models.StoreOptions{Now: env.Clock.Now, TempDir: t.TempDir(), MaxTemplates: 2})
 		s := newServer(t, env, withStore(func(handlers.Store) handlers.Store { return limited }))
@@ -363,6 +370,7 @@ func TestTemplateLimitPerOrganization(t *testing.T) {
 }
 
 func TestListTemplatesSearchesAndPages(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -399,6 +407,7 @@ func TestListTemplatesSearchesAndPages(t *testing.T) {
 }
 
 func TestTemplateCreateIsIdempotent(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")

@@ -9,6 +9,7 @@ import (
 )
 
 func TestTransactionDocumentFromTemplate(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -71,6 +72,7 @@ func TestTransactionDocumentFromTemplate(t *testing.T) {
 }
 
 func TestTransactionTemplateRefusals(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")

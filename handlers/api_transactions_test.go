@@ -129,6 +129,7 @@ func (s *server) create(token string, payload obj) (obj, string) {
 }
 
 func TestTransactionRoundTrip(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -190,6 +191,7 @@ func TestTransactionRoundTrip(t *testing.T) {
 }
 
 func TestTransactionCustomDataKeepsKeyOrder(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -215,6 +217,7 @@ func mustJSON(v any) string {
 }
 
 func TestTransactionValidation400(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -319,6 +322,7 @@ func TestTransactionValidation400(t *testing.T) {
 }
 
 func TestTransactionValidation422(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -363,6 +367,7 @@ func TestTransactionValidation422(t *testing.T) {
 }
 
 func TestFailedReplaceLeavesTheTransactionUnchanged(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -389,6 +394,7 @@ func TestFailedReplaceLeavesTheTransactionUnchanged(t *testing.T) {
 }
 
 func TestIfMatch(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -411,6 +417,7 @@ func TestIfMatch(t *testing.T) {
 }
 
 func TestConcurrentReplacesLeaveExactlyOnePayload(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -471,6 +478,7 @@ func TestConcurrentReplacesLeaveExactlyOnePayload(t *testing.T) {
 }
 
 func TestTransactionsAreScopedToTheirOrganization(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		a := env.NewTenant(t, "A")
@@ -491,6 +499,7 @@ func TestTransactionsAreScopedToTheirOrganization(t *testing.T) {
 }
 
 func TestPersonalPasswordIsKeptWhenOmittedAndNeverShown(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -513,6 +522,7 @@ func TestPersonalPasswordIsKeptWhenOmittedAndNeverShown(t *testing.T) {
 }
 
 func TestTransactionXFDFEndpoint(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -545,6 +555,7 @@ func TestTransactionXFDFEndpoint(t *testing.T) {
 }
 
 func TestListTransactionsFiltersAndPages(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -599,6 +610,7 @@ func TestListTransactionsFiltersAndPages(t *testing.T) {
 // English default, at the top and on each participant, as before the default
 // was stored as none; sent back, it stays the default (no subject of its own).
 func TestDefaultInviteSubjectReadsInEnglish(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")

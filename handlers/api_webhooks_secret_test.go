@@ -12,6 +12,7 @@ import (
 // Idempotent replays never carry a stale or deleted endpoint's secret and
 // are never cacheable; rotate-secret shows the new secret once.
 func TestWebhookSecretReplaysAndRotation(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		a, b := env.NewTenant(t, "Acme"), env.NewTenant(t, "Beta")
@@ -63,6 +64,7 @@ func TestWebhookSecretReplaysAndRotation(t *testing.T) {
 // answers the first rotation's secret again while it still signs; the same
 // key on another endpoint is a 422; once that secret no longer signs, 410.
 func TestRotateSecretHonoursIdempotencyKey(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		a := env.NewTenant(t, "Acme")
@@ -117,6 +119,7 @@ func TestRotateSecretHonoursIdempotencyKey(t *testing.T) {
 
 // A room creation's replay carries its URL again, never cacheable.
 func TestRoomReplayIsNotCacheable(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")

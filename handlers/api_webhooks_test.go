@@ -12,6 +12,7 @@ import (
 )
 
 func TestWebhookEndpointsAPI(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		a, b := env.NewTenant(t, "Acme"), env.NewTenant(t, "Beta")
@@ -77,6 +78,7 @@ func TestWebhookEndpointsAPI(t *testing.T) {
 
 // Registrations racing for the last places stop at the limit.
 func TestWebhookLimitHoldsUnderConcurrentRegistrations(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		tenant := env.NewTenant(t, "Acme")
 		var wg sync.WaitGroup

@@ -55,6 +55,7 @@ func oapiPtr[T any](v T) *T { return &v }
 // transaction, creates a Markup Room and registers a webhook: every request is
 // built and every answer decoded by generated code.
 func TestGeneratedClientDrivesTheAPI(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")

@@ -9,6 +9,7 @@ import (
 // store an area's handler holds is an interface of at most 12 methods, and
 // none is the router's Store (which only New may know).
 func TestEachAreaHoldsOnlyNarrowStores(t *testing.T) {
+	t.Parallel()
 	const maxMethods = 12
 	whole := reflect.TypeFor[Store]()
 	for _, area := range []reflect.Type{

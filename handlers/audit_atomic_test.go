@@ -55,6 +55,7 @@ func auditCount(t *testing.T, env *modelstest.Env) int64 {
 // audit row, and an audit row refused undoes the change, through an API
 // route (a replace) and a room route (a participant renamed).
 func TestAuditEventsCommitWithTheirChange(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")

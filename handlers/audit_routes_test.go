@@ -325,6 +325,7 @@ func auditRecipes() []auditRecipe {
 // trail: a route added without a recipe, or one that changes without an
 // audit event, fails.
 func TestEveryChangingRouteIsAudited(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		recipes := auditRecipes()

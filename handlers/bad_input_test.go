@@ -20,6 +20,7 @@ import (
 // once (410), even for a browser that already loaded them; while the room is
 // open the browser revalidates (304) instead of keeping a copy past the room.
 func TestRoomPDFFollowsTheRoomState(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -82,6 +83,7 @@ func assertCacheWithinRoom(t *testing.T, cacheControl string, remaining time.Dur
 // naming where, before any query (PostgreSQL answered 500 to the first and
 // kept the second).
 func TestJSONBodiesMustBeUTF8TextWithoutNUL(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -137,6 +139,7 @@ func marshalBody(v any) ([]byte, error) {
 // answers 415 to a body without Content-Type, of another type, or in another
 // charset; application/json with or without charset=utf-8 passes.
 func TestJSONRoutesNeedTheJSONMediaType(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -178,6 +181,7 @@ func TestJSONRoutesNeedTheJSONMediaType(t *testing.T) {
 // included, DEL, C1) in a title, subject or name is refused by the API and
 // by the room's forms alike, through one validator.
 func TestTitlesAndNamesAreOneLine(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -226,6 +230,7 @@ func TestTitlesAndNamesAreOneLine(t *testing.T) {
 // TestRoomFormsOverTheLimitAre413: an oversized room form is "too large",
 // not a CSRF refusal of a body that could not be read.
 func TestRoomFormsOverTheLimitAre413(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -246,6 +251,7 @@ func TestRoomFormsOverTheLimitAre413(t *testing.T) {
 // TestAddParticipantRefusesAnEmailAlreadyInTheRoom compares e-mails
 // ignoring case, as the Markup Room request does, and says so in the dialog.
 func TestAddParticipantRefusesAnEmailAlreadyInTheRoom(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -272,6 +278,7 @@ func TestAddParticipantRefusesAnEmailAlreadyInTheRoom(t *testing.T) {
 // TestTagFormsRefuseNumbersThatAreNot: NaN, infinities and out-of-range
 // integers in any numeric field of the room's forms are a 400 that says so.
 func TestTagFormsRefuseNumbersThatAreNot(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -309,6 +316,7 @@ func TestTagFormsRefuseNumbersThatAreNot(t *testing.T) {
 // TestCursorsTheServerDidNotIssueAre400 covers the API's cursors and the
 // console's after/before links.
 func TestCursorsTheServerDidNotIssueAre400(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -344,6 +352,7 @@ func TestCursorsTheServerDidNotIssueAre400(t *testing.T) {
 // TestHSTSBehindHTTPS: every response carries Strict-Transport-Security
 // when the base URL is https, none otherwise.
 func TestHSTSBehindHTTPS(t *testing.T) {
+	t.Parallel()
 	env := modelstest.New(t, modelstest.Dialects()[0])
 	for base, want := range map[string]string{"https://markup.example": "max-age=63072000; includeSubDomains", "http://markup.example": ""} {
 		s := newServer(t, env, func(d *handlers.Deps) { d.Config.BaseURL = base })

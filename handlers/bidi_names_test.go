@@ -25,6 +25,7 @@ var bidiControls = []rune{'\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2
 // and templates, the room's forms, the console's forms and the MCP tools —
 // since all of them check names with the one line-of-text validator.
 func TestNamesWithBidiControlsAreRefusedAtTheirField(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -157,6 +158,7 @@ func TestNamesWithBidiControlsAreRefusedAtTheirField(t *testing.T) {
 // so its override ends with the name instead of turning the rest of the
 // line around (the audit row's "via", the history's address).
 func TestStoredNamesWithBidiControlsShowIsolated(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")

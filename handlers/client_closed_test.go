@@ -61,6 +61,7 @@ func (b *cancelAtEnd) Read(p []byte) (int, error) {
 // client's: status 499 in the access log (at info) and the metrics, no
 // problem body, no line at error level — for the API and a room alike.
 func TestACancelledRequestIsLoggedAsTheClients(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		logs := &levelLog{}
 		reg := prometheus.NewRegistry()

@@ -94,6 +94,7 @@ func (c *contract) check(t *testing.T, req *http.Request, rec *httptest.Response
 // TestOpenAPIDocumentCoversEveryRoute fails when a registered /api/v1 route
 // is missing from the document, or the document names a route that does not exist.
 func TestOpenAPIDocumentCoversEveryRoute(t *testing.T) {
+	t.Parallel()
 	env := modelstest.New(t, modelstest.Dialects()[0])
 	s := newServer(t, env)
 	engine := s.handler.(*gin.Engine)
@@ -121,6 +122,7 @@ func TestOpenAPIDocumentCoversEveryRoute(t *testing.T) {
 }
 
 func TestOpenAPIDocumentIsServedAsJSON(t *testing.T) {
+	t.Parallel()
 	env := modelstest.New(t, modelstest.Dialects()[0])
 	s := newServer(t, env)
 	res := s.do(httptest.NewRequest(http.MethodGet, "/api/openapi.json", nil)).status(http.StatusOK)

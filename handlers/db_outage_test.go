@@ -19,6 +19,7 @@ import (
 // problems with Retry-After and /readyz fails; when it can be reached again
 // both recover without a restart.
 func TestADatabaseOutageAnswers503AndRecovers(t *testing.T) {
+	t.Parallel()
 	if !slices.Contains(modelstest.Dialects(), models.DialectPostgres) {
 		t.Skip("the outage is a PostgreSQL connection's: set " + modelstest.PostgresURLEnv)
 	}

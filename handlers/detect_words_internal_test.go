@@ -13,6 +13,7 @@ import (
 // byte for byte the detail the API always gave, and in every language with
 // its specifics (the option as written, the limit, the page) kept.
 func TestDetectProblemsAreWordedWithTheirSpecifics(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		p    detect.DetectProblem
 		en   string

@@ -214,6 +214,7 @@ var routeParam = regexp.MustCompile(`[:*]([A-Za-z]+)`)
 // routes read, as the caller each route expects, and in the sign-in e-mail:
 // nothing may answer 5xx or log an error.
 func TestNoRouteAnswers5xxToBadInput(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		logs := &errorLog{}
 		// Hundreds of probes from one browser and one token: the rate limits

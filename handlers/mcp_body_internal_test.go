@@ -6,6 +6,7 @@ import (
 )
 
 func TestPeekMCPCallReadsMethodAndToolFromTheStart(t *testing.T) {
+	t.Parallel()
 	big := strings.Repeat("A", 1<<20)
 	for _, c := range []struct {
 		name, head   string

@@ -69,6 +69,7 @@ func (s *server) postMCPStream(token string, body *paddedMessage, declared bool)
 }
 
 func TestMCPReadsOnlyTheBodyItsMethodNeeds(t *testing.T) {
+	t.Parallel()
 	const (
 		megabyte = 1 << 20
 		// The most a refused message may cost: the first megabyte read,

@@ -28,6 +28,7 @@ func sameProblem(t *testing.T, tool, rest handlers.Problem) {
 }
 
 func TestMCPRefusalsCarryTheAPIProblems(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -95,6 +96,7 @@ func TestMCPRefusalsCarryTheAPIProblems(t *testing.T) {
 }
 
 func TestMCPKeepsOrganizationsApart(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		acme, other := env.NewTenant(t, "Acme"), env.NewTenant(t, "Other")
@@ -130,6 +132,7 @@ func TestMCPKeepsOrganizationsApart(t *testing.T) {
 }
 
 func TestMCPRefusesLargeUploadsBeforeDecoding(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env, withMaxUpload(20_000))
 		tenant := env.NewTenant(t, "Acme")
@@ -158,6 +161,7 @@ func (s *server) postMCP(token, body string) *response {
 const mcpToolsList = `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
 
 func TestMCPRefusesBadTokensBeforeAnyTool(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -204,6 +208,7 @@ func TestMCPRefusesBadTokensBeforeAnyTool(t *testing.T) {
 }
 
 func TestMCPIsRateLimitedAsTheAPI(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env, withRateLimits(handlers.RateLimits{API: models.RateLimit{PerSecond: 0.01, Burst: 4}, UploadsPerMinute: 1}))
 		tenant := env.NewTenant(t, "Acme")
@@ -265,6 +270,7 @@ func (r *actorRecorder) ReplaceTransaction(ctx context.Context, actor models.Act
 }
 
 func TestMCPChangesNameTheTokenViaMCP(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		rec := &actorRecorder{actors: map[string]models.AuditActor{}}
 		s := newServer(t, env, withStore(func(st handlers.Store) handlers.Store { rec.Store = st; return rec }))

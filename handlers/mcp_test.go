@@ -201,6 +201,7 @@ func mcpTemplate(location string) obj {
 }
 
 func TestMCPListsToolsWithSchemas(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -266,6 +267,7 @@ func TestMCPListsToolsWithSchemas(t *testing.T) {
 }
 
 func TestMCPPreparesADocumentEndToEnd(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")

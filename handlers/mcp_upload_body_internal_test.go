@@ -34,6 +34,7 @@ func call(args string) string {
 }
 
 func TestExtractUploadLeavesTheMessageAndTakesTheFile(t *testing.T) {
+	t.Parallel()
 	file := []byte("%PDF-1.7 some bytes \x00\xff of a file")
 	text := base64.StdEncoding.EncodeToString(file)
 	// "/" escaped as JSON allows, line breaks inside, space and padding around.
@@ -62,6 +63,7 @@ func TestExtractUploadLeavesTheMessageAndTakesTheFile(t *testing.T) {
 // values counts, as in a decoded object, so no spelling keeps the text in
 // the message for the SDK to decode whole.
 func TestExtractUploadFollowsJSONKeys(t *testing.T) {
+	t.Parallel()
 	a := base64.StdEncoding.EncodeToString([]byte("first"))
 	b := base64.StdEncoding.EncodeToString([]byte("second"))
 	msg, up, got, err := extracted(t, call(`{"filename":"a.pdf","content\u005fbase64":"`+a+`","content_base64":"`+b+`"}`), 1<<20, 1<<20)
@@ -76,6 +78,7 @@ func TestExtractUploadFollowsJSONKeys(t *testing.T) {
 }
 
 func TestExtractUploadBoundsTheRestOfTheMessage(t *testing.T) {
+	t.Parallel()
 	text := base64.StdEncoding.EncodeToString(bytes.Repeat([]byte("x"), 4096))
 	_, _, _, err := extracted(t, call(`{"filename":"`+strings.Repeat("n", 5000)+`","content_base64":"`+text+`"}`), 1<<20, 1024)
 	if !errors.Is(err, errUploadMessageTooLarge) {
@@ -96,6 +99,7 @@ func TestExtractUploadBoundsTheRestOfTheMessage(t *testing.T) {
 // white space at its ends and its padding trimmed, through encoding/base64's
 // RawStdEncoding decoder — and refuses what it refused.
 func TestExtractUploadDecodesAsTheWholeStringDid(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
 	alphabet := []byte("AQgw/+09azZ= \t\r\n*")
 	for round := range 5000 {

@@ -28,6 +28,7 @@ func metricsRequest(token string) *http.Request {
 }
 
 func TestMetricsOnTheMainListenerNeedTheToken(t *testing.T) {
+	t.Parallel()
 	env := modelstest.New(t, modelstest.Dialects()[0])
 	s := newServer(t, env, withMetricsToken("s3cret-scrape-token"))
 	for name, req := range map[string]*http.Request{
@@ -57,6 +58,7 @@ func TestMetricsOnTheMainListenerNeedTheToken(t *testing.T) {
 }
 
 func TestMetricsAreNotServedWithoutAToken(t *testing.T) {
+	t.Parallel()
 	env := modelstest.New(t, modelstest.Dialects()[0])
 	s := newServer(t, env)
 	for _, token := range []string{"", "anything"} {
@@ -68,6 +70,7 @@ func TestMetricsAreNotServedWithoutAToken(t *testing.T) {
 }
 
 func TestMetricsHandlerServesOnlyMetrics(t *testing.T) {
+	t.Parallel()
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector())
 	srv := httptest.NewServer(handlers.MetricsHandler(reg))

@@ -11,6 +11,7 @@ import (
 )
 
 func TestHealthReadyAndMetrics(t *testing.T) {
+	t.Parallel()
 	env := modelstest.New(t, modelstest.Dialects()[0])
 	s := newServer(t, env, withMetricsToken("scrape-token"))
 	s.do(httptest.NewRequest(http.MethodGet, "/healthz", nil)).status(http.StatusOK)
@@ -30,6 +31,7 @@ func TestHealthReadyAndMetrics(t *testing.T) {
 }
 
 func TestReadyzReportsAnUnreachableDatabase(t *testing.T) {
+	t.Parallel()
 	env := modelstest.New(t, modelstest.Dialects()[0])
 	s := newServer(t, env)
 	if err := env.DB.Close(); err != nil {
@@ -39,6 +41,7 @@ func TestReadyzReportsAnUnreachableDatabase(t *testing.T) {
 }
 
 func TestEveryResponseCarriesARequestID(t *testing.T) {
+	t.Parallel()
 	env := modelstest.New(t, modelstest.Dialects()[0])
 	s := newServer(t, env)
 	for _, path := range []string{"/", "/healthz", "/nowhere", "/api/v1/nowhere", "/api/openapi.json"} {
@@ -60,6 +63,7 @@ func TestEveryResponseCarriesARequestID(t *testing.T) {
 }
 
 func TestUnknownAPIRouteIsAProblemAndPagesAreHTML(t *testing.T) {
+	t.Parallel()
 	env := modelstest.New(t, modelstest.Dialects()[0])
 	s := newServer(t, env)
 	res := s.do(httptest.NewRequest(http.MethodGet, "/api/v2/nothing", nil))
@@ -75,6 +79,7 @@ func TestUnknownAPIRouteIsAProblemAndPagesAreHTML(t *testing.T) {
 }
 
 func TestPanicsBecomeA500ThatRevealsNothing(t *testing.T) {
+	t.Parallel()
 	env := modelstest.New(t, modelstest.Dialects()[0])
 	s := newServer(t, env, withStore(func(st handlers.Store) handlers.Store { return &panicOnAuth{Store: st} }))
 	res := s.do(api(http.MethodGet, "/api/v1/documents/x", "anything", nil))

@@ -27,6 +27,7 @@ func smallPDFWork(t *testing.T, env *modelstest.Env) *models.PDFWork {
 }
 
 func TestExpandingPDFsAre422(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		smallPDFWork(t, env)
 		s := newServer(t, env)
@@ -61,6 +62,7 @@ func TestExpandingPDFsAre422(t *testing.T) {
 }
 
 func TestBusyPDFSlotsAre503WithRetryAfter(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		work := smallPDFWork(t, env)
 		logs := &errorLog{}

@@ -33,6 +33,7 @@ const (
 // test process (the server: the PDF work runs in the workers) grows its peak
 // RSS by less than 256 MB, and /healthz answers throughout.
 func TestRoundTwoFilesThroughEveryRoute(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("short: seven files of 31 MiB decoded, three routes, both databases")
 	}
@@ -111,6 +112,7 @@ func TestRoundTwoFilesThroughEveryRoute(t *testing.T) {
 // Two heavy files at once do not keep an ordinary upload beside them out:
 // it is accepted within 10 s.
 func TestAnOrdinaryUploadBesideTwoHeavyOnes(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("short: heavy files")
 	}

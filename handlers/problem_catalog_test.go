@@ -107,6 +107,7 @@ var placeholderRE = regexp.MustCompile(`\{([a-zA-Z][a-zA-Z0-9_]*)\}`)
 // argument (a page number, a limit, a field's name) and leaves no
 // placeholder unfilled; in English it is a sentence (docs/words.md).
 func TestEveryProblemMessageSpeaksEveryLanguage(t *testing.T) {
+	t.Parallel()
 	msgs := problemMessagesInSource(t)
 	if len(msgs) < 150 {
 		t.Fatalf("found only %d messages: the source scan is broken", len(msgs))
@@ -178,6 +179,7 @@ func TestEveryProblemMessageSpeaksEveryLanguage(t *testing.T) {
 // them in every language ("La página 5 no existe" keeps its 5), while its
 // code and pointer stay what they are.
 func TestARefusalKeepsItsPageInEveryLanguage(t *testing.T) {
+	t.Parallel()
 	err := models.Unprocessable("#/documents/0/tags/3/page", "page_out_of_range", "problem.doc.page_out_of_range", "pages", 3, "page", 5)
 	seen := map[string]bool{}
 	for _, lang := range i18n.Languages {

@@ -30,6 +30,7 @@ type goldenProblem struct {
 // the English sentences the API always wrote (testdata/problems_en.golden.json;
 // UPDATE_GOLDEN=1 rewrites it, which a change of words must never need).
 func TestEnglishProblemsAreGolden(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")

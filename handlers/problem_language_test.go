@@ -37,6 +37,7 @@ func fieldError(t *testing.T, p handlers.Problem, pointer, code string) string {
 // the room's refusals are told in the request's language, with the same
 // type, status and codes; the API's stay English whatever it asks.
 func TestProblemsInThePersonsLanguage(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -105,6 +106,7 @@ func TestProblemsInThePersonsLanguage(t *testing.T) {
 // TestErrorPageInArabic: the HTML 404 page in Arabic is right to left and
 // Arabic, headline, explanation and button alike.
 func TestErrorPageInArabic(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		ar := speaker(t, "ar")

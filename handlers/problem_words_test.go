@@ -179,6 +179,7 @@ var snakeCase = regexp.MustCompile(`^[a-z]+(_[a-z0-9]+)*$`)
 // the message beside it, TestEveryProblemMessageSpeaksEveryLanguage), and
 // every problem type's English title is its catalog title.
 func TestEveryProblemCodeIsACode(t *testing.T) {
+	t.Parallel()
 	codes := problemCodesInSource(t)
 	if len(codes) < 50 {
 		t.Fatalf("found only %d codes: the source scan is broken", len(codes))

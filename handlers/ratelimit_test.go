@@ -73,6 +73,7 @@ func limited(t *testing.T, r *response, retryAfter, limit, reset string) handler
 }
 
 func TestAPITokenOverItsBurstGets429AndOtherOrganizationsDoNot(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env, withRateLimits(handlers.RateLimits{API: models.RateLimit{PerSecond: 2, Burst: 3}}))
 		acme, globex := env.NewTenant(t, "Acme"), env.NewTenant(t, "Globex")
@@ -103,6 +104,7 @@ func TestAPITokenOverItsBurstGets429AndOtherOrganizationsDoNot(t *testing.T) {
 }
 
 func TestRefusedTokensAreLimitedPerAddressWithoutSlowingOthers(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		var cs *countingStore
 		s := newServer(t, env, withCounting(&cs), withRateLimits(handlers.RateLimits{Anon: models.RateLimit{PerSecond: 1, Burst: 5}}))
@@ -152,6 +154,7 @@ func TestRefusedTokensAreLimitedPerAddressWithoutSlowingOthers(t *testing.T) {
 }
 
 func TestRoomSessionsAndRoomLinksAreLimited(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env, withRateLimits(handlers.RateLimits{
 			Room: models.RateLimit{PerSecond: 1, Burst: 4},
@@ -198,6 +201,7 @@ func TestRoomSessionsAndRoomLinksAreLimited(t *testing.T) {
 }
 
 func TestUploadsAreCountedPerMinuteApart(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env, withRateLimits(handlers.RateLimits{UploadsPerMinute: 2}))
 		tenant := env.NewTenant(t, "Acme")
@@ -230,6 +234,7 @@ func TestUploadsAreCountedPerMinuteApart(t *testing.T) {
 }
 
 func TestSignInPostsAreLimitedPerAddress(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env, withRateLimits(handlers.RateLimits{Anon: models.RateLimit{PerSecond: 0.1, Burst: 2}}))
 		tenant := env.NewTenant(t, "Acme")
@@ -249,6 +254,7 @@ func TestSignInPostsAreLimitedPerAddress(t *testing.T) {
 }
 
 func TestRateLimitsOffLetsEverythingThrough(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		tiny := models.RateLimit{PerSecond: 1, Burst: 1}
 		var cs *countingStore
@@ -275,6 +281,7 @@ func TestRateLimitsOffLetsEverythingThrough(t *testing.T) {
 }
 
 func TestRateLimitsAreSharedByServerInstances(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		limits := withRateLimits(handlers.RateLimits{API: models.RateLimit{PerSecond: 1, Burst: 4}})
 		first := newServer(t, env, limits)
@@ -293,6 +300,7 @@ func TestRateLimitsAreSharedByServerInstances(t *testing.T) {
 // TestOpenAPIDocumentsTooManyRequestsEverywhere fails when an /api/v1
 // operation does not document its 429 and the headers that come with it.
 func TestOpenAPIDocumentsTooManyRequestsEverywhere(t *testing.T) {
+	t.Parallel()
 	c := loadContract(t)
 	for path, item := range c.doc.Paths.Map() {
 		for method, op := range item.Operations() {
@@ -313,6 +321,7 @@ func TestOpenAPIDocumentsTooManyRequestsEverywhere(t *testing.T) {
 // A store whose rate table errors still limits: requests past the burst
 // are refused with 429 (the process's own buckets stand in).
 func TestRateLimitsHoldWhenTheRateTableFails(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env, withRateLimits(handlers.RateLimits{API: models.RateLimit{PerSecond: 2, Burst: 3}}))
 		acme := env.NewTenant(t, "Acme")

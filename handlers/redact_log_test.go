@@ -14,6 +14,7 @@ import (
 // A room link, a token in the query and a problem's instance never carry
 // the capability: the access log and the problem body say "[redacted]".
 func TestAccessLogAndProblemInstanceRedactCapabilities(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		var logs modelstest.LogBuffer
 		s := newServer(t, env, func(d *handlers.Deps) {

@@ -12,6 +12,7 @@ import (
 // Every finding code is worded in every language from its catalog entry,
 // with its specifics kept: the names, the document's title, the pages.
 func TestEveryFindingIsWordedInEveryLanguage(t *testing.T) {
+	t.Parallel()
 	tx := &models.Transaction{
 		Documents: []models.TransactionDocument{{Title: "Lease"}},
 		Participants: []models.Participant{{ParticipantID: "p1", FirstName: "Pat", LastName: "Buyer"},

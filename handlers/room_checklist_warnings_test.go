@@ -19,6 +19,7 @@ import (
 // (a link to the list); a dismissed one and one a tag covers no longer
 // count, and the session is created with the warnings still there.
 func TestTheChecklistWarnsWithoutBlocking(t *testing.T) {
+	t.Parallel()
 	var boxes []byte
 	for _, d := range pdftest.Corpus() {
 		if d.Name == "boxes-right" {

@@ -13,6 +13,7 @@ import (
 )
 
 func TestCreatingTheSessionNeedsACompleteRoom(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -165,6 +166,7 @@ func TestCreatingTheSessionNeedsACompleteRoom(t *testing.T) {
 }
 
 func TestCreatingTheSessionIsRefusedWhenExpiredOrForged(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -177,6 +179,7 @@ func TestCreatingTheSessionIsRefusedWhenExpiredOrForged(t *testing.T) {
 }
 
 func TestTheSessionDialogOffersInvitationsUnlessTheCallerSaidNo(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")

@@ -18,6 +18,7 @@ func (b *browser) copyOf(s *server) *browser {
 }
 
 func TestRoomCSRFTokensArePerRoom(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")

@@ -49,6 +49,7 @@ func (tr *tagRoom) docs(t *testing.T) []roomDoc {
 }
 
 func TestUploadingIntoTheRoom(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env, withMaxUpload(64<<10))
 		tenant := env.NewTenant(t, "Acme")
@@ -95,6 +96,7 @@ func TestUploadingIntoTheRoom(t *testing.T) {
 }
 
 func TestRemovingADocumentTakesItsTagsOnly(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -131,6 +133,7 @@ func TestRemovingADocumentTakesItsTagsOnly(t *testing.T) {
 }
 
 func TestADisabledUserIsNoSender(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -147,6 +150,7 @@ func TestADisabledUserIsNoSender(t *testing.T) {
 // After an htmx upload of a file that was decrypted or repaired, the room's
 // documents panel says so; an ordinary upload gets no note.
 func TestRoomUploadNotesDecryptionAndRepairs(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")

@@ -15,6 +15,7 @@ import (
 // and each participant's remove URL; a tag's answer carries its own; a room
 // without page edits renders none of the page-edit URLs.
 func TestTheRoomPageRendersTheEditorsURLs(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")

@@ -26,6 +26,7 @@ func embedRoom(t *testing.T, s *server, env *modelstest.Env, tenant *modelstest.
 // Operation B's embed.origin: refused with its pointer when malformed or
 // not allowed, returned by GET when stored.
 func TestCreateRoomEmbedOriginIsChecked(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -61,6 +62,7 @@ func TestCreateRoomEmbedOriginIsChecked(t *testing.T) {
 // An embedded room's pages may be framed by its origin only; every other
 // room keeps frame-ancestors 'none' and X-Frame-Options DENY.
 func TestEmbeddedRoomFrameHeaders(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -103,6 +105,7 @@ func TestEmbeddedRoomFrameHeaders(t *testing.T) {
 // header or query, and CSRF still holds: a request with the session but
 // without the room's token is refused.
 func TestEmbeddedRoomSessionTravelsWithThePage(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -149,6 +152,7 @@ func TestEmbeddedRoomSessionTravelsWithThePage(t *testing.T) {
 // headers, the addresses the browser loads itself), its requests send it as
 // X-Markup-Lang and are answered in it; a page without a choice says none.
 func TestEmbeddedRoomCarriesItsChosenLanguage(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -198,6 +202,7 @@ func TestEmbeddedRoomCarriesItsChosenLanguage(t *testing.T) {
 // The console's Embedding form stores the list, shows each refusal, and
 // audits the change; the operator command does the same.
 func TestConsoleEmbedOriginsForm(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		acme := env.NewTenant(t, "Acme")

@@ -14,6 +14,7 @@ import (
 // viewer. message of the page comes from the Spanish catalog, and the
 // palette names the tag types in Spanish.
 func TestRoomPageInSpanish(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -45,6 +46,7 @@ func TestRoomPageInSpanish(t *testing.T) {
 // The room in English keeps its words (the Accept-Language of a browser
 // that asks for none of ours falls back to English).
 func TestRoomPageInEnglishByDefault(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")

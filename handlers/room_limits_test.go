@@ -14,6 +14,7 @@ import (
 // The room's forms state the server's own limits (models), not copies: an
 // e-mail of 254 characters, a title of 255, a tag's font size up to 200.
 func TestRoomFormsStateTheServersLimits(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")

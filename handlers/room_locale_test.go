@@ -18,6 +18,7 @@ import (
 // case-insensitively, stored in its canonical spelling and returned by GET;
 // anything else is refused at #/locale (and a participant's at its own pointer).
 func TestCreateRoomLocaleIsChecked(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -63,6 +64,7 @@ func TestCreateRoomLocaleIsChecked(t *testing.T) {
 // A room speaks its locale, pages and fragments alike, until the visitor
 // picks a language, which is remembered.
 func TestRoomFollowsItsLocale(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -91,6 +93,7 @@ func TestRoomFollowsItsLocale(t *testing.T) {
 // Invitations speak the participant's locale, else the room's, fixed when
 // queued; a caller's subject stays as given.
 func TestInvitationsFollowLocales(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -137,6 +140,7 @@ func TestInvitationsFollowLocales(t *testing.T) {
 // The room's participant dialog chooses a participant's language: a wrong
 // tag is the field's error, a right one is stored and shown selected.
 func TestRoomParticipantDialogLocale(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")

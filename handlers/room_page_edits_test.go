@@ -60,6 +60,7 @@ func pageOf(tags []map[string]any, x float64) int {
 }
 
 func TestPageEditsMoveTagsWithTheirPages(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -153,6 +154,7 @@ func TestPageEditsMoveTagsWithTheirPages(t *testing.T) {
 }
 
 func TestPageEditsNeedAdvancedEdit(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")

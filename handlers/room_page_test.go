@@ -71,6 +71,7 @@ func csrf(t *testing.T, html string) string {
 }
 
 func TestRoomLinkBindsTheBrowserSession(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -116,6 +117,7 @@ func TestRoomLinkBindsTheBrowserSession(t *testing.T) {
 }
 
 func TestRoomLinkErrors(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -141,6 +143,7 @@ func TestRoomLinkErrors(t *testing.T) {
 }
 
 func TestSecureCookieBehindHTTPS(t *testing.T) {
+	t.Parallel()
 	env := modelstest.New(t, modelstest.Dialects()[0])
 	s := newServer(t, env, func(d *handlers.Deps) { d.Config.BaseURL = "https://markup.example" })
 	tenant := env.NewTenant(t, "Acme")
@@ -169,6 +172,7 @@ func flagControls() map[string]string {
 }
 
 func TestEachFlagShowsOrHidesItsControl(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -200,6 +204,7 @@ func TestEachFlagShowsOrHidesItsControl(t *testing.T) {
 }
 
 func TestRoomEndpointsRefuseWhatTheConfigTurnsOff(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")

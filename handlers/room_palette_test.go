@@ -12,6 +12,7 @@ import (
 // Every tag type has an icon drawn in the sprite and a one-line description;
 // "Sign here" and "Signature" (and "Initial here" and "Initials") are told apart.
 func TestPaletteIconsAndDescriptions(t *testing.T) {
+	t.Parallel()
 	sprite, err := os.ReadFile("../static/img/tags.svg")
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 // #/participants/N, which must still land on the password field), and the
 // address the form posts to answers a GET (a reload) with the room, not 405.
 func TestRoomParticipantErrorsMarkTheirFields(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")

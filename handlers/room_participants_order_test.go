@@ -10,6 +10,7 @@ import (
 )
 
 func TestSigningOrderFollowsReorderedParticipants(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")

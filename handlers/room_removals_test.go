@@ -36,6 +36,7 @@ func (tr *tagRoom) roomIDs(t *testing.T) url.Values {
 // route brings them back with their tags, and refuses (422 room_changed) an
 // undo made against a room that changed since.
 func TestRemovalsAreUndoneThroughTheRoom(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")

@@ -39,6 +39,7 @@ func pageEditHeader(t *testing.T, res http.Header) models.PageEdit {
 }
 
 func TestRestoreUndoesAPageDeleteWithItsTags(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -156,6 +157,7 @@ func TestRestoreUndoesAPageDeleteWithItsTags(t *testing.T) {
 }
 
 func TestRestoreUndoesAPageMove(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -185,6 +187,7 @@ func TestRestoreUndoesAPageMove(t *testing.T) {
 }
 
 func TestRestoreKeepsToItsRoom(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -212,6 +215,7 @@ func TestRestoreKeepsToItsRoom(t *testing.T) {
 }
 
 func TestRestoreNeedsAdvancedEdit(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tr := openTagRoom(t, s, env.NewTenant(t, "Acme"), obj{"documents": obj{"advancedEdit": false}})
@@ -223,6 +227,7 @@ func TestRestoreNeedsAdvancedEdit(t *testing.T) {
 // A restore that would bring a document past MaxTagsPerDocument is refused
 // (the deleted page's tags came back on top of those placed since).
 func TestRestoreKeepsTheTagLimit(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")

@@ -46,6 +46,7 @@ func (tr *tagRoom) decide(raw, csrf string) *response {
 // room's CSRF token, or naming no suggestion, changes nothing; a room whose
 // tags cannot be edited offers none.
 func TestTheRoomPageOffersSuggestedFields(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")

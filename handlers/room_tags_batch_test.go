@@ -41,6 +41,7 @@ func batchTag(signer string, kv ...any) obj {
 }
 
 func TestRoomTagBatchWritesEverythingAtOnce(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -140,6 +141,7 @@ func TestRoomTagBatchWritesEverythingAtOnce(t *testing.T) {
 }
 
 func TestRoomTagBatchIsAllOrNothing(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -226,6 +228,7 @@ func TestRoomTagBatchIsAllOrNothing(t *testing.T) {
 }
 
 func TestRoomTagBatchStaysInItsRoom(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -256,6 +259,7 @@ func TestRoomTagBatchStaysInItsRoom(t *testing.T) {
 }
 
 func TestRoomTagBatchCountsTagsOnTheResult(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -288,6 +292,7 @@ func TestRoomTagBatchCountsTagsOnTheResult(t *testing.T) {
 }
 
 func TestRoomTagBatchFailingMidwayWritesNothing(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")

@@ -100,6 +100,7 @@ func tagForm(signer string, kv ...string) url.Values {
 }
 
 func TestRoomTagEditsAreRowLevelAndRecorded(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -191,6 +192,7 @@ func storedTags(t *testing.T, env *modelstest.Env, txID string) map[string]model
 }
 
 func TestRoomTagEditsAreChecked(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -245,6 +247,7 @@ func TestRoomTagEditsAreChecked(t *testing.T) {
 }
 
 func TestRoomTagEditsNeedDocumentsEdit(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -278,6 +281,7 @@ func TestRoomTagEditsNeedDocumentsEdit(t *testing.T) {
 }
 
 func TestRoomTagEditsFromTwoTabsLoseNothing(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")

@@ -53,6 +53,7 @@ func (tr *tagRoom) offer(t *testing.T) (name string, percent int, ok bool) {
 // documents.edit off, and a document already carrying the template's tags
 // offer none.
 func TestRoomOffersTheTemplateADocumentMatches(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		acme := env.NewTenant(t, "Acme")

@@ -39,6 +39,7 @@ func (tr *tagRoom) saveTemplate(t *testing.T, body obj) (string, int) {
 }
 
 func TestRoomSaveAndApplyTemplate(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -129,6 +130,7 @@ func TestRoomSaveAndApplyTemplate(t *testing.T) {
 }
 
 func TestRoomTemplateRefusals(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")
@@ -188,6 +190,7 @@ func TestRoomTemplateRefusals(t *testing.T) {
 }
 
 func TestRoomTemplateFlags(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")

@@ -84,6 +84,7 @@ type apiDetection struct {
 // answer's HX-Trigger names the placed tags (the editor's one undo step).
 // With config.documents.detectTags false nothing is placed.
 func TestARoomUploadPlacesTagsAsTheAPIDoes(t *testing.T) {
+	t.Parallel()
 	corpus := map[string][]byte{}
 	for _, d := range pdftest.Corpus() {
 		corpus[d.Name] = d.PDF

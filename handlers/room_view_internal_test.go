@@ -8,6 +8,7 @@ import (
 )
 
 func TestInvitationWordsFollowTheOutbox(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		asked bool
 		n     map[models.MessageStatus]int64

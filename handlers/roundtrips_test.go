@@ -129,6 +129,7 @@ var roundTripBudget = map[string]int64{
 // statements each route sends once its statements are prepared (the second
 // request of each kind), and fails when one grows past its budget.
 func TestRoundTripsPerRouteStayWithinBudget(t *testing.T) {
+	t.Parallel()
 	if !slices.Contains(modelstest.Dialects(), models.DialectPostgres) {
 		t.Skip("round trips are counted on PostgreSQL: set " + modelstest.PostgresURLEnv)
 	}

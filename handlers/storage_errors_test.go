@@ -16,6 +16,7 @@ import (
 // own database transaction for the test) breaks the outbox's foreign key,
 // which is a conflict to retry (409), and the replace leaves nothing behind.
 func TestStorageErrorsAnswerWithTheirProblemType(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")

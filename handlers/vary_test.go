@@ -39,6 +39,7 @@ var staticCSS = regexp.MustCompile(`/static/css/app\.[0-9a-f]+\.css`)
 // the same in every language (the API, MCP, assets, health, the OpenAPI
 // document) do not, so caches keep one copy.
 func TestPagesInTheVisitorsLanguageSayTheyVary(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := newServer(t, env)
 		tenant := env.NewTenant(t, "Acme")

@@ -30,6 +30,7 @@ type tagText struct {
 // server's words on each kind of tag, which the editor's tests read to say
 // the same (-update rewrites both).
 func TestTagTextsOfTheCatalog(t *testing.T) {
+	t.Parallel()
 	text := func(code, format string) string {
 		tag := &models.Tag{Type: code}
 		if format != "" {

@@ -50,6 +50,7 @@ func englishWords(t *testing.T) map[string]string {
 // English-to-id tables did. Models and handlers pass codes and ids; the
 // views and the problem writer make the words.
 func TestNoCodeComparesWithAnEnglishWord(t *testing.T) {
+	t.Parallel()
 	words := englishWords(t)
 	if len(words) < 500 {
 		t.Fatalf("only %d English messages: the catalog read is broken", len(words))

@@ -11,6 +11,7 @@ import (
 )
 
 func TestAdminSignInAndLockouts(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		s := env.Store

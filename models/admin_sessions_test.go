@@ -11,6 +11,7 @@ import (
 )
 
 func TestAdminSessionsEndEverywhere(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		s := env.Store
@@ -106,6 +107,7 @@ func TestAdminSessionsEndEverywhere(t *testing.T) {
 }
 
 func TestAdminSessionTimeoutsAreEnforcedServerSide(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		s := env.Store

@@ -13,6 +13,7 @@ import (
 // organization of the user the e-mail names (organization 0 for an e-mail
 // nobody has), each refusal during a lockout too, by the e-mail typed.
 func TestSignInsAreAudited(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		s := env.Store

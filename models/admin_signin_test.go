@@ -15,6 +15,7 @@ import (
 )
 
 func TestLoginDelay(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		failures int
 		want     time.Duration
@@ -37,6 +38,7 @@ func TestLoginDelay(t *testing.T) {
 }
 
 func TestSignInSlowsDownAcrossAddressesButNeverLocksOut(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		s := env.Store
@@ -91,6 +93,7 @@ func TestSignInSlowsDownAcrossAddressesButNeverLocksOut(t *testing.T) {
 }
 
 func TestRepeatedSignInRefusalsAreOneActivityRow(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		s := env.Store
@@ -157,6 +160,7 @@ func (v *countingVerifier) take() []string {
 }
 
 func TestEverySignInRefusalRunsThePasswordHash(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		v := &countingVerifier{}

@@ -16,6 +16,7 @@ import (
 // newest first, with its participants in position order (a middle name
 // only when there is one), whatever the page size.
 func TestAdminExportTransactionsPagesEveryRowOnce(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		acme := env.NewTenant(t, "Acme")
 		other := env.NewTenant(t, "Other Co")

@@ -45,6 +45,7 @@ func countingReads(lay pdf.Layout, reads *int) func(context.Context, *Document, 
 
 // A document listed 100 times is read once, and each listing gets its tags.
 func TestAnchorSearchReadsARepeatedDocumentOnce(t *testing.T) {
+	t.Parallel()
 	in := anchorInput(t, MaxDocuments, "Sign here", "Date")
 	reads := 0
 	s := anchorSearch{place: countingReads(pdftest.LinesLayout("Sign here:", "Date: today"), &reads), budget: MaxAnchorSearch}
@@ -64,6 +65,7 @@ func TestAnchorSearchReadsARepeatedDocumentOnce(t *testing.T) {
 // Past the budget of characters scanned the request is refused at the
 // listing that crosses it, before that listing is searched.
 func TestAnchorSearchStopsAtItsBudget(t *testing.T) {
+	t.Parallel()
 	line := strings.Repeat("lorem ipsum dolor sit amet ", 4000) // 108,000 characters
 	anchors := make([]string, MaxAnchorTags)
 	for i := range anchors {
@@ -98,6 +100,7 @@ func TestAnchorSearchStopsAtItsBudget(t *testing.T) {
 // Anchors that would place more tags than a document may hold stop at the
 // first one past the cap; the request's anchors together stop at theirs.
 func TestAnchorSearchStopsPlacingTagsAtTheCaps(t *testing.T) {
+	t.Parallel()
 	line := strings.Repeat("x ", MaxTagsPerDocument+500)
 	in := anchorInput(t, 2, "x", "x")
 	s := anchorSearch{place: countingReads(pdftest.LinesLayout(line), new(int)), budget: MaxAnchorSearch}
@@ -121,6 +124,7 @@ func TestAnchorSearchStopsPlacingTagsAtTheCaps(t *testing.T) {
 
 // A search whose client has left stops with the context's error.
 func TestAnchorSearchStopsWhenTheClientLeaves(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	in := anchorInput(t, 1, "Date")
 	place := func(ctx context.Context, _ *Document, req anchor.Request) (anchor.Result, error) {

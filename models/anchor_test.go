@@ -44,6 +44,7 @@ func anchorBody(t *testing.T, doc *models.Document, anchors ...map[string]any) *
 // ifMissing choose what is placed; a missing anchor or a tag off its page is
 // a 422 naming the anchor.
 func TestAnchorTagsAreExpandedIntoTags(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		tenant := env.NewTenant(t, "Acme")
@@ -138,6 +139,7 @@ func TestAnchorTagsAreExpandedIntoTags(t *testing.T) {
 
 // Malformed anchors are 400s naming the field, like any other body problem.
 func TestAnchorTagsAreValidated(t *testing.T) {
+	t.Parallel()
 	body := func(anchor map[string]any) []byte {
 		b, _ := json.Marshal(map[string]any{"status": "draft", "referenceId": "r", "participants": []any{}, "documents": []map[string]any{{
 			"gcsRefId": "x", "title": "T", "sessionType": "esign", "type": "acknowledgment", "tags": []any{}, "anchorTags": []any{anchor},
@@ -179,6 +181,7 @@ func TestAnchorTagsAreValidated(t *testing.T) {
 // listing that crosses it (the document is read once, not per listing); the
 // same anchors on one listing are searched.
 func TestAnchorSearchHasABudget(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		tenant := env.NewTenant(t, "Acme")

@@ -11,6 +11,7 @@ import (
 
 // An audit cursor reads back only in the form the service issued.
 func TestAuditCursor(t *testing.T) {
+	t.Parallel()
 	for _, id := range []int64{1, 42, 1 << 40} {
 		if got, ok := models.ParseAuditCursor(models.EncodeAuditCursor(id)); !ok || got != id {
 			t.Errorf("cursor of %d reads back as %d, %v", id, got, ok)
@@ -26,6 +27,7 @@ func TestAuditCursor(t *testing.T) {
 // The actions the console suggests: the distinct actions of the newest
 // events, each with its prefix, sorted.
 func TestRecentAuditActions(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		tenant := env.NewTenant(t, "Acme")
 		for _, a := range []string{"participant.renamed", "participant.added", "participant.renamed", "room.tag_created", "misc"} {

@@ -55,6 +55,7 @@ func mustVerify(t *testing.T, s *models.Store, org *int64) models.AuditReport {
 }
 
 func TestAuditChainsVerifyAndNameTheFirstBrokenEvent(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s, db := env.Store, env.DB.DB
 		a, b := env.NewTenant(t, "Acme"), env.NewTenant(t, "Beta")
@@ -100,6 +101,7 @@ func TestAuditChainsVerifyAndNameTheFirstBrokenEvent(t *testing.T) {
 }
 
 func TestAuditVerifyFindsDeletedEvents(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s, db := env.Store, env.DB.DB
 		a := env.NewTenant(t, "Acme")
@@ -122,6 +124,7 @@ func TestAuditVerifyFindsDeletedEvents(t *testing.T) {
 }
 
 func TestAuditEventsRollBackWithTheirChange(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s, db := env.Store, env.DB.DB
 		a := env.NewTenant(t, "Acme")
@@ -153,6 +156,7 @@ func TestAuditEventsRollBackWithTheirChange(t *testing.T) {
 }
 
 func TestAuditAppendsConcurrentlyWithoutBreakingTheChain(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := env.Store
 		a := env.NewTenant(t, "Acme")
@@ -171,6 +175,7 @@ func TestAuditAppendsConcurrentlyWithoutBreakingTheChain(t *testing.T) {
 }
 
 func TestAuditRetentionKeepsTheRestVerifiable(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s, db := env.Store, env.DB.DB
 		a := env.NewTenant(t, "Acme")
@@ -198,6 +203,7 @@ func TestAuditRetentionKeepsTheRestVerifiable(t *testing.T) {
 }
 
 func TestListAuditEventsFiltersAndPages(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := env.Store
 		a, b := env.NewTenant(t, "Acme"), env.NewTenant(t, "Beta")

@@ -5,6 +5,7 @@ import "testing"
 // The audit events of history entries name what changed in words, with
 // the action and target the docs (docs/audit.md) list.
 func TestHistoryAuditWords(t *testing.T) {
+	t.Parallel()
 	tx := &Transaction{ID: "t1", OrganizationID: 7, ReferenceID: "ref-42"}
 	token := int64(3)
 	api, room := Actor{TokenID: &token}, Actor{Kind: HistoryActorRoom, Name: "Sam Sender"}

@@ -63,6 +63,7 @@ func writeAtOnce(t *testing.T, groups [2][]scaleWriter, d time.Duration) [2]int6
 // while the second's overlap. Afterwards everything is sealed and the
 // chains verify.
 func TestOneOrganizationsWritersScaleLikeMany(t *testing.T) {
+	t.Parallel()
 	const writers, window = 16, 1500 * time.Millisecond
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		// SQLite has one writer at a time for every organization alike: the

@@ -33,6 +33,7 @@ func sealPasses(t *testing.T, s *models.Store, want int64) int64 {
 // chains them (seq from 1, each linked to the previous hash), moves the
 // head, and a second pass finds nothing to do.
 func TestSealerChainsEventsAfterTheirCommit(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s, db := env.Store, env.DB.DB
 		a, b := env.NewTenant(t, "Acme"), env.NewTenant(t, "Beta")
@@ -84,6 +85,7 @@ func TestSealerChainsEventsAfterTheirCommit(t *testing.T) {
 // newer than the oldest running transaction), and once it commits its event
 // is sealed first, not skipped.
 func TestSealerNeverSkipsALateCommit(t *testing.T) {
+	t.Parallel()
 	for _, d := range modelstest.Dialects() {
 		if d != models.DialectPostgres {
 			continue
@@ -127,6 +129,7 @@ func TestSealerNeverSkipsALateCommit(t *testing.T) {
 // chain verifies, its seqs run 1…n); on PostgreSQL a pass that finds the
 // advisory lock taken does nothing and says so.
 func TestSealersOnTwoInstancesNeverDoubleSeal(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		one, two := env.Store, env.AnotherInstance(t)
 		a, b := env.NewTenant(t, "Acme"), env.NewTenant(t, "Beta")
@@ -183,6 +186,7 @@ func TestSealersOnTwoInstancesNeverDoubleSeal(t *testing.T) {
 // SealAuditBacklog returns once what was unsealed when it began is sealed,
 // and gives up with ctx.
 func TestSealAuditBacklogWaitsForTheBacklog(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		s := env.Store
 		a := env.NewTenant(t, "Acme")

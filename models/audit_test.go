@@ -13,6 +13,7 @@ import (
 // cannot be written undoes the change, and calls without an admin (API,
 // CLI) record nothing.
 func TestAdminChangesAreAuditedInTheirOwnTransaction(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		tenant := env.NewTenant(t, "Acme")
 		admin := models.AdminActor{UserID: tenant.Sender.ID, Email: "admin@example.com", ClientAddr: "192.0.2.7"}

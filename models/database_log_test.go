@@ -13,6 +13,7 @@ import (
 
 // Slow and failed statements are logged with placeholders, never their values.
 func TestSQLLogHasPlaceholdersNotValues(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		var logs modelstest.LogBuffer
 		db, err := models.OpenDatabase(context.Background(), models.DatabaseOptions{
@@ -58,6 +59,7 @@ func TestSQLLogHasPlaceholdersNotValues(t *testing.T) {
 }
 
 func TestMaskSQLLiterals(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ sql, quotes, want string }{
 		{`SELECT "whsec_x" || "a""b"`, `'"`, `SELECT ? || ?`},
 		{`SELECT * FROM "t" WHERE a = 'it''s' AND b = $1`, `'`, `SELECT * FROM "t" WHERE a = ? AND b = $1`},

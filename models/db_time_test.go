@@ -6,6 +6,7 @@ import (
 )
 
 func TestDBTimeReadsEveryDriversForm(t *testing.T) {
+	t.Parallel()
 	want := time.Date(2026, 11, 26, 9, 30, 15, 123000000, time.UTC)
 	for _, src := range []any{want, "2026-11-26 09:30:15.123+00:00", []byte("2026-11-26T09:30:15.123Z"), "2026-11-26 09:30:15.123"} {
 		var got dbTime

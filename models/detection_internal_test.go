@@ -15,6 +15,7 @@ import (
 // detect.MaxTextRunes; control characters, escaped six bytes each in JSON,
 // included.
 func TestDetectedCustomDataBounded(t *testing.T) {
+	t.Parallel()
 	for name, text := range map[string]string{
 		"long":     strings.Repeat("n", 1<<20),
 		"escaped":  strings.Repeat("\x01", 100_000),

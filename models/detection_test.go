@@ -30,6 +30,7 @@ func corpusDoc(t *testing.T, name string) pdftest.CorpusDoc {
 // finds in the same bytes; a document stored before detection existed gets
 // it on first request (and keeps it); another organization's is not found.
 func TestDocumentDetectionIsStoredAtUploadAndComputedForOlderDocuments(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		tenant := env.NewTenant(t, "Acme")
@@ -81,6 +82,7 @@ func TestDocumentDetectionIsStoredAtUploadAndComputedForOlderDocuments(t *testin
 // A document whose pages cannot be read for tags is still accepted, and its
 // detection says so instead of proposing nothing silently.
 func TestAnUploadWhoseLayoutCannotBeReadIsAcceptedWithAProblem(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		tenant := env.NewTenant(t, "Acme")
@@ -99,6 +101,7 @@ func TestAnUploadWhoseLayoutCannotBeReadIsAcceptedWithAProblem(t *testing.T) {
 // the room's n-th participant, unassigned beyond them), not the suggested
 // fields; with config.documents.detectTags false it places nothing.
 func TestARoomPlacesTheTagsItsDocumentsCarry(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		tenant := env.NewTenant(t, "Acme")

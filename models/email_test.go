@@ -3,6 +3,7 @@ package models
 import "testing"
 
 func TestValidEmail(t *testing.T) {
+	t.Parallel()
 	for s, want := range map[string]bool{
 		"ann@example.com":                true,
 		"ann.lee+tag@mail.example.co.uk": true,

@@ -12,6 +12,7 @@ import (
 )
 
 func TestNormalizeEmbedOrigin(t *testing.T) {
+	t.Parallel()
 	good := map[string]string{
 		"https://App.Example.COM":        "https://app.example.com",
 		"https://app.example.com/":       "https://app.example.com",
@@ -60,6 +61,7 @@ func TestNormalizeEmbedOrigin(t *testing.T) {
 }
 
 func TestParseEmbedOriginsReportsEachAndDropsDuplicates(t *testing.T) {
+	t.Parallel()
 	got, err := models.ParseEmbedOrigins([]string{"https://A.example", "https://a.example:443", "http://localhost:8080"})
 	if err != nil || strings.Join(got, ",") != "https://a.example,http://localhost:8080" {
 		t.Fatalf("ParseEmbedOrigins = %q, %v", got, err)
@@ -86,6 +88,7 @@ func TestParseEmbedOriginsReportsEachAndDropsDuplicates(t *testing.T) {
 // (old and new list) in the change's transaction; a refused list changes
 // nothing and writes none.
 func TestSetOrganizationEmbedOriginsIsAudited(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		tenant := env.NewTenant(t, "Acme")
 		ctx := models.WithAuditActor(context.Background(), models.AuditActor{Kind: models.AuditActorOperator, ID: "ops", Name: "ops", Via: "cli"})
@@ -128,6 +131,7 @@ func TestSetOrganizationEmbedOriginsIsAudited(t *testing.T) {
 // #/embed/origin, an origin the organization has not allowed a 422 there,
 // an allowed one (written in any case) is stored normalised.
 func TestCreateRoomEmbedOrigin(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		tenant := env.NewTenant(t, "Acme")

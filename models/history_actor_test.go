@@ -67,6 +67,7 @@ func migrationUpdates(t *testing.T, dialect models.Dialect, file string) []strin
 // alone: emptied and refilled, every row of every kind of actor the product
 // writes reads back as written.
 func TestHistoryActorsAreDataAndTheMigrationFillsThem(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		tenant := env.NewTenant(t, "Acme")

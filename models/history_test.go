@@ -61,6 +61,7 @@ var historyFixtures = []struct {
 // Every kind's stored JSON, as written before the typed summaries, decodes
 // into its struct, and the struct writes the very same bytes again.
 func TestHistorySummariesDecodeStoredRows(t *testing.T) {
+	t.Parallel()
 	kinds := map[string]bool{}
 	for _, f := range historyFixtures {
 		t.Run(f.name, func(t *testing.T) {
@@ -100,6 +101,7 @@ func TestHistorySummariesDecodeStoredRows(t *testing.T) {
 // A summary written under its own kind reads back equal; a row of an
 // unknown kind, or whose JSON does not fit its kind, is an error.
 func TestHistorySummariesRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, f := range historyFixtures {
 		b, err := json.Marshal(f.want)
 		if err != nil {

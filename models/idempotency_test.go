@@ -9,6 +9,7 @@ import (
 )
 
 func TestIdempotencyClaimsCompleteReplayAndPurge(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := t.Context()
 		tenant := env.NewTenant(t, "Acme")

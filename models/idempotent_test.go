@@ -15,6 +15,7 @@ import (
 // fingerprint is refused, an answer worth retrying or a failed run gives the
 // key back, and a retry while the first runs waits for its answer.
 func TestIdempotentRunsOnceAndReplays(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := t.Context()
 		org := env.NewTenant(t, "Acme").Org.ID

@@ -6,6 +6,7 @@ import (
 )
 
 func TestIDShapes(t *testing.T) {
+	t.Parallel()
 	const uuid = "01900000-0000-7000-8000-00000000a2a2"
 	for _, c := range []struct {
 		s       string
@@ -45,6 +46,7 @@ func TestIDShapes(t *testing.T) {
 }
 
 func TestCursorsAreOnlyThoseIssued(t *testing.T) {
+	t.Parallel()
 	const id = "01900000-0000-7000-8000-00000000a2a2"
 	issued := encodeCursor(id)
 	if got, ok := ParseCursor(issued); !ok || got != id {

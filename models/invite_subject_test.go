@@ -16,6 +16,7 @@ import (
 // API's English default back; a subject of its own is kept. Migration 00026
 // turns the English default older rows stored into NULL.
 func TestInviteSubjectDefaultIsStoredAsNone(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		tenant := env.NewTenant(t, "Acme")

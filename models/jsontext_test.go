@@ -3,6 +3,7 @@ package models
 import "testing"
 
 func TestLocateBadText(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		body, ptr, code string
 	}{
@@ -24,6 +25,7 @@ func TestLocateBadText(t *testing.T) {
 }
 
 func TestRequestBodiesRefuseTextPostgreSQLCannotHold(t *testing.T) {
+	t.Parallel()
 	for name, body := range map[string]string{
 		"room request, invalid UTF-8 in a name": "{\"senderId\":\"1\",\"documents\":[],\"participants\":[{\"firstName\":\"\xff\",\"lastName\":\"B\",\"email\":\"a@example.com\"}]}",
 		"room request, NUL in a name":           `{"senderId":"1","documents":[],"participants":[{"firstName":"A\u0000","lastName":"B","email":"a@example.com"}]}`,

@@ -42,6 +42,7 @@ func (f *fakeFlusher) requests() int64 {
 }
 
 func TestRecorderKeepsCountsAFailedFlushAndFlushesOnShutdown(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 11, 22, 9, 30, 0, 0, time.UTC)
 	f := &fakeFlusher{down: true, added: map[models.RollupKey]int64{}}
 	r := models.NewRollupRecorder(f, func() time.Time { return at })

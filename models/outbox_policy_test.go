@@ -10,6 +10,7 @@ import (
 )
 
 func TestRetryPolicySpreadsByItsJitterAndGivesUpOnce(t *testing.T) {
+	t.Parallel()
 	p := models.RetryPolicy{Base: 30 * time.Second, Max: time.Hour, Attempts: 3}
 	if d := p.Delay(2); d != time.Minute {
 		t.Fatalf("without jitter the second retry waits %s, want 1m", d)
@@ -47,6 +48,7 @@ func TestRetryPolicySpreadsByItsJitterAndGivesUpOnce(t *testing.T) {
 }
 
 func TestALeasedPendingMessageIsSending(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	later, earlier := now.Add(time.Minute), now.Add(-time.Minute)
 	for _, tc := range []struct {

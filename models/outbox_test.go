@@ -17,6 +17,7 @@ import (
 
 // A change that rolls back after its messages were written leaves none behind.
 func TestRolledBackReplaceQueuesNothing(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		tenant := env.NewTenant(t, "Acme")
 		actor := actorOf(t, env, tenant)
@@ -84,6 +85,7 @@ func TestRolledBackReplaceQueuesNothing(t *testing.T) {
 
 // A long error from a remote server is kept, cut between characters.
 func TestLongErrorsAreClippedToValidText(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		tenant := env.NewTenant(t, "Acme")
 		actor := actorOf(t, env, tenant)

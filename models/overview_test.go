@@ -22,6 +22,7 @@ func overview(t *testing.T, s *models.Store, org int64) *models.Overview {
 }
 
 func TestTwoInstancesMergeTheirRollupsIntoOneChart(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		a, b := env.Store, env.AnotherInstance(t)
@@ -83,6 +84,7 @@ func TestTwoInstancesMergeTheirRollupsIntoOneChart(t *testing.T) {
 }
 
 func TestLatencyQuantileFromBuckets(t *testing.T) {
+	t.Parallel()
 	n := models.LatencyBucketCount
 	buckets := func(pairs ...int64) []int64 {
 		b := make([]int64, n)
@@ -109,6 +111,7 @@ func TestLatencyQuantileFromBuckets(t *testing.T) {
 }
 
 func TestOverviewDaysAreUTCDaysOfTheLast30(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		now := env.Clock.Now() // 2026-11-22 09:00 UTC
@@ -157,6 +160,7 @@ func sum(v []int64) int64 {
 }
 
 func TestChangesAreCountedWhereTheyHappen(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		acme, other := env.NewTenant(t, "Acme"), env.NewTenant(t, "Other")
@@ -212,6 +216,7 @@ func TestChangesAreCountedWhereTheyHappen(t *testing.T) {
 }
 
 func TestFinishedMessagesAreCountedPerHour(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		tenant := env.NewTenant(t, "Acme")
@@ -254,6 +259,7 @@ func TestFinishedMessagesAreCountedPerHour(t *testing.T) {
 }
 
 func TestSweepDeletesRollupsOlderThan90Days(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		now := env.Clock.Now()

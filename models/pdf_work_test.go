@@ -10,6 +10,7 @@ import (
 )
 
 func TestPDFWorkSlots(t *testing.T) {
+	t.Parallel()
 	const wait = 60 * time.Millisecond
 	w := models.NewPDFWork(models.PDFWorkOptions{Concurrency: 2, Wait: wait})
 	ctx := context.Background()
@@ -72,6 +73,7 @@ func TestPDFWorkSlots(t *testing.T) {
 }
 
 func TestPDFWorkDefaults(t *testing.T) {
+	t.Parallel()
 	w := models.NewPDFWork(models.PDFWorkOptions{})
 	var releases []func()
 	for range models.DefaultPDFConcurrency {

@@ -52,6 +52,7 @@ type producerEntry struct {
 // code. When pdfinfo is installed (CI installs it) it is run again on every
 // file, so the manifest cannot drift from poppler.
 func TestProducerCorpus(t *testing.T) {
+	t.Parallel()
 	m := readProducerManifest(t)
 	checkManifestAgainstPoppler(t, m)
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {

@@ -27,6 +27,7 @@ func wantDecision(t *testing.T, step string, got, want models.RateDecision) {
 }
 
 func TestRateBucketRefillsUpToItsBurst(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		b := models.RateBucket{Key: "api:1", Limit: models.RateLimit{PerSecond: 2, Burst: 5}}
 		// A new bucket starts full: five requests at once pass, the sixth waits
@@ -74,6 +75,7 @@ func TestRateBucketRefillsUpToItsBurst(t *testing.T) {
 }
 
 func TestRateBucketsOfOneRequestAreTakenTogether(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		general := models.RateBucket{Key: "api:1", Limit: models.RateLimit{PerSecond: 1, Burst: 5}}
 		uploads := models.RateBucket{Key: "upload:api:1", Limit: models.RateLimit{PerSecond: 1, Burst: 2}}
@@ -90,6 +92,7 @@ func TestRateBucketsOfOneRequestAreTakenTogether(t *testing.T) {
 }
 
 func TestRateBucketIsSharedByInstances(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		b := models.RateBucket{Key: "anon:192.0.2.1", Limit: models.RateLimit{PerSecond: 1, Burst: 10}}
 		stores := []*models.Store{env.Store, env.AnotherInstance(t)}
@@ -132,6 +135,7 @@ func TestRateBucketIsSharedByInstances(t *testing.T) {
 }
 
 func TestPurgeFullRateBucketsKeepsPartlyUsedOnes(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		slow := models.RateBucket{Key: "slow", Limit: models.RateLimit{PerSecond: 0.01, Burst: 2}}
 		fast := models.RateBucket{Key: "fast", Limit: models.RateLimit{PerSecond: 10, Burst: 2}}
@@ -153,6 +157,7 @@ func TestPurgeFullRateBucketsKeepsPartlyUsedOnes(t *testing.T) {
 }
 
 func TestTakeRateTokensRefusesBadBuckets(t *testing.T) {
+	t.Parallel()
 	env := modelstest.New(t, modelstest.Dialects()[0])
 	ok := models.RateLimit{PerSecond: 1, Burst: 1}
 	for name, buckets := range map[string][]models.RateBucket{
@@ -171,6 +176,7 @@ func TestTakeRateTokensRefusesBadBuckets(t *testing.T) {
 // in with the same policies: the burst passes, the next request is refused
 // until a token is back.
 func TestRateLimitsHoldWhenTheTableCannotAnswer(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		if err := env.DB.DB.Exec("DROP TABLE rate_limits").Error; err != nil {
 			t.Fatal(err)

@@ -17,6 +17,7 @@ import (
 )
 
 func TestSweepDeletesOnlyWhatRetentionNoLongerKeeps(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		s, db := env.Store, env.DB.DB
@@ -91,6 +92,7 @@ func TestSweepDeletesOnlyWhatRetentionNoLongerKeeps(t *testing.T) {
 }
 
 func TestSweepEndsConsoleSessionsPastTheirAge(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		s := env.Store
@@ -121,6 +123,7 @@ func TestSweepEndsConsoleSessionsPastTheirAge(t *testing.T) {
 // in between) is gone after the sweep once it is older than OrphanBlobs; a
 // stored document's object and a young orphan stay.
 func TestSweepDeletesOrphanedBlobs(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		tenant := env.NewTenant(t, "Acme")
@@ -159,6 +162,7 @@ func TestSweepDeletesOrphanedBlobs(t *testing.T) {
 
 // A bucket write that fails leaves no document row behind.
 func TestAFailedBucketWriteLeavesNoRow(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		tenant := env.NewTenant(t, "Acme")
@@ -196,6 +200,7 @@ func TestAFailedBucketWriteLeavesNoRow(t *testing.T) {
 // A store told to keep Idempotency-Key records an hour lets the sweep delete
 // them after that hour, not after the default 24.
 func TestIdempotencyKeysLastWhatTheStoreIsTold(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		tenant := env.NewTenant(t, "Acme")

@@ -18,6 +18,7 @@ import (
 // dates, on both databases; another organization's transaction is not
 // found.
 func TestReviewTransactionReadsTheStoredDocument(t *testing.T) {
+	t.Parallel()
 	for _, dialect := range modelstest.Dialects() {
 		t.Run(string(dialect), func(t *testing.T) {
 			env := modelstest.New(t, dialect)

@@ -43,6 +43,7 @@ func bucketKeys(t *testing.T, env *modelstest.Env) []string {
 }
 
 func TestRoomFormIsCheckedLikeOperationB(t *testing.T) {
+	t.Parallel()
 	form := models.RoomForm{SenderID: "7", Config: models.DefaultRoomConfig(), Participants: []models.RoomParticipantInput{
 		{FirstName: "Pat", LastName: "Buyer", Email: "pat@example"},
 		{FirstName: "Robin", LastName: "Seller", Email: "robin@example.com"},
@@ -69,6 +70,7 @@ func TestRoomFormIsCheckedLikeOperationB(t *testing.T) {
 }
 
 func TestCreateRoomWithUploadsIsOneTransaction(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		tenant := env.NewTenant(t, "Acme")
@@ -117,6 +119,7 @@ func TestCreateRoomWithUploadsIsOneTransaction(t *testing.T) {
 }
 
 func TestRoomSendersLeaveOutDisabledUsers(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		tenant := env.NewTenant(t, "Acme")

@@ -42,6 +42,7 @@ func waitFor(t *testing.T, ch chan struct{}, what string) {
 // middle of its PDF work (held there by the test), another organization's
 // writes, one every 0.5 s, all succeed at once.
 func TestPageEditsDoNotHoldTheWriteLock(t *testing.T) {
+	t.Parallel()
 	env := modelstest.New(t, models.DialectSQLite)
 	ctx := context.Background()
 	room, _ := suggestionRoom(t, env, "lease-initials", `{"documents": {"advancedEdit": true}}`)
@@ -84,6 +85,7 @@ func TestPageEditsDoNotHoldTheWriteLock(t *testing.T) {
 // edit landed first) is refused as document_changed, and the version it
 // made is removed again; one whose room completed meanwhile is refused too.
 func TestPageEditsRecheckAfterThePDFWork(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		room, tenant := suggestionRoom(t, env, "lease-initials", `{"documents": {"advancedEdit": true}}`)
@@ -122,6 +124,7 @@ func countDocuments(t *testing.T, env *modelstest.Env, orgID int64) int64 {
 // A page edit the room or the document would refuse does no PDF work: the
 // checks come first.
 func TestPageEditsCheckBeforeThePDFWork(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		room, _ := suggestionRoom(t, env, "lease-initials", `{"documents": {"advancedEdit": true}}`)

@@ -105,6 +105,7 @@ func wantCode(t *testing.T, err error, code string) {
 // removal again (redo) and its undo do the same, and the kept row goes once
 // restored.
 func TestDocumentRemovalIsUndone(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		room := removalRoom(t, env)
@@ -144,6 +145,7 @@ func TestDocumentRemovalIsUndone(t *testing.T) {
 // Removing a participant and undoing it brings them back at their place
 // with their tags, each at its old place among its document's tags.
 func TestParticipantRemovalIsUndone(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		room := removalRoom(t, env)
@@ -174,6 +176,7 @@ func TestParticipantRemovalIsUndone(t *testing.T) {
 // refused and changes nothing: a participant moved or added, a document
 // removed; a redo naming another document is refused too.
 func TestRemovalUndoRefusedWhenTheRoomChanged(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		room := removalRoom(t, env)
@@ -235,6 +238,7 @@ func TestRemovalUndoRefusedWhenTheRoomChanged(t *testing.T) {
 // Only the newest removals of a transaction are kept for an undo: the
 // history stays bounded however many removals and undos are made.
 func TestKeptRemovalsAreBounded(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		room := removalRoom(t, env)
@@ -269,6 +273,7 @@ func TestKeptRemovalsAreBounded(t *testing.T) {
 // A participant who signs in with a personal password comes back with it:
 // the removal keeps its stored hash (never the password).
 func TestParticipantRemovalKeepsTheirPassword(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		room := removalRoom(t, env)

@@ -26,6 +26,7 @@ func storedHistoryBytes(t *testing.T, env *modelstest.Env, txID string) (events,
 // the page's tags once: each further cycle adds only its two small history
 // events, and every undo brings the tags back with their ids.
 func TestDeleteRestoreCyclesKeepTheHistoryBounded(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		room, _ := suggestionRoom(t, env, "lease-initials", `{"documents": {"advancedEdit": true}}`)
@@ -82,6 +83,7 @@ func TestDeleteRestoreCyclesKeepTheHistoryBounded(t *testing.T) {
 // A page_deleted event written before deleted_page_tags, with the tags
 // inline, is still undone with those tags.
 func TestRestoreReadsTagsKeptInlineByOldEvents(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		room, _ := suggestionRoom(t, env, "lease-initials", `{"documents": {"advancedEdit": true}}`)

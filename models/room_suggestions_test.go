@@ -60,6 +60,7 @@ func refOf(s models.RoomSuggestion) models.SuggestionRef {
 // is no longer offered and comes back when restored; a dismissal naming no
 // suggestion of the page is refused whole; with detectTags false nothing is offered.
 func TestARoomOffersSuggestedFieldsUntilDismissed(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		room, _ := suggestionRoom(t, env, "agreement-lines-below", `{}`)
@@ -127,6 +128,7 @@ func TestARoomOffersSuggestedFieldsUntilDismissed(t *testing.T) {
 // A tag of a batch that names a suggestion records the label it came from
 // in its customData; a key the page does not hold refuses the batch.
 func TestAcceptingASuggestionRecordsItsLabel(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		room, tenant := suggestionRoom(t, env, "boxes-right", `{}`)
@@ -169,6 +171,7 @@ func TestAcceptingASuggestionRecordsItsLabel(t *testing.T) {
 // A page edit keeps the dismissals of the pages it keeps, on their new page
 // numbers; the same blank on another page is a suggestion of its own.
 func TestPageEditsKeepDismissals(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		room, _ := suggestionRoom(t, env, "lease-initials", `{}`)

@@ -14,6 +14,7 @@ import (
 // TestModelsMatchMigrations fails when a GORM model field has no column after
 // migration, or a migrated table has no model, on every dialect.
 func TestModelsMatchMigrations(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		db := env.DB.DB
 		migrator := db.Migrator()
@@ -69,6 +70,7 @@ func TestModelsMatchMigrations(t *testing.T) {
 }
 
 func TestMigrateIsIdempotentAndCheckSchemaSeesPending(t *testing.T) {
+	t.Parallel()
 	for _, d := range modelstest.Dialects() {
 		t.Run(string(d), func(t *testing.T) {
 			ctx := t.Context()
@@ -94,6 +96,7 @@ func TestMigrateIsIdempotentAndCheckSchemaSeesPending(t *testing.T) {
 // TestBulkInsertColumnsCoverTheModels fails when a child table's hand-written
 // insert column list misses a field of its model.
 func TestBulkInsertColumnsCoverTheModels(t *testing.T) {
+	t.Parallel()
 	env := modelstest.New(t, modelstest.Dialects()[0])
 	for table, cols := range models.BulkInsertColumns() {
 		var entity any

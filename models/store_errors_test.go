@@ -15,6 +15,7 @@ import (
 // Storage errors become the domain errors the problem mapper knows, keep the
 // original in their chain, and map once however often they pass.
 func TestStorageErrorsMapToDomainErrors(t *testing.T) {
+	t.Parallel()
 	pg := func(code string) error {
 		return fmt.Errorf("wrapped: %w", &pgconn.PgError{Code: code, Message: "pg " + code})
 	}

@@ -26,6 +26,7 @@ func newKeyring(t *testing.T, current []byte, previous ...[]byte) keyring.Keyrin
 // row from before still signs and is sealed at start-up; after a key
 // rotation, start-up seals everything again with the new key.
 func TestStoredSecretsAreSealedAndRotate(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		storeWith := func(k keyring.Keyring) *models.Store {

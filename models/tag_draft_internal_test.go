@@ -12,6 +12,7 @@ import (
 // code, message) from checkTag, and a value that is no number gets one
 // problem, not also "required".
 func TestTagDecodersShareOneValidator(t *testing.T) {
+	t.Parallel()
 	const good = `"type":"SIGNATURETEMPLATE","signerId":"p_1","page":2,"x":72,"y":100,"width":144,"height":36`
 	form := func(change func(*RoomTagForm)) RoomTagForm {
 		f := RoomTagForm{Type: "SIGNATURETEMPLATE", SignerID: "p_1", Page: "2", X: "72", Y: "100", Width: "144", Height: "36"}

@@ -17,6 +17,7 @@ import (
 // absent values stay NULL. On SQLite the same test checks the multi-row
 // INSERTs.
 func TestTagRowsKeepEveryValueExactly(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := t.Context()
 		tenant := env.NewTenant(t, "Acme")

@@ -17,6 +17,7 @@ import (
 // read again later from the stored document; both read the pages' CropBox
 // sides and text.
 func TestDocumentFingerprintOfAnUpload(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		acme := env.NewTenant(t, "Acme")

@@ -8,6 +8,7 @@ import (
 // The Store keeps the indexes of at most max organizations, dropping the one
 // used least recently first.
 func TestTemplateIndexesDropTheLeastRecentlyUsed(t *testing.T) {
+	t.Parallel()
 	x := newTemplateIndexes(2)
 	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	first := x.entry(1, at)

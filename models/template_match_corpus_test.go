@@ -255,6 +255,7 @@ func matchingCorpus() []matchDoc {
 // different form of the same size, or the form with a page added, is never
 // listed. Precision and recall over all queries are printed.
 func TestTemplateMatchingCorpus(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		docs := matchingCorpus()

@@ -41,6 +41,7 @@ func matchedIDs(ms []models.TemplateMatch) []string {
 // restore, an archive) on its next match, through the organization's
 // templates generation.
 func TestTemplateMatchesAcrossInstances(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		acme := env.NewTenant(t, "Acme")
@@ -129,6 +130,7 @@ func TestTemplateMatchesAcrossInstances(t *testing.T) {
 // Matches are the best first, at most five, each template once per document
 // position; a fingerprint without text (a scan) matches nothing.
 func TestTemplateMatchesBestFirstAtMostFive(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		acme := env.NewTenant(t, "Acme")
@@ -169,6 +171,7 @@ func TestTemplateMatchesBestFirstAtMostFive(t *testing.T) {
 // A document stored before fingerprints were kept gets one when a template
 // names it: read from its PDF, equal to the upload's, and kept.
 func TestTemplateFingerprintOfAnOlderDocument(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		acme := env.NewTenant(t, "Acme")

@@ -3,6 +3,7 @@ package models
 import "testing"
 
 func TestCarriesTemplate(t *testing.T) {
+	t.Parallel()
 	d := TransactionDocument{Tags: []Tag{
 		{CustomData: RawJSON(`{"note":"tpl-1"}`)},
 		{CustomData: RawJSON(`{"x":1,"template":"tpl-2","templateVersion":3}`)},

@@ -15,6 +15,7 @@ import (
 // than the organization has room for: exactly the room is used, the rest are
 // refused with too_many_templates, and nothing else fails.
 func TestConcurrentTemplateCreationsKeepTheLimit(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		tenant := env.NewTenant(t, "Acme")

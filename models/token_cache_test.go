@@ -13,6 +13,7 @@ import (
 // check is remembered for a second"): a revocation made by another instance
 // is seen within that second, one made by this instance at once.
 func TestTokenCheckIsRememberedForASecondAcrossInstances(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := t.Context()
 		other := env.AnotherInstance(t)
@@ -38,6 +39,7 @@ func TestTokenCheckIsRememberedForASecondAcrossInstances(t *testing.T) {
 }
 
 func TestTokenCheckForgetsAtOnceWhatThisInstanceChanges(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := t.Context()
 		accepted := func(token string) {

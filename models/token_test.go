@@ -11,6 +11,7 @@ import (
 )
 
 func TestAuthenticateAPIToken(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := t.Context()
 		tenant := env.NewTenant(t, "Acme")
@@ -56,6 +57,7 @@ func TestAuthenticateAPIToken(t *testing.T) {
 }
 
 func TestTokenLastUsedIsWrittenAtMostOncePerMinute(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := t.Context()
 		tenant := env.NewTenant(t, "Acme")
@@ -82,6 +84,7 @@ func TestTokenLastUsedIsWrittenAtMostOncePerMinute(t *testing.T) {
 }
 
 func TestRevokeUnknownToken(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		if err := env.Store.RevokeAPIToken(t.Context(), 999); !errors.Is(err, models.ErrNotFound) {
 			t.Fatalf("err = %v, want ErrNotFound", err)

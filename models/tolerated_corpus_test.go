@@ -40,6 +40,7 @@ func toleratedCorpus(t *testing.T) []corpusFile {
 // accepted through the upload with the page count poppler reads (pdfinfo
 // runs on each when installed; CI installs it).
 func TestToleratedCorpus(t *testing.T) {
+	t.Parallel()
 	files := toleratedCorpus(t)
 	for _, f := range files {
 		if n, ok, known := pdftest.PopplerPages(t, f.pdf); known && (!ok || n != f.pages) {

@@ -58,6 +58,7 @@ func createTx(t *testing.T, env *modelstest.Env, actor models.Actor, body []byte
 
 // TestGetTransactionCostsAFixedNumberOfQueries guards against N+1 reads.
 func TestGetTransactionCostsAFixedNumberOfQueries(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		tenant := env.NewTenant(t, "Acme")
 		actor := actorOf(t, env, tenant)
@@ -88,6 +89,7 @@ func TestGetTransactionCostsAFixedNumberOfQueries(t *testing.T) {
 }
 
 func TestHistoryRecordsCreateReplaceAndStatusChange(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		tenant := env.NewTenant(t, "Acme")
 		actor := actorOf(t, env, tenant)

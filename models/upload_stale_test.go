@@ -14,6 +14,7 @@ import (
 // start and the retention sweep remove such files once they are an hour
 // old, and leave younger ones (a request in flight) and others' files alone.
 func TestStaleStagedUploadsAreRemoved(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	env := modelstest.New(t, models.DialectSQLite)
 	store := models.NewStore(env.DB, env.Bucket, models.StoreOptions{TempDir: dir})

@@ -37,6 +37,7 @@ func hexSHA256(b []byte) string {
 // password) decrypted, a damaged one repaired. The stored file is the one
 // checked, and its size and hash are what the document records.
 func TestStageUploadStoresWhatViewersOpen(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		tenant := env.NewTenant(t, "Acme")
@@ -114,6 +115,7 @@ func TestStageUploadStoresWhatViewersOpen(t *testing.T) {
 // What viewers refuse, or show only as a shorter document, stays refused,
 // each with its code.
 func TestStageUploadRefusals(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		three := pdftest.ThreePages(t)

@@ -9,6 +9,7 @@ import (
 )
 
 func TestCreateUserValidatesAndKeepsEmailUniquePerOrganization(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := t.Context()
 		a := env.NewTenant(t, "A")
@@ -35,6 +36,7 @@ func TestCreateUserValidatesAndKeepsEmailUniquePerOrganization(t *testing.T) {
 }
 
 func TestGetUserInOrganizationIsScoped(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		a := env.NewTenant(t, "A")
 		b := env.NewTenant(t, "B")

@@ -12,6 +12,7 @@ import (
 // Webhook bodies are a contract: each event type's body, as the map-based
 // payloads wrote it, reads into its struct and is written again byte for byte.
 func TestWebhookBodiesKeepTheirBytes(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 11, 24, 5, 0, 0, 123000000, time.UTC)
 	fields := models.TransactionWebhookFields{ReferenceID: "ref-1", Status: models.StatusESignPending, TransactionID: "0190-tx", Version: 3}
 	for _, c := range []struct {

@@ -6,6 +6,7 @@ import (
 )
 
 func TestWebhookRegistrationNormalisesTheHost(t *testing.T) {
+	t.Parallel()
 	refused := []string{
 		// loopback in every numeric form inet_aton reads
 		"https://127.0.0.1/", "https://2130706433/", "https://0177.0.0.1/", "https://0x7f000001/",
@@ -57,6 +58,7 @@ func TestWebhookRegistrationNormalisesTheHost(t *testing.T) {
 }
 
 func TestParseInetAton(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"127.0.0.1": "127.0.0.1", "2130706433": "127.0.0.1", "0177.0.0.1": "127.0.0.1", "0x7f000001": "127.0.0.1",
 		"127.1": "127.0.0.1", "127.0.1": "127.0.0.1", "0x7f.0x0.0.01": "127.0.0.1", "1.2.772": "1.2.3.4",

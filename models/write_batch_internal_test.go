@@ -6,6 +6,7 @@ import (
 )
 
 func TestWriteBatchCombinesWritesIntoOneStatement(t *testing.T) {
+	t.Parallel()
 	var one writeBatch
 	one.add("INSERT INTO a (x, y) VALUES (?, ?)", 1, 2)
 	sql, args, ok := one.combined()
@@ -37,6 +38,7 @@ func TestWriteBatchCombinesWritesIntoOneStatement(t *testing.T) {
 }
 
 func TestWriteBatchPastTheParameterLimitIsNotCombined(t *testing.T) {
+	t.Parallel()
 	var b writeBatch
 	rows := make([]int, maxBindParams/2+1)
 	addRows(&b, 1000, "t", []string{"a", "b"}, rows, func(v *int) []any { return []any{*v, *v} })

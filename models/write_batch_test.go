@@ -12,6 +12,7 @@ import (
 // the writes before it are not kept, on PostgreSQL (one statement) and on
 // SQLite (one database transaction).
 func TestWriteBatchIsAllOrNothing(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		now := env.Clock.Now()
