@@ -74,6 +74,14 @@ func handle(ctx context.Context, req pdfworker.Request) (any, error) {
 		return withInput(req.Input, func(f *os.File) (Words, error) {
 			return words(ctx, l, f)
 		})
+	case KindPageWords:
+		var l pdf.Limits
+		if err := decodeArgs(req, &l); err != nil {
+			return nil, err
+		}
+		return withInput(req.Input, func(f *os.File) (PageWords, error) {
+			return ReadPageWords(ctx, l, f)
+		})
 	case KindAnchors:
 		var a AnchorArgs
 		if err := decodeArgs(req, &a); err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/markuproom/markuproom/models/pdf/pdftest"
 	"github.com/markuproom/markuproom/models/pdfjob"
 	"github.com/markuproom/markuproom/models/pdfworker"
+	"github.com/markuproom/markuproom/models/revise"
 	"github.com/markuproom/markuproom/models/templatematch"
 )
 
@@ -269,6 +270,74 @@ func TestPrintedWordsInAWorker(t *testing.T) {
 	for _, w := range words[:3] {
 		if w.URX > 72+12*20 {
 			t.Errorf("a word at %+v reaches the tag or the line", w)
+		}
+	}
+}
+
+// A page's words come back with their text and boxes, and the page with
+// its CropBox, for carrying tags onto a revised version.
+func TestPageWordsInAWorker(t *testing.T) {
+	p := pool(t)
+	doc := onePage("BT /F1 12 Tf 72 700 Td (Tenant signs: {{s:1}} ________) Tj ET")
+	res, err := pdfjob.ReadPageWordsIn(context.Background(), p, pdf.Limits{MaxOutputBytes: 50 << 20}, file(t, "words.pdf", doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Pages) != 1 || res.Pages[0].Width != 612 || res.Pages[0].Height != 792 {
+		t.Fatalf("pages %+v", res.Pages)
+	}
+	words := res.Pages[0].Words
+	if len(words) != 2 || words[0].Text != "Tenant" || words[1].Text != "signs:" {
+		t.Fatalf("words %+v, want Tenant and signs:", words)
+	}
+	if b := words[0].Box; b.X < 71 || b.X > 73 || b.Y > 700 || b.Y+b.Height < 708 {
+		t.Errorf("Tenant at %+v, want from x 72 on the baseline y 700", b)
+	}
+}
+
+// BenchmarkRevise50Pages is the server's work for a revision of a 50-page
+// contract with about 500 tags (docs/revise.md, "Speed"): both versions'
+// words read in a PDF worker, then the tags mapped.
+func BenchmarkRevise50Pages(b *testing.B) {
+	base, revised := pdftest.RevisionContract(50)
+	var tags []revise.Tag
+	for id, f := range base.Fields {
+		tags = append(tags, revise.Tag{ID: id, Page: f.Page, Box: revise.Box{X: f.Box.LLX, Y: f.Box.LLY, Width: f.Box.URX - f.Box.LLX, Height: f.Box.URY - f.Box.LLY}})
+	}
+	dir := b.TempDir()
+	oldPath, newPath := filepath.Join(dir, "old.pdf"), filepath.Join(dir, "new.pdf")
+	if err := os.WriteFile(oldPath, base.PDF, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(newPath, revised.PDF, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	p := pdfworker.New(pdfworker.Options{Size: 2})
+	b.Cleanup(func() { _ = p.Close() })
+	ctx := context.Background()
+	l := pdf.Limits{MaxOutputBytes: 50 << 20}
+	if _, err := pdfjob.ReadPageWordsIn(ctx, p, l, oldPath); err != nil { // a warm worker
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(len(tags)), "tags")
+	for b.Loop() {
+		old, err := pdfjob.ReadPageWordsIn(ctx, p, l, oldPath)
+		if err != nil {
+			b.Fatal(err)
+		}
+		new, err := pdfjob.ReadPageWordsIn(ctx, p, l, newPath)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(old.Pages) < 50 {
+			b.Fatalf("%d pages", len(old.Pages))
+		}
+		r, err := revise.Match(ctx, old.Pages, tags, new.Pages)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if r.Flagged > len(tags)/20 {
+			b.Fatalf("%d of %d tags flagged", r.Flagged, len(tags))
 		}
 	}
 }

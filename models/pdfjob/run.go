@@ -42,6 +42,11 @@ func PrintedWords(ctx context.Context, r Runner, l pdf.Limits, input string) (Wo
 	return run[Words](ctx, r, KindWords, l, input, "")
 }
 
+// ReadPageWordsIn runs KindPageWords on the file at input.
+func ReadPageWordsIn(ctx context.Context, r Runner, l pdf.Limits, input string) (PageWords, error) {
+	return run[PageWords](ctx, r, KindPageWords, l, input, "")
+}
+
 // PlaceAnchors runs KindAnchors on the file at input.
 func PlaceAnchors(ctx context.Context, r Runner, a AnchorArgs, input string) (anchor.Result, error) {
 	return run[anchor.Result](ctx, r, KindAnchors, a, input, "")

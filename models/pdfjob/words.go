@@ -55,9 +55,17 @@ func words(ctx context.Context, l pdf.Limits, r io.ReadSeeker) (Words, error) {
 
 // appendWords appends the boxes of run's printed words, at most limit.
 func appendWords(dst []pdf.Box, run pdf.TextRun, limit int) []pdf.Box {
+	eachWord(run, limit, func(_ string, b pdf.Box) { dst = append(dst, b) })
+	return dst
+}
+
+// eachWord calls fn with each of run's printed words and its box, at most
+// limit of them: the run is split at its spaces, and a word that is not
+// printed text (see printed) is skipped.
+func eachWord(run pdf.TextRun, limit int, fn func(word string, b pdf.Box)) {
 	text := run.Text
 	if utf8.RuneCountInString(text) != len(run.Glyphs) {
-		return dst // a run whose glyphs are not one a rune cannot be split
+		return // a run whose glyphs are not one a rune cannot be split
 	}
 	i := 0 // rune index
 	for n := 0; n < limit && text != ""; {
@@ -77,12 +85,11 @@ func appendWords(dst []pdf.Box, run pdf.TextRun, limit int) []pdf.Box {
 			for _, g := range run.Glyphs[i+1 : i+count] {
 				b = pdf.Box{LLX: min(b.LLX, g.LLX), LLY: min(b.LLY, g.LLY), URX: max(b.URX, g.URX), URY: max(b.URY, g.URY)}
 			}
-			dst = append(dst, b)
+			fn(word, b)
 			n++
 		}
 		text, i = text[end:], i+count
 	}
-	return dst
 }
 
 // printed tells whether a word is text a reader reads: it holds a letter or

@@ -2,16 +2,28 @@ package pdftest
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/markuproom/markuproom/models/pdf"
 )
 
-// PlacedText is one string drawn in Helvetica of Size points with its
-// baseline starting at (X, Y), in user space.
+// PlacedText is one string drawn in Helvetica (or Font, a standard font
+// TextPDF knows: "Times-Roman") of Size points with its baseline starting
+// at (X, Y), in user space.
 type PlacedText struct {
 	X, Y, Size float64
 	Text       string
+	Font       string
+}
+
+// TextWidth is the advance of s drawn in font (a PlacedText's Font) at
+// size, in points.
+func TextWidth(font string, size float64, s string) float64 {
+	if font == "Times-Roman" {
+		return width(Times, size, s)
+	}
+	return width(Helv, size, s)
 }
 
 // TextPage is a page of TextPDF: its MediaBox is 0 0 Width Height.
@@ -25,6 +37,14 @@ type TextPage struct {
 // by a test, such as the template matching corpus's forms.
 func TextPDF(pages []TextPage) []byte {
 	objs := []string{"<< /Type /Catalog /Pages 2 0 R >>", "", "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"}
+	fonts := "/F1 3 0 R"
+	for _, p := range pages {
+		if slices.ContainsFunc(p.Texts, func(t PlacedText) bool { return t.Font == "Times-Roman" }) {
+			objs = append(objs, "<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman /Encoding /WinAnsiEncoding >>")
+			fonts += " /F2 4 0 R"
+			break
+		}
+	}
 	kids := make([]string, len(pages))
 	for i, p := range pages {
 		var ops strings.Builder
@@ -33,13 +53,17 @@ func TextPDF(pages []TextPage) []byte {
 			for _, r := range t.Text {
 				writeLiteralRune(&s, r)
 			}
-			fmt.Fprintf(&ops, "BT /F1 %s Tf %s %s Td (%s) Tj ET\n", num(t.Size), num(t.X), num(t.Y), s.String())
+			f := "F1"
+			if t.Font == "Times-Roman" {
+				f = "F2"
+			}
+			fmt.Fprintf(&ops, "BT /%s %s Tf %s %s Td (%s) Tj ET\n", f, num(t.Size), num(t.X), num(t.Y), s.String())
 		}
 		page := len(objs) + 1
 		kids[i] = fmt.Sprintf("%d 0 R", page)
 		objs = append(objs,
-			fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %s %s] /Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>",
-				num(p.Width), num(p.Height), page+1),
+			fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %s %s] /Resources << /Font << %s >> >> /Contents %d 0 R >>",
+				num(p.Width), num(p.Height), fonts, page+1),
 			fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", ops.Len(), ops.String()))
 	}
 	objs[1] = fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), len(pages))
