@@ -54,6 +54,9 @@ func historyWords(l *i18n.Localizer, e models.TransactionEvent) string {
 		return l.T("admin.history.document_removed", "title", s.DocumentTitle, "tags", historyTags(l, s.TagsRemoved))
 	case models.RoomCompletedSummary:
 		return l.T("admin.history.room_completed")
+	case models.RevisedSummary:
+		return l.T("admin.history.revised", "title", s.DocumentTitle, "moved", historyTags(l, s.Moved), "unchanged", s.Unchanged,
+			"flagged", l.T("admin.history.revised_flagged", "count", s.Flagged))
 	case models.InvitationsQueuedSummary:
 		return l.T("admin.history.invitations_queued", "emails", l.T("admin.history.emails", "count", s.Count), "recipients", strings.Join(s.Recipients, ", "))
 	default:

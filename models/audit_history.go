@@ -80,6 +80,10 @@ func historyAudit(t *Transaction, actor Actor, summary HistorySummary) AuditEntr
 		e.Action, e.TargetType, e.TargetID = "room.completed", "room", s.Room
 		e.Summary = fmt.Sprintf("Created the e-signature session: %s, %s, %s",
 			count(s.Documents, "document"), count(s.Participants, "participant"), count(s.Tags, "tag"))
+	case RevisedSummary:
+		e.Action, e.TargetType, e.TargetID = "document.revised", "document", s.ToDocumentID
+		e.Summary = fmt.Sprintf("Revised %s: %s moved, %s unchanged, %s to look at", s.DocumentTitle,
+			count(s.Moved, "tag"), count(s.Unchanged, "tag"), count(s.Flagged, "tag"))
 	case InvitationsQueuedSummary:
 		e.Action = "transaction.invitations_queued"
 		e.Summary = fmt.Sprintf("Queued %s to %s", count(s.Count, "invitation"), strings.Join(s.Recipients, ", "))

@@ -37,6 +37,8 @@ func TestHistoryAuditWords(t *testing.T) {
 			"room.tag_changed", "tag:g1", "Changed the position and size of a signature tag on page 1 of Lease"},
 		{room, &DocumentAddedSummary{DocumentID: "d2", DocumentTitle: "second", Pages: 3, restored: 3}, "document.restored", "document:d2",
 			"Restored the removed document second with 2 tags"},
+		{api, RevisedSummary{DocumentTitle: "Lease", ToDocumentID: "d3", Moved: 12, Unchanged: 3, Flagged: 1}, "document.revised", "document:d3",
+			"Revised Lease: 12 tags moved, 3 tags unchanged, 1 tag to look at"},
 		{room, CreatedSummary{Room: "r1", Documents: 1, Participants: 2}, "room.created", "room:r1",
 			"Created a Markup Room with 1 document and 2 participants"},
 	} {

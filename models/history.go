@@ -299,6 +299,8 @@ func (e *TransactionEvent) Decode() (HistorySummary, error) {
 		s, err = decodeSummary[RoomCompletedSummary](e.Summary)
 	case EventInvitationsQueued:
 		s, err = decodeSummary[InvitationsQueuedSummary](e.Summary)
+	case EventRevised:
+		s, err = decodeSummary[RevisedSummary](e.Summary)
 	default:
 		return nil, fmt.Errorf("history event %s: unknown kind %q", e.ID, e.Kind)
 	}

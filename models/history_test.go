@@ -54,6 +54,8 @@ var historyFixtures = []struct {
 		models.RoomCompletedSummary{Documents: 1, Participants: 2, Room: "0190-room", Tags: 3}},
 	{"invitations queued", models.EventInvitationsQueued, `{"count":2,"recipients":["pat@example.com","robin@example.com"]}`,
 		models.InvitationsQueuedSummary{Count: 2, Recipients: []string{"pat@example.com", "robin@example.com"}}},
+	{"revised", models.EventRevised, `{"document":0,"documentTitle":"Lease.pdf","flagged":1,"fromDocumentId":"doc-a","moved":12,"toDocumentId":"doc-b","unchanged":3,"version":4}`,
+		models.RevisedSummary{DocumentTitle: "Lease.pdf", Flagged: 1, FromDocumentID: "doc-a", Moved: 12, ToDocumentID: "doc-b", Unchanged: 3, Version: 4}},
 	{"tags edited together", models.EventTagsBatch, `{"created":20,"deleted":1,"documentTitles":["Lease.pdf","Annex"],"documents":[0,2],"updated":2,"version":5}`,
 		models.TagsBatchSummary{Created: 20, Deleted: 1, DocumentTitles: []string{"Lease.pdf", "Annex"}, Documents: []int{0, 2}, Updated: 2, RoomVersion: models.RoomVersion{Version: 5}}},
 }
@@ -90,7 +92,7 @@ func TestHistorySummariesDecodeStoredRows(t *testing.T) {
 		models.EventCreated, models.EventReplaced, models.EventStatusChanged, models.EventTagAdded, models.EventTagChanged,
 		models.EventTagRemoved, models.EventDocumentAdded, models.EventDocumentRemoved, models.EventPageDeleted,
 		models.EventPageMoved, models.EventPageRestored, models.EventRoomCompleted, models.EventInvitationsQueued,
-		models.EventTagsBatch,
+		models.EventTagsBatch, models.EventRevised,
 	} {
 		if !kinds[k] {
 			t.Errorf("no fixture of kind %s", k)
