@@ -6,8 +6,12 @@ import (
 	"slices"
 )
 
-// maxContext caps the words of a tag's context.
-const maxContext = 10
+// maxContext caps the words of a tag's context, maxPerSide those above,
+// below or elsewhere.
+const (
+	maxContext = 10
+	maxPerSide = 5
+)
 
 // contextWord is one word around a tag on the old page.
 type contextWord struct {
@@ -32,6 +36,7 @@ func contextOf(old *version, p int, t Box) []contextWord {
 	type near struct {
 		contextWord
 		rank float64
+		side int // 0 the tag's line, 1 above, 2 below, 3 elsewhere
 	}
 	var list []near
 	for i := old.first[p]; i < old.first[p+1]; i++ {
@@ -42,19 +47,23 @@ func contextOf(old *version, p int, t Box) []contextWord {
 		sameLine := w.cy() >= t.Y-4 && w.cy() <= t.top()+1
 		left := w.right() <= t.X+2
 		above := w.Y >= t.top()-2 && w.X < t.right()+40 && w.right() > t.X-40
-		bias := 1.0
+		bias, side := 1.0, 3
 		label := false
 		switch {
 		case sameLine && left:
-			bias, label = 3, d <= 120
+			bias, label, side = 3, d <= 120, 0
 		case sameLine:
-			bias = 1.5
+			bias, side = 1.5, 0
 		case above:
-			bias, label = 2, gy <= 24
+			bias, label, side = 2, gy <= 24, 1
 		case w.top() <= t.Y+2 && w.X < t.right()+40 && w.right() > t.X-40:
-			bias = 1.5
+			bias, side = 1.5, 2
 		}
-		list = append(list, near{contextWord{tok: i, weight: bias / (1 + d/40), label: label, line: sameLine, left: left}, (d + 5) / bias})
+		rank := (d + 5) / bias
+		if label && sameLine {
+			rank = d / 100 // the label on the tag's line comes first, always
+		}
+		list = append(list, near{contextWord{tok: i, weight: bias / (1 + d/40), label: label, line: sameLine, left: left}, rank, side})
 	}
 	slices.SortFunc(list, func(a, b near) int {
 		if a.rank != b.rank {
@@ -62,7 +71,21 @@ func contextOf(old *version, p int, t Box) []contextWord {
 		}
 		return cmp.Compare(a.tok, b.tok)
 	})
-	list = list[:min(len(list), maxContext)]
+	// The nearest words, but not all from one side: a paragraph above
+	// that reflowed otherwise must not crowd out the lines below.
+	var sides [4]int
+	kept := list[:0]
+	for _, n := range list {
+		if len(kept) == maxContext {
+			break
+		}
+		if n.side != 0 && sides[n.side] >= maxPerSide {
+			continue
+		}
+		sides[n.side]++
+		kept = append(kept, n)
+	}
+	list = kept
 	// A label above counts only when there is none on the tag's line.
 	onLine := false
 	for _, n := range list {

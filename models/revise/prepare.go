@@ -33,9 +33,15 @@ type version struct {
 	ix index
 }
 
-// normal is a word's form for matching: lower case, without the punctuation
-// and symbols around it. A word of no letter or digit has none.
+// ligatures spells out the Latin ligatures producers print in place of
+// their letters ("ﬁ"), some versions of a document and not others.
+var ligatures = strings.NewReplacer("ﬀ", "ff", "ﬁ", "fi", "ﬂ", "fl", "ﬃ", "ffi", "ﬄ", "ffl", "ﬅ", "st", "ﬆ", "st")
+
+// normal is a word's form for matching: lower case, its ligatures spelt
+// out, without the punctuation and symbols around it. A word of no letter
+// or digit has none.
 func normal(s string) string {
+	s = ligatures.Replace(s)
 	s = strings.TrimFunc(s, func(r rune) bool { return unicode.IsPunct(r) || unicode.IsSymbol(r) || unicode.IsSpace(r) })
 	if strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 {
 		return ""
