@@ -42,6 +42,7 @@ func reviseBody(t *testing.T, doc *models.Document, base pdftest.RevisionDoc) *m
 // organization's transaction or document and an unknown upload are
 // refused, and so is the transaction of a completed room.
 func TestReviseDocumentCarriesTheTags(t *testing.T) {
+	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
 		ctx := context.Background()
 		base, revisions := pdftest.RevisionCorpus()
