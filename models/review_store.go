@@ -28,13 +28,14 @@ func (s *Store) ReviewTransaction(ctx context.Context, orgID int64, id string) (
 	if err != nil {
 		return nil, err
 	}
-	return s.reviewOf(ctx, t)
+	return s.reviewOf(ctx, t, true)
 }
 
 // reviewOf checks t, read with its children: each document's page boxes
-// come from its upload, its printed words from a PDF worker (kept in
-// memory by content, see printedWords).
-func (s *Store) reviewOf(ctx context.Context, t *Transaction) (*TransactionReview, error) {
+// come from its upload, its printed words (when words) from a PDF worker
+// (kept in memory by content, see printedWords). Without words the check
+// makes no text finding, a warning: enough to know what blocks.
+func (s *Store) reviewOf(ctx context.Context, t *Transaction, words bool) (*TransactionReview, error) {
 	in := review.Transaction{
 		Documents:    make([]review.Document, len(t.Documents)),
 		Participants: make([]review.Participant, len(t.Participants)),
@@ -52,7 +53,7 @@ func (s *Store) reviewOf(ctx context.Context, t *Transaction) (*TransactionRevie
 			d.Tags[j] = review.Tag{ID: tag.TagID, Type: tag.Type, Signer: tag.SignerID, Page: tag.Page,
 				Box: review.Box{X: tag.X, Y: tag.Y, Width: tag.Width, Height: tag.Height}}
 		}
-		pages, err := s.reviewPages(ctx, stored[td.DocumentID])
+		pages, err := s.reviewPages(ctx, stored[td.DocumentID], words)
 		if err != nil {
 			return nil, err
 		}
@@ -87,14 +88,18 @@ func (s *Store) reviewDocuments(ctx context.Context, t *Transaction) (map[string
 }
 
 // reviewPages are the visible boxes and printed words of a stored
-// document's pages; nil for none (the page checks are then skipped).
-func (s *Store) reviewPages(ctx context.Context, d *Document) ([]review.Page, error) {
+// document's pages (the words only when withWords); nil for none (the
+// page checks are then skipped).
+func (s *Store) reviewPages(ctx context.Context, d *Document, withWords bool) ([]review.Page, error) {
 	if d == nil {
 		return nil, nil
 	}
-	words, err := s.printedWords(ctx, d)
-	if err != nil {
-		return nil, err
+	var words [][]pdf.Box
+	if withWords {
+		var err error
+		if words, err = s.printedWords(ctx, d); err != nil {
+			return nil, err
+		}
 	}
 	out := make([]review.Page, len(d.Pages))
 	for i, p := range d.Pages {
