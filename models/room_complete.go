@@ -58,7 +58,7 @@ func (c *SessionCheck) Warnings() int {
 // printed words (the text findings too), then, when nothing blocks, the
 // validation the session's replace will run.
 func (s *Store) RoomCheck(ctx context.Context, ws *RoomWorkspace) (*SessionCheck, error) {
-	r, err := s.reviewOf(ctx, ws.Transaction, true)
+	r, err := s.reviewOf(ctx, ws.Transaction, readWords)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +116,7 @@ func (s *Store) CompleteRoom(ctx context.Context, roomID string, notifyEmail boo
 			return err
 		}
 		// Blocking findings need no printed words: the text ones only warn.
-		r, err := tx.reviewOf(ctx, old, false)
+		r, err := tx.reviewOf(ctx, old, noWords)
 		if err != nil {
 			return err
 		}
