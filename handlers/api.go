@@ -42,6 +42,7 @@ type TransactionStore interface {
 	ListTransactions(ctx context.Context, orgID int64, f models.TransactionFilter) (*models.TransactionPage, error)
 	GetTransactionXFDF(ctx context.Context, orgID int64, txID, documentID string) (string, *models.TransactionDocument, error)
 	ReviewTransaction(ctx context.Context, orgID int64, id string) (*models.TransactionReview, error)
+	ReviewReplaced(ctx context.Context, t *models.Transaction) (*models.TransactionReview, error)
 }
 
 // IdempotencyStore keeps the answers of requests sent with an Idempotency-Key.

@@ -74,3 +74,58 @@ func TestAPIReviewTransaction(t *testing.T) {
 		s.do(api(http.MethodGet, "/api/v1/transactions/"+id+"/review", "", nil)).status(http.StatusUnauthorized)
 	})
 }
+
+// Operation A's 201 carries the pre-send check as review: the same finding
+// objects as the review route, blocking ones too (nothing is refused: the
+// seller who only dates is accepted, and the answer says what will stop
+// the session). Printed words come from memory: once the review route has
+// read them, the replace's review is the review route's to the byte. A
+// read of the transaction carries no review.
+func TestReplaceAnswersWithTheReview(t *testing.T) {
+	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
+		s := newServer(t, env)
+		acme := env.NewTenant(t, "Acme")
+		payload := txPayload(s.upload(acme.Token), "REVIEW-2")
+		tx, _ := s.create(acme.Token, payload)
+		id := tx["id"].(string)
+		// A replace gives its tags new ids: findings are compared without them.
+		type finding struct {
+			Code, Severity, ParticipantID, Detail string
+			Document                              int
+			Pages                                 []int
+			Fix                                   *struct{ Kind string }
+		}
+		var put struct {
+			ID     string    `json:"id"`
+			Review []finding `json:"review"`
+		}
+		// Words never read: the replace starts no PDF work, so no text finding yet.
+		s.do(jsonReq(http.MethodPut, "/api/v1/transactions/"+id, acme.Token, payload)).status(http.StatusCreated).json(&put)
+		for _, f := range put.Review {
+			if f.Code == review.CodeCoversText {
+				t.Fatalf("a replace read the printed words: %+v", f)
+			}
+		}
+		var r struct {
+			Findings []finding `json:"findings"`
+		}
+		s.do(api(http.MethodGet, "/api/v1/transactions/"+id+"/review", acme.Token, nil)).status(http.StatusOK).json(&r)
+		put.Review = nil
+		s.do(jsonReq(http.MethodPut, "/api/v1/transactions/"+id, acme.Token, payload)).status(http.StatusCreated).json(&put)
+		if put.ID != id || len(put.Review) == 0 || !reflect.DeepEqual(put.Review, r.Findings) {
+			t.Fatalf("the replace's review %+v, the review route's %+v", put.Review, r.Findings)
+		}
+		codes := map[string]bool{}
+		for _, f := range put.Review {
+			codes[f.Code] = true
+		}
+		if first := put.Review[0]; first.Code != review.CodeNothingToSign || first.Severity != "blocking" || !codes[review.CodeCoversText] {
+			t.Fatalf("the replace's review %+v: the blocking finding first, the printed words read before", put.Review)
+		}
+		var got map[string]any
+		s.do(api(http.MethodGet, "/api/v1/transactions/"+id, acme.Token, nil)).status(http.StatusOK).json(&got)
+		if _, ok := got["review"]; ok {
+			t.Error("a read of the transaction carries a review")
+		}
+	})
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // requireJSON refuses bodies that do not declare JSON: the Content-Type must
@@ -68,9 +69,30 @@ func (h *apiHandler) replaceTransaction(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
+	out, err := h.replacedJSON(c.Request.Context(), t)
+	if err != nil {
+		return err
+	}
 	c.Header("ETag", t.ETag())
-	c.JSON(http.StatusCreated, toTransactionJSON(t))
+	c.JSON(http.StatusCreated, out)
 	return nil
+}
+
+// replacedTransactionJSON is operation A's answer: the transaction as
+// stored and the pre-send check's findings of it (docs/review.md), worded
+// as the review route words them. Nothing is refused for them.
+type replacedTransactionJSON struct {
+	transactionJSON
+	Review []findingJSON `json:"review"`
+}
+
+// replacedJSON is the answer of a replace (the API's and MCP's).
+func (h *apiHandler) replacedJSON(ctx context.Context, t *models.Transaction) (replacedTransactionJSON, error) {
+	r, err := h.transactions.ReviewReplaced(ctx, t)
+	if err != nil {
+		return replacedTransactionJSON{}, err
+	}
+	return replacedTransactionJSON{transactionJSON: toTransactionJSON(t), Review: toReviewJSON(i18n.From(ctx), r).Findings}, nil
 }
 
 func (h *apiHandler) getTransaction(c *gin.Context) error {

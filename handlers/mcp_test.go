@@ -371,6 +371,10 @@ func TestMCPPreparesADocumentEndToEnd(t *testing.T) {
 			len(at(updated, "documents", 0, "tags").([]any)) != len(tags) {
 			t.Fatalf("updated = %v", updated)
 		}
+		// Its answer carries the pre-send check, as operation A's does.
+		if _, ok := updated["review"].([]any); !ok {
+			t.Fatalf("update_transaction answered no review: %v", updated)
+		}
 		a.ok("list_transactions", obj{"referenceId": "lease-12-elm"}, &list)
 		if len(list.Items) != 1 {
 			t.Fatalf("by referenceId: %+v", list)

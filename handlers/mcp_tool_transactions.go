@@ -193,7 +193,7 @@ func (m *mcpHandler) updateTransaction(ctx context.Context, caller *mcpCaller, r
 	if err != nil {
 		return nil, err
 	}
-	return toTransactionJSON(t), nil
+	return m.api.replacedJSON(ctx, t)
 }
 
 // listTemplatesTool is list_templates: GET /api/v1/templates.

@@ -6,11 +6,13 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strconv"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/markuproom/markuproom/handlers/logsafe"
 	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/models/review"
 	"github.com/markuproom/markuproom/web/i18n"
 )
 
@@ -26,6 +28,10 @@ type Problem struct {
 	Instance  string              `json:"instance,omitempty"`
 	RequestID string              `json:"requestId"`
 	Errors    []models.FieldError `json:"errors"`
+	// Findings lists the pre-send check's blocking findings of a refused
+	// e-signature session (code review_blocked, docs/review.md), each as
+	// the review route answers it.
+	Findings []findingJSON `json:"findings,omitempty"`
 }
 
 // problemType describes one kind of problem; Slug names its documentation page.
@@ -86,6 +92,7 @@ func problemIn(l *i18n.Localizer, err error) Problem {
 		off    *models.ForbiddenError
 		tooBig *http.MaxBytesError
 		rate   *rateLimitedError
+		rb     *models.ReviewBlockedError
 	)
 	switch {
 	case errors.As(err, &ve):
@@ -100,6 +107,8 @@ func problemIn(l *i18n.Localizer, err error) Problem {
 			status = http.StatusBadRequest
 		}
 		msg, fields = ve.Message, ve.Errors
+	case errors.As(err, &rb):
+		status, msg = http.StatusUnprocessableEntity, models.Msg("problem.summary.review_blocked")
 	case errors.As(err, &rate):
 		status, msg = http.StatusTooManyRequests, rate.message()
 		fields = []models.FieldError{{Pointer: "", Code: "rate_limited", Message: msg}}
@@ -147,7 +156,29 @@ func problemIn(l *i18n.Localizer, err error) Problem {
 		}
 	}
 	p.Detail = say(l, msg)
+	if rb != nil && status == http.StatusUnprocessableEntity {
+		p.Errors, p.Findings = reviewBlocked(l, rb.Review)
+	}
 	return p
+}
+
+// reviewBlocked words a refused session's blocking findings: one field
+// error of code review_blocked each (pointing at its finding), and the
+// findings as the review route answers them.
+func reviewBlocked(l *i18n.Localizer, r *models.TransactionReview) ([]models.FieldError, []findingJSON) {
+	var (
+		errs     []models.FieldError
+		findings []findingJSON
+	)
+	for _, f := range r.Findings {
+		if f.Severity != review.Blocking {
+			continue
+		}
+		words := findingWords(l, r.Transaction, f)
+		errs = append(errs, models.FieldError{Pointer: "#/findings/" + strconv.Itoa(len(findings)), Code: "review_blocked", Detail: words})
+		findings = append(findings, findingJSON{Finding: f, Detail: words})
+	}
+	return errs, findings
 }
 
 // statusError is a handler-level error with an explicit status (e.g. 404

@@ -26,7 +26,7 @@ type RoomSessionStore interface {
 	OpenRoom(ctx context.Context, token string) (*models.Room, error)
 	RoomWorkspace(ctx context.Context, roomID string) (*models.RoomWorkspace, error)
 	RoomDocument(ctx context.Context, roomID, documentID string) (*models.Document, error)
-	RoomChecklist(ctx context.Context, ws *models.RoomWorkspace) []models.ChecklistItem
+	RoomCheck(ctx context.Context, ws *models.RoomWorkspace) (*models.SessionCheck, error)
 	CompleteRoom(ctx context.Context, roomID string, notifyEmail bool) (*models.Transaction, error)
 }
 

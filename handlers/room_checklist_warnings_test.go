@@ -11,6 +11,7 @@ import (
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/models/modelstest"
 	"github.com/markuproom/markuproom/models/pdf/pdftest"
+	"github.com/markuproom/markuproom/models/review"
 	"github.com/markuproom/markuproom/templates"
 )
 
@@ -34,14 +35,20 @@ func TestTheChecklistWarnsWithoutBlocking(t *testing.T) {
 		checklist := func() string {
 			return tr.b.get(tr.path + "/checklist").status(http.StatusOK).Body.String()
 		}
+		// item is the dialog's items of a check's id or a finding's code, all of them.
 		item := func(html, id string) string {
-			i := strings.Index(html, `data-check="`+id+`"`)
-			if i < 0 {
-				return ""
+			var out string
+			for _, attr := range []string{`data-check="`, `data-finding="`} {
+				for rest := html; strings.Contains(rest, attr+id+`"`); {
+					i := strings.Index(rest, attr+id+`"`)
+					end := strings.Index(rest[i:], "</li>")
+					out += rest[i : i+end]
+					rest = rest[i+end:]
+				}
 			}
-			end := strings.Index(html[i:], "</li>")
-			return html[i : i+end]
+			return out
 		}
+		untaggedCode := review.CodeDocumentUntagged
 		tr.add(t, tagForm(ids[0]))
 		tr.add(t, tagForm(ids[1], "x", "300"))
 		dismiss := func(pos int, list []templates.SuggestionView) {
@@ -60,7 +67,7 @@ func TestTheChecklistWarnsWithoutBlocking(t *testing.T) {
 		}
 		dismiss(0, first)
 		html = checklist()
-		if !strings.Contains(html, "Everything is ready") || item(html, models.CheckDocumentsTagged) != "" || item(html, models.CheckSuggestionsDecided) != "" {
+		if !strings.Contains(html, "Everything is ready") || item(html, untaggedCode) != "" || item(html, models.CheckSuggestionsDecided) != "" {
 			t.Fatalf("a complete room warns: %s", html)
 		}
 
@@ -68,8 +75,8 @@ func TestTheChecklistWarnsWithoutBlocking(t *testing.T) {
 		tr.upload(tr.csrf, "addendum.pdf", pdftest.ThreePages(t), false).status(http.StatusSeeOther)
 		tr.upload(tr.csrf, "boxes.pdf", boxes, false).status(http.StatusSeeOther)
 		html = checklist()
-		untagged := item(html, models.CheckDocumentsTagged)
-		if !strings.Contains(untagged, "data-warning") || strings.Contains(untagged, "data-ok") ||
+		untagged := item(html, untaggedCode)
+		if strings.Count(untagged, "data-warning") != 2 ||
 			strings.Count(untagged, "has no tags") != 2 || !strings.Contains(untagged, `href="#doc-1-page-1"`) || !strings.Contains(untagged, `href="#doc-2-page-1"`) {
 			t.Fatalf("the untagged documents' warning: %s", untagged)
 		}
@@ -77,8 +84,9 @@ func TestTheChecklistWarnsWithoutBlocking(t *testing.T) {
 		if !strings.Contains(undecided, "15 suggested fields not accepted or dismissed.") || !strings.Contains(undecided, `href="#room-suggestions"`) {
 			t.Fatalf("the suggestions' warning: %s", undecided)
 		}
-		if !strings.Contains(html, "Ready, but check 2 warnings below") || strings.Contains(html, "Everything is ready") ||
-			strings.Contains(html, "checklist__item--todo") || strings.Contains(html[strings.Index(html, `data-control="confirm-create-session"`)-80:], "disabled") {
+		if !strings.Contains(html, "Ready, but check 3 warnings below") || strings.Contains(html, "Everything is ready") ||
+			strings.Contains(html, "checklist__item--todo") || strings.Contains(html[strings.Index(html, `data-control="confirm-create-session"`)-80:], "disabled") ||
+			!strings.Contains(html, `data-confirm="Create the session with 3 warnings?"`) {
 			t.Fatalf("warnings block or are not announced: %s", html)
 		}
 
@@ -99,7 +107,7 @@ func TestTheChecklistWarnsWithoutBlocking(t *testing.T) {
 		if got := item(html, models.CheckSuggestionsDecided); !strings.Contains(got, "1 suggested field not accepted or dismissed.") {
 			t.Fatalf("after a dismissal and an acceptance: %s", got)
 		}
-		if item(html, models.CheckDocumentsTagged) != "" {
+		if item(html, untaggedCode) != "" {
 			t.Fatalf("every document has tags now: %s", html)
 		}
 

@@ -4,16 +4,18 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/models/review"
 	"github.com/markuproom/markuproom/templates"
 	"github.com/markuproom/markuproom/web/i18n"
 )
 
-// roomChecklist renders the "Create e-signature session" dialog's checklist
+// roomChecklist renders the "Create e-signature session" dialog's check
 // for the room as it is now: GET /rooms/:id/checklist (an htmx fragment).
 func (h *roomHandler) roomChecklist(c *gin.Context) error {
 	ws, err := h.roomFor(c)
@@ -23,32 +25,43 @@ func (h *roomHandler) roomChecklist(c *gin.Context) error {
 	if ws.Room.Status(h.clock.Now()) != models.RoomOpen {
 		return models.ErrRoomCompleted
 	}
-	items := h.rooms.RoomChecklist(c.Request.Context(), ws)
+	check, err := h.rooms.RoomCheck(c.Request.Context(), ws)
+	if err != nil {
+		return err
+	}
 	addVary(c, "HX-Request")
-	v := checklistView(i18n.From(c.Request.Context()), ws, items, roomCSRFToken(c, ws.Room.ID))
+	v := checklistView(i18n.From(c.Request.Context()), ws, check, roomCSRFToken(c, ws.Room.ID))
 	v.CompleteURL = withCarried(c, v.CompleteURL)
 	render(c, http.StatusOK, templates.Checklist(v))
 	return nil
 }
 
 // completeRoom creates the e-signature session: POST /rooms/:id/complete,
-// then back to the room, now read-only with its summary (303). An unmet
-// checklist shows the room again with the dialog open (422).
+// then back to the room, now read-only with its summary (303). A refusal
+// (a blocking finding, a failed validation) shows the room again with the
+// dialog open (422); htmx and scripts get the problem.
 func (h *roomHandler) completeRoom(c *gin.Context) error {
 	id, err := h.roomPost(c)
 	if err != nil {
 		return err
 	}
 	_, err = h.rooms.CompleteRoom(c.Request.Context(), id, c.PostForm("notify") == "email")
-	var ve *models.ValidationError
-	if errors.As(err, &ve) && c.GetHeader("HX-Request") != "true" {
+	var (
+		ve *models.ValidationError
+		rb *models.ReviewBlockedError
+	)
+	if (errors.As(err, &ve) || errors.As(err, &rb)) && c.GetHeader("HX-Request") != "true" {
 		ws, wsErr := h.rooms.RoomWorkspace(c.Request.Context(), id)
 		if wsErr != nil {
 			return wsErr
 		}
+		check, checkErr := h.rooms.RoomCheck(c.Request.Context(), ws)
+		if checkErr != nil {
+			return checkErr
+		}
 		v := roomView(c.Request.Context(), h.assets, ws, h.clock.Now(), nil)
 		h.withTemplateOffers(c, ws, &v)
-		cl := checklistView(i18n.From(c.Request.Context()), ws, h.rooms.RoomChecklist(c.Request.Context(), ws), roomCSRFToken(c, id))
+		cl := checklistView(i18n.From(c.Request.Context()), ws, check, roomCSRFToken(c, id))
 		v.OpenChecklist = &cl
 		h.renderRoomView(c, http.StatusUnprocessableEntity, v)
 		return nil
@@ -64,54 +77,6 @@ func (h *roomHandler) completeRoom(c *gin.Context) error {
 	}
 	c.Redirect(http.StatusSeeOther, route.Room.Path(id))
 	return nil
-}
-
-// checklistLabelIDs are the catalog ids of each checklist item's label.
-var checklistLabelIDs = map[string]string{
-	models.CheckDocuments:          "room.checklist.documents",
-	models.CheckParticipants:       "room.checklist.participants",
-	models.CheckEveryoneTags:       "room.checklist.everyone_tags",
-	models.CheckTagsAssigned:       "room.checklist.tags_assigned",
-	models.CheckValid:              "room.checklist.valid",
-	models.CheckDocumentsTagged:    "room.checklist.documents_tagged",
-	models.CheckSuggestionsDecided: "room.checklist.suggestions_decided",
-}
-
-// checklistWords are an item's label and problems in l's language, from
-// what the item speaks of (models.ChecklistItem's Names and Count); the
-// validation's own problems stay as the validation wrote them.
-func checklistWords(l *i18n.Localizer, it models.ChecklistItem) (string, []string) {
-	label := it.ID
-	if id, ok := checklistLabelIDs[it.ID]; ok {
-		label = l.T(id)
-	}
-	if it.OK {
-		return label, nil
-	}
-	var problems []string
-	switch it.ID {
-	case models.CheckDocuments:
-		problems = []string{l.T("room.checklist.documents.problem")}
-	case models.CheckParticipants:
-		problems = []string{l.T("room.checklist.participants.problem")}
-	case models.CheckEveryoneTags:
-		for _, name := range it.Names {
-			problems = append(problems, l.T("room.checklist.everyone_tags.problem", "name", name))
-		}
-	case models.CheckTagsAssigned:
-		if it.Count > 0 {
-			problems = []string{l.T("room.checklist.tags_assigned.problem", "count", it.Count)}
-		}
-	case models.CheckDocumentsTagged:
-		for _, title := range it.Names {
-			problems = append(problems, l.T("room.checklist.documents_tagged.problem", "title", title))
-		}
-	case models.CheckSuggestionsDecided:
-		problems = []string{l.T("room.checklist.suggestions_decided.problem", "count", it.Count)}
-	case models.CheckValid:
-		problems = invalidWords(l, it.Invalid)
-	}
-	return label, problems
 }
 
 // invalidWords are why the transaction fails its validation: each field
@@ -132,58 +97,95 @@ func invalidWords(l *i18n.Localizer, err error) []string {
 	return out
 }
 
-// checklistView shapes the checklist in l's language, with a link to fix each unmet item.
-func checklistView(l *i18n.Localizer, ws *models.RoomWorkspace, items []models.ChecklistItem, csrf string) templates.ChecklistView {
-	v := templates.ChecklistView{Ready: models.ChecklistDone(items), CompleteURL: route.RoomComplete.Path(ws.Room.ID), CSRFToken: csrf,
-		NotifyEmail: ws.Transaction.OffersInvitations()}
-	for _, it := range items {
-		label, problems := checklistWords(l, it)
-		iv := templates.ChecklistItemView{ID: it.ID, Label: label, OK: it.OK, Warning: it.Advisory && !it.OK, Problems: problems}
-		if !it.OK {
-			iv.FixURL, iv.FixLabel = fixLink(l, ws, it.ID)
-			iv.Fixes = fixLinks(l, ws, it.ID)
+// checklistView shapes the session check in l's language (docs/review.md):
+// the blocking findings and a failed validation, then the warnings and the
+// undecided suggested fields, each with the fix one click can make.
+func checklistView(l *i18n.Localizer, ws *models.RoomWorkspace, check *models.SessionCheck, csrf string) templates.ChecklistView {
+	t := ws.Transaction
+	v := templates.ChecklistView{Blocked: check.Blocked(), CompleteURL: route.RoomComplete.Path(ws.Room.ID), CSRFToken: csrf,
+		NotifyEmail: t.OffersInvitations(), Warnings: check.Warnings()}
+	for _, f := range check.Review.Findings {
+		it := templates.ChecklistItemView{Code: f.Code, Finding: true, Problems: []string{findingWords(l, t, f)}}
+		if fix, ok := findingFix(l, t, f); ok {
+			it.Fixes = []templates.ChecklistFixView{fix}
 		}
-		if iv.Warning {
-			v.Warnings++
+		if f.Severity == review.Blocking {
+			v.Blocking = append(v.Blocking, it)
+		} else {
+			v.Warning = append(v.Warning, it)
 		}
-		v.Items = append(v.Items, iv)
+	}
+	if check.Invalid != nil {
+		v.Blocking = append(v.Blocking, templates.ChecklistItemView{Code: models.CheckValid, Label: l.T("room.checklist.valid"), Problems: invalidWords(l, check.Invalid)})
+	}
+	if check.Undecided > 0 {
+		v.Warning = append(v.Warning, templates.ChecklistItemView{Code: models.CheckSuggestionsDecided, Label: l.T("room.checklist.suggestions_decided"),
+			Problems: []string{l.T("room.checklist.suggestions_decided.problem", "count", check.Undecided)},
+			Fixes:    []templates.ChecklistFixView{{URL: "#room-suggestions", Label: l.T("room.checklist.fix.suggestions")}}})
 	}
 	return v
 }
 
-// fixLink is where an unmet checklist item is fixed.
-func fixLink(l *i18n.Localizer, ws *models.RoomWorkspace, id string) (string, string) {
-	switch id {
-	case models.CheckDocuments:
-		return "#documents-title", l.T("room.checklist.fix.documents")
-	case models.CheckParticipants:
-		return "#participants-title", l.T("room.checklist.fix.participants")
-	case models.CheckEveryoneTags:
-		return "#palette-title", l.T("room.checklist.fix.place_tags")
-	case models.CheckTagsAssigned:
-		for _, d := range ws.Transaction.Documents {
-			for _, t := range d.Tags {
-				if t.SignerID == "" {
-					return "#doc-" + strconv.Itoa(d.Position) + "-page-" + strconv.Itoa(t.Page), l.T("room.checklist.fix.first_unassigned")
-				}
-			}
-		}
-	case models.CheckSuggestionsDecided:
-		return "#room-suggestions", l.T("room.checklist.fix.suggestions")
+// findingFix is what one click does about a finding: the review's own fix
+// (copy the initials to the missing pages, show the tag, choose its
+// signer), each with the tag's page as its link, or a link to where the
+// finding is fixed by hand.
+func findingFix(l *i18n.Localizer, t *models.Transaction, f review.Finding) (templates.ChecklistFixView, bool) {
+	pos := f.Document
+	if pos >= 0 && pos < len(t.Documents) {
+		pos = t.Documents[pos].Position
 	}
-	return "", ""
+	page := func(p int) string { return "#doc-" + strconv.Itoa(pos) + "-page-" + strconv.Itoa(p) }
+	if fx := f.Fix; fx != nil {
+		out := templates.ChecklistFixView{Kind: string(fx.Kind), TagID: fx.Tag, URL: page(firstOr(f.Pages, 1))}
+		switch fx.Kind {
+		case review.FixCopyToPages:
+			pages := make([]string, len(fx.Pages))
+			for i, p := range fx.Pages {
+				pages[i] = strconv.Itoa(p)
+			}
+			out.Pages = strings.Join(pages, ",")
+			out.Label = l.T("room.review.fix.copy_to_pages", "pages", pageRanges(l, fx.Pages), "count", len(fx.Pages))
+			if from := tagPage(t, f.Document, fx.Tag); from > 0 {
+				out.URL = page(from)
+			}
+		case review.FixAssign:
+			out.Label = l.T("room.review.fix.assign")
+		default:
+			out.Label = l.T("room.review.fix.show")
+		}
+		return out, true
+	}
+	switch f.Code {
+	case review.CodeNoDocuments:
+		return templates.ChecklistFixView{URL: "#documents-title", Label: l.T("room.checklist.fix.documents")}, true
+	case review.CodeNoParticipants, review.CodeSharedEmail:
+		return templates.ChecklistFixView{URL: "#participants-title", Label: l.T("room.checklist.fix.participants")}, true
+	case review.CodeNothingToSign:
+		return templates.ChecklistFixView{URL: "#palette-title", Label: l.T("room.checklist.fix.place_tags")}, true
+	case review.CodeDocumentUntagged:
+		return templates.ChecklistFixView{URL: page(1), Label: l.T("room.checklist.fix.document", "title", documentTitle(t, f.Document))}, true
+	}
+	return templates.ChecklistFixView{}, false
 }
 
-// fixLinks are the links of a warning about many things, one each: a
-// document with no tags, each to its first page.
-func fixLinks(l *i18n.Localizer, ws *models.RoomWorkspace, id string) []templates.ChecklistFixView {
-	var out []templates.ChecklistFixView
-	if id == models.CheckDocumentsTagged {
-		for _, d := range ws.Transaction.Documents {
-			if len(d.Tags) == 0 {
-				out = append(out, templates.ChecklistFixView{URL: "#doc-" + strconv.Itoa(d.Position) + "-page-1", Label: l.T("room.checklist.fix.document", "title", d.Title)})
-			}
+// tagPage is the page of the tag with id on the document at position doc
+// (0 when it is not there).
+func tagPage(t *models.Transaction, doc int, id string) int {
+	if doc < 0 || doc >= len(t.Documents) {
+		return 0
+	}
+	for _, tag := range t.Documents[doc].Tags {
+		if tag.TagID == id {
+			return tag.Page
 		}
 	}
-	return out
+	return 0
+}
+
+func firstOr(xs []int, or int) int {
+	if len(xs) == 0 {
+		return or
+	}
+	return xs[0]
 }

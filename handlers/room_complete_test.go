@@ -3,13 +3,17 @@ package handlers_test
 import (
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/markuproom/markuproom/handlers"
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/models/modelstest"
+	"github.com/markuproom/markuproom/models/review"
 )
 
 func TestCreatingTheSessionNeedsACompleteRoom(t *testing.T) {
@@ -26,60 +30,89 @@ func TestCreatingTheSessionNeedsACompleteRoom(t *testing.T) {
 		checklist := func() string {
 			return tr.b.get(tr.path + "/checklist").status(http.StatusOK).Body.String()
 		}
-		unmet := func(html string) []string {
+		// findings are the codes of the dialog's findings, in order.
+		findings := func(html string) []string {
 			var out []string
-			for _, id := range []string{models.CheckDocuments, models.CheckParticipants, models.CheckEveryoneTags, models.CheckTagsAssigned, models.CheckValid} {
-				i := strings.Index(html, `data-check="`+id+`"`)
-				if i < 0 {
-					t.Fatalf("checklist lacks %s: %s", id, html)
-				}
-				end := strings.Index(html[i:], ">")
-				if !strings.Contains(html[i:i+end], "data-ok") {
-					out = append(out, id)
-				}
+			for _, part := range strings.Split(html, `data-finding="`)[1:] {
+				out = append(out, part[:strings.Index(part, `"`)])
 			}
 			return out
 		}
-
-		// No tags yet: each participant is named; the button is disabled.
-		html := checklist()
-		if got := unmet(html); strings.Join(got, ",") != models.CheckEveryoneTags {
-			t.Fatalf("unmet = %v", got)
+		codes := func(p handlers.Problem) string {
+			var out []string
+			for i, f := range p.Findings {
+				hasError(t, p, "#/findings/"+strconv.Itoa(i), "review_blocked")
+				if f.Severity != review.Blocking || f.Detail == "" {
+					t.Fatalf("a refusal lists %+v", f)
+				}
+				out = append(out, f.Code)
+			}
+			return strings.Join(out, ",")
 		}
-		if !strings.Contains(html, "Pat Buyer has no tag yet.") || !strings.Contains(html, "Robin Seller has no tag yet.") || !strings.Contains(html, "disabled") {
+
+		// No tags yet: each participant has nothing to sign, which blocks; the button is disabled.
+		html := checklist()
+		if got := strings.Join(findings(html), ","); got != "participant_signs_nothing,participant_signs_nothing,document_untagged" {
+			t.Fatalf("findings = %v", got)
+		}
+		if !strings.Contains(html, "Pat Buyer has nothing to sign") || !strings.Contains(html, "Robin Seller has nothing to sign") ||
+			!strings.Contains(html, "data-blocked") || !strings.Contains(html, `type="submit" disabled`) || !strings.Contains(html, `href="#palette-title"`) {
 			t.Fatalf("checklist: %s", html)
 		}
 		page := complete().status(http.StatusUnprocessableEntity).Body.String()
-		if !strings.Contains(page, `id="session-dialog"`) || !strings.Contains(page, "data-open-on-load") || !strings.Contains(page, "has no tag yet") {
-			t.Fatal("a refused completion does not show the checklist again")
-		}
-
-		// Tags for both, plus one without a signer.
-		tr.add(t, tagForm(ids[0]))
-		tr.add(t, tagForm(ids[1], "x", "300"))
-		tr.add(t, tagForm("", "page", "3"))
-		html = checklist()
-		if got := unmet(html); strings.Join(got, ",") != models.CheckTagsAssigned {
-			t.Fatalf("unmet = %v", got)
-		}
-		if !strings.Contains(html, `href="#doc-0-page-3"`) {
-			t.Fatalf("no link to the unassigned tag: %s", html)
+		if !strings.Contains(page, `id="session-dialog"`) || !strings.Contains(page, "data-open-on-load") || !strings.Contains(page, "has nothing to sign") {
+			t.Fatal("a refused completion does not show the check again")
 		}
 		p := tr.send(http.MethodPost, tr.path+"/complete", nil).problem(http.StatusUnprocessableEntity)
-		hasError(t, p, "#/"+models.CheckTagsAssigned, "checklist_unmet")
+		if got := codes(p); got != "participant_signs_nothing,participant_signs_nothing" || !strings.Contains(p.Errors[0].Detail, "Pat Buyer has nothing to sign") {
+			t.Fatalf("refusal: %s %+v", got, p)
+		}
 
-		// Assign it: the session is created through the replace path.
-		tags, v := tr.apiTags(t)
+		// A date for Robin is not something to sign: the session stays blocked
+		// (the old checklist let a participant with any tag through).
+		tr.add(t, tagForm(ids[0]))
+		tr.add(t, tagForm(ids[1], "type", "DATETEMPLATE", "x", "300", "dateFormat", "MMMM do, yyyy"))
+		p = tr.send(http.MethodPost, tr.path+"/complete", nil).problem(http.StatusUnprocessableEntity)
+		if got := codes(p); got != "participant_signs_nothing" || p.Findings[0].Participant != ids[1] {
+			t.Fatalf("refusal with a date only: %s", got)
+		}
+
+		// A signature for Robin, plus one tag without a signer: "Assign to…" it.
+		tr.add(t, tagForm(ids[1], "x", "300", "y", "300"))
+		tr.add(t, tagForm("", "page", "3"))
+		html = checklist()
+		if got := strings.Join(findings(html), ","); got != "tag_without_signer" {
+			t.Fatalf("findings = %v", got)
+		}
 		var unassigned string
 		for id, row := range storedTags(t, env, tr.room.TransactionID) {
 			if row.SignerID == "" {
 				unassigned = id
 			}
 		}
+		if !strings.Contains(html, `href="#doc-0-page-3" data-dialog-close data-fix="assign" data-fix-tag="`+unassigned+`">Assign to…`) {
+			t.Fatalf("no fix for the unassigned tag: %s", html)
+		}
+		p = tr.send(http.MethodPost, tr.path+"/complete", nil).problem(http.StatusUnprocessableEntity)
+		if got := codes(p); got != "tag_without_signer" || p.Findings[0].Fix == nil || p.Findings[0].Fix.Tag != unassigned {
+			t.Fatalf("refusal: %s", got)
+		}
+		// In the room's language: the problem writer words it.
+		req := httptest.NewRequest(http.MethodPost, tr.path+"/complete", nil)
+		req.Header.Set("HX-Request", "true")
+		req.Header.Set("X-CSRF-Token", tr.csrf)
+		req.Header.Set("Accept-Language", "es")
+		p = tr.b.do(req).problem(http.StatusUnprocessableEntity)
+		if got := codes(p); got != "tag_without_signer" || strings.Contains(p.Errors[0].Detail, "has no signer") || p.Errors[0].Detail == "" {
+			t.Fatalf("refusal in Spanish: %+v", p)
+		}
+
+		// Assign it: the session is created through the replace path.
+		tags, v := tr.apiTags(t)
 		tr.send(http.MethodPut, tr.path+"/tags/"+unassigned, tagForm(ids[1], "page", "3")).status(http.StatusOK)
 		html = checklist()
-		if got := unmet(html); len(got) != 0 {
-			t.Fatalf("unmet = %v", got)
+		if got := findings(html); len(got) != 0 || !strings.Contains(html, "data-ready") {
+			t.Fatalf("findings = %v", got)
 		}
 		if !strings.Contains(html, `name="notify" value="email" form="session-complete-form" checked`) {
 			t.Fatal("the dialog does not offer invitations, ticked")

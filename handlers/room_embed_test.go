@@ -181,7 +181,7 @@ func TestEmbeddedRoomCarriesItsChosenLanguage(t *testing.T) {
 		req.Header.Set("HX-Request", "true")
 		res := s.do(req).status(http.StatusOK)
 		checklist := html.UnescapeString(res.Body.String())
-		if res.Header().Get("Content-Language") != "es" || !strings.Contains(checklist, "Al menos un documento") {
+		if res.Header().Get("Content-Language") != "es" || !strings.Contains(checklist, "Impide la sesión") {
 			t.Fatalf("the checklist is not Spanish: %s", truncate(checklist))
 		}
 		// The completion form (a page the browser loads itself) keeps the language.

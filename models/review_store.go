@@ -28,13 +28,35 @@ func (s *Store) ReviewTransaction(ctx context.Context, orgID int64, id string) (
 	if err != nil {
 		return nil, err
 	}
-	return s.reviewOf(ctx, t)
+	return s.reviewOf(ctx, t, readWords)
 }
 
+// ReviewReplaced is the pre-send check of a transaction just replaced
+// (operation A's answer carries it as review): from the documents the
+// replace read (no query), with printed words only where they are kept in
+// memory already, so the write path starts no PDF work (docs/review.md).
+func (s *Store) ReviewReplaced(ctx context.Context, t *Transaction) (*TransactionReview, error) {
+	return s.reviewOf(ctx, t, cachedWords)
+}
+
+// wordsMode says where a review's printed words come from.
+type wordsMode int
+
+const (
+	// noWords: none; enough for the blocking findings (no text finding).
+	noWords wordsMode = iota
+	// cachedWords: those read before and kept in memory; a document not
+	// read yet gets no text finding.
+	cachedWords
+	// readWords: read by a PDF worker when not kept yet.
+	readWords
+)
+
 // reviewOf checks t, read with its children: each document's page boxes
-// come from its upload, its printed words from a PDF worker (kept in
-// memory by content, see printedWords).
-func (s *Store) reviewOf(ctx context.Context, t *Transaction) (*TransactionReview, error) {
+// come from its upload, its printed words (as words says) from a PDF
+// worker (kept in memory by content, see printedWords). Without words the
+// check makes no text finding, a warning: enough to know what blocks.
+func (s *Store) reviewOf(ctx context.Context, t *Transaction, words wordsMode) (*TransactionReview, error) {
 	in := review.Transaction{
 		Documents:    make([]review.Document, len(t.Documents)),
 		Participants: make([]review.Participant, len(t.Participants)),
@@ -52,7 +74,7 @@ func (s *Store) reviewOf(ctx context.Context, t *Transaction) (*TransactionRevie
 			d.Tags[j] = review.Tag{ID: tag.TagID, Type: tag.Type, Signer: tag.SignerID, Page: tag.Page,
 				Box: review.Box{X: tag.X, Y: tag.Y, Width: tag.Width, Height: tag.Height}}
 		}
-		pages, err := s.reviewPages(ctx, stored[td.DocumentID])
+		pages, err := s.reviewPages(ctx, stored[td.DocumentID], words)
 		if err != nil {
 			return nil, err
 		}
@@ -64,8 +86,11 @@ func (s *Store) reviewOf(ctx context.Context, t *Transaction) (*TransactionRevie
 
 // reviewDocuments reads, in one query, the stored documents t names, by
 // id (a document named by a location this service did not store is not
-// among them).
+// among them); a transaction just built by a replace has them already.
 func (s *Store) reviewDocuments(ctx context.Context, t *Transaction) (map[string]*Document, error) {
+	if t.storedDocs != nil {
+		return t.storedDocs, nil
+	}
 	ids := make([]string, 0, len(t.Documents))
 	for _, td := range t.Documents {
 		if td.DocumentID != "" {
@@ -87,14 +112,21 @@ func (s *Store) reviewDocuments(ctx context.Context, t *Transaction) (map[string
 }
 
 // reviewPages are the visible boxes and printed words of a stored
-// document's pages; nil for none (the page checks are then skipped).
-func (s *Store) reviewPages(ctx context.Context, d *Document) ([]review.Page, error) {
+// document's pages (the words as mode says); nil for none (the page checks
+// are then skipped).
+func (s *Store) reviewPages(ctx context.Context, d *Document, mode wordsMode) ([]review.Page, error) {
 	if d == nil {
 		return nil, nil
 	}
-	words, err := s.printedWords(ctx, d)
-	if err != nil {
-		return nil, err
+	var words [][]pdf.Box
+	switch mode {
+	case cachedWords:
+		words, _ = s.words.get(d.SHA256)
+	case readWords:
+		var err error
+		if words, err = s.printedWords(ctx, d); err != nil {
+			return nil, err
+		}
 	}
 	out := make([]review.Page, len(d.Pages))
 	for i, p := range d.Pages {

@@ -4,37 +4,9 @@ import (
 	"github.com/markuproom/markuproom/models/pdf/detect"
 )
 
-// Advisory checklist item ids: warnings that do not block the session.
-const (
-	// CheckDocumentsTagged warns about a document with no tag.
-	CheckDocumentsTagged = "documents-tagged"
-	// CheckSuggestionsDecided warns about suggested fields neither accepted nor dismissed.
-	CheckSuggestionsDecided = "suggestions-decided"
-)
-
-// checklistWarnings are the checklist's advisory items, present only when
-// there is something to warn about: documents without a tag (a signer might
-// never see them) and suggested fields still undecided (ws.Suggestions less
-// those a tag covers, as the editor counts them). Neither blocks the
-// session (ChecklistDone skips them).
-func checklistWarnings(ws *RoomWorkspace) []ChecklistItem {
-	var out []ChecklistItem
-	t := ws.Transaction
-	untagged := ChecklistItem{ID: CheckDocumentsTagged, Advisory: true, OK: true}
-	for _, d := range t.Documents {
-		if len(d.Tags) == 0 {
-			untagged.OK = false
-			untagged.Names = append(untagged.Names, d.Title)
-		}
-	}
-	if !untagged.OK {
-		out = append(out, untagged)
-	}
-	if n := UndecidedSuggestions(ws); n > 0 {
-		out = append(out, ChecklistItem{ID: CheckSuggestionsDecided, Advisory: true, Count: n})
-	}
-	return out
-}
+// CheckSuggestionsDecided is the session check's warning about suggested
+// fields neither accepted nor dismissed (SessionCheck.Undecided).
+const CheckSuggestionsDecided = "suggestions-decided"
 
 // UndecidedSuggestions counts the suggested fields a room offers (not
 // dismissed) that no tag on their page covers: those the editor still lists.

@@ -3,98 +3,105 @@ package models
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/markuproom/markuproom/models/review"
 	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // EventRoomCompleted records that a Markup Room created the e-signature session.
 const EventRoomCompleted = "room_completed"
 
-// Checklist item ids, stable for the page and its tests.
+// Ids of the session check's own items, besides the review's findings:
+// stable for the page and its tests.
 const (
-	CheckDocuments    = "documents"
-	CheckParticipants = "participants"
-	CheckEveryoneTags = "participant-tags"
-	CheckTagsAssigned = "tags-assigned"
-	CheckValid        = "valid"
+	// CheckValid is operation A's validation of the transaction.
+	CheckValid = "valid"
 )
 
-// ChecklistItem is one condition for creating the e-signature session, as
-// values: pages word it from its id and these (docs/i18n.md), and
-// CompleteRoom's refusal says it in English (unmetDetail).
-type ChecklistItem struct {
-	ID string
-	OK bool
-	// Advisory marks a warning: shown when not OK, but it does not block
-	// the session (checklistWarnings).
-	Advisory bool
-	// Names and Count are what an unmet item speaks of: the participants
-	// without a tag, the documents without one; the tags without a signer,
-	// the undecided suggested fields.
-	Names []string
-	Count int
-	// Invalid is why the transaction fails its validation (CheckValid): a
-	// *ValidationError, or another error when it could not be checked.
+// SessionCheck is what stands between a room and its e-signature session:
+// the pre-send check's findings (docs/review.md), operation A's validation
+// of the transaction, and the suggested fields still undecided. Values,
+// worded by the room's view.
+type SessionCheck struct {
+	Review *TransactionReview
+	// Invalid is why the transaction fails its validation: a
+	// *ValidationError, or another error when it could not be checked; nil
+	// when it passes, or was not checked (a blocking finding comes first).
 	Invalid error
+	// Undecided counts the suggested fields neither accepted nor
+	// dismissed: a warning.
+	Undecided int
 }
 
-// RoomChecklist tells whether a room's transaction is ready for signing: at
-// least one document and one participant, every participant with a tag,
-// every tag with a signer, and operation A's validation passing; then the
-// warnings that do not block (checklistWarnings).
-func (s *Store) RoomChecklist(ctx context.Context, ws *RoomWorkspace) []ChecklistItem {
-	t := ws.Transaction
-	docs := ChecklistItem{ID: CheckDocuments, OK: len(t.Documents) > 0}
-	people := ChecklistItem{ID: CheckParticipants, OK: len(t.Participants) > 0}
-	tagged := map[string]int{}
-	unassigned := map[int]int{}
-	for _, d := range t.Documents {
-		for _, tag := range d.Tags {
-			if tag.SignerID == "" {
-				unassigned[tag.Page]++
-			} else {
-				tagged[tag.SignerID]++
-			}
+// Blocked tells whether the session cannot be created: a blocking finding,
+// or a transaction that fails its validation.
+func (c *SessionCheck) Blocked() bool { return c.Review.Blocked() || c.Invalid != nil }
+
+// Warnings counts what is asked about once before the session is created:
+// the warning findings, and the undecided suggested fields as one.
+func (c *SessionCheck) Warnings() int {
+	n := 0
+	for _, f := range c.Review.Findings {
+		if f.Severity == review.Warning {
+			n++
 		}
 	}
-	everyone := ChecklistItem{ID: CheckEveryoneTags, OK: true}
-	for _, p := range t.Participants {
-		if tagged[p.ParticipantID] == 0 {
-			everyone.OK = false
-			everyone.Names = append(everyone.Names, p.FullName())
-		}
+	if c.Undecided > 0 {
+		n++
 	}
-	assigned := ChecklistItem{ID: CheckTagsAssigned, OK: len(unassigned) == 0, Count: sumValues(unassigned)}
-	valid := ChecklistItem{ID: CheckValid, OK: true}
-	if docs.OK && people.OK && assigned.OK {
-		in := inputFromTransaction(t)
-		in.Status = StatusESignPending
-		if _, err := s.prepareTransaction(ctx, Actor{OrganizationID: t.OrganizationID}, t.ID, in); err != nil {
-			valid.OK, valid.Invalid = false, err
-		}
-	}
-	return append([]ChecklistItem{docs, people, everyone, assigned, valid}, checklistWarnings(ws)...)
+	return n
 }
 
-// ChecklistDone tells whether every item of a checklist is met (a warning,
-// an advisory item, does not count).
-func ChecklistDone(items []ChecklistItem) bool {
-	for _, it := range items {
-		if !it.OK && !it.Advisory {
-			return false
+// RoomCheck runs the session check of a room as it is now: the review with
+// printed words (the text findings too), then, when nothing blocks, the
+// validation the session's replace will run.
+func (s *Store) RoomCheck(ctx context.Context, ws *RoomWorkspace) (*SessionCheck, error) {
+	r, err := s.reviewOf(ctx, ws.Transaction, readWords)
+	if err != nil {
+		return nil, err
+	}
+	c := &SessionCheck{Review: r, Undecided: UndecidedSuggestions(ws)}
+	if !r.Blocked() {
+		c.Invalid = s.validateForSession(ctx, ws.Transaction)
+	}
+	return c, nil
+}
+
+// validateForSession runs operation A's validation of t as the session's
+// replace will: nil when it passes.
+func (s *Store) validateForSession(ctx context.Context, t *Transaction) error {
+	in := inputFromTransaction(t)
+	in.Status = StatusESignPending
+	_, err := s.prepareTransaction(ctx, Actor{OrganizationID: t.OrganizationID}, t.ID, in)
+	return err
+}
+
+// ReviewBlockedError refuses the e-signature session: the pre-send check
+// found what blocks it (docs/review.md). The problem writer words it: 422,
+// code review_blocked, the blocking findings listed.
+type ReviewBlockedError struct {
+	Review *TransactionReview
+}
+
+// Error implements error: the blocking findings' codes, for a log line.
+func (e *ReviewBlockedError) Error() string {
+	var codes []string
+	for _, f := range e.Review.Findings {
+		if f.Severity == review.Blocking {
+			codes = append(codes, f.Code)
 		}
 	}
-	return true
+	return "review blocked: " + strings.Join(codes, ", ")
 }
 
 // CompleteRoom creates the e-signature session of a room: its transaction
 // becomes esign_pending through the same replace as PUT /transactions/{id}
 // (history recorded, invitations queued where asked) and the room becomes
-// completed, in one database transaction. An unmet checklist is a 422
-// naming each unmet item.
+// completed, in one database transaction. Blocking findings of the
+// pre-send check are a 422 ReviewBlockedError; a transaction that fails
+// its validation a 422 naming each problem.
 //
 // notifyEmail is the staff's choice in the dialog: e-mail each participant
 // an invitation (the transaction's notifyParticipants.email becomes it).
@@ -108,20 +115,21 @@ func (s *Store) CompleteRoom(ctx context.Context, roomID string, notifyEmail boo
 		if err := tx.loadChildren(ctx, old); err != nil {
 			return err
 		}
-		ws := &RoomWorkspace{Room: room, Transaction: old}
-		items := tx.RoomChecklist(ctx, ws)
-		if !ChecklistDone(items) {
+		// Blocking findings need no printed words: the text ones only warn.
+		r, err := tx.reviewOf(ctx, old, noWords)
+		if err != nil {
+			return err
+		}
+		if r.Blocked() {
+			return &ReviewBlockedError{Review: r}
+		}
+		if err := tx.validateForSession(ctx, old); err != nil {
 			var p Problems
-			for _, it := range items {
-				if !it.OK && !it.Advisory {
-					p.Add("#/"+it.ID, "checklist_unmet", "problem.room.checklist_unmet", "detail", unmetDetail(it))
-				}
-			}
+			p.Add("#/"+CheckValid, "checklist_unmet", "problem.room.checklist_unmet", "detail", unmetDetail(err))
 			return p.Err(KindUnprocessable, "problem.summary.session_not_ready")
 		}
 		in := inputFromTransaction(old)
 		in.Status = StatusESignPending
-		in.HasNotify, in.NotifyEmail = true, &notifyEmail
 		in.HasNotify, in.NotifyEmail = true, &notifyEmail
 		actor := roomActor(ctx, room)
 		t, err := tx.prepareTransaction(ctx, actor, old.ID, in)
@@ -174,52 +182,11 @@ func validationProblems(err error) []string {
 	return out
 }
 
-// unmetDetail says in English what an unmet checklist item lacks, for
-// CompleteRoom's refusal (the API's English, byte for byte as before items
-// became values): the item's condition, then each thing to fix.
-func unmetDetail(it ChecklistItem) string {
-	var label string
-	var problems []string
-	switch it.ID {
-	case CheckDocuments:
-		label, problems = "At least one document", []string{"Add a document to the room."}
-	case CheckParticipants:
-		label, problems = "At least one participant", []string{"Add the people who will sign."}
-	case CheckEveryoneTags:
-		label = "Every participant has at least one tag"
-		for _, name := range it.Names {
-			problems = append(problems, name+" has no tag yet.")
-		}
-	case CheckTagsAssigned:
-		label = "Every tag has a signer"
-		problems = []string{fmt.Sprintf("%d %s without a signer: select %s and choose its signer.", it.Count, plural(it.Count, "tag", "tags"), plural(it.Count, "it", "each"))}
-	case CheckValid:
-		label, problems = "The transaction passes validation", validationProblems(it.Invalid)
-	case CheckDocumentsTagged:
-		label = "Every document has tags"
-		for _, title := range it.Names {
-			problems = append(problems, fmt.Sprintf("“%s” has no tags: its signers are not asked to sign anything on it.", title))
-		}
-	case CheckSuggestionsDecided:
-		label = "Every suggested field accepted or dismissed"
-		problems = []string{fmt.Sprintf("%d suggested %s not accepted or dismissed.", it.Count, plural(it.Count, "field", "fields"))}
-	}
-	return label + ": " + strings.Join(problems, " ")
-}
-
-func sumValues(m map[int]int) int {
-	n := 0
-	for _, v := range m {
-		n += v
-	}
-	return n
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+// unmetDetail says in English why the transaction fails its validation,
+// for CompleteRoom's refusal (the API's English, byte for byte as before
+// the checklist's items became values).
+func unmetDetail(invalid error) string {
+	return "The transaction passes validation: " + strings.Join(validationProblems(invalid), " ")
 }
 
 // englishProblem is m in English, for unmetDetail's refusal, which keeps

@@ -34,6 +34,9 @@ type Transaction struct {
 	// templatesUsed are the templates whose tags the request added, each
 	// counted as one use when the transaction is written.
 	templatesUsed []string
+	// storedDocs are the stored documents a replace read, by id: the
+	// review of its answer reads them from here (ReviewReplaced).
+	storedDocs map[string]*Document
 }
 
 // TableName implements gorm's tabler.

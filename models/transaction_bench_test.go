@@ -120,3 +120,45 @@ func BenchmarkParseTransactionInput(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkReviewReplaced times the pre-send check operation A's answer
+// adds to a replace (Store.ReviewReplaced: no query; the printed words from
+// memory, read once before by the review route) at each benchSize; the
+// replace itself is BenchmarkReplaceTransaction (docs/review.md).
+func BenchmarkReviewReplaced(b *testing.B) {
+	env := modelstest.New(b, models.DialectSQLite)
+	ctx := context.Background()
+	tenant := env.NewTenant(b, "Bench")
+	p, err := env.Store.AuthenticateAPIToken(ctx, tenant.Token)
+	if err != nil {
+		b.Fatal(err)
+	}
+	actor := (&models.Principal{Organization: p.Organization, Token: p.Token}).Actor()
+	doc := env.UploadPDF(b, tenant.Org.ID, pdftest.ThreePages(b), "contract")
+	for _, size := range benchSizes() {
+		b.Run(size.name, func(b *testing.B) {
+			in, err := models.ParseTransactionInput(modelstest.TransactionBody(doc, size.docs, size.tagsPerDoc))
+			if err != nil {
+				b.Fatal(err)
+			}
+			tx, err := env.Store.CreateTransaction(ctx, actor, in)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := env.Store.ReviewTransaction(ctx, tenant.Org.ID, tx.ID); err != nil {
+				b.Fatal(err)
+			}
+			t, err := env.Store.ReplaceTransaction(ctx, actor, tx.ID, in, "")
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := env.Store.ReviewReplaced(ctx, t); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(size.tags()*b.N)/b.Elapsed().Seconds(), "tags/s")
+		})
+	}
+}

@@ -57,6 +57,10 @@ func (s *Store) prepareTransaction(ctx context.Context, actor Actor, id string, 
 		return nil, err
 	}
 	t.templatesUsed = used
+	t.storedDocs = make(map[string]*Document, len(docs))
+	for _, d := range docs {
+		t.storedDocs[d.ID] = d
+	}
 	return t, nil
 }
 

@@ -236,36 +236,42 @@ func RemoveParticipantQuestion(ctx context.Context, name string, tags int) strin
 	return t(ctx, "room.participant.remove_question", "name", name, "count", tags)
 }
 
-// ChecklistView is the "Create e-signature session" dialog's checklist.
+// ChecklistView is the "Create e-signature session" dialog: the session
+// check (docs/review.md), what blocks first, then what warns.
 type ChecklistView struct {
-	Items []ChecklistItemView
-	// Ready is true when every item is met: the button creates the session.
-	Ready       bool
+	Blocking []ChecklistItemView
+	Warning  []ChecklistItemView
+	// Blocked is true when something blocks: the button is disabled.
+	Blocked     bool
 	CompleteURL string
 	CSRFToken   string
 	// NotifyEmail pre-ticks "E-mail each participant an invitation".
 	NotifyEmail bool
-	// Warnings counts the items that warn without blocking.
+	// Warnings counts what is asked about once before the session is created.
 	Warnings int
 }
 
-// ChecklistItemView is one condition; FixURL leads to where it is fixed.
+// ChecklistItemView is one finding of the pre-send check, or one of the
+// room's own checks (the validation, the undecided suggested fields).
 type ChecklistItemView struct {
-	ID       string
+	// Code is the finding's code (Finding) or the check's id.
+	Code    string
+	Finding bool
+	// Label names a check ("" for a finding: its sentence says it all).
 	Label    string
-	OK       bool
 	Problems []string
-	FixURL   string
-	FixLabel string
-	// Warning marks an unmet item that does not block the session.
-	Warning bool
-	// Fixes are one link per thing to look at (a warning about many).
+	// Fixes are what one click does about it.
 	Fixes []ChecklistFixView
 }
 
-// ChecklistFixView is a link from the checklist to where something is fixed.
+// ChecklistFixView is a fix of the session check: a link to where it is
+// fixed and, for a finding's own fix, what the editor does there (Kind:
+// show, assign, copy_to_pages) with which tag and to which pages ("4,5,6").
 type ChecklistFixView struct {
 	URL, Label string
+	Kind       string
+	TagID      string
+	Pages      string
 }
 
 // RoomSummaryView is what a completed room shows: the session it created.

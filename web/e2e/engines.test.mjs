@@ -22,7 +22,7 @@ import { fileURLToPath } from "node:url";
 import { mixedPDF, longPDF } from "./lib/pdf.mjs";
 import { startServer } from "./lib/server.mjs";
 import { launch, engine } from "./lib/engine.mjs";
-import { enginePages, assertClean } from "./lib/room.mjs";
+import { enginePages, assertClean, createSession } from "./lib/room.mjs";
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const T = { timeout: 240000 };
@@ -423,16 +423,16 @@ test("dialogs: a participant added after a marked field error, edited, and the s
   tx = await srv.transaction(r.transactionId);
   assert.equal(tx.participants[1].lastName, "Sellers");
 
-  // The session checklist names who has no tag, and the create button waits for them.
+  // The session check names who has nothing to sign, and the create button waits for them.
   await page.click("[data-control='create-session']");
-  await page.waitForSelector('#session-dialog [data-check="participant-tags"]', { visible: true });
+  await page.waitForSelector('#session-dialog [data-finding="participant_signs_nothing"]', { visible: true });
   const check = await page.eval(() => ({
-    text: document.querySelector('#session-dialog [data-check="participant-tags"]').textContent,
-    ok: document.querySelector('#session-dialog [data-check="participant-tags"]').hasAttribute("data-ok"),
+    text: document.querySelector('#session-dialog [data-finding="participant_signs_nothing"]').textContent,
+    blocked: document.querySelector("#session-dialog [data-checklist]").hasAttribute("data-blocked"),
     disabled: document.querySelector("#session-dialog [data-control='confirm-create-session']").disabled,
   }));
-  assert.match(check.text, /Pat Buyer has no tag yet\./);
-  assert.equal(check.ok, false);
+  assert.match(check.text, /Pat Buyer has nothing to sign/);
+  assert.equal(check.blocked, true);
   assert.equal(check.disabled, true);
   await page.screenshot("engines-session-checklist");
   await page.press("Escape");
@@ -506,8 +506,7 @@ test("a newcomer at 1024×768 on the printed demo room: tags for two people on t
   await page.screenshot("engines-newcomer-edits");
 
   await page.click("[data-control='create-session']");
-  await page.waitForSelector('#session-dialog [data-check="valid"][data-ok]', { visible: true });
-  await page.click("#session-dialog [data-control='confirm-create-session']");
+  await createSession(page);
   await page.waitForSelector("[data-room-summary]", { timeout: 30000 });
   await page.hooks();
   await page.waitForSelector(".viewer-page--rendered");

@@ -10,7 +10,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { makePDF } from "./lib/pdf.mjs";
-import { startServer, launchBrowser, artifacts } from "./lib/server.mjs";
+import { startServer, launchBrowser, artifacts, createSession } from "./lib/server.mjs";
 import { openRoom, savesDrawn } from "./lib/room.mjs";
 import { eventually } from "./lib/wait.mjs";
 
@@ -484,10 +484,10 @@ test("screenshots: the room at five sizes, each dialog, the field list and the c
   await page.locator("dialog[open]").waitFor({ state: "hidden" });
   await page.getByRole("button", { name: "Create e-signature session" }).click();
   const session = page.locator("#session-dialog");
-  await session.locator('[data-check="participant-tags"][data-ok]').waitFor();
+  await session.locator("[data-checklist][data-ready]").waitFor();
   assert.equal(await add.evaluate((d) => d.open), false, "a refused dialog, once closed, does not come back when the checklist is swapped in");
   await page.screenshot({ path: join(artifacts, "glance-dialog-session.png") });
-  await Promise.all([page.waitForURL(/\/rooms\//), session.getByRole("button", { name: "Create e-signature session" }).click()]);
+  await createSession(page);
   await page.locator("[data-room-summary]").waitFor();
   await page.locator(".viewer-page--rendered").first().waitFor();
   for (const [w, h] of [[1440, 900], [1280, 800], [1024, 768], [768, 1024], [390, 844]]) {

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { makePDF } from "./lib/pdf.mjs";
-import { startServer, launchBrowser, artifacts, submitted } from "./lib/server.mjs";
+import { startServer, launchBrowser, artifacts, createSession } from "./lib/server.mjs";
 import { openRoom } from "./lib/room.mjs";
 import { startMailCatcher } from "./lib/mail.mjs";
 
@@ -68,9 +68,9 @@ test("invitations speak the participant's language, else the room's", { timeout:
   await place("Élodie Vendeuse", { x: 400, y: 500 });
   await page.locator('[data-control="create-session"]').click();
   const dialog = page.locator("#session-dialog");
-  await dialog.locator('[data-check="participant-tags"][data-ok]').waitFor();
+  await dialog.locator("[data-checklist][data-ready]").waitFor();
   assert.ok(await dialog.locator('input[name="notify"]').isChecked(), "invitations are offered, ticked");
-  await submitted(page, () => dialog.locator('[data-control="confirm-create-session"]').click());
+  await createSession(page);
   await page.locator("[data-room-summary]").waitFor();
   await page.screenshot({ path: join(artifacts, "i18n-mail-completed.png") });
 

@@ -5,7 +5,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { mixedPDF } from "./lib/pdf.mjs";
-import { startServer, launchBrowser, artifacts, submitted, answerConfirm } from "./lib/server.mjs";
+import { startServer, launchBrowser, artifacts, answerConfirm, createSession } from "./lib/server.mjs";
 import { openRoom } from "./lib/room.mjs";
 
 let srv, browser, doc;
@@ -29,13 +29,13 @@ test("the checklist guides to a complete room, then the session is created", asy
   const dialog = page.locator("#session-dialog");
   await open.click();
   await dialog.locator("[data-checklist]").waitFor();
-  const todo = dialog.locator('[data-check="participant-tags"]');
-  assert.equal(await todo.getAttribute("data-ok"), null, "participants without tags are not ready");
-  assert.match(await todo.textContent(), /Pat Buyer has no tag yet\.[\s\S]*Robin Seller has no tag yet\./);
+  const todo = dialog.locator('[data-finding="participant_signs_nothing"]');
+  assert.ok(await dialog.locator("[data-checklist][data-blocked]").count(), "participants without tags are not ready");
+  assert.deepEqual(await todo.locator(".checklist__problem").allTextContents(), ["Pat Buyer has nothing to sign: add a signature or initials for them.", "Robin Seller has nothing to sign: add a signature or initials for them."]);
   assert.ok(await dialog.getByRole("button", { name: "Create e-signature session" }).isDisabled());
   await page.screenshot({ path: join(artifacts, "session-checklist.png") });
   // The fix link closes the dialog and leads to the palette.
-  await dialog.getByRole("link", { name: "Place tags" }).click();
+  await dialog.getByRole("link", { name: "Place tags" }).first().click();
   await dialog.waitFor({ state: "hidden" });
 
   // A tag for each participant.
@@ -51,10 +51,10 @@ test("the checklist guides to a complete room, then the session is created", asy
   await place("Robin Seller", "SIGNATURETEMPLATE", { x: 400, y: 500 });
 
   await open.click();
-  await dialog.locator('[data-check="participant-tags"][data-ok]').waitFor();
+  await dialog.locator("[data-checklist][data-ready]").waitFor();
   assert.equal(await dialog.locator(".checklist__item--todo").count(), 0);
   assert.ok(await dialog.getByLabel("E-mail each participant an invitation").isChecked(), "invitations are offered, ticked");
-  await submitted(page, () => dialog.getByRole("button", { name: "Create e-signature session" }).click());
+  await createSession(page);
   await page.locator("[data-room-summary]").waitFor();
   assert.equal(await page.locator("[data-summary-transaction]").textContent(), r.transactionId);
   assert.equal(await page.locator("[data-palette]").count(), 0, "the room is read-only");
@@ -106,8 +106,7 @@ test("a newcomer on the printed demo room: tags for two people on two documents,
 
   await page.getByRole("button", { name: "Create e-signature session" }).click();
   const dialog = page.locator("#session-dialog");
-  await dialog.locator('[data-check="valid"][data-ok]').waitFor();
-  await submitted(page, () => dialog.getByRole("button", { name: "Create e-signature session" }).click());
+  await createSession(page);
   await page.locator("[data-room-summary]").waitFor();
 
   tx = await srv.transaction(transactionId);

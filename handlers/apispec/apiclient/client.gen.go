@@ -1542,12 +1542,21 @@ type Transaction struct {
 	NotifyParticipants *struct {
 		Email *bool `json:"email,omitempty"`
 	} `json:"notifyParticipants,omitempty"`
-	Participants        []Participant     `json:"participants"`
-	PersonalizedMessage *string           `json:"personalizedMessage,omitempty"`
-	ReferenceId         string            `json:"referenceId"`
-	SendFinalEnoteTo    []string          `json:"sendFinalEnoteTo"`
-	SigningOrder        *bool             `json:"signingOrder,omitempty"`
-	Status              TransactionStatus `json:"status"`
+	Participants        []Participant `json:"participants"`
+	PersonalizedMessage *string       `json:"personalizedMessage,omitempty"`
+	ReferenceId         string        `json:"referenceId"`
+
+	// Review Only in this operation's answer (and MCP's update_transaction):
+	// the pre-send check of the transaction as replaced, as
+	// `GET /api/v1/transactions/{id}/review` answers its findings,
+	// blocking ones first. Nothing is refused for them. Printed words
+	// (`tag_covers_text`) are checked only for documents whose words
+	// were read before (by the review route or a Markup Room's
+	// check), so a replace starts no PDF work.
+	Review           *[]ReviewFinding  `json:"review,omitempty"`
+	SendFinalEnoteTo []string          `json:"sendFinalEnoteTo"`
+	SigningOrder     *bool             `json:"signingOrder,omitempty"`
+	Status           TransactionStatus `json:"status"`
 
 	// TaggingOrganizationId The organization that tags the documents (the owner).
 	TaggingOrganizationId *string   `json:"taggingOrganizationId,omitempty"`

@@ -152,3 +152,19 @@ export function clickable(page, sel, message = `${sel} takes a click`) {
     { message, interval: 150 },
   );
 }
+
+/**
+ * Creates the e-signature session from the open session dialog on an
+ * engine page (engine.mjs) once its check is in and nothing blocks
+ * ([data-checklist][data-ready]): its button, then, when the check warns
+ * (the form asks once, data-confirm), "Create anyway" in the page's
+ * confirm dialog.
+ */
+export async function createSession(page) {
+  await page.waitForSelector("#session-dialog [data-checklist][data-ready]", { visible: true, timeout: 30000 });
+  const asks = await page.eval(() => document.querySelector("#session-complete-form").hasAttribute("data-confirm"));
+  await page.click("#session-dialog [data-control='confirm-create-session']");
+  if (!asks) return;
+  await page.waitForSelector("[data-confirm-dialog][open] [data-confirm-ok]", { visible: true });
+  await page.click("[data-confirm-dialog][open] [data-confirm-ok]");
+}

@@ -154,6 +154,24 @@ export async function submitted(page, action) {
   await Promise.all([page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/rooms/")), action()]);
 }
 
+/**
+ * Creates the e-signature session from the open session dialog once its
+ * check is in ([data-checklist][data-ready]: nothing blocks): its button,
+ * then — when the check warns, the form asks once (data-confirm) — "Create
+ * anyway" in the page's confirm dialog; resolves once the POST answered.
+ */
+export async function createSession(page) {
+  const dialog = page.locator("#session-dialog");
+  await dialog.locator("[data-checklist][data-ready]").waitFor();
+  const button = dialog.locator('[data-control="confirm-create-session"]');
+  if (!(await page.locator("#session-complete-form").evaluate((f) => f.hasAttribute("data-confirm")))) {
+    await submitted(page, () => button.click());
+    return;
+  }
+  await button.click();
+  await submitted(page, () => page.locator("[data-confirm-dialog][open] [data-confirm-ok]").click());
+}
+
 /** Collects console errors/warnings and page errors of a page. */
 export function watchProblems(page) {
   const problems = [];

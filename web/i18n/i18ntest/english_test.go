@@ -13,19 +13,19 @@ import (
 func TestEnglishLeftFindsTheCatalogsEnglish(t *testing.T) {
 	es, _ := i18n.Lookup("es")
 	l := i18n.New(es)
-	page := `<p>` + i18n.English().T("room.checklist.documents.problem") + `</p>` +
-		`<button aria-label="` + i18n.English().T("room.checklist.everyone_tags.problem", "name", "Pat") + `">x</button>` +
-		`<p>` + l.T("room.checklist.participants.problem") + `</p><code>esign_pending</code>`
-	left := EnglishLeft(t, Words(page), "es", "room.")
-	for _, want := range []string{"room.checklist.documents.problem: Add a document to the room.", "room.checklist.everyone_tags.problem: has no tag yet."} {
+	page := `<p>` + i18n.English().T("review.finding.no_documents") + `</p>` +
+		`<button aria-label="` + i18n.English().T("review.finding.participant_signs_nothing", "participant", "Pat") + `">x</button>` +
+		`<p>` + l.T("review.finding.no_participants") + `</p><code>esign_pending</code>`
+	left := EnglishLeft(t, Words(page), "es", "review.")
+	for _, want := range []string{"review.finding.no_documents: The transaction has no document.", "review.finding.participant_signs_nothing: has nothing to sign: add a signature or initials for them."} {
 		if !slices.Contains(left, want) {
 			t.Errorf("missed %q in %q", want, left)
 		}
 	}
-	if slices.ContainsFunc(left, func(s string) bool { return s == "room.checklist.participants.problem: Add the people who will sign." }) {
+	if slices.ContainsFunc(left, func(s string) bool { return s == "review.finding.no_participants: The transaction has no participant." }) {
 		t.Errorf("the Spanish sentence was taken for English: %q", left)
 	}
-	if got := EnglishLeft(t, Words(`<p>`+l.T("room.checklist.documents.problem")+`</p>`), "es", "room."); len(got) != 0 {
+	if got := EnglishLeft(t, Words(`<p>`+l.T("review.finding.no_documents")+`</p>`), "es", "review."); len(got) != 0 {
 		t.Errorf("a Spanish page has English left: %q", got)
 	}
 }

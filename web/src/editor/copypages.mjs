@@ -43,37 +43,50 @@ export function createCopyToPages({ dialog, editor, viewer, bus, signal }) {
     e.preventDefault();
     const which = form.elements.which.value;
     const text = which === "list" ? list.value : which;
-    const els = editor.selectedEls;
-    const out = [];
-    const targets = new Set();
-    for (const el of els) {
-      const from = viewer.pageOf(el);
-      const docPages = viewer.pages.filter((p) => p.el.dataset.documentId === from.el.dataset.documentId);
-      const r = parsePages(text, docPages.length);
-      if (r.error) {
-        showError(r.error);
-        list.focus();
-        return;
-      }
-      const f = editor.current(el);
-      for (const n of r.pages) {
-        if (n === from.number) continue;
-        const to = docPages.find((p) => p.number === n);
-        if (!to) continue;
-        targets.add(`${to.el.dataset.documentId}/${n}`);
-        out.push({ page: to, fields: { ...f, ...copyToPage({ x: f.x, y: f.y, width: f.width, height: f.height }, asPage(from), asPage(to)), page: n } });
-      }
+    const done = copyToPages({ editor, viewer, bus }, editor.selectedEls, (n) => parsePages(text, n));
+    if (done.error) {
+      showError(done.error);
+      list.focus();
+      return;
     }
-    if (!out.length) {
+    if (!done.copied) {
       showError(t("editor.copy_pages.nothing"));
       return;
     }
     showError("");
     dialog.close();
+  });
+  return dialog;
+}
+
+/**
+ * Copies each of els to the pages pagesOf(pageCount) gives for its document
+ * ({pages} or {error}), at the same place relative to each page's box, in
+ * one request and one undo step (the session check's "Add initials to
+ * pages 4–6" too). Answers {error}, or {copied}: how many copies went.
+ */
+export function copyToPages({ editor, viewer, bus }, els, pagesOf) {
+  const out = [];
+  const targets = new Set();
+  for (const el of els) {
+    const from = viewer.pageOf(el);
+    const docPages = viewer.pages.filter((p) => p.el.dataset.documentId === from.el.dataset.documentId);
+    const r = pagesOf(docPages.length);
+    if (r.error) return r;
+    const f = editor.current(el);
+    for (const n of r.pages) {
+      if (n === from.number) continue;
+      const to = docPages.find((p) => p.number === n);
+      if (!to) continue;
+      targets.add(`${to.el.dataset.documentId}/${n}`);
+      out.push({ page: to, fields: { ...f, ...copyToPage({ x: f.x, y: f.y, width: f.width, height: f.height }, asPage(from), asPage(to)), page: n } });
+    }
+  }
+  if (out.length) {
     editor.run(createGroup(editor, out, t("editor.undo.copy_to_pages"), { select: false }).then(() => {
       bus.emit("copied", { tags: out.length, pages: targets.size });
       bus.emit("status", { message: t("editor.copy_pages.done", { tags: t("editor.count.tags", { count: out.length }), pages: t("editor.count.pages", { count: targets.size }) }) });
     }));
-  });
-  return dialog;
+  }
+  return { copied: out.length };
 }

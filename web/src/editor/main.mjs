@@ -83,7 +83,6 @@ async function start(prev) {
   createThumbnails(viewer, bus, signal);
   createPageEdits(bus, net, signal);
   createUpload(signal);
-  wireChecklistLinks(signal);
   const status = document.querySelector("[data-save-status]");
   const setStatus = (text, kind = "") => {
     if (!status) return;
@@ -100,6 +99,7 @@ async function start(prev) {
     lifetime.abort();
     viewer.destroy();
   };
+  wireChecklistLinks(signal, state);
   state.snapshot = () => ({ zoom: viewer.zoom, fit: viewer.fit, scrollTop: root.scrollTop, scrollLeft: root.scrollLeft, sheet: state.sheets?.open });
   if (!("editable" in root.dataset)) {
     state.sheets = createSheets({ editor: null, palette: null, bus, viewer, signal });
