@@ -2,10 +2,7 @@ package handlers
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"os"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -36,65 +33,48 @@ var messageCalls = map[string]int{
 func problemMessagesInSource(t *testing.T) []problemMessage {
 	t.Helper()
 	var out []problemMessage
-	fset := token.NewFileSet()
-	for _, dir := range []string{"../models", "."} {
-		names, err := filepath.Glob(filepath.Join(dir, "*.go"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, name := range names {
-			if strings.HasSuffix(name, "_test.go") {
-				continue
-			}
-			src, err := os.ReadFile(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			f, err := parser.ParseFile(fset, name, src, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ast.Inspect(f, func(n ast.Node) bool {
-				call, ok := n.(*ast.CallExpr)
-				if !ok {
-					return true
-				}
-				var fn string
-				switch f := call.Fun.(type) {
-				case *ast.SelectorExpr:
-					fn = f.Sel.Name
-				case *ast.Ident:
-					fn = f.Name
-				}
-				idx, ok := messageCalls[fn]
-				if !ok || len(call.Args) <= idx {
-					return true
-				}
-				lit, ok := call.Args[idx].(*ast.BasicLit)
-				if !ok || lit.Kind != token.STRING {
-					return true
-				}
-				id, err := strconv.Unquote(lit.Value)
-				if err == nil && strings.Contains(id, " ") {
-					// A sentence where a message id belongs: words made
-					// in English outside the catalogs (docs/words.md).
-					out = append(out, problemMessage{id: id, at: fset.Position(lit.Pos()).String()})
-					return true
-				}
-				if err != nil || !strings.Contains(id, ".") {
-					return true // not an id (another package's Add)
-				}
-				m := problemMessage{id: id, at: fset.Position(lit.Pos()).String()}
-				for i := idx + 1; i+1 < len(call.Args); i += 2 {
-					if a, ok := call.Args[i].(*ast.BasicLit); ok && a.Kind == token.STRING {
-						name, _ := strconv.Unquote(a.Value)
-						m.args = append(m.args, name)
-					}
-				}
-				out = append(out, m)
+	fset, files := productSource(t)
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
 				return true
-			})
-		}
+			}
+			var fn string
+			switch f := call.Fun.(type) {
+			case *ast.SelectorExpr:
+				fn = f.Sel.Name
+			case *ast.Ident:
+				fn = f.Name
+			}
+			idx, ok := messageCalls[fn]
+			if !ok || len(call.Args) <= idx {
+				return true
+			}
+			lit, ok := call.Args[idx].(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				return true
+			}
+			id, err := strconv.Unquote(lit.Value)
+			if err == nil && strings.Contains(id, " ") {
+				// A sentence where a message id belongs: words made
+				// in English outside the catalogs (docs/words.md).
+				out = append(out, problemMessage{id: id, at: fset.Position(lit.Pos()).String()})
+				return true
+			}
+			if err != nil || !strings.Contains(id, ".") {
+				return true // not an id (another package's Add)
+			}
+			m := problemMessage{id: id, at: fset.Position(lit.Pos()).String()}
+			for i := idx + 1; i+1 < len(call.Args); i += 2 {
+				if a, ok := call.Args[i].(*ast.BasicLit); ok && a.Kind == token.STRING {
+					name, _ := strconv.Unquote(a.Value)
+					m.args = append(m.args, name)
+				}
+			}
+			out = append(out, m)
+			return true
+		})
 	}
 	return out
 }

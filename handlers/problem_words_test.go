@@ -21,28 +21,7 @@ import (
 func problemCodesInSource(t *testing.T) map[string]string {
 	t.Helper()
 	codes := map[string]string{}
-	fset := token.NewFileSet()
-	var files []*ast.File
-	for _, dir := range []string{"../models", "."} {
-		names, err := filepath.Glob(filepath.Join(dir, "*.go"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, name := range names {
-			if strings.HasSuffix(name, "_test.go") {
-				continue
-			}
-			src, err := os.ReadFile(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			f, err := parser.ParseFile(fset, name, src, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			files = append(files, f)
-		}
-	}
+	fset, files := productSource(t)
 	// A code may be a named constant (models.CodeBidiControl): its value.
 	consts := map[string]*ast.BasicLit{}
 	for _, f := range files {
@@ -195,4 +174,33 @@ func TestEveryProblemCodeIsACode(t *testing.T) {
 			t.Errorf("%s: English title %q, problemTypes says %q", pt.Slug, got, pt.Title)
 		}
 	}
+}
+
+// productSource parses the product's Go files of models and handlers (not
+// their tests), the source the problem tests read.
+func productSource(t *testing.T) (*token.FileSet, []*ast.File) {
+	t.Helper()
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, dir := range []string{"../models", "."} {
+		names, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range names {
+			if strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			src, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := parser.ParseFile(fset, name, src, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, f)
+		}
+	}
+	return fset, files
 }
