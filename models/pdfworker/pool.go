@@ -130,12 +130,22 @@ func (p *Pool) Do(ctx context.Context, req Request) (json.RawMessage, error) {
 		return nil, err
 	}
 	defer release()
-	w, err := p.take(ctx)
-	if err != nil {
-		return nil, err
-	}
 	req.Timeout = p.o.Timeout
-	res, err := w.run(ctx, req, p.o)
+	var (
+		w   *worker
+		res json.RawMessage
+	)
+	for tries := 1; ; tries++ {
+		if w, err = p.take(ctx); err != nil {
+			return nil, err
+		}
+		res, err = w.run(ctx, req, p.o)
+		if !errors.Is(err, errNotTaken) || tries == maxTries {
+			break
+		}
+		p.o.Logger.Warn("pdf worker gone before it read a job; the job goes to another", "pid", w.pid, "job", req.Kind)
+		p.retire(w)
+	}
 	p.stats.jobs.Add(1)
 	var le *LimitError
 	if errors.As(err, &le) {
@@ -149,6 +159,10 @@ func (p *Pool) Do(ctx context.Context, req Request) (json.RawMessage, error) {
 	}
 	return res, err
 }
+
+// maxTries bounds how many workers one job is offered to when each goes
+// before reading it.
+const maxTries = 3
 
 func reasonPos(r Reason) int {
 	for i, x := range reasonIndex {

@@ -254,6 +254,35 @@ func TestAWorkerThatDiesMidJobIsReplaced(t *testing.T) {
 	}
 }
 
+// TestAJobGoesToAnotherWorkerWhenItsWorkerWentIdle: a warm worker killed
+// while it waited for work (by an operator, or the kernel) never read the
+// next job, so that job is given to a fresh worker instead of failing. The
+// worker is stopped first, so that the pool still takes it for alive and
+// sends it the job, and killed while the job waits unread.
+func TestAJobGoesToAnotherWorkerWhenItsWorkerWentIdle(t *testing.T) {
+	p := newPool(t, pdfworker.Options{Size: 1})
+	victim := pid(t, p)
+	if err := syscall.Kill(victim, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		_ = syscall.Kill(victim, syscall.SIGKILL)
+	}()
+	if next := pid(t, p); next == victim {
+		t.Fatal("the killed worker answered")
+	}
+	s := p.Stats()
+	if s.Jobs != 2 {
+		t.Errorf("stats %+v, want 2 jobs", s)
+	}
+	for reason, n := range s.Killed {
+		if n != 0 {
+			t.Errorf("the idle worker's death was counted as a job's kill (%s: %d)", reason, n)
+		}
+	}
+}
+
 func TestBusyCancelledAndRecycled(t *testing.T) {
 	p := newPool(t, pdfworker.Options{Size: 1, Wait: 100 * time.Millisecond, MaxJobs: 2})
 	first := pid(t, p)

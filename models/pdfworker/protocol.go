@@ -1,6 +1,7 @@
 package pdfworker
 
 import (
+	"bufio"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -73,6 +74,14 @@ func writeFrame(w io.Writer, v any) error {
 	}
 	_, err = w.Write(b)
 	return err
+}
+
+// writeAck writes the empty frame that acknowledges a job, and flushes it.
+func writeAck(w *bufio.Writer) error {
+	if _, err := w.Write([]byte{0, 0, 0, 0}); err != nil {
+		return err
+	}
+	return w.Flush()
 }
 
 // readFrame reads one frame of at most limit bytes; a longer one is

@@ -73,6 +73,12 @@ func Serve(in io.Reader, out io.Writer, handle Handler) error {
 		if err != nil {
 			return err
 		}
+		// An empty frame says the job was read: a worker that dies before
+		// it (killed while idle) never had the job, which the pool then
+		// gives to another worker.
+		if err := writeAck(bw); err != nil {
+			return err
+		}
 		a := serveOne(b, handle)
 		if err := writeFrame(bw, a); err != nil {
 			return err

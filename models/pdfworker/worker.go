@@ -150,16 +150,21 @@ func (w *worker) run(ctx context.Context, req Request, o Options) (json.RawMessa
 	}
 	if err := writeFrame(w.stdin, req); err != nil {
 		w.broken = true
-		return nil, w.died(fmt.Errorf("send the job: %w", err), used, o)
+		return nil, w.notTaken(err)
 	}
 	type reply struct {
-		b   []byte
-		err error
+		b     []byte
+		err   error
+		taken bool
 	}
 	got := make(chan reply, 1)
 	go func() {
+		if _, err := readFrame(w.stdout, 0); err != nil {
+			got <- reply{err: err}
+			return
+		}
 		b, err := readFrame(w.stdout, o.MaxOutput)
-		got <- reply{b, err}
+		got <- reply{b, err, true}
 	}()
 	deadline := time.NewTimer(o.Timeout + killGrace)
 	defer deadline.Stop()
@@ -169,6 +174,9 @@ func (w *worker) run(ctx context.Context, req Request, o Options) (json.RawMessa
 	for {
 		select {
 		case r := <-got:
+			if !r.taken && w.killedFor == "" {
+				return nil, w.notTaken(r.err)
+			}
 			return w.answer(r.b, r.err, o)
 		case <-poll.C:
 			if rss, err := residentBytes(w.pid); err == nil {
@@ -192,12 +200,28 @@ func (w *worker) run(ctx context.Context, req Request, o Options) (json.RawMessa
 		case <-w.exited:
 			// Whatever it wrote before it went is read to its end first.
 			r := <-got
+			if !r.taken && w.killedFor == "" {
+				return nil, w.notTaken(r.err)
+			}
 			if r.err == nil {
 				return w.answer(r.b, nil, o)
 			}
 			return nil, w.died(r.err, used, o)
 		}
 	}
+}
+
+// errNotTaken reports a worker that went before it read the job (killed
+// while it waited for work): the job did not run, and the pool gives it to
+// another worker.
+var errNotTaken = errors.New("pdf worker: gone before it read the job")
+
+// notTaken stops w, which went before acknowledging its job.
+func (w *worker) notTaken(cause error) error {
+	w.broken = true
+	_ = w.cmd.Process.Kill()
+	<-w.exited
+	return fmt.Errorf("%w: %v", errNotTaken, cause)
 }
 
 // answer decodes a worker's reply to a job (or the error reading it).
