@@ -7,7 +7,7 @@
 // them; they never query anything. The package may import types from package
 // models, nothing else of the application. Every page must stay within the
 // Content-Security-Policy: no inline <script>, no on…= handler attributes and
-// no style="…" attributes; behaviour lives in static/js, looks in static/css.
+// no style="…" attributes; behaviour lives in static/js, looks in static/css (written in web/src/css).
 package templates
 
 //go:generate go tool templ generate -path .

@@ -1,38 +1,63 @@
 #!/usr/bin/env node
-// Bundles the editor's ES modules (web/src/editor/) into static/js/editor.js
-// with the esbuild pinned in package.json. The bundle is committed, so
-// `go run` needs no Node.
+// Builds what the Go binary serves from the front end's sources, with the
+// esbuild pinned in package.json. The outputs are committed, so `go run`
+// needs no Node:
 //
-//   npm run build              write static/js/editor.js
-//   npm run build -- --check   exit 1 when the committed bundle is stale (CI)
+//   web/src/editor/main.mjs (and its modules) → static/js/editor.js
+//   web/src/css/app.css                       → static/css/app.css
+//   web/src/css/editor.css                    → static/css/editor.css
+//
+// The stylesheets are written by hand, with their comments, in web/src/css/;
+// what is served is the same rules minified (the room's JS+CSS gzip budget,
+// docs/frontend.md). Nothing is lowered: no browser target, so logical
+// properties, :has() and nesting reach the browser as written.
+//
+//   npm run build              write the outputs that changed
+//   npm run build -- --check   exit 1 when a committed output is stale (CI)
 import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const out = join(root, "static", "js", "editor.js");
-const result = await build({
-  entryPoints: [join(root, "web", "src", "editor", "main.mjs")],
-  bundle: true,
-  format: "iife",
-  minify: true,
-  target: "es2020",
-  legalComments: "none",
-  write: false,
-  logLevel: "warning",
-});
-const code = Buffer.from(result.outputFiles[0].contents);
-const current = existsSync(out) ? readFileSync(out) : null;
-if (process.argv.includes("--check")) {
-  if (!current || !current.equals(code)) {
-    console.error("static/js/editor.js is stale: run `npm run build` and commit it");
-    process.exit(1);
+
+/** The outputs: the served file (relative to the repository) and how esbuild makes it. */
+const outputs = [
+  {
+    out: "static/js/editor.js",
+    options: { entryPoints: [join(root, "web", "src", "editor", "main.mjs")], bundle: true, format: "iife", target: "es2020" },
+  },
+  ...["app", "editor"].map((name) => ({
+    out: `static/css/${name}.css`,
+    options: {
+      entryPoints: [join(root, "web", "src", "css", `${name}.css`)],
+      // One line that says where the rules are written (seen in a diff or a conflict).
+      banner: { css: `/* built from web/src/css/${name}.css by npm run build: edit that file */` },
+    },
+  })),
+];
+
+const check = process.argv.includes("--check");
+let stale = 0;
+for (const { out, options } of outputs) {
+  const result = await build({ ...options, minify: true, legalComments: "none", write: false, logLevel: "warning" });
+  const code = Buffer.from(result.outputFiles[0].contents);
+  const path = join(root, out);
+  const current = existsSync(path) ? readFileSync(path) : null;
+  const fresh = current !== null && current.equals(code);
+  if (check) {
+    if (!fresh) {
+      console.error(`${out} is stale: run \`npm run build\` and commit it`);
+      stale++;
+    }
+  } else if (!fresh) {
+    writeFileSync(path, code);
+    console.log(`build: wrote ${out} (${code.length} bytes)`);
+  } else {
+    console.log(`build: ${out} unchanged`);
   }
-  console.log("build: static/js/editor.js is current");
-} else if (!current || !current.equals(code)) {
-  writeFileSync(out, code);
-  console.log(`build: wrote static/js/editor.js (${code.length} bytes)`);
-} else {
-  console.log("build: static/js/editor.js unchanged");
+}
+if (check) {
+  if (stale) process.exit(1);
+  console.log(`build: ${outputs.map((o) => o.out).join(", ")} are current`);
 }

@@ -50,6 +50,9 @@ export async function startServer(extraEnv = {}) {
   if (pg) extraEnv = { DATABASE_URL: pg.url, MARKUPROOM_DEMO: "true", ...extraEnv };
   const dataDir = mkdtempSync(join(tmpdir(), "markuproom-e2e-"));
   const bin = join(dataDir, "markuproom");
+  // What the binary embeds from web/src (the editor's bundle, the stylesheets) must be built:
+  // a test of an unbuilt change would test the old one.
+  execFileSync("node", ["web/scripts/build.mjs", "--check"], { stdio: ["ignore", "ignore", "inherit"] });
   execFileSync("go", ["build", "-o", bin, "./cmd/markuproom"], { stdio: "inherit" });
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;

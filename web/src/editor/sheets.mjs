@@ -1,4 +1,4 @@
-// Narrow screens (see "Every screen" in static/css/editor.css): the dock
+// Narrow screens (see "Every screen" in web/src/css/editor.css): the dock
 // under the pages opens the documents, the people, the palette and the
 // selected tag's properties as sheets, and moves the selected tag with
 // arrow buttons. A sheet is a modal while open: focus moves into it, the
