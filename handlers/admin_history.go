@@ -49,6 +49,9 @@ func historyWords(l *i18n.Localizer, e models.TransactionEvent) string {
 	case models.PageRestoredSummary:
 		return restoredWords(l, s)
 	case models.DocumentAddedSummary:
+		if s.TagsRestored != nil {
+			return l.T("admin.history.document_restored", "title", s.DocumentTitle, "tags", historyTags(l, *s.TagsRestored))
+		}
 		return l.T("admin.history.document_added", "title", s.DocumentTitle, "pages", l.T("admin.history.pages", "count", s.Pages))
 	case models.DocumentRemovedSummary:
 		return l.T("admin.history.document_removed", "title", s.DocumentTitle, "tags", historyTags(l, s.TagsRemoved))

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/markuproom/markuproom/models/modelstest"
+	"github.com/markuproom/markuproom/models/pdf/pdftest"
 )
 
 // The console's history names who a room change came from and what it
@@ -131,6 +132,55 @@ func TestAdminHistoryNamesAPIReplaceChanges(t *testing.T) {
 			if !strings.Contains(page, want) {
 				t.Errorf("history lacks %q", want)
 			}
+		}
+	})
+}
+
+// Undoing a document's and a participant's removal reads as a restore, not
+// as an upload or an addition, and creating the e-signature session reads
+// as that, not as a replace that changed nothing (issue 40, item 3).
+func TestAdminHistorySaysWhatUndoAndSessionDid(t *testing.T) {
+	t.Parallel()
+	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
+		s := newServer(t, env)
+		tenant := env.NewTenant(t, "Acme")
+		newAdmin(t, env, tenant.Org.ID, "ada@example.com")
+		tr := openTagRoom(t, s, tenant, nil)
+		people := tr.participantIDs(t)
+		tr.upload(tr.csrf, "second.pdf", pdftest.ThreePages(t), false).status(http.StatusSeeOther)
+		tr.add(t, tagForm(people[0]))
+		tr.add(t, tagForm(people[1], "x", "300"))
+		tr.add(t, tagForm(people[0], "documentPosition", "1", "x", "20"))
+		tr.add(t, tagForm(people[1], "documentPosition", "1", "x", "300"))
+
+		docs := tr.docs(t)
+		done := removal(t, tr.send(http.MethodPost, tr.path+"/documents/1/remove", url.Values{"current": {docs[1].ID}}).status(http.StatusOK))
+		tr.send(http.MethodPost, done["restoreUrl"].(string), tr.roomIDs(t)).status(http.StatusOK)
+		gone := removal(t, tr.send(http.MethodPost, tr.path+"/participants/"+url.PathEscape(people[1])+"/remove", url.Values{}).status(http.StatusOK))
+		tr.send(http.MethodPost, gone["restoreUrl"].(string), tr.roomIDs(t)).status(http.StatusOK)
+		tr.b.post(tr.path+"/complete", url.Values{"csrf": {tr.csrf}}).status(http.StatusSeeOther)
+
+		b, _ := adminSignIn(t, s, "ada@example.com", "correct horse")
+		page := b.get("/admin/transactions/" + tr.room.TransactionID).status(http.StatusOK).Body.String()
+		for _, want := range []string{
+			"Document “Addendum” added (3 pages)",
+			"Document “Addendum” removed with 2 tags",
+			"Document “Addendum” restored with 2 tags",
+			"Participant “Robin Seller” restored",
+			"E-signature session created with 2 documents, 4 tags and 2 participants",
+			"Markup Room closed: its e-signature session was created",
+		} {
+			if !strings.Contains(page, want) {
+				t.Errorf("history lacks %q", want)
+			}
+		}
+		for _, vague := range []string{"Replaced (same number", "Participant “Robin Seller” added"} {
+			if strings.Contains(page, vague) {
+				t.Errorf("history still reads %q", vague)
+			}
+		}
+		if n := strings.Count(page, ">Document “Addendum” added"); n != 1 {
+			t.Errorf("the upload and its undo read “added” %d times, want once (the upload)", n)
 		}
 	})
 }

@@ -15,9 +15,15 @@ import (
 // added, removed, renamed or changed by name, then the counts the names do
 // not already say; a replace that names nothing (entries written before the
 // names were kept, a change of tags only) reads “Replaced: …” with counts.
+// A room's replace says why it was made (ReplacedSummary.Reason): the
+// e-signature session created, a participant's removal undone.
 func replacedWords(l *i18n.Localizer, s models.ReplacedSummary) string {
 	var parts []string
 	for _, n := range s.ParticipantsAdded {
+		if s.Reason == models.ReasonParticipantRestored {
+			parts = append(parts, l.T("admin.history.participant_restored", "name", n))
+			continue
+		}
 		parts = append(parts, l.T("admin.history.participant_added", "name", n))
 	}
 	for _, n := range s.ParticipantsRemoved {
@@ -55,6 +61,10 @@ func replacedWords(l *i18n.Localizer, s models.ReplacedSummary) string {
 		if c.count.Before != c.count.After && !named[c.id] {
 			parts = append(parts, l.T(c.id, "before", c.count.Before, "after", c.count.After))
 		}
+	}
+	if len(parts) == 0 && s.Reason == models.ReasonRoomCompleted {
+		return l.T("admin.history.session_created", "documents", l.T("admin.history.documents", "count", s.Documents.After),
+			"tags", historyTags(l, s.Tags.After), "participants", l.T("admin.history.participants", "count", s.Participants.After))
 	}
 	if len(parts) == 0 {
 		return l.T("admin.history.replaced_same")

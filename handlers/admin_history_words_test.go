@@ -9,10 +9,13 @@ import (
 )
 
 // An undo says which page edit it undid; a batch counts its tags by type;
-// entries written before those were kept still read.
+// the undo of a removal says "restored" and the session's replace says the
+// session was created (issue 40, item 3); entries written before those
+// were kept still read.
 func TestHistoryWordsOfUndoAndBatch(t *testing.T) {
 	t.Parallel()
 	two, three, one := 2, 3, 1
+	same := func(n int) models.Count { return models.Count{Before: n, After: n} }
 	for _, c := range []struct {
 		sum  models.HistorySummary
 		want string
@@ -25,6 +28,15 @@ func TestHistoryWordsOfUndoAndBatch(t *testing.T) {
 			Types: map[string]int{"SIGNATURETEMPLATE": 2, "DATETEMPLATE": 1}}, "Tags edited together: 2 tags added, 1 tag removed in “Lease” (2 Signature, 1 Date)"},
 		{models.TagsBatchSummary{Created: 1, Documents: []int{0}, DocumentTitles: []string{"Lease"}}, "Tags edited together: 1 tag added in “Lease”"},
 		{models.ReplacedSummary{Participants: models.Count{Before: 3, After: 2}}, "Replaced: participants 3 → 2"},
+		{models.DocumentAddedSummary{DocumentTitle: "Lease", Pages: 3, TagsRestored: &two}, "Document “Lease” restored with 2 tags"},
+		{models.DocumentAddedSummary{DocumentTitle: "Lease", Pages: 3}, "Document “Lease” added (3 pages)"},
+		{models.ReplacedSummary{Reason: models.ReasonRoomCompleted, Documents: same(1), Tags: same(4), Participants: same(2)},
+			"E-signature session created with 1 document, 4 tags and 2 participants"},
+		{models.ReplacedSummary{Documents: same(1), Tags: same(4), Participants: same(2)},
+			"Replaced (same number of documents, tags and participants)"},
+		{models.ReplacedSummary{Reason: models.ReasonParticipantRestored, ParticipantsAdded: []string{"Dana Doe"}, Participants: models.Count{Before: 1, After: 2}},
+			"Participant “Dana Doe” restored"},
+		{models.ReplacedSummary{ParticipantsAdded: []string{"Dana Doe"}, Participants: models.Count{Before: 1, After: 2}}, "Participant “Dana Doe” added"},
 		{models.RevisedSummary{DocumentTitle: "Lease", Moved: 12, Unchanged: 3, Flagged: 1},
 			"Document “Lease” revised: 12 tags moved, 3 unchanged, 1 needs a look"},
 		{models.RevisedSummary{DocumentTitle: "Lease", Moved: 1, Flagged: 2}, "Document “Lease” revised: 1 tag moved, 0 unchanged, 2 need a look"},

@@ -11,7 +11,8 @@ import (
 // Signing in lands on the console page the browser asked for before it was
 // sent to the sign-in page (issue 40, item 3), once; the sign-in page's own
 // address stays /admin/login; a page asked for by another browser, or none,
-// lands on the transactions.
+// lands on the transactions; an address named in the sign-in's own URL or
+// form is never followed (no open redirect).
 func TestSigningInLandsOnThePageAskedFor(t *testing.T) {
 	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
@@ -36,14 +37,23 @@ func TestSigningInLandsOnThePageAskedFor(t *testing.T) {
 			t.Errorf("signed in to %q, want the last page asked for", got)
 		}
 		// Once: the next sign-in of this browser (after signing out) goes to the transactions.
-		token := csrf(t, b.get("/admin/transactions").status(http.StatusOK).Body.String())
-		b.post("/admin/logout", url.Values{"csrf": {token}}).status(http.StatusSeeOther)
+		out := csrf(t, b.get("/admin/transactions").status(http.StatusOK).Body.String())
+		b.post("/admin/logout", url.Values{"csrf": {out}}).status(http.StatusSeeOther)
 		if got := signIn(b); got != "/admin/transactions" {
 			t.Errorf("a second sign-in went to %q, want /admin/transactions", got)
 		}
 		// Another browser asked for nothing.
 		if got := signIn(s.browser()); got != "/admin/transactions" {
 			t.Errorf("a fresh browser signed in to %q", got)
+		}
+		// No open redirect: an address named in the sign-in's URL or form is
+		// not followed, only a console page the browser itself asked for.
+		evil := s.browser()
+		token := csrf(t, evil.get("/admin/login?next=https://evil.example/admin").status(http.StatusOK).Body.String())
+		res := evil.post("/admin/login?next=//evil.example/admin", url.Values{"csrf": {token}, "email": {"ada@example.com"},
+			"password": {"correct horse"}, "next": {"https://evil.example/admin"}}).status(http.StatusSeeOther)
+		if got := res.Header().Get("Location"); got != "/admin/transactions" {
+			t.Errorf("a sign-in naming another site went to %q", got)
 		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -174,15 +175,18 @@ func adminLanding(c *gin.Context) string {
 }
 
 // isAdminPage tells whether next is a console page of this site to land
-// on: a path under /admin (not the sign-in page), no scheme, host or
-// backslash, at most maxAdminNext bytes.
+// on: a path under /admin (not the sign-in page), no scheme, host,
+// backslash or dot segment, at most maxAdminNext bytes.
 func isAdminPage(next string) bool {
 	if len(next) > maxAdminNext || strings.ContainsAny(next, "\\\r\n") || strings.HasPrefix(next, "//") {
 		return false
 	}
 	u, err := url.Parse(next)
-	if err != nil || u.Scheme != "" || u.Host != "" {
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || u.Opaque != "" {
 		return false
+	}
+	if clean := path.Clean(u.Path); clean != strings.TrimSuffix(u.Path, "/") && clean != u.Path {
+		return false // dot segments ("/admin/../x") would land outside the console
 	}
 	admin := route.Admin.Path()
 	return (u.Path == admin || strings.HasPrefix(u.Path, admin+"/")) && u.Path != route.AdminLogin.Path()

@@ -131,7 +131,7 @@ func auditRecipes() []auditRecipe {
 			f.ids["restoreUrl"] = removal(t, res)["restoreUrl"].(string)
 			return 0
 		}},
-		{"POST /rooms/:id/removals/:removal/restore", "participant.added", byRoom, func(t *testing.T, f *auditFixture) int64 {
+		{"POST /rooms/:id/removals/:removal/restore", "participant.restored", byRoom, func(t *testing.T, f *auditFixture) int64 {
 			f.tr.send(http.MethodPost, f.ids["restoreUrl"], f.tr.roomIDs(t)).status(http.StatusOK)
 			return 0
 		}},

@@ -60,9 +60,9 @@ func historyAudit(t *Transaction, actor Actor, summary HistorySummary) AuditEntr
 	case DocumentAddedSummary:
 		e.Action, e.TargetType, e.TargetID = "document.added", "document", s.DocumentID
 		e.Summary = fmt.Sprintf("Added %s (%s)", s.DocumentTitle, count(s.Pages, "page"))
-		if s.restored > 0 {
+		if s.TagsRestored != nil {
 			e.Action = "document.restored"
-			e.Summary = fmt.Sprintf("Restored the removed document %s with %s", s.DocumentTitle, count(s.restored-1, "tag"))
+			e.Summary = fmt.Sprintf("Restored the removed document %s with %s", s.DocumentTitle, count(*s.TagsRestored, "tag"))
 		}
 	case DocumentRemovedSummary:
 		e.Action, e.TargetType, e.TargetID = "document.removed", "document", s.DocumentID
@@ -113,6 +113,11 @@ func replacedAudit(e *AuditEntry, s ReplacedSummary, room bool) {
 		}
 	}
 	switch {
+	case s.Reason == ReasonRoomCompleted:
+		e.Summary = fmt.Sprintf("Replaced the transaction to create its e-signature session (version %d): %s, %s, %s", s.Version,
+			count(s.Documents.After, "document"), count(s.Participants.After, "participant"), count(s.Tags.After, "tag"))
+	case s.Reason == ReasonParticipantRestored && len(s.ParticipantsAdded) > 0:
+		participant("participant.restored", "Restored the removed participant "+strings.Join(s.ParticipantsAdded, ", "))
 	case len(s.ParticipantsAdded) > 0:
 		participant("participant.added", "Added participant "+strings.Join(s.ParticipantsAdded, ", "))
 	case len(s.ParticipantsRemoved) > 0:

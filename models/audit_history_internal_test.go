@@ -7,7 +7,7 @@ import "testing"
 func TestHistoryAuditWords(t *testing.T) {
 	t.Parallel()
 	tx := &Transaction{ID: "t1", OrganizationID: 7, ReferenceID: "ref-42"}
-	token := int64(3)
+	token, two := int64(3), 2
 	api, room := Actor{TokenID: &token}, Actor{Kind: HistoryActorRoom, Name: "Sam Sender"}
 	for _, c := range []struct {
 		actor   Actor
@@ -35,8 +35,13 @@ func TestHistoryAuditWords(t *testing.T) {
 			"room.tags_batch", "transaction:t1", "Placed 3 tags (1 date, 2 signature) on Lease.pdf"},
 		{room, &TagChangedSummary{Changed: []string{"position", "size"}, Page: 1, DocumentTitle: "Lease", TagID: "g1", Type: "SIGNATURETEMPLATE"},
 			"room.tag_changed", "tag:g1", "Changed the position and size of a signature tag on page 1 of Lease"},
-		{room, &DocumentAddedSummary{DocumentID: "d2", DocumentTitle: "second", Pages: 3, restored: 3}, "document.restored", "document:d2",
+		{room, &DocumentAddedSummary{DocumentID: "d2", DocumentTitle: "second", Pages: 3, TagsRestored: &two}, "document.restored", "document:d2",
 			"Restored the removed document second with 2 tags"},
+		{room, &DocumentAddedSummary{DocumentID: "d2", DocumentTitle: "second", Pages: 3}, "document.added", "document:d2", "Added second (3 pages)"},
+		{room, ReplacedSummary{Reason: ReasonParticipantRestored, ParticipantsAdded: []string{"Dana Doe"}, participant: "p_4"},
+			"participant.restored", "participant:p_4", "Restored the removed participant Dana Doe"},
+		{room, ReplacedSummary{Reason: ReasonRoomCompleted, Version: 6, Documents: Count{1, 1}, Participants: Count{2, 2}, Tags: Count{4, 4}},
+			"transaction.replaced", "transaction:t1", "Replaced the transaction to create its e-signature session (version 6): 1 document, 2 participants, 4 tags"},
 		{api, RevisedSummary{DocumentTitle: "Lease", ToDocumentID: "d3", Moved: 12, Unchanged: 3, Flagged: 1}, "document.revised", "document:d3",
 			"Revised Lease: 12 tags moved, 3 tags unchanged, 1 tag to look at"},
 		{room, CreatedSummary{Room: "r1", Documents: 1, Participants: 2}, "room.created", "room:r1",

@@ -66,8 +66,13 @@ type ReplacedSummary struct {
 	ParticipantsChanged []ParticipantChange `json:"participantsChanged,omitempty"`
 	ParticipantsRemoved []string            `json:"participantsRemoved,omitempty"`
 	ParticipantsRenamed []Rename            `json:"participantsRenamed,omitempty"`
-	Tags                Count               `json:"tags"`
-	Version             int                 `json:"version"`
+	// Reason is why a room's replace was made when it is not an edit of
+	// the transaction (ReasonRoomCompleted, ReasonParticipantRestored);
+	// absent from every other replace and from rows written before it
+	// was kept.
+	Reason  string `json:"reason,omitempty"`
+	Tags    Count  `json:"tags"`
+	Version int    `json:"version"`
 	// participant is the id of the first participant the lists name, for
 	// the audit event's target (not stored in the history).
 	participant string
@@ -92,6 +97,16 @@ type ParticipantChange struct {
 
 // Kind implements HistorySummary.
 func (ReplacedSummary) Kind() string { return EventReplaced }
+
+// The reasons of a room's replace that is not an edit (ReplacedSummary.Reason).
+const (
+	// ReasonRoomCompleted is the replace that creates the e-signature
+	// session from a Markup Room (CompleteRoom).
+	ReasonRoomCompleted = "room_completed"
+	// ReasonParticipantRestored is the undo of a participant's removal in a
+	// Markup Room (RestoreRoomRemoval).
+	ReasonParticipantRestored = "participant_restored"
+)
 
 // StatusChangedSummary records a change of the transaction's status.
 type StatusChangedSummary struct {
@@ -166,10 +181,11 @@ type DocumentAddedSummary struct {
 	Pages         int    `json:"pages"`
 	// TagsPlaced counts the tags placed from the document's own text tags and form fields.
 	TagsPlaced int `json:"tagsPlaced,omitempty"`
+	// TagsRestored is set when the entry is the undo of the document's
+	// removal: the tags it brought back with it (nil for an upload, and
+	// for every row written before it was kept).
+	TagsRestored *int `json:"tagsRestored,omitempty"`
 	RoomVersion
-	// restored is 1 + the tags an undo of the document's removal brought
-	// back with it (0: an upload), for the audit event (not stored).
-	restored int
 }
 
 // Kind implements HistorySummary.

@@ -142,7 +142,7 @@ func (s *Store) CompleteRoom(ctx context.Context, roomID string, notifyEmail boo
 		completed := func(t *Transaction) WebhookData {
 			return RoomCompletedData{RoomID: room.ID, TransactionID: t.ID, ReferenceID: t.ReferenceID, Status: t.Status, Version: t.Version}
 		}
-		if err := tx.writeReplacement(ctx, actor, old, t, completed); err != nil {
+		if err := tx.writeReplacement(ctx, actor, old, t, ReasonRoomCompleted, completed); err != nil {
 			return err
 		}
 		now := tx.Now()

@@ -91,6 +91,12 @@ func (s *Store) editRoom(ctx context.Context, roomID string, action RoomAction, 
 // editRoomWith is editRoom whose change also writes rows of its own, in the
 // same database transaction (tx).
 func (s *Store) editRoomWith(ctx context.Context, roomID string, action RoomAction, change func(tx *Store, room *Room, in *TransactionInput) error) error {
+	return s.editRoomFor(ctx, roomID, action, "", change)
+}
+
+// editRoomFor is editRoomWith whose history entry says why the replace was
+// made (ReplacedSummary.Reason; "" for an edit).
+func (s *Store) editRoomFor(ctx context.Context, roomID string, action RoomAction, reason string, change func(tx *Store, room *Room, in *TransactionInput) error) error {
 	return s.inTx(ctx, func(tx *Store) error {
 		room, old, err := tx.lockRoom(ctx, roomID, action)
 		if err != nil {
@@ -112,7 +118,7 @@ func (s *Store) editRoomWith(ctx context.Context, roomID string, action RoomActi
 		for i := range t.Participants {
 			room.Config.ApplyParticipantRules(&t.Participants[i])
 		}
-		return tx.writeReplacement(ctx, actor, old, t)
+		return tx.writeReplacement(ctx, actor, old, t, reason)
 	})
 }
 

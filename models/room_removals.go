@@ -229,8 +229,9 @@ func (s *Store) restoreDocument(ctx context.Context, roomID, removalID, document
 		t.DocumentCount++
 		t.TagCount += len(rows)
 		done = &RoomRemoval{Kind: RestoredDocument, Position: pos, DocumentID: d.DocumentID, Title: d.Title, Tags: len(rows)}
+		restored := len(rows)
 		return tx.bumpTransaction(ctx, room, t, &DocumentAddedSummary{
-			Document: pos, DocumentTitle: d.Title, Pages: d.Pages, DocumentID: d.DocumentID, restored: len(rows) + 1,
+			Document: pos, DocumentTitle: d.Title, Pages: d.Pages, DocumentID: d.DocumentID, TagsRestored: &restored,
 		})
 	})
 	if err != nil {
@@ -248,7 +249,7 @@ func (s *Store) participantIDs(ctx context.Context, txID string) ([]string, erro
 
 func (s *Store) restoreParticipant(ctx context.Context, roomID, removalID, documents, participants string, kept *keptParticipant) (*RoomRemoval, error) {
 	var done *RoomRemoval
-	err := s.editRoomWith(ctx, roomID, ActionRemoveParticipant, func(tx *Store, _ *Room, in *TransactionInput) error {
+	err := s.editRoomFor(ctx, roomID, ActionRemoveParticipant, ReasonParticipantRestored, func(tx *Store, _ *Room, in *TransactionInput) error {
 		docs := make([]string, len(in.Documents))
 		for i, d := range in.Documents {
 			docs[i] = d.GCSRefID

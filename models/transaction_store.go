@@ -147,7 +147,7 @@ func (s *Store) ReplaceTransaction(ctx context.Context, actor Actor, id string, 
 		if ifMatch != "" && !etagMatches(ifMatch, old.ETag()) {
 			return ErrPreconditionFailed
 		}
-		return tx.writeReplacement(ctx, actor, old, t)
+		return tx.writeReplacement(ctx, actor, old, t, "")
 	})
 	if err != nil {
 		return nil, err
@@ -156,9 +156,10 @@ func (s *Store) ReplaceTransaction(ctx context.Context, actor Actor, id string, 
 }
 
 // writeReplacement swaps the stored rows of old for t (inside the caller's
-// database transaction, with old locked), records the history and queues the
-// messages the change causes (webhook events, extra among them; invitations).
-func (s *Store) writeReplacement(ctx context.Context, actor Actor, old, t *Transaction, extra ...transactionWebhook) error {
+// database transaction, with old locked), records the history (with reason,
+// ReplacedSummary.Reason: "" for an edit) and queues the messages the change
+// causes (webhook events, extra among them; invitations).
+func (s *Store) writeReplacement(ctx context.Context, actor Actor, old, t *Transaction, reason string, extra ...transactionWebhook) error {
 	if err := s.requirePasswords(ctx, t, old); err != nil {
 		return err
 	}
@@ -183,6 +184,7 @@ func (s *Store) writeReplacement(ctx context.Context, actor Actor, old, t *Trans
 		Documents:    Count{Before: old.DocumentCount, After: t.DocumentCount},
 		Tags:         Count{Before: old.TagCount, After: t.TagCount},
 		Participants: Count{Before: old.ParticipantCount, After: t.ParticipantCount},
+		Reason:       reason,
 		Version:      t.Version,
 	}
 	describeReplace(&summary, old, t)
