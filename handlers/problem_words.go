@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/web/i18n"
@@ -46,7 +47,8 @@ func speaksEnglishL(l *i18n.Localizer) bool {
 // (docs/words.md). A count stays a number, for the plural form; every
 // other whole number is written in digits, as the request wrote it (a
 // page, a limit, a position); a models.Quoted value goes between quotes
-// with Go's escapes; a Message inside m is written first.
+// with Go's escapes; a Message inside m is written first, and Sentences
+// one after another.
 func say(l *i18n.Localizer, m models.Message) string {
 	if m.IsZero() {
 		return ""
@@ -80,6 +82,12 @@ func sayArg(l *i18n.Localizer, name string, v any) any {
 		return strconv.Quote(string(v))
 	case models.Message:
 		return say(l, v)
+	case models.Sentences:
+		words := make([]string, len(v))
+		for i, m := range v {
+			words[i] = say(l, m)
+		}
+		return strings.Join(words, " ")
 	case string:
 		return v
 	}

@@ -14,7 +14,8 @@ import (
 // An argument is an int (written as digits, as sent), a string (data shown
 // as it is: a list of allowed values, a JSON kind, a number already written
 // the way the request wrote it), a Quoted value (data the caller sent,
-// shown between quotes) or another Message (a sentence inside a sentence).
+// shown between quotes), another Message (a sentence inside a sentence) or
+// Sentences (several, one after another).
 type Message struct {
 	ID   string
 	Args []any
@@ -45,6 +46,10 @@ func (m Message) String() string {
 	b.WriteByte('}')
 	return b.String()
 }
+
+// Sentences are messages written one after another, a space between them
+// ("problem.room.checklist_unmet"'s list of what fails validation).
+type Sentences []Message
 
 // Quoted is a value as the caller sent it (a name, an id, an e-mail
 // address): the writer puts it between double quotes with Go's escapes, so

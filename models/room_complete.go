@@ -3,11 +3,9 @@ package models
 import (
 	"context"
 	"errors"
-	"strconv"
 	"strings"
 
 	"github.com/markuproom/markuproom/models/review"
-	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // EventRoomCompleted records that a Markup Room created the e-signature session.
@@ -125,7 +123,7 @@ func (s *Store) CompleteRoom(ctx context.Context, roomID string, notifyEmail boo
 		}
 		if err := tx.validateForSession(ctx, old); err != nil {
 			var p Problems
-			p.Add("#/"+CheckValid, "checklist_unmet", "problem.room.checklist_unmet", "detail", unmetDetail(err))
+			p.Add("#/"+CheckValid, "checklist_unmet", "problem.room.checklist_unmet", "problems", validationProblems(err))
 			return p.Err(KindUnprocessable, "problem.summary.session_not_ready")
 		}
 		in := inputFromTransaction(old)
@@ -165,51 +163,19 @@ func (s *Store) CompleteRoom(ctx context.Context, roomID string, notifyEmail boo
 	return out, err
 }
 
-// validationProblems are a failed validation's details in English, for
-// CompleteRoom's refusal.
-func validationProblems(err error) []string {
+// validationProblems are what a failed validation names, for CompleteRoom's
+// refusal: each field's problem, else the error's own.
+func validationProblems(err error) Sentences {
 	var ve *ValidationError
 	if !errors.As(err, &ve) {
-		return []string{englishProblem(Msg("problem.room.not_checked"))}
+		return Sentences{Msg("problem.room.not_checked")}
 	}
-	var out []string
+	var out Sentences
 	for _, f := range ve.Errors {
-		out = append(out, englishProblem(f.Message))
+		out = append(out, f.Message)
 	}
 	if len(out) == 0 {
-		out = append(out, englishProblem(ve.Message))
+		out = append(out, ve.Message)
 	}
 	return out
-}
-
-// unmetDetail says in English why the transaction fails its validation,
-// for CompleteRoom's refusal (the API's English, byte for byte as before
-// the checklist's items became values).
-func unmetDetail(invalid error) string {
-	return "The transaction passes validation: " + strings.Join(validationProblems(invalid), " ")
-}
-
-// englishProblem is m in English, for unmetDetail's refusal, which keeps
-// the API's English (docs/decisions.md, "Problems as a catalog id and
-// arguments": the one place models still word a message; the handlers'
-// problem writer does it the same way).
-func englishProblem(m Message) string {
-	args := make([]any, len(m.Args))
-	for i, a := range m.Args {
-		switch v := a.(type) {
-		case int:
-			a = strconv.Itoa(v)
-		case int64:
-			a = strconv.FormatInt(v, 10)
-		case Quoted:
-			a = strconv.Quote(string(v))
-		case Message:
-			a = englishProblem(v)
-		}
-		if i%2 == 0 {
-			a = m.Args[i]
-		}
-		args[i] = a
-	}
-	return i18n.English().T(m.ID, args...)
 }
