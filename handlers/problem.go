@@ -32,6 +32,9 @@ type Problem struct {
 	// e-signature session (code review_blocked, docs/review.md), each as
 	// the review route answers it.
 	Findings []findingJSON `json:"findings,omitempty"`
+	// CurrentTags are the tags of a refused room edit as they are now
+	// (code tag_changed: the edit was made against an older version).
+	CurrentTags []currentTagJSON `json:"currentTags,omitempty"`
 }
 
 // problemType describes one kind of problem; Slug names its documentation page.
@@ -93,6 +96,7 @@ func problemIn(l *i18n.Localizer, err error) Problem {
 		tooBig *http.MaxBytesError
 		rate   *rateLimitedError
 		rb     *models.ReviewBlockedError
+		tc     *models.TagChangedError
 	)
 	switch {
 	case errors.As(err, &ve):
@@ -109,6 +113,11 @@ func problemIn(l *i18n.Localizer, err error) Problem {
 		msg, fields = ve.Message, ve.Errors
 	case errors.As(err, &rb):
 		status, msg = http.StatusUnprocessableEntity, models.Msg("problem.summary.review_blocked")
+	case errors.As(err, &tc):
+		status, msg = http.StatusConflict, models.Msg("error.tag_changed")
+		for _, c := range tc.Conflicts {
+			fields = append(fields, models.FieldError{Pointer: c.Pointer, Code: "tag_changed", Message: msg})
+		}
 	case errors.As(err, &rate):
 		status, msg = http.StatusTooManyRequests, rate.message()
 		fields = []models.FieldError{{Pointer: "", Code: "rate_limited", Message: msg}}
@@ -158,6 +167,9 @@ func problemIn(l *i18n.Localizer, err error) Problem {
 	p.Detail = say(l, msg)
 	if rb != nil && status == http.StatusUnprocessableEntity {
 		p.Errors, p.Findings = reviewBlocked(l, rb.Review)
+	}
+	if tc != nil && status == http.StatusConflict {
+		p.CurrentTags = currentTags(tc)
 	}
 	return p
 }

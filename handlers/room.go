@@ -54,7 +54,7 @@ type RoomDocumentStore interface {
 type RoomTagStore interface {
 	AddRoomTag(ctx context.Context, roomID string, docPos int, f models.RoomTagForm) (*models.TagEdit, error)
 	UpdateRoomTag(ctx context.Context, roomID, tagID string, f models.RoomTagForm) (*models.TagEdit, error)
-	DeleteRoomTag(ctx context.Context, roomID, tagID string) error
+	DeleteRoomTag(ctx context.Context, roomID, tagID string, version int) error
 	ApplyRoomTagBatch(ctx context.Context, roomID string, b *models.TagBatch) (*models.TagBatchResult, error)
 	DecideRoomSuggestions(ctx context.Context, roomID string, d *models.SuggestionDecisions) error
 }

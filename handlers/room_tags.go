@@ -49,13 +49,17 @@ func (h *roomHandler) updateRoomTag(c *gin.Context) error {
 	return nil
 }
 
-// deleteRoomTag removes one tag: DELETE /rooms/:id/tags/:tagId (200, empty body, so an htmx swap removes it).
+// deleteRoomTag removes one tag: DELETE /rooms/:id/tags/:tagId[?version=n] (200, empty body, so an htmx swap removes it).
 func (h *roomHandler) deleteRoomTag(c *gin.Context) error {
 	roomID, err := h.roomPost(c)
 	if err != nil {
 		return err
 	}
-	if err := h.tags.DeleteRoomTag(c.Request.Context(), roomID, c.Param("tagId")); err != nil {
+	version, err := models.ParseTagVersion(c.Query("version"), "#/version")
+	if err != nil {
+		return err
+	}
+	if err := h.tags.DeleteRoomTag(c.Request.Context(), roomID, c.Param("tagId"), version); err != nil {
 		return err
 	}
 	c.Data(http.StatusOK, "text/html; charset=utf-8", nil)
@@ -67,7 +71,7 @@ func tagFormFromRequest(c *gin.Context) models.RoomTagForm {
 		Type: c.PostForm("type"), SignerID: c.PostForm("signerId"), Page: c.PostForm("page"),
 		X: c.PostForm("x"), Y: c.PostForm("y"), Width: c.PostForm("width"), Height: c.PostForm("height"),
 		Required: c.PostForm("required"), DateFormat: c.PostForm("dateFormat"),
-		StateFormat: c.PostForm("stateFormat"), FontSize: c.PostForm("fontSize"),
+		StateFormat: c.PostForm("stateFormat"), FontSize: c.PostForm("fontSize"), Version: c.PostForm("version"),
 	}
 }
 

@@ -52,7 +52,7 @@ func initials(first, last string) string {
 // tagView shapes one stored tag for the viewer, its type named in l's language.
 func (s viewerSigners) tagView(l *i18n.Localizer, t *models.Tag, editable bool) templates.TagView {
 	v := templates.TagView{
-		ID: t.TagID, Type: t.Type, Page: t.Page, X: num(t.X), Y: num(t.Y), W: num(t.Width), H: num(t.Height),
+		ID: t.TagID, Version: max(t.Version, 1), Type: t.Type, Page: t.Page, X: num(t.X), Y: num(t.Y), W: num(t.Width), H: num(t.Height),
 		SignerID: t.SignerID, ColorClass: signerClass(-1), Required: t.Required != nil && *t.Required,
 		DateFormat: deref(t.DateFormat), StateFormat: deref(t.StateFormat), Editable: editable,
 	}

@@ -108,7 +108,7 @@ func (s *Store) ReviseDocument(ctx context.Context, actor Actor, txID, documentI
 				continue
 			}
 			g.Page, g.X, g.Y = p.NewPage, p.New.X, p.New.Y
-			b.add(`UPDATE transaction_tags SET page = ?, x = ?, y = ? WHERE transaction_id = ? AND document_position = ? AND position = ?`,
+			b.add(`UPDATE transaction_tags SET page = ?, x = ?, y = ?, version = version + 1 WHERE transaction_id = ? AND document_position = ? AND position = ?`,
 				g.Page, g.X, g.Y, t.ID, doc.Position, g.Position)
 		}
 		merged, err := xfdf.MergeText([]byte(doc.XFDF), tagsToXFDF(t.ID, doc.Position, doc.Tags, colorsOf(t.Participants)))

@@ -219,7 +219,7 @@ func (s *Store) RemoveRoomDocument(ctx context.Context, roomID string, pos int, 
 		const park = 1000000
 		for _, sql := range []string{
 			"UPDATE transaction_documents SET position = position + ? WHERE transaction_id = ? AND position > ?",
-			"UPDATE transaction_tags SET document_position = document_position + ? WHERE transaction_id = ? AND document_position > ?",
+			"UPDATE transaction_tags SET document_position = document_position + ?, version = version + 1 WHERE transaction_id = ? AND document_position > ?",
 		} {
 			if err := db.Exec(sql, park, t.ID, pos).Error; err != nil {
 				return mapDBError(err)
@@ -227,7 +227,7 @@ func (s *Store) RemoveRoomDocument(ctx context.Context, roomID string, pos int, 
 		}
 		for _, sql := range []string{
 			"UPDATE transaction_documents SET position = position - ? WHERE transaction_id = ? AND position > ?",
-			"UPDATE transaction_tags SET document_position = document_position - ? WHERE transaction_id = ? AND document_position > ?",
+			"UPDATE transaction_tags SET document_position = document_position - ?, version = version + 1 WHERE transaction_id = ? AND document_position > ?",
 		} {
 			if err := db.Exec(sql, park+1, t.ID, park).Error; err != nil {
 				return mapDBError(err)

@@ -84,7 +84,7 @@ func (s *Store) DeleteRoomPage(ctx context.Context, roomID string, docPos, n int
 				Document: e.docPos, DocumentTitle: e.docs.title, Pages: e.docs.pages, FromDocumentID: e.docs.from, ToDocumentID: e.docs.to,
 				Tags: kept, TagsKept: digest, Page: n, TagsRemoved: int(removed),
 			}
-			_, err = e.exec(ctx, "UPDATE transaction_tags SET page = page - 1 WHERE transaction_id = ? AND document_position = ? AND page > ?", n)
+			_, err = e.exec(ctx, "UPDATE transaction_tags SET page = page - 1, version = version + 1 WHERE transaction_id = ? AND document_position = ? AND page > ?", n)
 			return err
 		})
 }
@@ -119,19 +119,19 @@ func (s *Store) MoveRoomPage(ctx context.Context, roomID string, docPos, from, t
 // between one page towards from, as moving that page does.
 func (e *pageEdit) moveTags(ctx context.Context, from, to int) error {
 	// Park the moved page's tags on page 0, shift the pages in between, then land them.
-	if _, err := e.exec(ctx, "UPDATE transaction_tags SET page = 0 WHERE transaction_id = ? AND document_position = ? AND page = ?", from); err != nil {
+	if _, err := e.exec(ctx, "UPDATE transaction_tags SET page = 0, version = version + 1 WHERE transaction_id = ? AND document_position = ? AND page = ?", from); err != nil {
 		return err
 	}
-	shift := "UPDATE transaction_tags SET page = page - 1 WHERE transaction_id = ? AND document_position = ? AND page > ? AND page <= ?"
+	shift := "UPDATE transaction_tags SET page = page - 1, version = version + 1 WHERE transaction_id = ? AND document_position = ? AND page > ? AND page <= ?"
 	lo, hi := from, to
 	if from > to {
-		shift = "UPDATE transaction_tags SET page = page + 1 WHERE transaction_id = ? AND document_position = ? AND page >= ? AND page < ?"
+		shift = "UPDATE transaction_tags SET page = page + 1, version = version + 1 WHERE transaction_id = ? AND document_position = ? AND page >= ? AND page < ?"
 		lo, hi = to, from
 	}
 	if _, err := e.exec(ctx, shift, lo, hi); err != nil {
 		return err
 	}
-	return mapDBError(e.tx.db.WithContext(ctx).Exec("UPDATE transaction_tags SET page = ? WHERE transaction_id = ? AND document_position = ? AND page = 0",
+	return mapDBError(e.tx.db.WithContext(ctx).Exec("UPDATE transaction_tags SET page = ?, version = version + 1 WHERE transaction_id = ? AND document_position = ? AND page = 0",
 		to, e.t.ID, e.docPos).Error)
 }
 

@@ -193,9 +193,9 @@ func (s *Store) restoreDocument(ctx context.Context, roomID, removalID, document
 			by, behind int
 		}{
 			{"UPDATE transaction_documents SET position = position + ? WHERE transaction_id = ? AND position >= ?", park, pos},
-			{"UPDATE transaction_tags SET document_position = document_position + ? WHERE transaction_id = ? AND document_position >= ?", park, pos},
+			{"UPDATE transaction_tags SET document_position = document_position + ?, version = version + 1 WHERE transaction_id = ? AND document_position >= ?", park, pos},
 			{"UPDATE transaction_documents SET position = position - ? WHERE transaction_id = ? AND position >= ?", park - 1, park},
-			{"UPDATE transaction_tags SET document_position = document_position - ? WHERE transaction_id = ? AND document_position >= ?", park - 1, park},
+			{"UPDATE transaction_tags SET document_position = document_position - ?, version = version + 1 WHERE transaction_id = ? AND document_position >= ?", park - 1, park},
 		} {
 			if err := db.Exec(step.sql, step.by, t.ID, step.behind).Error; err != nil {
 				return mapDBError(err)

@@ -237,7 +237,7 @@ func (s *Store) pageEditBetween(ctx context.Context, txID, from, to string) (His
 // with their ids (at their old position in the document when it is free,
 // else after the last; a signer removed since leaves the tag unassigned).
 func (s *Store) restoreTags(ctx context.Context, e *pageEdit, page int, kept []DeletedTag) error {
-	if _, err := e.exec(ctx, "UPDATE transaction_tags SET page = page + 1 WHERE transaction_id = ? AND document_position = ? AND page >= ?", page); err != nil {
+	if _, err := e.exec(ctx, "UPDATE transaction_tags SET page = page + 1, version = version + 1 WHERE transaction_id = ? AND document_position = ? AND page >= ?", page); err != nil {
 		return err
 	}
 	if len(kept) == 0 {

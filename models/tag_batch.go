@@ -2,6 +2,7 @@ package models
 
 import (
 	"context"
+	"math"
 )
 
 // EventTagsBatch is the one history entry of a batch of tag edits of the
@@ -20,6 +21,9 @@ type TagBatch struct {
 	Update []TagBatchUpdate
 	// Delete lists the ids of the tags to remove.
 	Delete []string
+	// Versions are the tags' versions the entries of update and delete
+	// were made against, by tag id (absent: not checked; tag_version.go).
+	Versions map[string]int
 }
 
 // TagBatchCreate is one new tag of a batch, on the document at DocumentPosition.
@@ -50,12 +54,13 @@ type TagBatchResult struct {
 //
 //	{"create": [{"documentPosition": 0, "type": …, "signerId": …, "page": 2, "x": 72, …}],
 //	 "update": [{"id": "t_…", "type": …, …}],
-//	 "delete": ["t_…"]}
+//	 "delete": ["t_…", {"id": "t_…", "version": 3}]}
 //
 // A tag's fields are the one-tag routes' (RoomTagForm) with JSON types:
 // numbers for page, x, y, width, height and fontSize, a boolean for
 // required, strings for the rest; a create may also name the suggested
-// field it accepts ("suggestion": its SuggestionKey). Syntax, types and unknown fields are 400;
+// field it accepts ("suggestion": its SuggestionKey); an update or a delete
+// may name the version of the tag it was made against ("version"). Syntax, types and unknown fields are 400;
 // an empty batch (empty_batch), more than MaxTagBatchChanges entries
 // (too_many_changes) and a tag id named twice (duplicate_tag) are 422.
 // Every problem points into the body ("#/create/3/x").
@@ -78,7 +83,7 @@ func ParseTagBatch(body []byte) (*TagBatch, error) {
 	case n > MaxTagBatchChanges:
 		return nil, Unprocessable("#", "too_many_changes", "problem.batch.too_many_changes", "changes", n, "max", MaxTagBatchChanges)
 	}
-	b := &TagBatch{}
+	b := &TagBatch{Versions: map[string]int{}}
 	for i, node := range creates {
 		e, ok := readObject(&p, pointer("#/create", i), node)
 		if !ok {
@@ -96,14 +101,26 @@ func ParseTagBatch(body []byte) (*TagBatch, error) {
 		}
 		id, _ := e.str("id", true, MaxShortTextLength)
 		b.Update = append(b.Update, TagBatchUpdate{ID: id, Form: readBatchTag(e)})
+		if v := e.optInt("version", 1, math.MaxInt32); v != nil {
+			b.Versions[id] = *v
+		}
 		e.finish()
 	}
 	for i, node := range deletes {
-		if node.kind != "string" {
+		switch node.kind {
+		case "string":
+			b.Delete = append(b.Delete, decodeJSONString(node.raw))
+		case "object":
+			e, _ := readObject(&p, pointer("#/delete", i), node)
+			id, _ := e.str("id", true, MaxShortTextLength)
+			if v := e.optInt("version", 1, math.MaxInt32); v != nil {
+				b.Versions[id] = *v
+			}
+			e.finish()
+			b.Delete = append(b.Delete, id)
+		default:
 			p.Add(pointer("#/delete", i), "invalid_type", "problem.batch.delete_type", "kind", node.kind)
-			continue
 		}
-		b.Delete = append(b.Delete, decodeJSONString(node.raw))
 	}
 	if err := p.Err(KindInvalid, "problem.summary.batch_invalid"); err != nil {
 		return nil, err

@@ -53,6 +53,16 @@ func (e *tagEditor) batchTags(ctx context.Context, b *TagBatch) (map[string]*Tag
 	if err := missing.Err(KindNotFound, "problem.summary.batch_tags_missing"); err != nil {
 		return nil, err
 	}
+	var stale []TagConflict
+	for i, u := range b.Update {
+		stale = staleTag(stale, pointer(pointer("#/update", i), "version"), stored[u.ID], b.Versions[u.ID])
+	}
+	for i, id := range b.Delete {
+		stale = staleTag(stale, pointer("#/delete", i), stored[id], b.Versions[id])
+	}
+	if err := tagChangedErr(stale); err != nil {
+		return nil, err
+	}
 	return stored, nil
 }
 

@@ -39,6 +39,9 @@ type RoomTagForm struct {
 	Type, SignerID, Page, X, Y, Width, Height string
 	// Optional fields: empty means absent.
 	Required, DateFormat, StateFormat, FontSize string
+	// Version is the tag's version the edit was made against ("": not
+	// checked; tag_version.go).
+	Version string
 }
 
 // TagEdit is a tag as stored by a room edit, with what the editor draws it with.
@@ -97,9 +100,16 @@ func (s *Store) AddRoomTag(ctx context.Context, roomID string, docPos int, f Roo
 // may move to another page of its document). Only that row changes.
 func (s *Store) UpdateRoomTag(ctx context.Context, roomID, tagID string, f RoomTagForm) (*TagEdit, error) {
 	var out *TagEdit
-	err := s.editRoomTag(ctx, roomID, func(e *tagEditor) error {
+	version, err := ParseTagVersion(f.Version, "#/version")
+	if err != nil {
+		return nil, err
+	}
+	err = s.editRoomTag(ctx, roomID, func(e *tagEditor) error {
 		old, doc, err := e.tag(ctx, tagID)
 		if err != nil {
+			return err
+		}
+		if err := tagChangedErr(staleTag(nil, "#/version", old, version)); err != nil {
 			return err
 		}
 		tag, err := e.checkForm(doc, f.draft(), "#")
@@ -115,11 +125,15 @@ func (s *Store) UpdateRoomTag(ctx context.Context, roomID, tagID string, f RoomT
 	return out, err
 }
 
-// DeleteRoomTag removes one tag from a room's transaction.
-func (s *Store) DeleteRoomTag(ctx context.Context, roomID, tagID string) error {
+// DeleteRoomTag removes one tag from a room's transaction; version is the
+// tag's version the removal was made against (0: not checked).
+func (s *Store) DeleteRoomTag(ctx context.Context, roomID, tagID string, version int) error {
 	return s.editRoomTag(ctx, roomID, func(e *tagEditor) error {
 		old, doc, err := e.tag(ctx, tagID)
 		if err != nil {
+			return err
+		}
+		if err := tagChangedErr(staleTag(nil, "#/version", old, version)); err != nil {
 			return err
 		}
 		err = e.tx.db.WithContext(ctx).
@@ -243,10 +257,10 @@ func (e *tagEditor) checkForm(doc *roomDocument, d TagDraft, base string) (*Tag,
 // tag keeps its id, document, position and customData). Only that row changes.
 func (e *tagEditor) updateTag(ctx context.Context, old, tag *Tag) error {
 	tag.TransactionID, tag.DocumentPosition, tag.Position, tag.TagID = old.TransactionID, old.DocumentPosition, old.Position, old.TagID
-	tag.CustomData = old.CustomData
+	tag.CustomData, tag.Version = old.CustomData, old.Version+1
 	err := e.tx.db.WithContext(ctx).Model(&Tag{}).
 		Where("transaction_id = ? AND document_position = ? AND position = ?", tag.TransactionID, tag.DocumentPosition, tag.Position).
-		Select("type", "x", "y", "width", "height", "signer_id", "page", "required", "state_format", "date_format", "font_size").
+		Select("type", "x", "y", "width", "height", "signer_id", "page", "required", "state_format", "date_format", "font_size", "version").
 		Updates(tag).Error
 	return mapDBError(err)
 }

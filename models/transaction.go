@@ -91,6 +91,10 @@ type Tag struct {
 	StateFormat *string  `gorm:"column:state_format"`
 	DateFormat  *string  `gorm:"column:date_format"`
 	FontSize    *float64 `gorm:"column:font_size"`
+	// Version is 1 when the tag is placed and one more at each change of
+	// it (its fields, its page, its place in the document's order): a room
+	// edit made against an older one is refused (TagChangedError).
+	Version int `gorm:"column:version"`
 }
 
 // TableName implements gorm's tabler.

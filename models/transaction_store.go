@@ -164,6 +164,7 @@ func (s *Store) writeReplacement(ctx context.Context, actor Actor, old, t *Trans
 		return err
 	}
 	t.Version, t.CreatedAt, t.UpdatedAt = old.Version+1, old.CreatedAt, s.Now()
+	carryTagVersions(old, t)
 	// The deletes go first, on their own: the inserts that follow reuse
 	// their keys, and the parts of one statement see one snapshot. The
 	// history names who and what changed, from the rows they delete.

@@ -100,7 +100,10 @@ type ViewerPage struct {
 // TagView is one tag: its PDF rectangle (bottom-left origin, points) and
 // what it is drawn with.
 type TagView struct {
-	ID       string
+	ID string
+	// Version is the tag's version, which the editor sends back with an
+	// edit of it (a stale one is refused: 409 tag_changed).
+	Version  int
 	Type     string
 	Label    string
 	Page     int

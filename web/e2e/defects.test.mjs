@@ -197,11 +197,25 @@ test("a tag removed in another window is dropped when edited here, with a plain 
   await recordStatus(b.page);
   const tagsIn = (page) => pageEl(page, mixed.id, 1).locator(".tag[data-tag-id]");
   const [first, second, third] = await tagsIn(a.page).evaluateAll((els) => els.map((el) => el.dataset.tagId));
-  // Window B moves the third tag (an undo step there), then window A deletes it: B's undo finds it gone.
+  // Window B moves the third tag (an undo step there). Window A, which still shows it where it was, deletes it:
+  // refused (409 tag_changed: B changed it since A read it), said in plain words, and A's room is read again,
+  // showing the tag where B put it. Deleted again there, it goes; B's undo then finds it gone.
   await b.page.locator(`.tag[data-tag-id="${third}"]`).focus();
   await Promise.all([b.page.waitForResponse(isTagSave("PUT")), b.page.keyboard.press("ArrowDown")]);
+  const movedY = await b.page.locator(`.tag[data-tag-id="${third}"]`).getAttribute("data-y");
+  const staleY = await a.page.locator(`.tag[data-tag-id="${third}"]`).getAttribute("data-y");
+  assert.notEqual(movedY, staleY);
   await a.page.locator(`.tag[data-tag-id="${third}"]`).focus();
-  await Promise.all([a.page.waitForResponse(isTagSave("DELETE")), a.page.keyboard.press("Delete")]);
+  const [stale] = await Promise.all([a.page.waitForResponse(isTagSave("DELETE")), a.page.keyboard.press("Delete")]);
+  assert.equal(stale.status(), 409);
+  assert.equal((await stale.json()).errors[0].code, "tag_changed");
+  await a.page.locator("[data-save-status]", { hasText: "Changed by someone else a moment ago" }).waitFor();
+  await a.page.locator(`.tag[data-tag-id="${third}"][data-y="${movedY}"]`).waitFor();
+  await a.page.screenshot({ path: join(artifacts, "issue41-conflict-message.png") });
+  assert.equal((await srv.transaction(r.transactionId)).documents[0].tags.length, 3, "the stale delete removed nothing");
+  await a.page.locator(`.tag[data-tag-id="${third}"]`).focus();
+  const [gone] = await Promise.all([a.page.waitForResponse(isTagSave("DELETE")), a.page.keyboard.press("Delete")]);
+  assert.equal(gone.status(), 200);
   const [undone] = await Promise.all([b.page.waitForResponse(isTagSave("PUT")), b.page.getByRole("button", { name: "Undo" }).click()]);
   assert.equal(undone.status(), 404);
   await b.page.locator(`.tag[data-tag-id="${third}"]`).waitFor({ state: "detached" });
@@ -229,8 +243,8 @@ test("a tag removed in another window is dropped when edited here, with a plain 
   assert.ok(!seen.some((s) => /Not saved/.test(s)), JSON.stringify(seen));
   assert.equal((await b.page.locator("[data-save-status]").textContent()).trim(), "This tag was removed in another window.");
   await b.page.screenshot({ path: join(artifacts, "defects-removed-elsewhere.png") });
-  assert.deepEqual(a.problems, []);
-  // The browser itself logs the two refused requests (404); nothing else.
+  // The browser logs the refused requests (409 in A, 404 in B); nothing else.
+  assert.deepEqual(a.problems.filter((p) => !/status of 409/.test(p)), []);
   assert.deepEqual(b.problems.filter((p) => !/status of 404/.test(p)), []);
   await a.ctx.close();
 });

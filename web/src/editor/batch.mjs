@@ -23,12 +23,14 @@ const NUMBER_FIELDS = ["page", "x", "y", "width", "height"];
  * for a tag, as server.mjs fieldsToForm takes them), and the key of the
  * suggested field it accepts, if any (suggestion); an update is the same
  * with id and without documentPosition; a delete is a tag id (or {id}).
+ * version(id), when given, is the version of each updated or deleted tag
+ * the change was made against (undefined: not checked).
  * Numbers go out as JSON numbers, required as a boolean, an empty signerId as
  * "" (unassigned); empty dateFormat, stateFormat and fontSize are left out.
  * Throws a TypeError for a change the server could only refuse (a number
  * field that is not a finite number, an update or delete without an id).
  */
-export function batchBody(changes) {
+export function batchBody(changes, version = () => undefined) {
   const c = changes || {};
   const body = {
     create: (c.create || []).map((t, i) => ({
@@ -36,10 +38,19 @@ export function batchBody(changes) {
       ...tagFields(t, `create[${i}]`),
       ...(t.suggestion ? { suggestion: String(t.suggestion) } : {}),
     })),
-    update: (c.update || []).map((t, i) => ({ id: tagId(t.id, `update[${i}].id`), ...tagFields(t, `update[${i}]`) })),
-    delete: (c.delete || []).map((d, i) => tagId(typeof d === "object" && d !== null ? d.id : d, `delete[${i}]`)),
+    update: (c.update || []).map((t, i) => ({ id: tagId(t.id, `update[${i}].id`), ...tagFields(t, `update[${i}]`), ...versioned(version(t.id)) })),
+    delete: (c.delete || []).map((d, i) => {
+      const id = tagId(typeof d === "object" && d !== null ? d.id : d, `delete[${i}]`);
+      const v = version(id);
+      return v ? { id, version: Number(v) } : id;
+    }),
   };
   return JSON.stringify(body);
+}
+
+/** {version} of a tag's version given as text or a number, {} when there is none. */
+function versioned(v) {
+  return v ? { version: Number(v) } : {};
 }
 
 function tagFields(t, where) {

@@ -92,7 +92,14 @@ async function start(prev) {
     if (kind === "error") embed?.post("error", { message: text }); // what the user saw, for the host too
   };
   bus.on("status", ({ message }) => setStatus(message));
-  bus.on("error", ({ message }) => setStatus(t("editor.status.not_saved", { message }), "error"));
+  bus.on("error", ({ message, fields }) => {
+    setStatus(t("editor.status.not_saved", { message }), "error");
+    // Another window changed the tag: the room is read again (the undo history stays), and says why.
+    if (fields?.some((f) => f.code === "tag_changed")) {
+      session.notice = message;
+      net.reloadRoom(location.href);
+    }
+  });
   createTemplates({ net, setStatus, signal });
   const state = { root, viewer, bus, setStatus, editor: null, palette: null, history: null };
   state.destroy = () => {

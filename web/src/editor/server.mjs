@@ -10,7 +10,9 @@
 //
 // Every tag change is one htmx request whose answer — the server's
 // rendering of the tag — is swapped in place of the editor's guess; the
-// server stays the source of truth. Changes of one tag are sent one after
+// server stays the source of truth. Each change names the version of the
+// tag it was made against (data-tag-version): one made against a tag
+// another window changed is refused 409 tag_changed (docs/live.md). Changes of one tag are sent one after
 // another, never two at once. A group's changes go as one batch (batch.mjs
 // builds its body and reads its answer).
 import { batchAnswer, batchBody, batchError } from "./batch.mjs";
@@ -36,7 +38,9 @@ export function roomSessionHeaders(doc = globalThis.document) {
 }
 
 /**
- * Sends one batch (POST, JSON) to url. Resolves to {created, updated}: the
+ * Sends one batch (POST, JSON) to url, each update and delete naming the
+ * version of its tag (version(id), read as it goes out: a stale one is
+ * refused 409 tag_changed). Resolves to {created, updated}: the
  * server's tag elements (not yet in the page), created in the order of
  * changes.create, updated in the order of changes.update. Rejects with a
  * SaveError (status 0 when the server could not be reached, else the
@@ -44,8 +48,8 @@ export function roomSessionHeaders(doc = globalThis.document) {
  * (signal) rejects with the fetch's AbortError. csrfToken empty or null:
  * the page's token.
  */
-export async function sendBatch(url, csrfToken, changes, { signal } = {}) {
-  const body = batchBody(changes);
+export async function sendBatch(url, csrfToken, changes, { signal, version } = {}) {
+  const body = batchBody(changes, version);
   let res;
   try {
     res = await fetch(url, {
@@ -269,7 +273,7 @@ function createTagRequests({ tagURL, batchURL }, bus, csrf, ajax, ok) {
     update(tagId, fields) {
       return chain(tagId, async () => {
         const el = saved(tagId);
-        await send("PUT", el.dataset.saveUrl, el, fieldsToForm(fields), "outerHTML");
+        await send("PUT", el.dataset.saveUrl, el, { ...fieldsToForm(fields), version: el.dataset.tagVersion }, "outerHTML");
         return findTag(tagId);
       });
     },
@@ -278,7 +282,7 @@ function createTagRequests({ tagURL, batchURL }, bus, csrf, ajax, ok) {
       return chain(tagId, async () => {
         if (!findTag(tagId)) return;
         const el = saved(tagId);
-        await send("DELETE", el.dataset.saveUrl, el, {}, "delete");
+        await send("DELETE", el.dataset.saveUrl, el, { version: el.dataset.tagVersion }, "delete");
       });
     },
     /**
@@ -295,7 +299,7 @@ function createTagRequests({ tagURL, batchURL }, bus, csrf, ajax, ok) {
         const started = performance.now();
         let out;
         try {
-          out = await sendBatch(batchURL, csrf, changes);
+          out = await sendBatch(batchURL, csrf, changes, { version: (id) => findTag(id)?.dataset.tagVersion });
         } finally {
           inFlight--;
         }
