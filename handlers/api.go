@@ -43,6 +43,7 @@ type TransactionStore interface {
 	GetTransactionXFDF(ctx context.Context, orgID int64, txID, documentID string) (string, *models.TransactionDocument, error)
 	ReviewTransaction(ctx context.Context, orgID int64, id string) (*models.TransactionReview, error)
 	ReviewReplaced(ctx context.Context, t *models.Transaction) (*models.TransactionReview, error)
+	ReviseDocument(ctx context.Context, actor models.Actor, txID, documentID, newDocumentID, ifMatch string) (*models.Revision, error)
 }
 
 // IdempotencyStore keeps the answers of requests sent with an Idempotency-Key.

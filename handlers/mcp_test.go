@@ -220,6 +220,7 @@ func TestMCPListsToolsWithSchemas(t *testing.T) {
 			"update_transaction": {"documents", "participants", "status", "referenceId", "id"},
 			"list_templates":     nil,
 			"get_markup_room":    {"id"},
+			"revise_document":    {"transactionId", "documentId", "revisedDocumentId"},
 		}
 		seen := map[string]bool{}
 		for tool, err := range a.session.Tools(t.Context(), nil) {

@@ -51,6 +51,12 @@ type (
 	mcpTransactionArgs struct {
 		ID string `json:"id" jsonschema:"The transaction's id: the transactionId of create_markup_room's answer, or an id from list_transactions."`
 	}
+	mcpReviseArgs struct {
+		TransactionID     string `json:"transactionId" jsonschema:"The transaction's id."`
+		DocumentID        string `json:"documentId" jsonschema:"The id of the transaction's document to replace (its id in get_transaction's documents)."`
+		RevisedDocumentID string `json:"revisedDocumentId" jsonschema:"The id of the revised version, as upload_document answered it."`
+		IfVersion         int    `json:"ifVersion,omitempty" jsonschema:"The transaction's version you read: a transaction changed since is refused with 412."`
+	}
 	mcpRoomArgs struct {
 		ID string `json:"id" jsonschema:"The Markup Room's id, as create_markup_room answered it."`
 	}
@@ -86,6 +92,7 @@ func (m *mcpHandler) tools(o *openAPISchemas) ([]mcpTool, error) {
 		m.listTransactionsTool(must(o.list("TransactionSummary", "One page of the organization's transactions, newest first."))),
 		m.updateTransactionTool(updateTransactionSchema(must(o.schema("TransactionInput"))), must(o.schema("Transaction"))),
 		m.listTemplatesTool(must(o.list("TemplateSummary", "One page of the organization's templates, newest first."))),
+		m.reviseDocumentTool(must(revisedSchema(o))),
 	}
 	inputs := map[string]func() (any, error){
 		"upload_document":    inferred[mcpUploadArgs],
@@ -93,6 +100,7 @@ func (m *mcpHandler) tools(o *openAPISchemas) ([]mcpTool, error) {
 		"get_markup_room":    inferred[mcpRoomArgs],
 		"get_transaction":    inferred[mcpTransactionArgs],
 		"review_transaction": inferred[mcpTransactionArgs],
+		"revise_document":    inferred[mcpReviseArgs],
 		"list_transactions":  listTransactionsSchema,
 		"list_templates":     listTemplatesSchema,
 	}

@@ -258,6 +258,7 @@ func New(d Deps) (http.Handler, error) {
 	handle(apiGroup, http.MethodGet, route.APITransactionXFDF, api.getTransactionXFDF)
 	handle(apiGroup, http.MethodGet, route.APITransactionAudit, api.listTransactionAuditEvents)
 	handle(apiGroup, http.MethodGet, route.APITransactionReview, api.reviewTransaction)
+	handle(apiGroup, http.MethodPost, route.APITransactionRevise, api.reviseDocument)
 	handle(apiGroup, http.MethodGet, route.APIAuditEvents, api.listAuditEvents)
 	handle(apiGroup, http.MethodPost, route.APIRooms, api.createRoom)
 	handle(apiGroup, http.MethodGet, route.APIRooms, api.listRooms)

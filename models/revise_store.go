@@ -107,7 +107,7 @@ func (s *Store) ReviseDocument(ctx context.Context, actor Actor, txID, documentI
 			if p.NewPage < 1 { // a new version of no pages: nowhere to go
 				continue
 			}
-			g.Page, g.X, g.Y = p.NewPage, p.New.X, p.New.Y
+			g.Page, g.X, g.Y, g.Version = p.NewPage, p.New.X, p.New.Y, g.Version+1
 			b.add(`UPDATE transaction_tags SET page = ?, x = ?, y = ?, version = version + 1 WHERE transaction_id = ? AND document_position = ? AND position = ?`,
 				g.Page, g.X, g.Y, t.ID, doc.Position, g.Position)
 		}
@@ -135,6 +135,23 @@ func (s *Store) ReviseDocument(ctx context.Context, actor Actor, txID, documentI
 		return nil, err
 	}
 	return out, nil
+}
+
+// ParseRevisionInput reads the body of a revision, {"documentId": "…"}:
+// the id of the upload that replaces the transaction's document. A body
+// that is not that is a 400 naming each problem.
+func ParseRevisionInput(body []byte) (string, error) {
+	var p Problems
+	o, ok := parseBody(&p, body)
+	if !ok {
+		return "", p.Err(KindInvalid, "problem.summary.request_json")
+	}
+	id, _ := o.str("documentId", true, MaxShortTextLength)
+	o.finish()
+	if err := p.Err(KindInvalid, "problem.summary.request_invalid"); err != nil {
+		return "", err
+	}
+	return id, nil
 }
 
 // refuseCompletedRoom is ErrRoomCompleted when a room of the transaction

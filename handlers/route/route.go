@@ -106,6 +106,7 @@ const (
 	APITransactionXFDF   Route = "/api/v1/transactions/:id/documents/:documentId/xfdf"
 	APITransactionAudit  Route = "/api/v1/transactions/:id/audit-events"
 	APITransactionReview Route = "/api/v1/transactions/:id/review"
+	APITransactionRevise Route = "/api/v1/transactions/:id/documents/:documentId/revise"
 	APIAuditEvents       Route = "/api/v1/audit-events"
 	APIRooms             Route = "/api/v1/markup-rooms"
 	APIRoom              Route = "/api/v1/markup-rooms/:id"

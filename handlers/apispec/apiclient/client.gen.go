@@ -450,6 +450,78 @@ func (e ReviewFindingSeverity) Valid() bool {
 	}
 }
 
+// Defines values for RevisedTransactionStatus.
+const (
+	RevisedTransactionStatusDraft        RevisedTransactionStatus = "draft"
+	RevisedTransactionStatusEsignPending RevisedTransactionStatus = "esign_pending"
+)
+
+// Valid indicates whether the value is a known member of the RevisedTransactionStatus enum.
+func (e RevisedTransactionStatus) Valid() bool {
+	switch e {
+	case RevisedTransactionStatusDraft:
+		return true
+	case RevisedTransactionStatusEsignPending:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RevisionReportTagsOutcome.
+const (
+	Flagged   RevisionReportTagsOutcome = "flagged"
+	Moved     RevisionReportTagsOutcome = "moved"
+	Unchanged RevisionReportTagsOutcome = "unchanged"
+)
+
+// Valid indicates whether the value is a known member of the RevisionReportTagsOutcome enum.
+func (e RevisionReportTagsOutcome) Valid() bool {
+	switch e {
+	case Flagged:
+		return true
+	case Moved:
+		return true
+	case Unchanged:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RevisionReportTagsReason.
+const (
+	Ambiguous       RevisionReportTagsReason = "ambiguous"
+	ContextNotFound RevisionReportTagsReason = "context_not_found"
+	LabelChanged    RevisionReportTagsReason = "label_changed"
+	NoContext       RevisionReportTagsReason = "no_context"
+	OffPage         RevisionReportTagsReason = "off_page"
+	PageNotFound    RevisionReportTagsReason = "page_not_found"
+	WeakContext     RevisionReportTagsReason = "weak_context"
+)
+
+// Valid indicates whether the value is a known member of the RevisionReportTagsReason enum.
+func (e RevisionReportTagsReason) Valid() bool {
+	switch e {
+	case Ambiguous:
+		return true
+	case ContextNotFound:
+		return true
+	case LabelChanged:
+		return true
+	case NoContext:
+		return true
+	case OffPage:
+		return true
+	case PageNotFound:
+		return true
+	case WeakContext:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for RoomStatus.
 const (
 	RoomStatusCompleted RoomStatus = "completed"
@@ -1132,6 +1204,108 @@ type ReviewFindingFixKind string
 
 // ReviewFindingSeverity defines model for ReviewFinding.Severity.
 type ReviewFindingSeverity string
+
+// RevisedTransaction The transaction after a revision, and the revision's report.
+type RevisedTransaction struct {
+	CreatedAt time.Time             `json:"createdAt"`
+	Documents []TransactionDocument `json:"documents"`
+	Evault    string                `json:"evault"`
+	Id        string                `json:"id"`
+
+	// InviteEmailSubject The effective invitation subject.
+	InviteEmailSubject *string `json:"inviteEmailSubject,omitempty"`
+	NotifyParticipants *struct {
+		Email *bool `json:"email,omitempty"`
+	} `json:"notifyParticipants,omitempty"`
+	Participants        []Participant `json:"participants"`
+	PersonalizedMessage *string       `json:"personalizedMessage,omitempty"`
+	ReferenceId         string        `json:"referenceId"`
+
+	// Review Only in this operation's answer (and MCP's update_transaction):
+	// the pre-send check of the transaction as replaced, as
+	// `GET /api/v1/transactions/{id}/review` answers its findings,
+	// blocking ones first. Nothing is refused for them. Printed words
+	// (`tag_covers_text`) are checked only for documents whose words
+	// were read before (by the review route or a Markup Room's
+	// check), so a replace starts no PDF work.
+	Review *[]ReviewFinding `json:"review,omitempty"`
+
+	// Revision What a revision did with each tag of the document, and the words it changed per page.
+	Revision         RevisionReport           `json:"revision"`
+	SendFinalEnoteTo []string                 `json:"sendFinalEnoteTo"`
+	SigningOrder     *bool                    `json:"signingOrder,omitempty"`
+	Status           RevisedTransactionStatus `json:"status"`
+
+	// TaggingOrganizationId The organization that tags the documents (the owner).
+	TaggingOrganizationId *string   `json:"taggingOrganizationId,omitempty"`
+	UpdatedAt             time.Time `json:"updatedAt"`
+	Version               int       `json:"version"`
+}
+
+// RevisedTransactionStatus defines model for RevisedTransaction.Status.
+type RevisedTransactionStatus string
+
+// RevisionBox A rectangle in PDF points, its lower-left corner and size.
+type RevisionBox struct {
+	Height float32 `json:"height"`
+	Width  float32 `json:"width"`
+	X      float32 `json:"x"`
+	Y      float32 `json:"y"`
+}
+
+// RevisionInput The revised version of a transaction's document.
+type RevisionInput struct {
+	// DocumentId The id of the upload that replaces the document.
+	DocumentId string `json:"documentId"`
+}
+
+// RevisionPageChange defines model for RevisionPageChange.
+type RevisionPageChange struct {
+	// Counterpart The page of the other version holding most of this page's text (0 when none).
+	Counterpart int `json:"counterpart"`
+	Page        int `json:"page"`
+	Words       []struct {
+		// Box A rectangle in PDF points, its lower-left corner and size.
+		Box  RevisionBox `json:"box"`
+		Text string      `json:"text"`
+	} `json:"words"`
+}
+
+// RevisionReport What a revision did with each tag of the document, and the words it changed per page.
+type RevisionReport struct {
+	// Added One entry per page of the new version, with the words it shows that the old one did not.
+	Added   []RevisionPageChange `json:"added"`
+	Flagged int                  `json:"flagged"`
+	Moved   int                  `json:"moved"`
+
+	// Removed One entry per page of the old version, with the words the new version no longer shows.
+	Removed []RevisionPageChange `json:"removed"`
+	Tags    []struct {
+		Confidence float32 `json:"confidence"`
+
+		// Id The tag's id.
+		Id string `json:"id"`
+
+		// New A rectangle in PDF points, its lower-left corner and size.
+		New     RevisionBox `json:"new"`
+		NewPage int         `json:"newPage"`
+
+		// Old A rectangle in PDF points, its lower-left corner and size.
+		Old     RevisionBox               `json:"old"`
+		OldPage int                       `json:"oldPage"`
+		Outcome RevisionReportTagsOutcome `json:"outcome"`
+
+		// Reason Why a flagged tag needs a look.
+		Reason *RevisionReportTagsReason `json:"reason,omitempty"`
+	} `json:"tags"`
+	Unchanged int `json:"unchanged"`
+}
+
+// RevisionReportTagsOutcome defines model for RevisionReport.Tags.Outcome.
+type RevisionReportTagsOutcome string
+
+// RevisionReportTagsReason Why a flagged tag needs a look.
+type RevisionReportTagsReason string
 
 // Room defines model for Room.
 type Room struct {
@@ -1844,6 +2018,15 @@ type ListTransactionAuditEventsParams struct {
 	Cursor *AuditCursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
+// ReviseTransactionDocumentParams defines parameters for ReviseTransactionDocument.
+type ReviseTransactionDocumentParams struct {
+	// IfMatch The ETag of the version this request was based on; otherwise 412.
+	IfMatch *string `json:"If-Match,omitempty"`
+
+	// IdempotencyKey A retry with the same key and body returns the first response, with `Cache-Control: no-store` (stored responses are sealed with the server's key); with another body, 422. Keys are kept 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // CreateWebhookParams defines parameters for CreateWebhook.
 type CreateWebhookParams struct {
 	// IdempotencyKey A retry with the same key and body returns the first response, with `Cache-Control: no-store` (stored responses are sealed with the server's key); with another body, 422. Keys are kept 24 hours.
@@ -1876,6 +2059,9 @@ type CreateTransactionJSONRequestBody = TransactionInput
 
 // UpdateTransactionJSONRequestBody defines body for UpdateTransaction for application/json ContentType.
 type UpdateTransactionJSONRequestBody = TransactionInput
+
+// ReviseTransactionDocumentJSONRequestBody defines body for ReviseTransactionDocument for application/json ContentType.
+type ReviseTransactionDocumentJSONRequestBody = RevisionInput
 
 // CreateWebhookJSONRequestBody defines body for CreateWebhook for application/json ContentType.
 type CreateWebhookJSONRequestBody = WebhookInput
@@ -2405,6 +2591,48 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/v1/transactions/{id}/audit-events (the `ListTransactionAuditEvents` operationId).
 	ListTransactionAuditEvents(ctx context.Context, id string, params *ListTransactionAuditEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ReviseTransactionDocumentWithBody Replace a document by its revised version, its tags following their words
+	//
+	// Replaces the transaction's document `documentId` by the uploaded
+	// document named in the body (an upload of this organization), in one
+	// database transaction: each tag of the document is found again on the
+	// new version by the words around it (pages aligned by their text) and
+	// moved by the same offset, its size kept; a tag whose words cannot be
+	// found surely enough stays at its old position on the best page and is
+	// flagged for a look. No tag is dropped. The answer is the transaction
+	// as it now is and the revision's report: every tag with its old and
+	// new page and box, its outcome and confidence (and a flagged tag's
+	// reason), and per page the words added and removed. The history
+	// records the revision. A transaction whose Markup Room created its
+	// e-signature session cannot be revised (409). Send `If-Match` with the
+	// `ETag` you read to refuse a lost update (412).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/transactions/{id}/documents/{documentId}/revise (the `ReviseTransactionDocument` operationId).
+	ReviseTransactionDocumentWithBody(ctx context.Context, id string, documentId string, params *ReviseTransactionDocumentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ReviseTransactionDocument Replace a document by its revised version, its tags following their words
+	//
+	// Replaces the transaction's document `documentId` by the uploaded
+	// document named in the body (an upload of this organization), in one
+	// database transaction: each tag of the document is found again on the
+	// new version by the words around it (pages aligned by their text) and
+	// moved by the same offset, its size kept; a tag whose words cannot be
+	// found surely enough stays at its old position on the best page and is
+	// flagged for a look. No tag is dropped. The answer is the transaction
+	// as it now is and the revision's report: every tag with its old and
+	// new page and box, its outcome and confidence (and a flagged tag's
+	// reason), and per page the words added and removed. The history
+	// records the revision. A transaction whose Markup Room created its
+	// e-signature session cannot be revised (409). Send `If-Match` with the
+	// `ETag` you read to refuse a lost update (412).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/transactions/{id}/documents/{documentId}/revise (the `ReviseTransactionDocument` operationId).
+	ReviseTransactionDocument(ctx context.Context, id string, documentId string, params *ReviseTransactionDocumentParams, body ReviseTransactionDocumentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetTransactionDocumentXFDF Download a document's XFDF (the tags as annotations, merged into the caller's XFDF)
 	//
@@ -3083,6 +3311,68 @@ func (c *Client) UpdateTransaction(ctx context.Context, id string, params *Updat
 // Corresponds with GET /api/v1/transactions/{id}/audit-events (the `ListTransactionAuditEvents` operationId).
 func (c *Client) ListTransactionAuditEvents(ctx context.Context, id string, params *ListTransactionAuditEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListTransactionAuditEventsRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ReviseTransactionDocumentWithBody Replace a document by its revised version, its tags following their words
+//
+// Replaces the transaction's document `documentId` by the uploaded
+// document named in the body (an upload of this organization), in one
+// database transaction: each tag of the document is found again on the
+// new version by the words around it (pages aligned by their text) and
+// moved by the same offset, its size kept; a tag whose words cannot be
+// found surely enough stays at its old position on the best page and is
+// flagged for a look. No tag is dropped. The answer is the transaction
+// as it now is and the revision's report: every tag with its old and
+// new page and box, its outcome and confidence (and a flagged tag's
+// reason), and per page the words added and removed. The history
+// records the revision. A transaction whose Markup Room created its
+// e-signature session cannot be revised (409). Send `If-Match` with the
+// `ETag` you read to refuse a lost update (412).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/transactions/{id}/documents/{documentId}/revise (the `ReviseTransactionDocument` operationId).
+func (c *Client) ReviseTransactionDocumentWithBody(ctx context.Context, id string, documentId string, params *ReviseTransactionDocumentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReviseTransactionDocumentRequestWithBody(c.Server, id, documentId, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ReviseTransactionDocument Replace a document by its revised version, its tags following their words
+//
+// Replaces the transaction's document `documentId` by the uploaded
+// document named in the body (an upload of this organization), in one
+// database transaction: each tag of the document is found again on the
+// new version by the words around it (pages aligned by their text) and
+// moved by the same offset, its size kept; a tag whose words cannot be
+// found surely enough stays at its old position on the best page and is
+// flagged for a look. No tag is dropped. The answer is the transaction
+// as it now is and the revision's report: every tag with its old and
+// new page and box, its outcome and confidence (and a flagged tag's
+// reason), and per page the words added and removed. The history
+// records the revision. A transaction whose Markup Room created its
+// e-signature session cannot be revised (409). Send `If-Match` with the
+// `ETag` you read to refuse a lost update (412).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/transactions/{id}/documents/{documentId}/revise (the `ReviseTransactionDocument` operationId).
+func (c *Client) ReviseTransactionDocument(ctx context.Context, id string, documentId string, params *ReviseTransactionDocumentParams, body ReviseTransactionDocumentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReviseTransactionDocumentRequest(c.Server, id, documentId, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -4472,6 +4762,86 @@ func NewListTransactionAuditEventsRequest(server string, id string, params *List
 	return req, nil
 }
 
+// NewReviseTransactionDocumentRequest calls the generic ReviseTransactionDocument builder with application/json body
+func NewReviseTransactionDocumentRequest(server string, id string, documentId string, params *ReviseTransactionDocumentParams, body ReviseTransactionDocumentJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewReviseTransactionDocumentRequestWithBody(server, id, documentId, params, "application/json", bodyReader)
+}
+
+// NewReviseTransactionDocumentRequestWithBody constructs an http.Request for the ReviseTransactionDocument method, with any body, and a specified content type
+func NewReviseTransactionDocumentRequestWithBody(server string, id string, documentId string, params *ReviseTransactionDocumentParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "documentId", documentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/transactions/%s/documents/%s/revise", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+		if params.IdempotencyKey != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam1)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewGetTransactionDocumentXFDFRequest constructs an http.Request for the GetTransactionDocumentXFDF method
 func NewGetTransactionDocumentXFDFRequest(server string, id string, documentId string) (*http.Request, error) {
 	var err error
@@ -5115,6 +5485,48 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v1/transactions/{id}/audit-events (the `ListTransactionAuditEvents` operationId).
 	ListTransactionAuditEventsWithResponse(ctx context.Context, id string, params *ListTransactionAuditEventsParams, reqEditors ...RequestEditorFn) (*ListTransactionAuditEventsResponse, error)
+
+	// ReviseTransactionDocumentWithBodyWithResponse Replace a document by its revised version, its tags following their words
+	//
+	// Replaces the transaction's document `documentId` by the uploaded
+	// document named in the body (an upload of this organization), in one
+	// database transaction: each tag of the document is found again on the
+	// new version by the words around it (pages aligned by their text) and
+	// moved by the same offset, its size kept; a tag whose words cannot be
+	// found surely enough stays at its old position on the best page and is
+	// flagged for a look. No tag is dropped. The answer is the transaction
+	// as it now is and the revision's report: every tag with its old and
+	// new page and box, its outcome and confidence (and a flagged tag's
+	// reason), and per page the words added and removed. The history
+	// records the revision. A transaction whose Markup Room created its
+	// e-signature session cannot be revised (409). Send `If-Match` with the
+	// `ETag` you read to refuse a lost update (412).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/transactions/{id}/documents/{documentId}/revise (the `ReviseTransactionDocument` operationId).
+	ReviseTransactionDocumentWithBodyWithResponse(ctx context.Context, id string, documentId string, params *ReviseTransactionDocumentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReviseTransactionDocumentResponse, error)
+
+	// ReviseTransactionDocumentWithResponse Replace a document by its revised version, its tags following their words
+	//
+	// Replaces the transaction's document `documentId` by the uploaded
+	// document named in the body (an upload of this organization), in one
+	// database transaction: each tag of the document is found again on the
+	// new version by the words around it (pages aligned by their text) and
+	// moved by the same offset, its size kept; a tag whose words cannot be
+	// found surely enough stays at its old position on the best page and is
+	// flagged for a look. No tag is dropped. The answer is the transaction
+	// as it now is and the revision's report: every tag with its old and
+	// new page and box, its outcome and confidence (and a flagged tag's
+	// reason), and per page the words added and removed. The history
+	// records the revision. A transaction whose Markup Room created its
+	// e-signature session cannot be revised (409). Send `If-Match` with the
+	// `ETag` you read to refuse a lost update (412).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/transactions/{id}/documents/{documentId}/revise (the `ReviseTransactionDocument` operationId).
+	ReviseTransactionDocumentWithResponse(ctx context.Context, id string, documentId string, params *ReviseTransactionDocumentParams, body ReviseTransactionDocumentJSONRequestBody, reqEditors ...RequestEditorFn) (*ReviseTransactionDocumentResponse, error)
 
 	// GetTransactionDocumentXFDFWithResponse Download a document's XFDF (the tags as annotations, merged into the caller's XFDF)
 	//
@@ -7605,6 +8017,148 @@ func (r ListTransactionAuditEventsResponse) ContentType() string {
 	return ""
 }
 
+// ReviseTransactionDocumentResponse200Headers the declared response headers of an HTTP 200 response for ReviseTransactionDocument
+type ReviseTransactionDocumentResponse200Headers struct {
+	ETag *string
+}
+
+// ReviseTransactionDocumentResponse401Headers the declared response headers of an HTTP 401 response for ReviseTransactionDocument
+type ReviseTransactionDocumentResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// ReviseTransactionDocumentResponse429Headers the declared response headers of an HTTP 429 response for ReviseTransactionDocument
+type ReviseTransactionDocumentResponse429Headers struct {
+	RateLimitLimit     int
+	RateLimitRemaining int
+	RateLimitReset     int
+	RetryAfter         int
+}
+
+// ReviseTransactionDocumentResponse503Headers the declared response headers of an HTTP 503 response for ReviseTransactionDocument
+type ReviseTransactionDocumentResponse503Headers struct {
+	RetryAfter int
+}
+
+type ReviseTransactionDocumentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *RevisedTransaction
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Problem
+	// ApplicationproblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationproblemJSON412 *Problem
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *PDFBusy
+	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationproblemJSONDefault *Problem
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ReviseTransactionDocumentResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ReviseTransactionDocumentResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ReviseTransactionDocumentResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ReviseTransactionDocumentResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ReviseTransactionDocumentResponse) GetJSON200() *RevisedTransaction {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ReviseTransactionDocumentResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ReviseTransactionDocumentResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ReviseTransactionDocumentResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r ReviseTransactionDocumentResponse) GetApplicationproblemJSON409() *Problem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r ReviseTransactionDocumentResponse) GetApplicationproblemJSON412() *Problem {
+	return r.ApplicationproblemJSON412
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r ReviseTransactionDocumentResponse) GetApplicationproblemJSON415() *Problem {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ReviseTransactionDocumentResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ReviseTransactionDocumentResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ReviseTransactionDocumentResponse) GetApplicationproblemJSON503() *PDFBusy {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r ReviseTransactionDocumentResponse) GetApplicationproblemJSONDefault() *Problem {
+	return r.ApplicationproblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ReviseTransactionDocumentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ReviseTransactionDocumentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ReviseTransactionDocumentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ReviseTransactionDocumentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetTransactionDocumentXFDFResponse401Headers the declared response headers of an HTTP 401 response for GetTransactionDocumentXFDF
 type GetTransactionDocumentXFDFResponse401Headers struct {
 	WWWAuthenticate string
@@ -8723,6 +9277,60 @@ func (c *ClientWithResponses) ListTransactionAuditEventsWithResponse(ctx context
 		return nil, err
 	}
 	return ParseListTransactionAuditEventsResponse(rsp)
+}
+
+// ReviseTransactionDocumentWithBodyWithResponse Replace a document by its revised version, its tags following their words
+//
+// Replaces the transaction's document `documentId` by the uploaded
+// document named in the body (an upload of this organization), in one
+// database transaction: each tag of the document is found again on the
+// new version by the words around it (pages aligned by their text) and
+// moved by the same offset, its size kept; a tag whose words cannot be
+// found surely enough stays at its old position on the best page and is
+// flagged for a look. No tag is dropped. The answer is the transaction
+// as it now is and the revision's report: every tag with its old and
+// new page and box, its outcome and confidence (and a flagged tag's
+// reason), and per page the words added and removed. The history
+// records the revision. A transaction whose Markup Room created its
+// e-signature session cannot be revised (409). Send `If-Match` with the
+// `ETag` you read to refuse a lost update (412).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/transactions/{id}/documents/{documentId}/revise (the `ReviseTransactionDocument` operationId).
+func (c *ClientWithResponses) ReviseTransactionDocumentWithBodyWithResponse(ctx context.Context, id string, documentId string, params *ReviseTransactionDocumentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReviseTransactionDocumentResponse, error) {
+	rsp, err := c.ReviseTransactionDocumentWithBody(ctx, id, documentId, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReviseTransactionDocumentResponse(rsp)
+}
+
+// ReviseTransactionDocumentWithResponse Replace a document by its revised version, its tags following their words
+//
+// Replaces the transaction's document `documentId` by the uploaded
+// document named in the body (an upload of this organization), in one
+// database transaction: each tag of the document is found again on the
+// new version by the words around it (pages aligned by their text) and
+// moved by the same offset, its size kept; a tag whose words cannot be
+// found surely enough stays at its old position on the best page and is
+// flagged for a look. No tag is dropped. The answer is the transaction
+// as it now is and the revision's report: every tag with its old and
+// new page and box, its outcome and confidence (and a flagged tag's
+// reason), and per page the words added and removed. The history
+// records the revision. A transaction whose Markup Room created its
+// e-signature session cannot be revised (409). Send `If-Match` with the
+// `ETag` you read to refuse a lost update (412).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/transactions/{id}/documents/{documentId}/revise (the `ReviseTransactionDocument` operationId).
+func (c *ClientWithResponses) ReviseTransactionDocumentWithResponse(ctx context.Context, id string, documentId string, params *ReviseTransactionDocumentParams, body ReviseTransactionDocumentJSONRequestBody, reqEditors ...RequestEditorFn) (*ReviseTransactionDocumentResponse, error) {
+	rsp, err := c.ReviseTransactionDocument(ctx, id, documentId, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReviseTransactionDocumentResponse(rsp)
 }
 
 // GetTransactionDocumentXFDFWithResponse Download a document's XFDF (the tags as annotations, merged into the caller's XFDF)
@@ -11572,6 +12180,166 @@ func ParseListTransactionAuditEventsResponse(rsp *http.Response) (*ListTransacti
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseReviseTransactionDocumentResponse parses an HTTP response from a ReviseTransactionDocumentWithResponse call
+func ParseReviseTransactionDocumentResponse(rsp *http.Response) (*ReviseTransactionDocumentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ReviseTransactionDocumentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest RevisedTransaction
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON412 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest PDFBusy
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ReviseTransactionDocumentResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ReviseTransactionDocumentResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ReviseTransactionDocumentResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ReviseTransactionDocumentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
