@@ -6,6 +6,7 @@ import (
 
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/models/pdf/detect"
+	"github.com/markuproom/markuproom/models/revise"
 	"github.com/markuproom/markuproom/models/templatematch"
 )
 
@@ -74,6 +75,7 @@ type TemplateStore interface {
 	CreateTemplate(ctx context.Context, actor models.TemplateActor, in *models.TemplateInput) (*models.Template, error)
 	ReplaceTemplate(ctx context.Context, actor models.TemplateActor, id string, in *models.TemplateInput, ifMatch string) (*models.Template, error)
 	RestoreTemplateVersion(ctx context.Context, actor models.TemplateActor, id string, n int) (*models.Template, error)
+	ReviseTemplateDocument(ctx context.Context, actor models.TemplateActor, id string, position int, newDocumentID, ifMatch string) (*models.Template, *revise.Report, error)
 	ArchiveTemplate(ctx context.Context, actor models.TemplateActor, id string) error
 	GetTemplate(ctx context.Context, orgID int64, id string) (*models.Template, error)
 	GetTemplateVersion(ctx context.Context, orgID int64, id string, n int) (*models.TemplateVersion, error)

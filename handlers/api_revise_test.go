@@ -110,3 +110,86 @@ func TestAPIRevisesADocument(t *testing.T) {
 		}
 	})
 }
+
+// TestAPIRevisesATemplateDocument: POST /api/v1/templates/{id}/documents/
+// {position}/revise saves a new version of the template with that document
+// replaced by its revised upload, each of its tags where its field went and
+// the other document's tags as they were; a stale If-Match is 412, a
+// position the template lacks 404.
+func TestAPIRevisesATemplateDocument(t *testing.T) {
+	t.Parallel()
+	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
+		s := newServer(t, env)
+		acme := env.NewTenant(t, "Acme")
+		base, revisions := pdftest.RevisionCorpus()
+		revised := revisions[0]
+		var oldDoc, newDoc uploadedDoc
+		s.do(uploadReq(acme.Token, "services.pdf", base.PDF, "Services")).status(http.StatusCreated).json(&oldDoc)
+		s.do(uploadReq(acme.Token, "services-v2.pdf", revised.PDF, "Services v2")).status(http.StatusCreated).json(&newDoc)
+		other := s.upload(acme.Token)
+		var fields []string
+		tags := arr{obj{"type": "SIGNATURETEMPLATE", "x": 72, "y": 100, "width": 200, "height": 40, "role": "Client", "document": 1, "customData": obj{}, "page": 1}}
+		for id, f := range base.Fields {
+			fields = append(fields, id)
+			tags = append(tags, obj{"type": "INITIALSTEMPLATE", "x": f.Box.LLX, "y": f.Box.LLY, "width": f.Box.URX - f.Box.LLX,
+				"height": f.Box.URY - f.Box.LLY, "role": "Client", "document": 0, "customData": obj{}, "page": f.Page})
+		}
+		created, etag := s.createTemplate(acme.Token, obj{"name": "Services", "roles": arr{obj{"name": "Client"}},
+			"documents": arr{obj{"document": oldDoc.Location}, obj{"document": other.Location}}, "tags": tags})
+		path := "/api/v1/templates/" + created["id"].(string) + "/documents/0/revise"
+		body := obj{"documentId": newDoc.ID}
+
+		stale := jsonReq(http.MethodPost, path, acme.Token, body)
+		stale.Header.Set("If-Match", `"7"`)
+		s.do(stale).problem(http.StatusPreconditionFailed)
+		s.do(jsonReq(http.MethodPost, "/api/v1/templates/"+created["id"].(string)+"/documents/5/revise", acme.Token, body)).problem(http.StatusNotFound)
+
+		req := jsonReq(http.MethodPost, path, acme.Token, body)
+		req.Header.Set("If-Match", etag)
+		var got struct {
+			Version   int `json:"version"`
+			Documents []struct {
+				DocumentID string `json:"documentId"`
+			} `json:"documents"`
+			Tags []struct {
+				Document int     `json:"document"`
+				Page     int     `json:"page"`
+				X        float64 `json:"x"`
+				Y        float64 `json:"y"`
+			} `json:"tags"`
+			Revision struct {
+				Tags []struct {
+					ID      string `json:"id"`
+					Outcome string `json:"outcome"`
+				} `json:"tags"`
+				Flagged int `json:"flagged"`
+			} `json:"revision"`
+		}
+		s.do(req).status(http.StatusOK).json(&got)
+		if got.Version != 2 || got.Documents[0].DocumentID != newDoc.ID || got.Documents[1].DocumentID != other.ID || len(got.Tags) != len(tags) {
+			t.Fatalf("the new version: %+v", got)
+		}
+		if got.Tags[0].Document != 1 || got.Tags[0].X != 72 || got.Tags[0].Y != 100 || got.Tags[0].Page != 1 {
+			t.Errorf("the other document's tag changed: %+v", got.Tags[0])
+		}
+		if len(got.Revision.Tags) != len(base.Fields) || got.Revision.Flagged != 0 {
+			t.Fatalf("report: %+v", got.Revision)
+		}
+		for i, name := range fields {
+			g, f := got.Tags[i+1], revised.Fields[name]
+			if g.Page != f.Page || math.Abs(g.X-f.Box.LLX) > 2 || math.Abs(g.Y-f.Box.LLY) > 2 {
+				t.Errorf("%s on page %d at (%.1f, %.1f); its field is on page %d at (%.1f, %.1f)", name, g.Page, g.X, g.Y, f.Page, f.Box.LLX, f.Box.LLY)
+			}
+		}
+		// Version 1 is kept as it was.
+		var v1 struct {
+			Documents []struct {
+				DocumentID string `json:"documentId"`
+			} `json:"documents"`
+		}
+		s.do(api(http.MethodGet, "/api/v1/templates/"+created["id"].(string)+"/versions/1", acme.Token, nil)).status(http.StatusOK).json(&v1)
+		if v1.Documents[0].DocumentID != oldDoc.ID {
+			t.Errorf("version 1 now names %s", v1.Documents[0].DocumentID)
+		}
+	})
+}

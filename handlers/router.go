@@ -275,6 +275,7 @@ func New(d Deps) (http.Handler, error) {
 	handle(apiGroup, http.MethodGet, route.APITemplateVersions, api.listTemplateVersions)
 	handle(apiGroup, http.MethodGet, route.APITemplateVersion, api.getTemplateVersion)
 	handle(apiGroup, http.MethodPost, route.APITemplateRestore, api.restoreTemplateVersion)
+	handle(apiGroup, http.MethodPost, route.APITemplateRevise, api.reviseTemplateDocument)
 	// The MCP server is stateless: every message is a POST, authenticated
 	// and counted like an API request (docs/decisions.md, "MCP server").
 	handle(apiGroup, http.MethodPost, route.MCP, agents.serve)

@@ -118,6 +118,7 @@ const (
 	APITemplateVersions  Route = "/api/v1/templates/:id/versions"
 	APITemplateVersion   Route = "/api/v1/templates/:id/versions/:version"
 	APITemplateRestore   Route = "/api/v1/templates/:id/versions/:version/restore"
+	APITemplateRevise    Route = "/api/v1/templates/:id/documents/:position/revise"
 )
 
 // Path is the route's path with its parameters filled in, in order, each

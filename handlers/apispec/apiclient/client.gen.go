@@ -1205,6 +1205,26 @@ type ReviewFindingFixKind string
 // ReviewFindingSeverity defines model for ReviewFinding.Severity.
 type ReviewFindingSeverity string
 
+// RevisedTemplate The template's new version after a revision, and the revision's report.
+type RevisedTemplate struct {
+	CreatedAt   time.Time          `json:"createdAt"`
+	Description *string            `json:"description,omitempty"`
+	Documents   []TemplateDocument `json:"documents"`
+	Id          string             `json:"id"`
+	LastUsedAt  *time.Time         `json:"lastUsedAt"`
+	Name        string             `json:"name"`
+
+	// Revision What a revision did with each tag of the document, and the words it changed per page.
+	Revision  RevisionReport `json:"revision"`
+	Roles     []TemplateRole `json:"roles"`
+	Tags      []TemplateTag  `json:"tags"`
+	UpdatedAt time.Time      `json:"updatedAt"`
+
+	// Uses How many rooms and transactions used it.
+	Uses    int `json:"uses"`
+	Version int `json:"version"`
+}
+
 // RevisedTransaction The transaction after a revision, and the revision's report.
 type RevisedTransaction struct {
 	CreatedAt time.Time             `json:"createdAt"`
@@ -1978,6 +1998,15 @@ type ReplaceTemplateParams struct {
 	IfMatch *string `json:"If-Match,omitempty"`
 }
 
+// ReviseTemplateDocumentParams defines parameters for ReviseTemplateDocument.
+type ReviseTemplateDocumentParams struct {
+	// IfMatch The ETag of the version this request was based on; otherwise 412.
+	IfMatch *string `json:"If-Match,omitempty"`
+
+	// IdempotencyKey A retry with the same key and body returns the first response, with `Cache-Control: no-store` (stored responses are sealed with the server's key); with another body, 422. Keys are kept 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // RestoreTemplateVersionParams defines parameters for RestoreTemplateVersion.
 type RestoreTemplateVersionParams struct {
 	// IdempotencyKey A retry with the same key and body returns the first response, with `Cache-Control: no-store` (stored responses are sealed with the server's key); with another body, 422. Keys are kept 24 hours.
@@ -2053,6 +2082,9 @@ type CreateTemplateJSONRequestBody = TemplateInput
 
 // ReplaceTemplateJSONRequestBody defines body for ReplaceTemplate for application/json ContentType.
 type ReplaceTemplateJSONRequestBody = TemplateInput
+
+// ReviseTemplateDocumentJSONRequestBody defines body for ReviseTemplateDocument for application/json ContentType.
+type ReviseTemplateDocumentJSONRequestBody = RevisionInput
 
 // CreateTransactionJSONRequestBody defines body for CreateTransaction for application/json ContentType.
 type CreateTransactionJSONRequestBody = TransactionInput
@@ -2499,6 +2531,38 @@ type ClientInterface interface {
 	//
 	// Corresponds with PUT /api/v1/templates/{id} (the `ReplaceTemplate` operationId).
 	ReplaceTemplate(ctx context.Context, id string, params *ReplaceTemplateParams, body ReplaceTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ReviseTemplateDocumentWithBody Save a new version of a template with one document replaced by its revised version
+	//
+	// Adds a new current version of the template in which the document at
+	// `position` (0-based) is the upload named in the body, each of its tags
+	// found again on the new version by the words around it, as a
+	// transaction's revision does; the other documents and their tags are
+	// copied. The answer is the template's new version and the revision's
+	// report, each tag named by its index in the version's tags (as a
+	// string). Send `If-Match` with the `ETag` you read to refuse a lost
+	// update (412); a template saved again meanwhile is a 409.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/templates/{id}/documents/{position}/revise (the `ReviseTemplateDocument` operationId).
+	ReviseTemplateDocumentWithBody(ctx context.Context, id string, position int, params *ReviseTemplateDocumentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ReviseTemplateDocument Save a new version of a template with one document replaced by its revised version
+	//
+	// Adds a new current version of the template in which the document at
+	// `position` (0-based) is the upload named in the body, each of its tags
+	// found again on the new version by the words around it, as a
+	// transaction's revision does; the other documents and their tags are
+	// copied. The answer is the template's new version and the revision's
+	// report, each tag named by its index in the version's tags (as a
+	// string). Send `If-Match` with the `ETag` you read to refuse a lost
+	// update (412); a template saved again meanwhile is a 409.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/templates/{id}/documents/{position}/revise (the `ReviseTemplateDocument` operationId).
+	ReviseTemplateDocument(ctx context.Context, id string, position int, params *ReviseTemplateDocumentParams, body ReviseTemplateDocumentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListTemplateVersions List a template's versions, newest first
 	//
@@ -3119,6 +3183,58 @@ func (c *Client) ReplaceTemplateWithBody(ctx context.Context, id string, params 
 // Corresponds with PUT /api/v1/templates/{id} (the `ReplaceTemplate` operationId).
 func (c *Client) ReplaceTemplate(ctx context.Context, id string, params *ReplaceTemplateParams, body ReplaceTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewReplaceTemplateRequest(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ReviseTemplateDocumentWithBody Save a new version of a template with one document replaced by its revised version
+//
+// Adds a new current version of the template in which the document at
+// `position` (0-based) is the upload named in the body, each of its tags
+// found again on the new version by the words around it, as a
+// transaction's revision does; the other documents and their tags are
+// copied. The answer is the template's new version and the revision's
+// report, each tag named by its index in the version's tags (as a
+// string). Send `If-Match` with the `ETag` you read to refuse a lost
+// update (412); a template saved again meanwhile is a 409.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/templates/{id}/documents/{position}/revise (the `ReviseTemplateDocument` operationId).
+func (c *Client) ReviseTemplateDocumentWithBody(ctx context.Context, id string, position int, params *ReviseTemplateDocumentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReviseTemplateDocumentRequestWithBody(c.Server, id, position, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ReviseTemplateDocument Save a new version of a template with one document replaced by its revised version
+//
+// Adds a new current version of the template in which the document at
+// `position` (0-based) is the upload named in the body, each of its tags
+// found again on the new version by the words around it, as a
+// transaction's revision does; the other documents and their tags are
+// copied. The answer is the template's new version and the revision's
+// report, each tag named by its index in the version's tags (as a
+// string). Send `If-Match` with the `ETag` you read to refuse a lost
+// update (412); a template saved again meanwhile is a 409.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/templates/{id}/documents/{position}/revise (the `ReviseTemplateDocument` operationId).
+func (c *Client) ReviseTemplateDocument(ctx context.Context, id string, position int, params *ReviseTemplateDocumentParams, body ReviseTemplateDocumentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReviseTemplateDocumentRequest(c.Server, id, position, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -4317,6 +4433,86 @@ func NewReplaceTemplateRequestWithBody(server string, id string, params *Replace
 	return req, nil
 }
 
+// NewReviseTemplateDocumentRequest calls the generic ReviseTemplateDocument builder with application/json body
+func NewReviseTemplateDocumentRequest(server string, id string, position int, params *ReviseTemplateDocumentParams, body ReviseTemplateDocumentJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewReviseTemplateDocumentRequestWithBody(server, id, position, params, "application/json", bodyReader)
+}
+
+// NewReviseTemplateDocumentRequestWithBody constructs an http.Request for the ReviseTemplateDocument method, with any body, and a specified content type
+func NewReviseTemplateDocumentRequestWithBody(server string, id string, position int, params *ReviseTemplateDocumentParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "position", position, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/templates/%s/documents/%s/revise", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+		if params.IdempotencyKey != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam1)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewListTemplateVersionsRequest constructs an http.Request for the ListTemplateVersions method
 func NewListTemplateVersionsRequest(server string, id string) (*http.Request, error) {
 	var err error
@@ -5381,6 +5577,38 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PUT /api/v1/templates/{id} (the `ReplaceTemplate` operationId).
 	ReplaceTemplateWithResponse(ctx context.Context, id string, params *ReplaceTemplateParams, body ReplaceTemplateJSONRequestBody, reqEditors ...RequestEditorFn) (*ReplaceTemplateResponse, error)
+
+	// ReviseTemplateDocumentWithBodyWithResponse Save a new version of a template with one document replaced by its revised version
+	//
+	// Adds a new current version of the template in which the document at
+	// `position` (0-based) is the upload named in the body, each of its tags
+	// found again on the new version by the words around it, as a
+	// transaction's revision does; the other documents and their tags are
+	// copied. The answer is the template's new version and the revision's
+	// report, each tag named by its index in the version's tags (as a
+	// string). Send `If-Match` with the `ETag` you read to refuse a lost
+	// update (412); a template saved again meanwhile is a 409.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/templates/{id}/documents/{position}/revise (the `ReviseTemplateDocument` operationId).
+	ReviseTemplateDocumentWithBodyWithResponse(ctx context.Context, id string, position int, params *ReviseTemplateDocumentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReviseTemplateDocumentResponse, error)
+
+	// ReviseTemplateDocumentWithResponse Save a new version of a template with one document replaced by its revised version
+	//
+	// Adds a new current version of the template in which the document at
+	// `position` (0-based) is the upload named in the body, each of its tags
+	// found again on the new version by the words around it, as a
+	// transaction's revision does; the other documents and their tags are
+	// copied. The answer is the template's new version and the revision's
+	// report, each tag named by its index in the version's tags (as a
+	// string). Send `If-Match` with the `ETag` you read to refuse a lost
+	// update (412); a template saved again meanwhile is a 409.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/templates/{id}/documents/{position}/revise (the `ReviseTemplateDocument` operationId).
+	ReviseTemplateDocumentWithResponse(ctx context.Context, id string, position int, params *ReviseTemplateDocumentParams, body ReviseTemplateDocumentJSONRequestBody, reqEditors ...RequestEditorFn) (*ReviseTemplateDocumentResponse, error)
 
 	// ListTemplateVersionsWithResponse List a template's versions, newest first
 	//
@@ -7160,6 +7388,148 @@ func (r ReplaceTemplateResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ReplaceTemplateResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ReviseTemplateDocumentResponse200Headers the declared response headers of an HTTP 200 response for ReviseTemplateDocument
+type ReviseTemplateDocumentResponse200Headers struct {
+	ETag *string
+}
+
+// ReviseTemplateDocumentResponse401Headers the declared response headers of an HTTP 401 response for ReviseTemplateDocument
+type ReviseTemplateDocumentResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// ReviseTemplateDocumentResponse429Headers the declared response headers of an HTTP 429 response for ReviseTemplateDocument
+type ReviseTemplateDocumentResponse429Headers struct {
+	RateLimitLimit     int
+	RateLimitRemaining int
+	RateLimitReset     int
+	RetryAfter         int
+}
+
+// ReviseTemplateDocumentResponse503Headers the declared response headers of an HTTP 503 response for ReviseTemplateDocument
+type ReviseTemplateDocumentResponse503Headers struct {
+	RetryAfter int
+}
+
+type ReviseTemplateDocumentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *RevisedTemplate
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Problem
+	// ApplicationproblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationproblemJSON412 *Problem
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *PDFBusy
+	// ApplicationproblemJSONDefault the response for an HTTP default `application/problem+json` response
+	ApplicationproblemJSONDefault *Problem
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ReviseTemplateDocumentResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ReviseTemplateDocumentResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ReviseTemplateDocumentResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ReviseTemplateDocumentResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ReviseTemplateDocumentResponse) GetJSON200() *RevisedTemplate {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ReviseTemplateDocumentResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ReviseTemplateDocumentResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ReviseTemplateDocumentResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r ReviseTemplateDocumentResponse) GetApplicationproblemJSON409() *Problem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r ReviseTemplateDocumentResponse) GetApplicationproblemJSON412() *Problem {
+	return r.ApplicationproblemJSON412
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r ReviseTemplateDocumentResponse) GetApplicationproblemJSON415() *Problem {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ReviseTemplateDocumentResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ReviseTemplateDocumentResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ReviseTemplateDocumentResponse) GetApplicationproblemJSON503() *PDFBusy {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSONDefault returns the response for an HTTP default `application/problem+json` response
+func (r ReviseTemplateDocumentResponse) GetApplicationproblemJSONDefault() *Problem {
+	return r.ApplicationproblemJSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ReviseTemplateDocumentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ReviseTemplateDocumentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ReviseTemplateDocumentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ReviseTemplateDocumentResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -9113,6 +9483,50 @@ func (c *ClientWithResponses) ReplaceTemplateWithResponse(ctx context.Context, i
 		return nil, err
 	}
 	return ParseReplaceTemplateResponse(rsp)
+}
+
+// ReviseTemplateDocumentWithBodyWithResponse Save a new version of a template with one document replaced by its revised version
+//
+// Adds a new current version of the template in which the document at
+// `position` (0-based) is the upload named in the body, each of its tags
+// found again on the new version by the words around it, as a
+// transaction's revision does; the other documents and their tags are
+// copied. The answer is the template's new version and the revision's
+// report, each tag named by its index in the version's tags (as a
+// string). Send `If-Match` with the `ETag` you read to refuse a lost
+// update (412); a template saved again meanwhile is a 409.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/templates/{id}/documents/{position}/revise (the `ReviseTemplateDocument` operationId).
+func (c *ClientWithResponses) ReviseTemplateDocumentWithBodyWithResponse(ctx context.Context, id string, position int, params *ReviseTemplateDocumentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReviseTemplateDocumentResponse, error) {
+	rsp, err := c.ReviseTemplateDocumentWithBody(ctx, id, position, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReviseTemplateDocumentResponse(rsp)
+}
+
+// ReviseTemplateDocumentWithResponse Save a new version of a template with one document replaced by its revised version
+//
+// Adds a new current version of the template in which the document at
+// `position` (0-based) is the upload named in the body, each of its tags
+// found again on the new version by the words around it, as a
+// transaction's revision does; the other documents and their tags are
+// copied. The answer is the template's new version and the revision's
+// report, each tag named by its index in the version's tags (as a
+// string). Send `If-Match` with the `ETag` you read to refuse a lost
+// update (412); a template saved again meanwhile is a 409.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/templates/{id}/documents/{position}/revise (the `ReviseTemplateDocument` operationId).
+func (c *ClientWithResponses) ReviseTemplateDocumentWithResponse(ctx context.Context, id string, position int, params *ReviseTemplateDocumentParams, body ReviseTemplateDocumentJSONRequestBody, reqEditors ...RequestEditorFn) (*ReviseTemplateDocumentResponse, error) {
+	rsp, err := c.ReviseTemplateDocument(ctx, id, position, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReviseTemplateDocumentResponse(rsp)
 }
 
 // ListTemplateVersionsWithResponse List a template's versions, newest first
@@ -11216,6 +11630,166 @@ func ParseReplaceTemplateResponse(rsp *http.Response) (*ReplaceTemplateResponse,
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseReviseTemplateDocumentResponse parses an HTTP response from a ReviseTemplateDocumentWithResponse call
+func ParseReviseTemplateDocumentResponse(rsp *http.Response) (*ReviseTemplateDocumentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ReviseTemplateDocumentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest RevisedTemplate
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON412 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest PDFBusy
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSONDefault = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ReviseTemplateDocumentResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ReviseTemplateDocumentResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ReviseTemplateDocumentResponse429Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ReviseTemplateDocumentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
