@@ -209,7 +209,7 @@ test("a tag removed in another window is dropped when edited here, with a plain 
   const [stale] = await Promise.all([a.page.waitForResponse(isTagSave("DELETE")), a.page.keyboard.press("Delete")]);
   assert.equal(stale.status(), 409);
   assert.equal((await stale.json()).errors[0].code, "tag_changed");
-  await a.page.locator("[data-save-status]", { hasText: "Changed by someone else a moment ago" }).waitFor();
+  await a.page.locator('[data-save-status][data-kind="error"]', { hasText: "Changed by someone else a moment ago." }).waitFor();
   await a.page.locator(`.tag[data-tag-id="${third}"][data-y="${movedY}"]`).waitFor();
   await a.page.screenshot({ path: join(artifacts, "issue41-conflict-message.png") });
   assert.equal((await srv.transaction(r.transactionId)).documents[0].tags.length, 3, "the stale delete removed nothing");

@@ -93,12 +93,12 @@ async function start(prev) {
   };
   bus.on("status", ({ message }) => setStatus(message));
   bus.on("error", ({ message, fields }) => {
-    setStatus(t("editor.status.not_saved", { message }), "error");
     // Another window changed the tag: the room is read again (the undo history stays), and says why.
     if (fields?.some((f) => f.code === "tag_changed")) {
-      session.notice = message;
-      net.reloadRoom(location.href);
+      Object.assign(session, { notice: message, noticeKind: "error" });
+      return net.reloadRoom(location.href);
     }
+    setStatus(t("editor.status.not_saved", { message }), "error");
   });
   createTemplates({ net, setStatus, signal });
   const state = { root, viewer, bus, setStatus, editor: null, palette: null, history: null };
@@ -244,8 +244,8 @@ async function restartIfSwapped() {
   current = null;
   current = await start(prev);
   restorePlace(kept?.place); // once the field list is built again: the column is as tall as it was
-  current?.setStatus(kept?.notice || session?.notice || t("editor.status.saved"), "ok");
-  if (session) session.notice = "";
+  current?.setStatus(kept?.notice || session?.notice || t("editor.status.saved"), (!kept?.notice && session?.noticeKind) || "ok");
+  if (session) session.notice = session.noticeKind = "";
   session?.started(current);
 }
 

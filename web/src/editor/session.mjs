@@ -33,6 +33,7 @@ export function createSession({ net, onChange = () => {} } = {}) {
     tags: new Map(), // tag id → handle {id}
     editor: null, // the editor of the room as it is now
     notice: "", // what the next start says in the status line (an upload's placed tags)
+    noticeKind: "", // how it says it ("error" for a change another window refused; else "ok")
 
     /** The handle of a document, by its id now. */
     doc(id) {
