@@ -56,6 +56,9 @@ func roomView(ctx context.Context, assets *static.Assets, ws *models.RoomWorkspa
 	if readOnly {
 		v.Can = templates.RoomControls{}
 	}
+	if len(t.Documents) > 0 && len(t.Participants) > 0 {
+		v.PreviewScript, v.PreviewStyle = assets.URL("js/preview.js"), assets.URL("css/preview.css")
+	}
 	v.Viewer = viewerView(l, assets, t, ws.Uploads, func(pos int) string {
 		// By version: a page edit makes a new one, and a removal moves the others up.
 		return route.RoomDocumentPDF.Path(r.ID, t.Documents[pos].DocumentID)

@@ -27,6 +27,11 @@ type RoomView struct {
 
 	Documents    []RoomDocumentView
 	Participants []RoomParticipantView
+	// PreviewScript and PreviewStyle are the "Preview as…" walk's script and
+	// stylesheet (static/js/preview.js, static/css/preview.css), loaded on
+	// the first click of [data-preview]; empty when the room has no
+	// documents or no participants (nothing to preview).
+	PreviewScript, PreviewStyle string
 	// Can says which controls the room's configuration enables.
 	Can RoomControls
 	// Templates are the "Save as template…" and "Apply template…" dialogs;

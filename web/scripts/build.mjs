@@ -6,6 +6,12 @@
 //   web/src/editor/main.mjs (and its modules) → static/js/editor.js
 //   web/src/css/app.css                       → static/css/app.css
 //   web/src/css/editor.css                    → static/css/editor.css
+//   web/src/editor/preview.mjs                → static/js/preview.js
+//   web/src/css/preview.css                   → static/css/preview.css
+//
+// The last two are "Preview as…" (docs/review.md): an ES module and its
+// stylesheet the room imports on the first click of [data-preview], outside
+// the room's size budget.
 //
 // The stylesheets are written by hand, with their comments, in web/src/css/;
 // what is served is the same rules minified (the room's JS+CSS gzip budget,
@@ -27,7 +33,11 @@ const outputs = [
     out: "static/js/editor.js",
     options: { entryPoints: [join(root, "web", "src", "editor", "main.mjs")], bundle: true, format: "iife", target: "es2020" },
   },
-  ...["app", "editor"].map((name) => ({
+  {
+    out: "static/js/preview.js",
+    options: { entryPoints: [join(root, "web", "src", "editor", "preview.mjs")], bundle: true, format: "esm", target: "es2020" },
+  },
+  ...["app", "editor", "preview"].map((name) => ({
     out: `static/css/${name}.css`,
     options: {
       entryPoints: [join(root, "web", "src", "css", `${name}.css`)],

@@ -295,6 +295,11 @@ async function boot() {
   document.addEventListener(PAGE_EDIT_EVENT, onPageEdit);
   document.addEventListener(TAGS_PLACED_EVENT, onTagsPlaced);
   document.addEventListener(REMOVAL_EVENT, onRemoval);
+  // "Preview as…": a bundle of its own (preview.mjs), imported on the first click; the button holds its URL.
+  document.addEventListener("click", (e) => {
+    const b = e.target.closest?.("[data-preview]");
+    if (b) import(b.dataset.preview).then((m) => m.open(b, current));
+  });
   current = await start(null);
   session?.started(current);
   embed.ready();
