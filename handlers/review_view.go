@@ -51,6 +51,8 @@ func findingID(code string) string {
 		return "review.finding.document_untagged"
 	case review.CodeSharedEmail:
 		return "review.finding.participants_share_email"
+	case review.CodeTagNeedsLook:
+		return "review.finding.tag_needs_look"
 	}
 	return "review.finding." + code // a code added without words: the tests catch it
 }

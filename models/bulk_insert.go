@@ -43,12 +43,12 @@ func documentValues(d *TransactionDocument) []any {
 
 func tagColumns() []string {
 	return []string{"transaction_id", "document_position", "position", "tag_id", "type", "x", "y", "width", "height",
-		"signer_id", "custom_data", "page", "required", "state_format", "date_format", "font_size", "version"}
+		"signer_id", "custom_data", "page", "required", "state_format", "date_format", "font_size", "version", "needs_look"}
 }
 
 func tagValues(t *Tag) []any {
 	return []any{t.TransactionID, t.DocumentPosition, t.Position, t.TagID, t.Type, t.X, t.Y, t.Width, t.Height,
-		t.SignerID, string(t.CustomData.orEmpty()), t.Page, t.Required, t.StateFormat, t.DateFormat, t.FontSize, max(t.Version, 1)}
+		t.SignerID, string(t.CustomData.orEmpty()), t.Page, t.Required, t.StateFormat, t.DateFormat, t.FontSize, max(t.Version, 1), t.NeedsLook}
 }
 
 func participantColumns() []string {

@@ -73,6 +73,9 @@ func (s *Store) reviewOf(ctx context.Context, t *Transaction, words wordsMode) (
 		for j, tag := range td.Tags {
 			d.Tags[j] = review.Tag{ID: tag.TagID, Type: tag.Type, Signer: tag.SignerID, Page: tag.Page,
 				Box: review.Box{X: tag.X, Y: tag.Y, Width: tag.Width, Height: tag.Height}}
+			if tag.NeedsLook != nil {
+				d.Tags[j].NeedsLook = *tag.NeedsLook
+			}
 		}
 		pages, err := s.reviewPages(ctx, stored[td.DocumentID], words)
 		if err != nil {

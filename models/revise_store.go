@@ -107,9 +107,12 @@ func (s *Store) ReviseDocument(ctx context.Context, actor Actor, txID, documentI
 			if p.NewPage < 1 { // a new version of no pages: nowhere to go
 				continue
 			}
-			g.Page, g.X, g.Y, g.Version = p.NewPage, p.New.X, p.New.Y, g.Version+1
-			b.add(`UPDATE transaction_tags SET page = ?, x = ?, y = ?, version = version + 1 WHERE transaction_id = ? AND document_position = ? AND position = ?`,
-				g.Page, g.X, g.Y, t.ID, doc.Position, g.Position)
+			g.Page, g.X, g.Y, g.Version, g.NeedsLook = p.NewPage, p.New.X, p.New.Y, g.Version+1, nil
+			if p.Outcome == revise.Flagged {
+				g.NeedsLook = &p.Reason
+			}
+			b.add(`UPDATE transaction_tags SET page = ?, x = ?, y = ?, version = version + 1, needs_look = ? WHERE transaction_id = ? AND document_position = ? AND position = ?`,
+				g.Page, g.X, g.Y, g.NeedsLook, t.ID, doc.Position, g.Position)
 		}
 		merged, err := xfdf.MergeText([]byte(doc.XFDF), tagsToXFDF(t.ID, doc.Position, doc.Tags, colorsOf(t.Participants)))
 		if err != nil {

@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"slices"
 	"strconv"
 	"testing"
 
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/models/modelstest"
 	"github.com/markuproom/markuproom/models/pdf/pdftest"
+	"github.com/markuproom/markuproom/models/review"
 	"github.com/markuproom/markuproom/models/revise"
 )
 
@@ -144,3 +146,99 @@ func TestReviseDocumentCarriesTheTags(t *testing.T) {
 		}
 	})
 }
+
+// A tag a revision could not carry surely keeps its reason until someone
+// edits it: the pre-send check lists it (tag_needs_look, with Show); a room
+// change that leaves it as it is keeps it; an edit of the tag in the room
+// is the look, and the finding goes.
+func TestAFlaggedTagNeedsALookUntilEdited(t *testing.T) {
+	t.Parallel()
+	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
+		ctx := context.Background()
+		base, revisions := pdftest.RevisionCorpus()
+		var other pdftest.RevisionDoc
+		for _, r := range revisions {
+			if r.Kind == pdftest.RevisionOtherDocument {
+				other = r
+			}
+		}
+		tenant := env.NewTenant(t, "Acme")
+		oldDoc := env.UploadPDF(t, tenant.Org.ID, base.PDF, "Services")
+		newDoc := env.UploadPDF(t, tenant.Org.ID, other.PDF, "Something else")
+		p, err := env.Store.AuthenticateAPIToken(ctx, tenant.Token)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, err := models.ParseRoomInput([]byte(`{"senderId": "` + strconv.FormatInt(tenant.Sender.ID, 10) + `", "documents": ["` + oldDoc.ID +
+			`"], "participants": [{"firstName": "Pat", "lastName": "Buyer", "email": "pat@example.com"}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		room, err := env.Store.CreateRoom(ctx, p.Actor(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tx, err := env.Store.GetTransaction(ctx, tenant.Org.ID, room.Room.TransactionID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		signer := tx.Participants[0].ParticipantID
+		var ids []string
+		for _, f := range base.Fields {
+			e, err := env.Store.AddRoomTag(ctx, room.Room.ID, 0, models.RoomTagForm{Type: "SIGNATURETEMPLATE", SignerID: signer,
+				Page: strconv.Itoa(f.Page), X: fmtPt(f.Box.LLX), Y: fmtPt(f.Box.LLY), Width: fmtPt(f.Box.URX - f.Box.LLX), Height: fmtPt(f.Box.URY - f.Box.LLY)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, e.Tag.TagID)
+		}
+		r, err := env.Store.ReviseDocument(ctx, p.Actor(), tx.ID, oldDoc.ID, newDoc.ID, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Report.Flagged != len(ids) {
+			t.Fatalf("another document: %d of %d tags flagged", r.Report.Flagged, len(ids))
+		}
+		needsLook := func() []string {
+			t.Helper()
+			rv, err := env.Store.ReviewTransaction(ctx, tenant.Org.ID, tx.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out []string
+			for _, f := range rv.Findings {
+				if f.Code == review.CodeTagNeedsLook {
+					if f.Severity != review.Warning || f.Fix == nil || f.Fix.Kind != review.FixShow || f.Fix.Tag != f.Tags[0] {
+						t.Fatalf("finding %+v", f)
+					}
+					out = append(out, f.Tags[0])
+				}
+			}
+			return out
+		}
+		if got := needsLook(); len(got) != len(ids) {
+			t.Fatalf("%d tags need a look, want %d", len(got), len(ids))
+		}
+		// A participant renamed in the room rewrites the transaction: the flags stay.
+		if err := env.Store.UpdateRoomParticipant(ctx, room.Room.ID, signer, models.ParticipantForm{FirstName: "Patricia", LastName: "Buyer",
+			Email: "pat@example.com", AuthenticationType: "none", TwoFactorContact: "email"}); err != nil {
+			t.Fatal(err)
+		}
+		if got := needsLook(); len(got) != len(ids) {
+			t.Fatalf("after a rename: %d tags need a look, want %d", len(got), len(ids))
+		}
+		// Moving one in the room is the look.
+		tag := r.Transaction.Documents[0].Tags[0]
+		if _, err := env.Store.UpdateRoomTag(ctx, room.Room.ID, tag.TagID, models.RoomTagForm{Type: tag.Type, SignerID: signer,
+			Page: strconv.Itoa(tag.Page), X: fmtPt(tag.X + 5), Y: fmtPt(tag.Y), Width: fmtPt(tag.Width), Height: fmtPt(tag.Height)}); err != nil {
+			t.Fatal(err)
+		}
+		got := needsLook()
+		if len(got) != len(ids)-1 || slices.Contains(got, tag.TagID) {
+			t.Fatalf("after the look: %v", got)
+		}
+	})
+}
+
+// fmtPt writes a coordinate as a form sends it.
+func fmtPt(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }

@@ -257,10 +257,10 @@ func (e *tagEditor) checkForm(doc *roomDocument, d TagDraft, base string) (*Tag,
 // tag keeps its id, document, position and customData). Only that row changes.
 func (e *tagEditor) updateTag(ctx context.Context, old, tag *Tag) error {
 	tag.TransactionID, tag.DocumentPosition, tag.Position, tag.TagID = old.TransactionID, old.DocumentPosition, old.Position, old.TagID
-	tag.CustomData, tag.Version = old.CustomData, old.Version+1
+	tag.CustomData, tag.Version, tag.NeedsLook = old.CustomData, old.Version+1, nil // an edit is the look a revision asked for
 	err := e.tx.db.WithContext(ctx).Model(&Tag{}).
 		Where("transaction_id = ? AND document_position = ? AND position = ?", tag.TransactionID, tag.DocumentPosition, tag.Position).
-		Select("type", "x", "y", "width", "height", "signer_id", "page", "required", "state_format", "date_format", "font_size", "version").
+		Select("type", "x", "y", "width", "height", "signer_id", "page", "required", "state_format", "date_format", "font_size", "version", "needs_look").
 		Updates(tag).Error
 	return mapDBError(err)
 }

@@ -9,8 +9,8 @@ import (
 // Tag rows are the most numerous rows a write sends: a replace of 2
 // documents × 25 tags has 50, a template applied in a room 500. On
 // PostgreSQL they go as one INSERT … SELECT FROM unnest(…) of one array per
-// column (17 parameters however many tags), not as a multi-row VALUES list
-// of 17 parameters a tag: each value is then written once into its array's
+// column (18 parameters however many tags), not as a multi-row VALUES list
+// of 18 parameters a tag: each value is then written once into its array's
 // text instead of being boxed, converted and bound one by one, and the statement
 // has the same text whatever the count, so its plan is prepared once.
 // SQLite, which has no arrays, keeps the multi-row INSERTs.
@@ -21,10 +21,11 @@ import (
 // array type's input function: one string a column, where pgx would box
 // every element of a Go slice.
 const tagArraysSQL = `INSERT INTO transaction_tags (transaction_id, document_position, position, tag_id, type, x, y, width, height,
-	signer_id, custom_data, page, required, state_format, date_format, font_size, version)
+	signer_id, custom_data, page, required, state_format, date_format, font_size, version, needs_look)
 SELECT ?, * FROM unnest(?::text::integer[], ?::text::integer[], ?::text::text[], ?::text::text[], ?::text::double precision[],
 	?::text::double precision[], ?::text::double precision[], ?::text::double precision[], ?::text::text[], ?::text::text[],
-	?::text::integer[], ?::text::boolean[], ?::text::text[], ?::text::text[], ?::text::double precision[], ?::text::integer[])`
+	?::text::integer[], ?::text::boolean[], ?::text::text[], ?::text::text[], ?::text::double precision[], ?::text::integer[],
+	?::text::text[])`
 
 // addTagRows adds to b the INSERT of tags, which belong to one transaction
 // (any of its documents): on PostgreSQL one statement of arrays, on SQLite
@@ -37,10 +38,10 @@ func (s *Store) addTagRows(b *writeBatch, tags []Tag) {
 		addRows(b, s.batchRows(), "transaction_tags", tagColumns(), tags, tagValues)
 		return
 	}
-	b.stmts = append(b.stmts, batchStmt{params: 17, build: func() (string, []any) {
+	b.stmts = append(b.stmts, batchStmt{params: 18, build: func() (string, []any) {
 		return tagArraysSQL, tagArrays(tags)
 	}})
-	b.args += 17
+	b.args += 18
 }
 
 // oneTransaction tells whether tags all belong to the first one's transaction.
@@ -55,7 +56,7 @@ func oneTransaction(tags []Tag) bool {
 
 // tagArrays are the arguments of tagArraysSQL for tags.
 func tagArrays(tags []Tag) []any {
-	var docPos, pos, tagID, typ, x, y, w, h, signer, custom, page, required, stateFormat, dateFormat, fontSize, version pgArray
+	var docPos, pos, tagID, typ, x, y, w, h, signer, custom, page, required, stateFormat, dateFormat, fontSize, version, needsLook pgArray
 	for i := range tags {
 		t := &tags[i]
 		docPos.int(t.DocumentPosition)
@@ -82,9 +83,10 @@ func tagArrays(tags []Tag) []any {
 			fontSize.float(*t.FontSize)
 		}
 		version.int(max(t.Version, 1))
+		needsLook.optStr(t.NeedsLook)
 	}
 	return []any{tags[0].TransactionID, docPos.text(), pos.text(), tagID.text(), typ.text(), x.text(), y.text(), w.text(), h.text(),
-		signer.text(), custom.text(), page.text(), required.text(), stateFormat.text(), dateFormat.text(), fontSize.text(), version.text()}
+		signer.text(), custom.text(), page.text(), required.text(), stateFormat.text(), dateFormat.text(), fontSize.text(), version.text(), needsLook.text()}
 }
 
 // pgArray writes the text of a one-dimensional PostgreSQL array literal:
@@ -188,7 +190,7 @@ func (s *Store) queryTags(ctx context.Context, cond string, args ...any) ([]Tag,
 	for rows.Next() {
 		var t Tag
 		if err := rows.Scan(&t.TransactionID, &t.DocumentPosition, &t.Position, &t.TagID, &t.Type, &t.X, &t.Y, &t.Width, &t.Height,
-			&t.SignerID, &t.CustomData, &t.Page, &t.Required, &t.StateFormat, &t.DateFormat, &t.FontSize, &t.Version); err != nil {
+			&t.SignerID, &t.CustomData, &t.Page, &t.Required, &t.StateFormat, &t.DateFormat, &t.FontSize, &t.Version, &t.NeedsLook); err != nil {
 			return nil, mapDBError(err)
 		}
 		tags = append(tags, t)

@@ -88,7 +88,7 @@ func carryTagVersions(old, t *Transaction) {
 			case !ok:
 				tag.Version = t.Version
 			case sameTag(was, tag):
-				tag.Version = was.Version
+				tag.Version, tag.NeedsLook = was.Version, was.NeedsLook
 			default:
 				tag.Version = was.Version + 1
 			}

@@ -95,6 +95,10 @@ type Tag struct {
 	// it (its fields, its page, its place in the document's order): a room
 	// edit made against an older one is refused (TagChangedError).
 	Version int `gorm:"column:version"`
+	// NeedsLook is why a revision could not carry the tag surely onto its
+	// document's new version (a revise reason code), until the tag is
+	// edited; nil for every other tag.
+	NeedsLook *string `gorm:"column:needs_look"`
 }
 
 // TableName implements gorm's tabler.

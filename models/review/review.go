@@ -60,13 +60,17 @@ const (
 	CodeDocumentUntagged = "document_untagged"
 	// CodeSharedEmail: two participants have one e-mail address.
 	CodeSharedEmail = "participants_share_email"
+	// CodeTagNeedsLook: a revision of the tag's document could not find
+	// the words around it surely enough; it stays at its old place until
+	// someone looks (docs/revise.md).
+	CodeTagNeedsLook = "tag_needs_look"
 )
 
 // Codes lists every finding code, for tests that word each one.
 func Codes() []string {
 	return []string{CodeNoDocuments, CodeNoParticipants, CodeNothingToSign, CodeTagWithoutSigner, CodeUnknownParticipant,
 		CodeTagsOverlap, CodeOutsidePage, CodeCoversText, CodeFillWithoutSigning, CodeNotaryWithoutSeal,
-		CodeInitialsMissing, CodeDocumentUntagged, CodeSharedEmail}
+		CodeInitialsMissing, CodeDocumentUntagged, CodeSharedEmail, CodeTagNeedsLook}
 }
 
 // FixKind names what one click does about a finding.
@@ -130,6 +134,9 @@ type Tag struct {
 	Signer string
 	Page   int
 	Box    Box
+	// NeedsLook is set on a tag a revision could not carry surely (its
+	// reason code).
+	NeedsLook string
 }
 
 // Page is one page: its visible box (the crop box) and the boxes of the
@@ -279,6 +286,10 @@ func (c *checker) document(i int, d Document, known, signs map[string]bool) {
 	byPage := map[int][]Tag{}
 	for _, tag := range d.Tags {
 		byPage[tag.Page] = append(byPage[tag.Page], tag)
+		if tag.NeedsLook != "" {
+			c.add(Finding{Code: CodeTagNeedsLook, Severity: Warning, Participant: tag.Signer, Document: i, Pages: []int{tag.Page},
+				Tags: []string{tag.ID}, Fix: &Fix{Kind: FixShow, Tag: tag.ID}})
+		}
 		switch {
 		case tag.Signer == "":
 			c.add(Finding{Code: CodeTagWithoutSigner, Severity: Blocking, Document: i, Pages: []int{tag.Page}, Tags: []string{tag.ID},

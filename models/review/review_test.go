@@ -121,6 +121,10 @@ func TestEachFindingFromOneChange(t *testing.T) {
 		{"a document without tags", func(tx *review.Transaction) {
 			tx.Documents = append(tx.Documents, review.Document{Title: "Blank", Pages: pages(1)})
 		}, review.Finding{Code: review.CodeDocumentUntagged, Severity: review.Warning, Document: 1}},
+		{"a tag a revision could not carry surely", func(tx *review.Transaction) {
+			tx.Documents[0].Tags[1].NeedsLook = "label_changed"
+		}, review.Finding{Code: review.CodeTagNeedsLook, Severity: review.Warning, Participant: "p1", Document: 0, Pages: []int{2},
+			Tags: []string{"p1-date"}, Fix: &review.Fix{Kind: review.FixShow, Tag: "p1-date"}}},
 		{"two participants with one e-mail", func(tx *review.Transaction) {
 			tx.Participants[1].Email = " PAT@example.com"
 		}, review.Finding{Code: review.CodeSharedEmail, Severity: review.Blocking, Participant: "p1", Other: "p2", Document: -1}},

@@ -371,6 +371,7 @@ const (
 	ParticipantSignsNothing ReviewFindingCode = "participant_signs_nothing"
 	ParticipantsShareEmail  ReviewFindingCode = "participants_share_email"
 	TagCoversText           ReviewFindingCode = "tag_covers_text"
+	TagNeedsLook            ReviewFindingCode = "tag_needs_look"
 	TagOutsidePage          ReviewFindingCode = "tag_outside_page"
 	TagUnknownParticipant   ReviewFindingCode = "tag_unknown_participant"
 	TagWithoutSigner        ReviewFindingCode = "tag_without_signer"
@@ -397,6 +398,8 @@ func (e ReviewFindingCode) Valid() bool {
 	case ParticipantsShareEmail:
 		return true
 	case TagCoversText:
+		return true
+	case TagNeedsLook:
 		return true
 	case TagOutsidePage:
 		return true
