@@ -172,7 +172,8 @@ func (f *newRoomForm) fill(l *i18n.Localizer) {
 	f.orgID = id
 	f.addRow = v.Get("add") == "participant"
 	f.room = models.RoomForm{SenderID: strings.TrimSpace(v.Get("sender")), Config: roomConfigFromForm(v),
-		TemplateID: strings.TrimSpace(v.Get("template")), Locale: strings.TrimSpace(v.Get("locale"))}
+		TemplateID: strings.TrimSpace(v.Get("template")), Locale: strings.TrimSpace(v.Get("locale")),
+		EmbedOrigin: strings.TrimSpace(v.Get("embedOrigin"))}
 	seen := map[string]bool{}
 	for _, d := range v["document"] {
 		if d = strings.TrimSpace(d); d != "" && !seen[d] {
@@ -203,7 +204,8 @@ func at(values []string, i int) string {
 
 // view is the form as posted, for showing it again.
 func (f *newRoomForm) view(l *i18n.Localizer) admin.NewRoomView {
-	v := admin.NewRoomView{SenderID: f.room.SenderID, TemplateID: f.room.TemplateID, Locale: f.room.Locale, FlagGroups: roomFlagGroups(l, f.room.Config)}
+	v := admin.NewRoomView{SenderID: f.room.SenderID, TemplateID: f.room.TemplateID, Locale: f.room.Locale, EmbedOrigin: f.room.EmbedOrigin,
+		FlagGroups: roomFlagGroups(l, f.room.Config)}
 	if f.orgID > 0 {
 		v.OrganizationID = strconv.FormatInt(f.orgID, 10)
 	}

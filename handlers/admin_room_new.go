@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -99,6 +100,10 @@ func (h *adminHandler) fillNewRoomChoices(ctx context.Context, v *admin.NewRoomV
 		return err
 	}
 	v.OrganizationName = org.Name
+	v.EmbedOrigins, v.OrganizationURL = org.AllowedEmbedOrigins(), route.AdminOrganization.Path(strconv.FormatInt(org.ID, 10))
+	if v.EmbedOrigin != "" && !slices.Contains(v.EmbedOrigins, v.EmbedOrigin) {
+		v.EmbedOrigins = append(v.EmbedOrigins, v.EmbedOrigin) // refused beside the field, shown as sent
+	}
 	senders, err := h.newRooms.RoomSenders(ctx, orgID)
 	if err != nil {
 		return err
@@ -112,7 +117,8 @@ func (h *adminHandler) fillNewRoomChoices(ctx context.Context, v *admin.NewRoomV
 	}
 	for _, d := range docs {
 		v.Recent = append(v.Recent, admin.RecentDocumentView{ID: d.ID, Title: d.Title, Pages: d.PageCount,
-			Uploaded: i18n.From(ctx).DateTime(d.CreatedAt.UTC()) + " UTC", UploadedISO: d.CreatedAt.UTC().Format(time.RFC3339), Checked: picked[d.ID]})
+			Uploaded: i18n.From(ctx).DateTime(d.CreatedAt.UTC()) + " UTC", UploadedISO: d.CreatedAt.UTC().Format(time.RFC3339),
+			SizeKB: int((d.SizeBytes + 1023) / 1024), ShortID: shortID(d.ID), Checked: picked[d.ID]})
 	}
 	tpls, err := h.newRooms.LiveTemplates(ctx, orgID)
 	if err != nil {
@@ -208,7 +214,7 @@ func (h *adminHandler) adminRoomCreated(c *gin.Context) error {
 	v := admin.RoomCreatedView{ID: r.ID, ShortID: shortID(r.ID), Organization: t.Organization.Name, Sender: r.SenderName,
 		Expires: i18n.From(ctx).DateTime(r.ExpiresAt.UTC()) + " UTC", ExpiresISO: r.ExpiresAt.UTC().Format(time.RFC3339),
 		TransactionURL: route.AdminTransaction.Path(r.TransactionID), RoomsURL: route.AdminRooms.Path(), NewRoomURL: route.AdminRoomNew.Path(),
-		Participants: len(t.Transaction.Participants), Documents: len(t.Transaction.Documents)}
+		Participants: len(t.Transaction.Participants), Documents: len(t.Transaction.Documents), EmbedOrigin: r.EmbedOrigin}
 	s := sessions.Default(c)
 	kept, _ := s.Get(newRoomSessionKey).(string)
 	var rest []string
@@ -262,6 +268,8 @@ func newRoomProblems(ctx context.Context, ve *models.ValidationError, rows []adm
 			add("config", fe.Detail)
 		case p == "#/locale":
 			add("locale", fe.Detail)
+		case strings.HasPrefix(p, "#/embed"):
+			add("embed", fe.Detail)
 		default:
 			add("form", fe.Detail)
 		}

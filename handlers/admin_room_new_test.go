@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -310,6 +311,112 @@ func TestAdminNewRoomChoosesTheRoomsLanguage(t *testing.T) {
 		s.do(api(http.MethodGet, "/api/v1/markup-rooms/"+id, a.Token, nil)).status(http.StatusOK).json(&plain)
 		if l, ok := plain["locale"]; ok && l != nil {
 			t.Fatalf("a room without a language has locale %v", l)
+		}
+	})
+}
+
+// The console's New Markup Room makes embedded rooms too (issue 40, item
+// 3): it offers the organization's allowed origins, the room is made for
+// the one chosen, and an origin off the list is refused beside its field
+// with operation B's rule, nothing written; an organization that allows
+// none says where the list is set.
+func TestAdminNewRoomMakesEmbeddedRooms(t *testing.T) {
+	t.Parallel()
+	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
+		s := newServer(t, env)
+		a := env.NewTenant(t, "Acme")
+		newAdmin(t, env, a.Org.ID, "ada@example.com")
+		b, token := adminSignIn(t, s, "ada@example.com", "correct horse")
+		form := "/admin/rooms/new?org=" + itoa64(a.Org.ID)
+
+		page := b.get(form).status(http.StatusOK).Body.String()
+		if !strings.Contains(page, "data-embed-none") || !strings.Contains(page, `href="/admin/organizations/`+itoa64(a.Org.ID)+`"`) ||
+			strings.Contains(page, `name="embedOrigin"`) {
+			t.Fatal("an organization without origins does not say where they are set")
+		}
+		if _, err := env.Store.SetOrganizationEmbedOrigins(t.Context(), a.Org.ID, []string{"https://app.acme.example", "https://staff.acme.example"}); err != nil {
+			t.Fatal(err)
+		}
+		page = b.get(form).status(http.StatusOK).Body.String()
+		for _, want := range []string{`name="embedOrigin" data-embed-origin>`, `<option value="" selected>Not embedded: opened by its link</option>`,
+			`<option value="https://app.acme.example" dir="ltr">https://app.acme.example</option>`,
+			`<option value="https://staff.acme.example" dir="ltr">https://staff.acme.example</option>`} {
+			if !strings.Contains(page, want) {
+				t.Errorf("the form lacks %s", want)
+			}
+		}
+		fields := func(origin string) [][2]string {
+			return [][2]string{{"csrf", token}, {"org", itoa64(a.Org.ID)}, {"sender", itoa64(a.Sender.ID)}, {"embedOrigin", origin},
+				{"firstName", "Pat"}, {"lastName", "Buyer"}, {"email", "pat@example.com"}}
+		}
+		before := rowCounts(t, env)
+		for _, refused := range []string{"https://evil.example", "http://app.acme.example", "https://app.acme.example/path"} {
+			page = postNewRoom(b, fields(refused)).status(http.StatusUnprocessableEntity).Body.String()
+			if !strings.Contains(page, `id="new-room-embed-error"`) || !strings.Contains(page, `aria-invalid="true" aria-describedby="new-room-embed-error"`) {
+				t.Errorf("%s: no problem beside the field", refused)
+			}
+		}
+		if !strings.Contains(page, `<option value="https://app.acme.example/path" dir="ltr" selected>`) {
+			t.Error("a refused origin is not shown as sent")
+		}
+		if after := rowCounts(t, env); after != before {
+			t.Fatalf("a refused room wrote rows: %v → %v", before, after)
+		}
+
+		loc := postNewRoom(b, fields("https://staff.acme.example")).status(http.StatusSeeOther).Header().Get("Location")
+		id := strings.TrimSuffix(strings.TrimPrefix(loc, "/admin/rooms/"), "/created")
+		var room struct {
+			Embed *struct{ Origin string } `json:"embed"`
+		}
+		s.do(api(http.MethodGet, "/api/v1/markup-rooms/"+id, a.Token, nil)).status(http.StatusOK).json(&room)
+		if room.Embed == nil || room.Embed.Origin != "https://staff.acme.example" {
+			t.Fatalf("the room's embed: %+v", room.Embed)
+		}
+		if page := b.get(loc).status(http.StatusOK).Body.String(); !strings.Contains(page, `<bdi dir="ltr" data-room-embed-origin>https://staff.acme.example</bdi>`) {
+			t.Error("the created room's page does not name its origin")
+		}
+		loc = postNewRoom(b, fields("")).status(http.StatusSeeOther).Header().Get("Location")
+		id = strings.TrimSuffix(strings.TrimPrefix(loc, "/admin/rooms/"), "/created")
+		var plain map[string]any
+		s.do(api(http.MethodGet, "/api/v1/markup-rooms/"+id, a.Token, nil)).status(http.StatusOK).json(&plain)
+		if _, ok := plain["embed"]; ok {
+			t.Fatalf("a room not embedded has embed %v", plain["embed"])
+		}
+	})
+}
+
+// Recent uploads of one name are told apart (issue 40, item 3): each row
+// says its pages, size, upload time and short id, and its title is data
+// isolated from the page's direction.
+func TestAdminNewRoomTellsSameNamedUploadsApart(t *testing.T) {
+	t.Parallel()
+	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
+		s := newServer(t, env)
+		a := env.NewTenant(t, "Acme")
+		newAdmin(t, env, a.Org.ID, "ada@example.com")
+		first, second := s.upload(a.Token), s.upload(a.Token)
+		b, _ := adminSignIn(t, s, "ada@example.com", "correct horse")
+		page := b.get("/admin/rooms/new?org=" + itoa64(a.Org.ID)).status(http.StatusOK).Body.String()
+		rows := regexp.MustCompile(`(?s)data-recent-document="([^"]+)".*?<bdi class="admin-new-room__recent-title" dir="auto">([^<]*)</bdi>\s*<span class="muted small" data-recent-facts>(.*?)</span>`).FindAllStringSubmatch(page, -1)
+		if len(rows) != 2 {
+			t.Fatalf("%d recent rows", len(rows))
+		}
+		kb := strconv.Itoa(int((first.SizeBytes + 1023) / 1024))
+		facts := map[string]string{}
+		for _, r := range rows {
+			facts[r[1]] = strings.Join(strings.Fields(r[3]), " ")
+			if r[2] != "contract" {
+				t.Errorf("row title %q", r[2])
+			}
+		}
+		for _, d := range []uploadedDoc{first, second} {
+			f := facts[d.ID]
+			if !strings.HasPrefix(f, "3 pages · "+kb+" KB · <time datetime=") || !strings.HasSuffix(f, ` UTC</time> · id <code dir="ltr">`+d.ID[len(d.ID)-8:]+`</code>`) {
+				t.Errorf("the row of %s says %q", d.ID, f)
+			}
+		}
+		if facts[first.ID] == facts[second.ID] {
+			t.Error("two uploads of one name read the same")
 		}
 	})
 }

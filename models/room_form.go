@@ -9,7 +9,8 @@ import (
 // console's form or the `markuproom room create` command. Input turns it
 // into the API's RoomInput through the API's own parser, so both check it
 // with the same rules and report problems at the same pointers
-// (#/senderId, #/participants/0/email, #/documents/1, #/templateId).
+// (#/senderId, #/participants/0/email, #/documents/1, #/templateId,
+// #/embed/origin).
 type RoomForm struct {
 	SenderID string
 	Config   RoomConfig
@@ -20,6 +21,11 @@ type RoomForm struct {
 	// Locale is the room's language tag ("": none), checked like
 	// operation B's "locale".
 	Locale string
+	// EmbedOrigin is the origin allowed to frame the room ("": none),
+	// operation B's embed.origin: normalised by NormalizeEmbedOrigin and
+	// refused by CreateRoom (422 embed_origin_not_allowed at
+	// #/embed/origin) unless the organization's list allows it.
+	EmbedOrigin string
 }
 
 // Input checks the form like operation B's body (ParseRoomInput): a
@@ -48,6 +54,9 @@ func (f RoomForm) Input() (*RoomInput, error) {
 	}
 	if f.TemplateID != "" {
 		body["templateId"] = f.TemplateID
+	}
+	if f.EmbedOrigin != "" {
+		body["embed"] = map[string]string{"origin": f.EmbedOrigin}
 	}
 	b, err := json.Marshal(body)
 	if err != nil {

@@ -8,7 +8,7 @@
 //	markuproom token create  --org ORG_ID [--name N] [--json]
 //	markuproom token revoke  TOKEN_ID [--json]
 //	markuproom audit verify  [--org ORG_ID] [--json]
-//	markuproom room create   --org ORG_ID --sender USER_ID [--document FILE]… [--participant "First Last <email>"]… [--template ID] [--locale TAG] [--json]
+//	markuproom room create   --org ORG_ID --sender USER_ID [--document FILE]… [--participant "First Last <email>"]… [--template ID] [--locale TAG] [--embed-origin ORIGIN] [--json]
 package main
 
 import (
@@ -80,7 +80,7 @@ const usage = `Usage:
   markuproom pdf-worker     serve PDF jobs on standard input and output (the server starts its own workers;
                             see docs/decisions.md, "PDF workers")
   markuproom room create    --org ORG_ID --sender USER_ID [--document FILE]... [--participant "First Last <email>"]...
-                            [--template ID] [--locale TAG] [--json]   make a Markup Room and print its URL (shown once)
+                            [--template ID] [--locale TAG] [--embed-origin ORIGIN] [--json]   make a Markup Room and print its URL (shown once)
 
 Configuration comes from environment variables; see README.md.
 `

@@ -30,6 +30,7 @@ func (e *cliEnv) roomCreate(ctx context.Context, args []string) int {
 	senderFlag := fs.String("sender", "", "the sender's user id in the organization (required)")
 	templateID := fs.String("template", "", "start from this template of the organization")
 	locale := fs.String("locale", "", "the room's language ("+strings.Join(i18n.Tags(), ", ")+"); else each visitor's browser's")
+	embedOrigin := fs.String("embed-origin", "", "let this origin frame the room (https://host[:port]; one of the organization's allowed origins, org update --embed-origins)")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	var files, people repeated
 	fs.Var(&files, "document", "a PDF FILE to upload into the room (repeatable)")
@@ -42,6 +43,7 @@ func (e *cliEnv) roomCreate(ctx context.Context, args []string) int {
 	if err == nil {
 		form.Locale, err = parseLocale(*locale)
 	}
+	form.EmbedOrigin = strings.TrimSpace(*embedOrigin)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "markuproom room create: %v\n", err)
 		return 2
@@ -69,10 +71,18 @@ func (e *cliEnv) roomCreate(ctx context.Context, args []string) int {
 	url := a.cfg.BaseURL + models.RoomURLPath(created.Token)
 	r := created.Room
 	if *asJSON {
-		e.printJSON(map[string]any{"id": r.ID, "url": url, "transactionId": r.TransactionID, "expiresAt": r.ExpiresAt.UTC().Format(time.RFC3339)})
+		out := map[string]any{"id": r.ID, "url": url, "transactionId": r.TransactionID, "expiresAt": r.ExpiresAt.UTC().Format(time.RFC3339)}
+		if r.EmbedOrigin != "" {
+			out["embedOrigin"] = r.EmbedOrigin
+		}
+		e.printJSON(out)
 	} else {
-		fmt.Fprintf(e.stdout, "Created Markup Room %s (transaction %s) for organization %d, open until %s. Its URL is shown only once:\n%s\n",
-			r.ID, r.TransactionID, orgID, r.ExpiresAt.UTC().Format("2 Jan 2006 15:04 MST"), url)
+		fmt.Fprintf(e.stdout, "Created Markup Room %s (transaction %s) for organization %d, open until %s.", r.ID, r.TransactionID, orgID,
+			r.ExpiresAt.UTC().Format("2 Jan 2006 15:04 MST"))
+		if r.EmbedOrigin != "" {
+			fmt.Fprintf(e.stdout, " %s may frame it (static/embed.js).", r.EmbedOrigin)
+		}
+		fmt.Fprintf(e.stdout, " Its URL is shown only once:\n%s\n", url)
 	}
 	return 0
 }

@@ -45,6 +45,39 @@ func TestRoomCreateCommand(t *testing.T) {
 				t.Fatalf("room create: %d %q %q", code, out, errOut)
 			}
 
+			// --embed-origin (issue 40, item 3): an origin the organization
+			// allows makes an embedded room; another is refused with the API's
+			// rule, and nothing is made.
+			c.run("", "org", "update", org, "--embed-origins", "https://app.acme.example")
+			embedded := c.runJSON("", "room", "create", "--org", org, "--sender", sender, "--embed-origin", "https://APP.acme.example:443", "--json")
+			if embedded["embedOrigin"] != "https://app.acme.example" {
+				t.Fatalf("room create --embed-origin printed %v", embedded)
+			}
+			var origin []string
+			if err := db.Table("markup_rooms").Where("id = ?", embedded["id"]).Pluck("embed_origin", &origin).Error; err != nil || len(origin) != 1 || origin[0] != "https://app.acme.example" {
+				t.Fatalf("room %v's embed origin: %v %v", embedded["id"], origin, err)
+			}
+			if code, out, _ := c.run("", "room", "create", "--org", org, "--sender", sender, "--embed-origin", "https://app.acme.example"); code != 0 ||
+				!strings.Contains(out, "https://app.acme.example may frame it") {
+				t.Fatalf("room create --embed-origin: %d %q", code, out)
+			}
+			var rooms int64
+			db.Table("markup_rooms").Count(&rooms)
+			for _, refused := range []struct{ origin, says string }{
+				{"https://evil.example", "embed/origin: The organization does not allow rooms to be embedded by https://evil.example"},
+				{"http://app.acme.example", "embed/origin:"},
+			} {
+				code, out, errOut := c.run("", "room", "create", "--org", org, "--sender", sender, "--embed-origin", refused.origin)
+				if code != 1 || out != "" || !strings.Contains(errOut, refused.says) {
+					t.Errorf("--embed-origin %s: exit %d, stdout %q, stderr %q", refused.origin, code, out, errOut)
+				}
+			}
+			var after int64
+			db.Table("markup_rooms").Count(&after)
+			if after != rooms {
+				t.Errorf("refused embedded rooms left %d rooms behind", after-rooms)
+			}
+
 			// Bad arguments: exit 2 with what to fix.
 			for _, bad := range []struct {
 				args []string

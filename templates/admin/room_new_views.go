@@ -32,26 +32,39 @@ type NewRoomView struct {
 	TemplateID string
 	// Locale is the room's language chosen ("" for none: each visitor's
 	// browser's).
-	Locale       string
-	Participants []NewRoomParticipantView
+	Locale string
+	// EmbedOrigins are the origins the organization allows to frame its
+	// rooms (its page's "Embedding"); EmbedOrigin the one chosen ("": the
+	// room is not embedded); OrganizationURL the organization's page,
+	// where the list is set.
+	EmbedOrigins    []string
+	EmbedOrigin     string
+	OrganizationURL string
+	Participants    []NewRoomParticipantView
 	// FlagGroups are the room's configuration switches.
 	FlagGroups []RoomFlagGroupView
 	// MaxUploadMB is the size limit of each uploaded PDF; MaxFiles how many
 	// one form may carry.
 	MaxUploadMB, MaxFiles int
 	// Errors are the problems by field: "organization", "sender",
-	// "documents", "files", "participants", "template", "config", "locale".
+	// "documents", "files", "participants", "template", "config", "locale",
+	// "embed".
 	Errors map[string]string
 	// Error is the form's summary of what stopped the room.
 	Error string
 }
 
 // RecentDocumentView is one of the organization's recent uploads.
+// Uploads of one name are told apart by their size, time and short id.
 type RecentDocumentView struct {
 	ID, Title             string
 	Pages                 int
 	Uploaded, UploadedISO string
-	Checked               bool
+	// SizeKB is the file's size in kilobytes, rounded up; ShortID the end
+	// of its id, as the console's lists show ids.
+	SizeKB  int
+	ShortID string
+	Checked bool
 }
 
 // NewRoomParticipantView is one participant row of the form.
@@ -84,6 +97,8 @@ type RoomCreatedView struct {
 	TransactionURL, RoomsURL string
 	NewRoomURL               string
 	Participants, Documents  int
+	// EmbedOrigin is the origin that may frame the room ("": none).
+	EmbedOrigin string
 }
 
 // roomStatusLabel is a room's status ("open", "completed", "expired") in
