@@ -170,6 +170,17 @@ test("the walk goes through every field of one participant in filling order, wit
   assert.equal(robin.caption, "Field 1 of 2 — Signature, page 1");
   await page.click("[data-preview-next]");
   assert.equal(names[(await where(page)).id], "robin-date");
+
+  // A tag swapped in alone while previewing (a save's answer from another window): the walk reads the pages again.
+  await page.eval(() => {
+    const tag = document.querySelector(".tag[data-preview-current]");
+    tag.replaceWith(tag.cloneNode(true));
+    document.dispatchEvent(new Event("htmx:afterSettle"));
+  });
+  const again = await where(page);
+  assert.deepEqual([names[again.id], again.currents, again.caption], ["robin-signature", 1, "Field 1 of 2 — Signature, page 1"], `${engine}: walked again`);
+  await page.click("[data-preview-next]");
+  assert.equal((await page.eval(() => document.querySelector(".tag[data-preview-current]").isConnected && document.querySelectorAll("[data-preview-current]").length)), 1);
   await assertClean(page);
 });
 

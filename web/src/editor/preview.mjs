@@ -70,7 +70,7 @@ function createPreview(button, state) {
   const ctl = new AbortController();
   const signal = ctl.signal;
   const people = readParticipants(room);
-  const fields = readFields(viewerRoot);
+  let fields = readFields(viewerRoot);
   const docs = new Set(fields.map((f) => f.doc)).size;
   const types = readTagTypes(viewerRoot.dataset.tagTypes); // a date tag without a format of its own takes its type's
   let walk = [];
@@ -134,7 +134,7 @@ function createPreview(button, state) {
 
   const mark = () => {
     const id = select.value;
-    walk[at]?.tag.removeAttribute("data-preview-current");
+    for (const f of fields) f.tag.removeAttribute("data-preview-current");
     at = -1;
     walk = fillOrder(fields.filter((f) => f.signer === id));
     for (const f of fields) f.tag.toggleAttribute("data-preview-mine", f.signer === id);
@@ -219,9 +219,14 @@ function createPreview(button, state) {
     }
   };
   for (const type of ["pointerdown", "mousedown", "click", "dblclick", "contextmenu", "dragstart", "drop", "paste", "cut"]) window.addEventListener(type, stop, { capture: true, signal });
-  // The room rebuilt (a change from another window): what the preview marked is gone with it.
+  // The room rebuilt (a change from another window): what the preview marked is gone with it. A tag
+  // swapped in alone (its save's answer): read the pages again and walk from the participant's first field.
   document.addEventListener("htmx:afterSettle", () => {
-    if (!viewerRoot.isConnected) close({ keepFocus: true });
+    if (!viewerRoot.isConnected) return close({ keepFocus: true });
+    if (fields.some((f) => !f.tag.isConnected)) {
+      fields = readFields(viewerRoot);
+      mark();
+    }
   }, { signal });
 
   mark();
