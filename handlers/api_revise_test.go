@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"math"
 	"net/http"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/markuproom/markuproom/models/modelstest"
@@ -193,3 +195,40 @@ func TestAPIRevisesATemplateDocument(t *testing.T) {
 		}
 	})
 }
+
+// TestTheCheckOffersKeepHereForAFlaggedTag: a room's tag that a revision
+// could not carry surely shows in the session check as needing a look,
+// with Show and Keep here; saving it (what Keep here sends) is the look.
+func TestTheCheckOffersKeepHereForAFlaggedTag(t *testing.T) {
+	t.Parallel()
+	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
+		s := newServer(t, env)
+		tenant := env.NewTenant(t, "Acme")
+		tr := openTagRoom(t, s, tenant, nil)
+		signers := tr.participantIDs(t)
+		id := tr.add(t, tagForm(signers[0]))
+		_, others := pdftest.RevisionCorpus()
+		var other uploadedDoc
+		s.do(uploadReq(tenant.Token, "other.pdf", others[len(others)-1].PDF, "Other")).status(http.StatusCreated).json(&other)
+		path := "/api/v1/transactions/" + tr.room.TransactionID + "/documents/" + firstDocumentID(t, tr) + "/revise"
+		var got revisedAnswer
+		s.do(jsonReq(http.MethodPost, path, tenant.Token, obj{"documentId": other.ID})).status(http.StatusOK).json(&got)
+		if got.Revision.Flagged != 1 {
+			t.Fatalf("report: %+v", got.Revision)
+		}
+		html := tr.b.get(tr.path + "/checklist").status(http.StatusOK).Body.String()
+		if !strings.Contains(html, `data-finding="tag_needs_look"`) || !strings.Contains(html, `data-fix="keep" data-fix-tag="`+id+`">Keep here`) ||
+			!strings.Contains(html, `data-fix="show" data-fix-tag="`+id+`">Show`) || !strings.Contains(html, "needs a look") {
+			t.Fatalf("the check: %s", html)
+		}
+		row := storedTags(t, env, tr.room.TransactionID)[id]
+		tr.send(http.MethodPut, tr.path+"/tags/"+id, tagForm(signers[0], "page", strconv.Itoa(row.Page), "x", fmtNum(row.X), "y", fmtNum(row.Y),
+			"version", strconv.Itoa(row.Version))).status(http.StatusOK)
+		if html := tr.b.get(tr.path + "/checklist").status(http.StatusOK).Body.String(); strings.Contains(html, "tag_needs_look") {
+			t.Fatalf("still flagged after the look: %s", html)
+		}
+	})
+}
+
+// fmtNum writes a coordinate as the editor's form does.
+func fmtNum(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }

@@ -64,6 +64,17 @@ func auditRecipes() []auditRecipe {
 			f.s.do(jsonReq(http.MethodPut, "/api/v1/transactions/"+f.ids["tx"], f.tenant.Token, f.ids["txBody"])).status(http.StatusCreated)
 			return 0
 		}},
+		{"POST /api/v1/transactions/:id/documents/:documentId/revise", "document.revised", byToken, func(t *testing.T, f *auditFixture) int64 {
+			var tx struct {
+				Documents []struct {
+					ID string `json:"id"`
+				} `json:"documents"`
+			}
+			f.s.do(api(http.MethodGet, "/api/v1/transactions/"+f.ids["tx"], f.tenant.Token, nil)).status(http.StatusOK).json(&tx)
+			path := "/api/v1/transactions/" + f.ids["tx"] + "/documents/" + tx.Documents[0].ID + "/revise"
+			f.s.do(jsonReq(http.MethodPost, path, f.tenant.Token, obj{"documentId": f.s.upload(f.tenant.Token).ID})).status(http.StatusOK)
+			return 0
+		}},
 		{"POST /api/v1/markup-rooms", "room.created", byToken, func(t *testing.T, f *auditFixture) int64 {
 			f.tr = openTagRoom(t, f.s, f.tenant, nil)
 			return 0
@@ -98,6 +109,11 @@ func auditRecipes() []auditRecipe {
 		}},
 		{"POST /api/v1/templates/:id/versions/:version/restore", "template.version_restored", byToken, func(t *testing.T, f *auditFixture) int64 {
 			f.s.do(api(http.MethodPost, "/api/v1/templates/"+f.ids["template"]+"/versions/1/restore", f.tenant.Token, nil)).status(http.StatusCreated)
+			return 0
+		}},
+		{"POST /api/v1/templates/:id/documents/:position/revise", "template.replaced", byToken, func(t *testing.T, f *auditFixture) int64 {
+			path := "/api/v1/templates/" + f.ids["template"] + "/documents/0/revise"
+			f.s.do(jsonReq(http.MethodPost, path, f.tenant.Token, obj{"documentId": f.s.upload(f.tenant.Token).ID})).status(http.StatusOK)
 			return 0
 		}},
 		{"DELETE /api/v1/templates/:id", "template.archived", byToken, func(t *testing.T, f *auditFixture) int64 {

@@ -108,6 +108,11 @@ func checklistView(l *i18n.Localizer, ws *models.RoomWorkspace, check *models.Se
 		it := templates.ChecklistItemView{Code: f.Code, Finding: true, Problems: []string{findingWords(l, t, f)}}
 		if fix, ok := findingFix(l, t, f); ok {
 			it.Fixes = []templates.ChecklistFixView{fix}
+			if f.Code == review.CodeTagNeedsLook { // or leave it where the revision put it
+				keep := fix
+				keep.Kind, keep.Label = "keep", l.T("room.review.fix.keep")
+				it.Fixes = append(it.Fixes, keep)
+			}
 		}
 		if f.Severity == review.Blocking {
 			v.Blocking = append(v.Blocking, it)

@@ -10,12 +10,13 @@
 // copy); a blocking finding disables the button and the server refuses the
 // session (422 review_blocked) too; "Show" selects the tag and puts the focus
 // on it (not on the header's button the dialog came from); "Assign to…" puts
-// the focus on the selected tag's signer. Screenshots:
+// the focus on the selected tag's signer; a tag a revision could not carry
+// surely "needs a look", and "Keep here" saves it where it is. Screenshots:
 // review-check-<width>-<lang>-<engine>.png.
 import { test, before, after, afterEach } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { mixedPDF } from "./lib/pdf.mjs";
+import { makePDF, mixedPDF } from "./lib/pdf.mjs";
 import { startServer } from "./lib/server.mjs";
 import { launch, engine } from "./lib/engine.mjs";
 import { enginePages, assertClean, createSession } from "./lib/room.mjs";
@@ -198,6 +199,32 @@ test("Show selects the tag and puts the focus on it; Assign to… puts it on the
     unassigned,
     { message: `${engine}: the signer of the unassigned tag has the focus` },
   );
+  await assertClean(page);
+});
+
+test("a tag a revision could not carry needs a look; Keep here saves it where it is", T, async () => {
+  const { r } = await roomWith([["SIGNATURETEMPLATE", 1, 72, 100, 0]]);
+  // Another document altogether: none of the words around the tag are on it.
+  const other = await srv.upload(makePDF([{ width: 612, height: 792, label: "Something else entirely", lines: 0 }]), "Other");
+  const tx = await srv.transaction(r.transactionId);
+  const revised = await srv.api("POST", `/api/v1/transactions/${r.transactionId}/documents/${tx.documents[0].id}/revise`, { documentId: other.id });
+  assert.equal(revised.revision.flagged, 1, `${engine}: the revision flags the tag: ${JSON.stringify(revised.revision)}`);
+  const page = await pages.openRoom(r.url);
+  await openCheck(page);
+  const look = await page.eval(() =>
+    [...document.querySelectorAll('#session-dialog [data-finding="tag_needs_look"] .checklist__fix')].map((a) => [a.dataset.fix, a.textContent.trim()]),
+  );
+  assert.deepEqual(look, [["show", "Show"], ["keep", "Keep here"]], `${engine}: the finding's fixes`);
+  await page.request("PUT", /\/tags\//, () => page.click('#session-dialog [data-fix="keep"]'));
+  await page.waitForSelector("#session-dialog", { hidden: true });
+  await eventually(async () => {
+    const rv = await srv.api("GET", `/api/v1/transactions/${r.transactionId}/review`);
+    assert.ok(!rv.findings.some((f) => f.code === "tag_needs_look"), `${engine}: still needs a look: ${JSON.stringify(rv.findings)}`);
+  });
+  const after = await srv.transaction(r.transactionId);
+  assert.deepEqual([after.documents[0].tags[0].x, after.documents[0].tags[0].y], [revised.documents[0].tags[0].x, revised.documents[0].tags[0].y], `${engine}: kept where it was`);
+  await openCheck(page);
+  assert.ok(!(await findings(page)).some((f) => f[0] === "tag_needs_look"), `${engine}: the check no longer lists it`);
   await assertClean(page);
 });
 

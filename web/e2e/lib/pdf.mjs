@@ -3,8 +3,9 @@
 // lines (Helvetica, not embedded: pdf.js draws it from its standard fonts).
 
 /**
- * texts: more lines of Helvetica at x, y (PDF points), such as text tags "{{signature|1}}".
- * @param {{width:number,height:number,cropBox?:number[],rotate?:number,label?:string,texts?:{x:number,y:number,text:string,size?:number}[]}[]} pages
+ * texts: more lines of Helvetica at x, y (PDF points), such as text tags "{{signature|1}}";
+ * lines: how many of the 12 "Line n of the agreement text" lines the page prints.
+ * @param {{width:number,height:number,cropBox?:number[],rotate?:number,label?:string,lines?:number,texts?:{x:number,y:number,text:string,size?:number}[]}[]} pages
  * @returns {Buffer}
  */
 export function makePDF(pages) {
@@ -22,7 +23,7 @@ export function makePDF(pages) {
       "1 g", `${x0 + 24} ${y0 + 24} ${x1 - x0 - 48} ${y1 - y0 - 48} re f`,
       "0 g", "BT", "/F1 22 Tf", `${x0 + 48} ${y1 - 72} Td`, `(${label}) Tj`, "ET",
     ];
-    for (let l = 0; l < 12; l++) {
+    for (let l = 0; l < (p.lines ?? 12); l++) {
       const y = y1 - 120 - l * 22;
       if (y < y0 + 60) break;
       lines.push("BT", "/F1 11 Tf", `${x0 + 48} ${y} Td`, `(Line ${l + 1} of the agreement text on page ${i + 1}.) Tj`, "ET");

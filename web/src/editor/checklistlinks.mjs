@@ -7,10 +7,12 @@
 // header and toolbar out of the window. A target inside a sheet (narrow
 // screens) is shown once sheets.mjs has opened that sheet. A fix's tag is
 // brought into view and focused, which selects it (editor.mjs); "Assign
-// to…" then puts the focus on its signer, and the initials are copied as
-// the copy-to-pages dialog does (one undo step).
+// to…" then puts the focus on its signer, the initials are copied as
+// the copy-to-pages dialog does (one undo step), and "Keep here" saves a
+// tag a revision flagged where it is (the save is the look it asked for).
 import { listenUntil } from "./bus.mjs";
 import { copyToPages } from "./copypages.mjs";
+import { tagFields } from "./editor.mjs";
 import { reveal } from "./reveal.mjs";
 
 /** Scrolls the nearest scrolling box that holds el so that el's top is margin pixels below the box's top. */
@@ -40,6 +42,7 @@ export function wireChecklistLinks(signal, state) {
         tag.focus({ preventScroll: true });
         if (fix === "assign") document.getElementById("tag-prop-signer")?.focus();
         if (fix === "copy_to_pages" && state.editor) copyToPages(state, [tag], () => ({ pages: fixPages.split(",").map(Number) }));
+        if (fix === "keep" && state.editor) state.editor.run(state.editor.change(fixTag, tagFields(tag)));
       }),
     );
   });
