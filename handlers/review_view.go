@@ -11,11 +11,17 @@ import (
 // findingWords is a finding's sentence in l's language, made from the
 // catalog's review.finding.<code> with the names, titles and pages of t.
 func findingWords(l *i18n.Localizer, t *models.Transaction, f review.Finding) string {
+	return findingSentence(l, t, f, pageRanges(l, f.Pages))
+}
+
+// findingSentence is findingWords with the pages written as given (the
+// room's page sets them apart: leftToRight).
+func findingSentence(l *i18n.Localizer, t *models.Transaction, f review.Finding, pages string) string {
 	args := []any{
 		"participant", participantName(l, t, f.Participant),
 		"other", participantName(l, t, f.Other),
 		"document", documentTitle(t, f.Document),
-		"pages", pageRanges(l, f.Pages),
+		"pages", pages,
 		"count", len(f.Pages),
 	}
 	return l.T(findingID(f.Code), args...)
@@ -82,6 +88,12 @@ func documentTitle(t *models.Transaction, i int) string {
 	}
 	return t.Documents[i].Title
 }
+
+// leftToRight sets s apart as a left-to-right run (U+2066 … U+2069): in
+// an Arabic sentence "3–5" stays "3–5" (unset, the en dash splits it into
+// two numbers laid out right to left: "5–3"). For the room's words only,
+// not the API's.
+func leftToRight(s string) string { return "\u2066" + s + "\u2069" }
 
 // pageRanges writes ascending page numbers as ranges: "1–3, 5".
 func pageRanges(l *i18n.Localizer, pages []int) string {

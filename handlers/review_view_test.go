@@ -40,3 +40,24 @@ func TestEveryFindingIsWordedInEveryLanguage(t *testing.T) {
 		t.Errorf("page ranges %q", got)
 	}
 }
+
+// The room's "Add initials to pages 3–5" keeps its range left to right in
+// Arabic too (issue 40: it read "5–3"): the range is an isolated
+// left-to-right run in every language.
+func TestCopyToPagesFixKeepsItsRangeLeftToRight(t *testing.T) {
+	t.Parallel()
+	tx := &models.Transaction{Documents: []models.TransactionDocument{{Title: "Lease"}}}
+	f := review.Finding{Code: review.CodeInitialsMissing, Document: 0, Pages: []int{3, 4, 5},
+		Fix: &review.Fix{Kind: review.FixCopyToPages, Tag: "t1", Pages: []int{3, 4, 5}}}
+	for _, lang := range i18n.Languages {
+		l := i18n.New(lang)
+		fix, ok := findingFix(l, tx, f)
+		want := "\u2066" + l.Number(3) + "–" + l.Number(5) + "\u2069"
+		if !ok || !strings.Contains(fix.Label, want) {
+			t.Errorf("%s: %q does not hold %q", lang.Tag, fix.Label, want)
+		}
+	}
+	if fix, _ := findingFix(i18n.English(), tx, f); fix.Label != "Add initials to pages \u20663–5\u2069" {
+		t.Errorf("English: %q", fix.Label)
+	}
+}

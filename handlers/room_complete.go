@@ -105,7 +105,7 @@ func checklistView(l *i18n.Localizer, ws *models.RoomWorkspace, check *models.Se
 	v := templates.ChecklistView{Blocked: check.Blocked(), CompleteURL: route.RoomComplete.Path(ws.Room.ID), CSRFToken: csrf,
 		NotifyEmail: t.OffersInvitations(), Warnings: check.Warnings()}
 	for _, f := range check.Review.Findings {
-		it := templates.ChecklistItemView{Code: f.Code, Finding: true, Problems: []string{findingWords(l, t, f)}}
+		it := templates.ChecklistItemView{Code: f.Code, Finding: true, Problems: []string{findingSentence(l, t, f, leftToRight(pageRanges(l, f.Pages)))}}
 		if fix, ok := findingFix(l, t, f); ok {
 			it.Fixes = []templates.ChecklistFixView{fix}
 			if f.Code == review.CodeTagNeedsLook { // or leave it where the revision put it
@@ -150,7 +150,7 @@ func findingFix(l *i18n.Localizer, t *models.Transaction, f review.Finding) (tem
 				pages[i] = strconv.Itoa(p)
 			}
 			out.Pages = strings.Join(pages, ",")
-			out.Label = l.T("room.review.fix.copy_to_pages", "pages", pageRanges(l, fx.Pages), "count", len(fx.Pages))
+			out.Label = l.T("room.review.fix.copy_to_pages", "pages", leftToRight(pageRanges(l, fx.Pages)), "count", len(fx.Pages))
 			if from := tagPage(t, f.Document, fx.Tag); from > 0 {
 				out.URL = page(from)
 			}

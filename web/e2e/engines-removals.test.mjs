@@ -255,7 +255,7 @@ test("deleting a page asks in the room's dialog too (Escape keeps it), and no sc
   const del = '.room-doc[data-document="0"] .room-thumb[data-page="2"] [data-page-action="delete"]';
   await page.click(del);
   const asked = await dialogState(page);
-  assert.equal(asked.title, "Delete page 2 and its 2 tags?");
+  assert.equal(asked.title, "Delete page 2 of “\u2068Lease.pdf\u2069” and its 2 tags?", `${engine}: the question names the document`);
   assert.match(asked.note, /Undo .*brings it back/);
   await escapeCancels(page);
   assert.equal((await srv.transaction(r.transactionId)).documents[0].pages, 5);

@@ -92,7 +92,7 @@ test("initials on some pages: the check offers to add them to the others, as one
   await openCheck(page);
   const found = await findings(page);
   const initials = found.find((f) => f[0] === "initials_missing");
-  assert.deepEqual(initials, ["initials_missing", "warning", "Pat Buyer initials some pages of “Lease” but not these: 3–5.", "Add initials to pages 3–5", "copy_to_pages"], `${engine}: ${JSON.stringify(found)}`);
+  assert.deepEqual(initials, ["initials_missing", "warning", "Pat Buyer initials some pages of “Lease” but not these: \u20663–5\u2069.", "Add initials to pages \u20663–5\u2069", "copy_to_pages"], `${engine}: ${JSON.stringify(found)}`);
   assert.ok(await page.eval(() => document.querySelector("#session-dialog [data-checklist]").hasAttribute("data-ready")), `${engine}: a warning does not block`);
 
   const steps = await page.eval(() => window.markupRoomHistory.size);

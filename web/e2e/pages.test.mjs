@@ -71,7 +71,7 @@ test("delete and move pages by buttons, context menu and drag; tags follow", asy
   const asked = answerConfirm(page);
   await edit(page, () => thumb(2).getByRole("button", { name: "Delete page 2" }).click());
   const question = await asked;
-  assert.match(question, /Delete page 2 and its 1 tag\?/);
+  assert.match(question, /Delete page 2 of “\u2068Mixed pages\u2069” and its 1 tag\?/);
   let o = await pageOrder(r.transactionId);
   assert.deepEqual(o.order, [1, 3, 4, 5]);
   assert.equal(await pdfPages(page), 4, "the new PDF version has 4 pages");

@@ -644,6 +644,8 @@ function makePage(b) {
     viewport: () => b.evaluate(() => ({ width: innerWidth, height: innerHeight })),
     /** Saves a viewport screenshot as web/e2e/artifacts/<name>-<engine>.png. */
     screenshot: (name) => b.screenshot(join(artifacts, `${name}-${engine}.png`)),
+    /** Saves a viewport screenshot as web/e2e/artifacts/<file> (the caller names the engine where it wants). */
+    screenshotAs: (file) => b.screenshot(join(artifacts, file)),
     close: () => b.close(),
   };
   return page;

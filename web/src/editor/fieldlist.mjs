@@ -87,7 +87,9 @@ export function createFieldList(root, viewerRoot, { iconsURL = viewerRoot.datase
       const head = h("h3", "field-group__head");
       const chip = h("span", g.unassigned ? "signer-chip field-group__warn" : "signer-chip", g.unassigned ? "!" : g.initials);
       chip.setAttribute("aria-hidden", "true");
-      head.append(chip, h("span", "field-group__name", g.unassigned ? tr("editor.fields.unassigned") : g.name), count(g.count));
+      const name = h("span", "field-group__name", g.unassigned ? tr("editor.fields.unassigned") : g.name);
+      if (!g.unassigned) name.dir = "auto"; // data: in Arabic a Latin name is cut at its own end
+      head.append(chip, name, count(g.count));
       head.lastChild.setAttribute("aria-label", plural(g.count));
       li.append(head);
       if (g.unassigned) li.append(h("p", "field-group__hint", tr("editor.fields.unassigned_hint")));
@@ -95,7 +97,9 @@ export function createFieldList(root, viewerRoot, { iconsURL = viewerRoot.datase
       for (const d of g.documents) {
         const dl = h("div", "field-doc");
         const dh = h("p", "field-doc__head");
-        dh.append(h("span", "field-doc__title", d.title), count(d.count));
+        const title = h("span", "field-doc__title", d.title);
+        title.dir = "auto";
+        dh.append(title, count(d.count));
         dh.lastChild.setAttribute("aria-label", plural(d.count));
         dl.append(dh);
         for (const p of d.pages) {

@@ -34,7 +34,9 @@ export function describeRoomEdit(e) {
     const li = el.closest(".room-thumb");
     const count = li.querySelector("[data-tag-count-page]")?.textContent.trim();
     const page = li.dataset.page;
-    el.dataset.confirm = count ? t("editor.pages.delete_question_tags", { page, tags: count }) : t("editor.pages.delete_question", { page });
+    // The document by name: the pages in view may be another document's (issue 40).
+    const title = isolate(el.closest(".room-doc")?.querySelector(".room-doc__title")?.textContent.trim() || "");
+    el.dataset.confirm = count ? t("editor.pages.delete_question_tags", { page, title, tags: count }) : t("editor.pages.delete_question", { page, title });
     el.dataset.confirmNote = t("editor.pages.delete_note");
     el.dataset.confirmAction = t("editor.pages.delete_action");
   } else if ("documentRemove" in el.dataset) {
@@ -45,6 +47,9 @@ export function describeRoomEdit(e) {
     el.dataset.confirmAction = t("editor.documents.remove_action");
   }
 }
+
+/** Data (a title) set apart from the sentence around it (U+2068 … U+2069, as <bdi>): in Arabic a Latin title keeps its own order. */
+export const isolate = (text) => `\u2068${text}\u2069`;
 
 /** Whether the page reads right to left (<html dir="rtl">). */
 const rtl = () => document.documentElement.dir === "rtl";

@@ -190,7 +190,9 @@ export function createSuggestions({ viewerRoot, listRoot, editor, viewer, histor
         const head = h("h4", "suggestions__doc-head");
         const count = h("span", "field-list__count", String(n));
         count.setAttribute("aria-label", plural(n));
-        head.append(h("span", "suggestions__doc-title", docTitle(doc)), count);
+        const title = h("span", "suggestions__doc-title", docTitle(doc));
+        title.dir = "auto";
+        head.append(title, count);
         items = h("ul", "suggestions__items");
         group.append(head, items);
         ul.append(group);
