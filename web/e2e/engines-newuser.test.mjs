@@ -251,3 +251,50 @@ test("8: in Arabic, left-to-right data is cut at its own end, and “Add initial
     await page.close();
   }
 });
+
+test("9: “Save as template” names the roles “Signer 1”, “Signer 2” (never a person's name), in the room's language", T, async () => {
+  const r = await roomWith([sale]);
+  for (const [lang, want] of [["en", ["Signer 1", "Signer 2"]], ["es", ["Firmante 1", "Firmante 2"]]]) {
+    for (const size of SIZES) {
+      const page = await pages.openRoom(inLang(r.url, lang), size);
+      await showSidebar(page);
+      await page.reveal("[data-template-save]");
+      await page.click("[data-template-save]");
+      await page.waitFor(() => document.querySelector("[data-template-save-dialog]")?.open, null, { message: `${engine}: the save dialog open` });
+      const roles = await page.eval(() => [...document.querySelectorAll('[data-template-save-dialog] input[name="roleNames"]')].map((i) => i.value));
+      assert.deepEqual(roles, want, `${engine} ${lang} ${size.width}: the roles' names`);
+      if (lang === "en") await shot(page, 9, size);
+      await page.press("Escape");
+      await assertClean(page);
+      await page.close();
+    }
+  }
+});
+
+test("10: the palette's hint speaks of taps on a phone, of dragging and clicking elsewhere", T, async () => {
+  const r = await roomWith([sale]);
+  const words = { desktop: "Drag a tag onto a page, or pick one and click where it goes.", touch: "Tap a tag, then tap the page where it goes." };
+  for (const size of SIZES) {
+    const page = await pages.openRoom(r.url, size);
+    const phone = size === PHONE;
+    assert.equal(await page.eval(() => document.querySelector("[data-palette-hint]").textContent.trim()), phone ? words.touch : words.desktop, `${engine} ${size.width}: the hint`);
+    if (phone) {
+      await page.click('[data-room-dock] [data-sheet-open="tools"]');
+      await page.waitFor(() => document.querySelector("[data-room-layout]").dataset.openSheet === "tools" && getComputedStyle(document.querySelector("#room-panel")).transform === "none", null, { message: `${engine}: the tools sheet open` });
+      await page.eval(() => {
+        const box = document.querySelector("#room-panel");
+        box.scrollTop += document.querySelector("[data-palette-hint]").getBoundingClientRect().bottom - box.getBoundingClientRect().bottom + 40;
+      });
+    }
+    await shot(page, 10, size);
+    if (!phone) {
+      // A picked type: the desktop hint speaks of a click, Enter and Escape.
+      await page.click('[data-palette] [data-tag-type="SIGNATURETEMPLATE"]');
+      assert.match(await page.eval(() => document.querySelector("[data-palette-hint]").textContent), /^Click on a page to place “Signature” there/, `${engine} ${size.width}: picked`);
+      await page.press("Escape");
+      await page.waitFor((w) => document.querySelector("[data-palette-hint]").textContent.trim() === w, words.desktop, { message: `${engine}: the hint back` });
+    }
+    await assertClean(page);
+    await page.close();
+  }
+});

@@ -13,17 +13,23 @@ export function createPalette({ root, viewer, editor, signers, bus, typeInfo, si
   let armed = "";
   const hint = document.querySelector("[data-palette-hint]");
   const defaultHint = hint?.textContent || "";
+  // A touch screen, or a phone's width: taps, no dragging or keys (issue 40).
+  const touch = matchMedia("(pointer: coarse), (width < 48rem)");
+  const say = () => {
+    if (!hint) return;
+    const name = armed && typeInfo(armed).label;
+    if (touch.matches) hint.textContent = armed ? t("editor.palette.tap_hint", { name }) : hint.dataset.touchHint || defaultHint;
+    else hint.textContent = armed ? t("editor.palette.armed_hint", { name }) : defaultHint;
+  };
+  say();
+  on(touch, "change", say);
 
   const arm = (type) => {
     armed = type;
     for (const b of root.querySelectorAll("[data-tag-type]")) b.setAttribute("aria-pressed", String(b.dataset.tagType === type));
     viewer.root.classList.toggle("viewer--placing", !!type);
     bus.emit("armed", { type });
-    if (hint) {
-      hint.textContent = type
-        ? t("editor.palette.armed_hint", { name: typeInfo(type).label })
-        : defaultHint;
-    }
+    say();
   };
   bus.on("placed", () => arm(""));
 
