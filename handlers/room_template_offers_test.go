@@ -91,3 +91,36 @@ func TestRoomOffersTheTemplateADocumentMatches(t *testing.T) {
 		}
 	})
 }
+
+// A room just saved as a template (the same form, its tags already where
+// the template puts them) is not offered that template: applying it would
+// add copies of the tags it has (issue 40). Another room on the form, with
+// no tags, is; and the first room is again once one of those tags moves.
+func TestRoomOffersNoTemplateWhoseTagsItAlreadyHas(t *testing.T) {
+	t.Parallel()
+	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
+		s := newServer(t, env)
+		acme := env.NewTenant(t, "Acme")
+		filled := func() []byte {
+			return rentalForm.pdf("Jonathan A. Whitfield", "1428 Elm Street, Springfield, IL 62704", "$6,250", "Margaret Olsen", "March 3, 2026")
+		}
+		room := openFormRoom(t, s, acme, filled(), nil)
+		people := room.participantIDs(t)
+		room.add(t, tagForm(people[0], "page", "1"))
+		date := room.add(t, tagForm(people[1], "page", "1", "type", "DATETEMPLATE", "x", "300.25", "dateFormat", "MM/DD/YYYY"))
+		room.saveTemplate(t, obj{"name": "Rental from the room", "documents": arr{0}, "roleNames": arr{"Signer 1", "Signer 2"}})
+
+		if name, percent, ok := room.offer(t); ok {
+			t.Fatalf("the room saved as the template is offered %q (%d %%)", name, percent)
+		}
+		other := openFormRoom(t, s, acme, filled(), nil)
+		if name, _, ok := other.offer(t); !ok || name != "Rental from the room" {
+			t.Fatalf("a room on the same form without tags: offer %q %v", name, ok)
+		}
+		// One of the template's tags is no longer where the template has it: applying would add it.
+		room.send(http.MethodPut, room.path+"/tags/"+date, tagForm(people[1], "page", "1", "type", "DATETEMPLATE", "x", "400", "dateFormat", "MM/DD/YYYY")).status(http.StatusOK)
+		if name, _, ok := room.offer(t); !ok || name != "Rental from the room" {
+			t.Fatalf("after a move: offer %q %v", name, ok)
+		}
+	})
+}

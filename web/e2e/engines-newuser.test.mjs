@@ -298,3 +298,38 @@ test("10: the palette's hint speaks of taps on a phone, of dragging and clicking
     await page.close();
   }
 });
+
+/** The panel holding the tag tools on a phone, opened from the dock (nothing to do where the panels are columns). */
+async function showPanel(page, name) {
+  const sheet = await page.eval(() => getComputedStyle(document.querySelector("#room-panel")).position === "fixed");
+  if (!sheet) return;
+  await page.click(`[data-room-dock] [data-sheet-open="${name}"]`);
+  await page.waitFor(() => {
+    const s = document.querySelector("#room-panel");
+    return getComputedStyle(s).transform === "none" && s.getBoundingClientRect().bottom <= innerHeight + 1;
+  }, null, { message: `${engine}: the ${name} sheet open` });
+}
+
+test("12: a placeholder reads as a hint (“e.g. 2-5, 8”, slanted), not as a value typed in", T, async () => {
+  const r = await roomWith([sale], [["SIGNATURETEMPLATE", 0, 1, 72, 100, 0]]);
+  for (const [lang, want] of [["en", "e.g. 2-5, 8"], ["es", "p. ej., 2-5, 8"]]) {
+    for (const size of SIZES) {
+      const page = await pages.openRoom(inLang(r.url, lang), size);
+      await page.click(".viewer-page .tag[data-tag-id]");
+      await page.waitFor(() => document.querySelectorAll(".tag[data-selected]").length === 1, null, { message: `${engine}: the tag selected` });
+      await showPanel(page, "props");
+      await page.click("[data-copy-pages-open]");
+      await page.waitForSelector("[data-copy-pages-dialog][open]", { visible: true });
+      const seen = await page.eval(() => {
+        const input = document.querySelector("[data-copy-pages-list]");
+        const ph = getComputedStyle(input, "::placeholder");
+        return { placeholder: input.placeholder, value: input.value, slant: ph.fontStyle, own: getComputedStyle(input).fontStyle };
+      });
+      assert.deepEqual(seen, { placeholder: want, value: "", slant: "italic", own: "normal" }, `${engine} ${lang} ${size.width}: the list's placeholder`);
+      if (lang === "en") await shot(page, 12, size);
+      await page.press("Escape");
+      await assertClean(page);
+      await page.close();
+    }
+  }
+});
