@@ -159,7 +159,7 @@ test("Show selects the tag and puts the focus on it; Assign to… puts it on the
   const page = await pages.openRoom(r.url);
   await openCheck(page);
   const overlap = (await findings(page)).find((f) => f[0] === "tags_overlap");
-  assert.deepEqual(overlap, ["tags_overlap", "warning", "Tags of Pat Buyer and Robin Seller overlap on page 2 of “Lease”.", "Show", "show"], `${engine}: the overlap`);
+  assert.deepEqual(overlap, ["tags_overlap", "warning", "Tags of Pat Buyer and Robin Seller overlap on page \u20662\u2069 of “Lease”.", "Show", "show"], `${engine}: the overlap`);
   const id = await page.eval(() => document.querySelector('#session-dialog [data-fix="show"]').dataset.fixTag);
   await page.click('#session-dialog [data-fix="show"]');
   await page.waitForSelector("#session-dialog", { hidden: true });
@@ -190,7 +190,7 @@ test("Show selects the tag and puts the focus on it; Assign to… puts it on the
   await page.waitForSelector(".viewer-page--rendered");
   await openCheck(page);
   const nobody = (await findings(page)).find((f) => f[0] === "tag_without_signer");
-  assert.deepEqual(nobody, ["tag_without_signer", "blocking", "A tag on page 3 of “Lease” has no signer.", "Assign to…", "assign"], `${engine}: the unassigned tag`);
+  assert.deepEqual(nobody, ["tag_without_signer", "blocking", "A tag on page \u20663\u2069 of “Lease” has no signer.", "Assign to…", "assign"], `${engine}: the unassigned tag`);
   const unassigned = await page.eval(() => document.querySelector('#session-dialog [data-fix="assign"]').dataset.fixTag);
   await page.click('#session-dialog [data-fix="assign"]');
   await page.waitForSelector("#session-dialog", { hidden: true });
