@@ -26,14 +26,17 @@ var consolePrefixes = []string{"admin.nav.", "admin.overview.", "admin.transacti
 // badge stays), the history's actors (stored), the room's document viewer.
 var notThisArea = []*regexp.Regexp{
 	regexp.MustCompile(`(?s)<td title="[^"]*"( data-audit-(actor|target))?>.*?</td>`),
+	regexp.MustCompile(`(?s)<td data-audit-(target|summary)>.*?</td>`),
+	regexp.MustCompile(`(?s)<td><bdi>.*?</bdi></td>`),
 	regexp.MustCompile(`(?s)<span class="admin-history__actor">.*?<span class="admin-history__words"`),
 	regexp.MustCompile(`(?s)<div class="admin-viewer">.*?<section aria-labelledby="admin-messages-title">`),
 }
 
 // dataWords are the tests' data (names, the invitation's subject), the
-// product's name and the action codes the audit filter shows as examples.
+// product's name and the action codes the audit filter shows as examples
+// (its placeholder's "room.created" too).
 var dataWords = strings.NewReplacer("Markup Room", " ", "Sam Sender", " ", "Ada Admin", " ", "Please review and sign your documents", " ",
-	"participant.renamed", " ", "participant.", " ")
+	"participant.renamed", " ", "participant.", " ", "room.created", " ")
 
 // consoleWords is a page's words, without the parts notThisArea names and
 // the test's data.

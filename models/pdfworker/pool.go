@@ -137,10 +137,22 @@ func (p *Pool) Do(ctx context.Context, req Request) (json.RawMessage, error) {
 	)
 	for tries := 1; ; tries++ {
 		if w, err = p.take(ctx); err != nil {
+			if tries > 1 && ctx.Err() == nil {
+				// The workers it was offered went, and the next one did not
+				// start: the job ends as a job whose worker crashed (422),
+				// not as a fault of the server.
+				p.stats.jobs.Add(1)
+				p.stats.killed[reasonPos(ReasonCrash)].Add(1)
+				return nil, &LimitError{Reason: ReasonCrash, Detail: err.Error()}
+			}
 			return nil, err
 		}
 		res, err = w.run(ctx, req, p.o)
-		if !errors.Is(err, errNotTaken) || tries == maxTries {
+		if !errors.Is(err, errNotTaken) {
+			break
+		}
+		if tries == maxTries {
+			err = &LimitError{Reason: ReasonCrash, Detail: err.Error()}
 			break
 		}
 		p.o.Logger.Warn("pdf worker gone before it read a job; the job goes to another", "pid", w.pid, "job", req.Kind)

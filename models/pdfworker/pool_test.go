@@ -265,6 +265,13 @@ func TestAJobGoesToAnotherWorkerWhenItsWorkerWentIdle(t *testing.T) {
 	if err := syscall.Kill(victim, syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
+	// A stop is delivered, not done, when kill returns: the job must not
+	// reach a worker that can still answer it.
+	for deadline := time.Now().Add(5 * time.Second); processState(victim) != "T"; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("worker %d not stopped: state %q", victim, processState(victim))
+		}
+	}
 	go func() {
 		time.Sleep(300 * time.Millisecond)
 		_ = syscall.Kill(victim, syscall.SIGKILL)
@@ -311,6 +318,19 @@ func TestBusyCancelledAndRecycled(t *testing.T) {
 		t.Errorf("a job whose caller left: %v, want the context's error", err)
 	}
 	pid(t, p)
+}
+
+// processState is the state letter of process pid in /proc ("T": stopped).
+func processState(pid int) string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return ""
+	}
+	i := strings.LastIndexByte(string(b), ')')
+	if i < 0 || i+3 > len(b) {
+		return ""
+	}
+	return string(b[i+2 : i+3])
 }
 
 // ownRSS is this process's resident set.
