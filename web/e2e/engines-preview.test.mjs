@@ -316,6 +316,25 @@ function hostSite(base) {
   return new Promise((resolve) => server.listen(0, () => resolve({ origin: `http://localhost:${server.address().port}`, close: () => server.close() })));
 }
 
+test("on a phone, in every language, Preview as… and Create e-signature session share the header's row without covering each other", T, async () => {
+  const { r } = await previewRoom();
+  const phone = engine === "webkit" ? { width: 447, height: 844 } : { width: 390, height: 844 };
+  for (const lang of ["en", "es", "fr", "de", "ar"]) {
+    const page = await pages.openRoom(inLang(r.url, lang), phone);
+    const boxes = await page.eval(() =>
+      ["[data-preview]", "[data-control='create-session']"].map((sel) => {
+        const b = document.querySelector(sel).getBoundingClientRect();
+        return { left: b.left, right: b.right, top: b.top, bottom: b.bottom, scroll: document.querySelector(sel).scrollWidth - document.querySelector(sel).clientWidth };
+      }),
+    );
+    const [a, b] = boxes;
+    const apart = a.right <= b.left + 0.5 || b.right <= a.left + 0.5 || a.bottom <= b.top + 0.5 || b.bottom <= a.top + 0.5;
+    assert.ok(apart, `${engine} ${lang}: the two buttons overlap: ${JSON.stringify(boxes)}`);
+    assert.ok(boxes.every((x) => x.right <= phone.width && x.left >= 0 && x.scroll <= 1), `${engine} ${lang}: a button leaves the window or cuts its label: ${JSON.stringify(boxes)}`);
+    await page.close();
+  }
+});
+
 test("the preview works in an embedded room", T, async () => {
   const host = await hostSite(srv.base);
   try {
