@@ -119,8 +119,10 @@ var errClosed = errors.New("pdf worker pool closed")
 // Options.Wait for a free worker (*BusyError after that). A worker that
 // passes a limit is killed, the error is a *LimitError, and a fresh worker
 // takes its place; a failure the job reports about its input is a
-// *JobError. When ctx ends first, the worker is killed and ctx's error
-// returned.
+// *JobError. A job whose worker went before reading it (killed while it
+// waited for work) is given to another worker, maxTries in all, and ends
+// as a crash *LimitError when none takes it. When ctx ends first, the
+// worker is killed and ctx's error returned.
 func (p *Pool) Do(ctx context.Context, req Request) (json.RawMessage, error) {
 	if IsWorker() {
 		return nil, errors.New("pdf worker: a worker cannot start workers of its own")
