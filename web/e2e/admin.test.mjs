@@ -132,16 +132,12 @@ test("find a transaction by a participant's e-mail, see its tags and who changed
   assert.match(history, / · Markup Room\s*· session [0-9a-f]{8} · /);
   await page.locator("#admin-history-title").scrollIntoViewIfNeeded();
   await page.locator("section[aria-labelledby='admin-history-title']").screenshot({ path: join(artifacts, "admin-history-1280.png") });
-  // One line per event at 1280 px: each cell's text lies on one line; words cut short by an
-  // ellipsis keep the whole text in their title.
-  const wrapped = await page.$$eval(".admin-history li", (rows) => rows.filter((li) => [...li.children].some((cell) => {
-    const range = document.createRange();
-    range.selectNodeContents(cell);
-    const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
-    const cut = cell.scrollWidth > cell.clientWidth && cell.title !== cell.textContent;
-    return tops.size > 1 || cut;
-  })).map((li) => li.textContent.trim()));
-  assert.deepEqual(wrapped, [], "every history event fits on one line");
+  // Every event shows its whole text at 1280 px: a long one wraps, none is cut short with an
+  // ellipsis (the rows wrap since issue 40; engines-newuser-console checks 1440, 1024 and a phone).
+  const cut = await page.$$eval(".admin-history li", (rows) =>
+    rows.filter((li) => [...li.children].some((cell) => cell.scrollWidth > cell.clientWidth + 1)).map((li) => li.textContent.trim()),
+  );
+  assert.deepEqual(cut, [], "no history event is cut short");
   await page.screenshot({ path: join(artifacts, "admin-transaction.png"), fullPage: true });
 });
 
