@@ -335,7 +335,7 @@ test("page edits by the context menu's keyboard (Shift+F10, Enter) and by the mo
   await roomEdit(page, async () => {
     asked = await page.acceptDialogs(() => clickButton(page, thumb(2), "Delete page 2"));
   });
-  assert.match(asked[0], /Delete page 2 and its 1 tag\?/);
+  assert.match(asked[0], /Delete page 2 of “\u2068Mixed pages\u2069” and its 1 tag\?/);
   assert.deepEqual(await r.order(), [3, 2, 4, 5]);
   assert.equal(await page.eval(() => document.querySelectorAll(".room-thumb").length), 4);
   // The editor works on the room swapped in.
