@@ -35,8 +35,7 @@ func (h *apiHandler) reviseTemplateDocument(c *gin.Context) error {
 		return err
 	}
 	position, _ := models.ParseIndex(c.Param("position")) // checked by checkInput
-	fingerprint := append([]byte(c.Param("id")+"\n"+c.Param("position")+"\n"+c.GetHeader("If-Match")+"\n"), body...)
-	return h.withIdempotency(c, fingerprint, func() error {
+	return h.withIdempotency(c, revisionFingerprint(c, "position", body), func() error {
 		newDocumentID, err := models.ParseRevisionInput(body)
 		if err != nil {
 			return err
@@ -60,8 +59,7 @@ func (h *apiHandler) reviseDocument(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	fingerprint := append([]byte(c.Param("id")+"\n"+c.Param("documentId")+"\n"+c.GetHeader("If-Match")+"\n"), body...)
-	return h.withIdempotency(c, fingerprint, func() error {
+	return h.withIdempotency(c, revisionFingerprint(c, "documentId", body), func() error {
 		newDocumentID, err := models.ParseRevisionInput(body)
 		if err != nil {
 			return err
@@ -74,4 +72,10 @@ func (h *apiHandler) reviseDocument(c *gin.Context) error {
 		c.JSON(http.StatusOK, revisedTransactionJSON{transactionJSON: toTransactionJSON(r.Transaction), Revision: r.Report})
 		return nil
 	})
+}
+
+// revisionFingerprint is what an Idempotency-Key of a revision is bound to:
+// the owner's id, the document named by param, the If-Match and the body.
+func revisionFingerprint(c *gin.Context, param string, body []byte) []byte {
+	return append([]byte(c.Param("id")+"\n"+c.Param(param)+"\n"+c.GetHeader("If-Match")+"\n"), body...)
 }
