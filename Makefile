@@ -3,7 +3,7 @@ SHELL := /bin/bash
 GO    ?= go
 PKGS  := ./...
 
-.PHONY: run test test-stages test-deps test-quick test-browser test-engines vet templ-check generate assets bench bench-go bench-profile load soak fmt lint-openapi apiclient-check
+.PHONY: run test test-stages test-deps test-quick test-browser test-engines engines-pass e2e-bin vet templ-check generate assets bench bench-go bench-profile load soak fmt lint-openapi apiclient-check
 
 ## run: start the server with embedded defaults (SQLite in ./data, demo data printed)
 run:
@@ -59,24 +59,37 @@ test-quick:
 	else echo "NOTE: node unit tests not run here: run 'npm ci' first"; fi
 
 ## test-browser: drive the real pages in headless Chromium (playwright-core; engines*.test.mjs through
-## puppeteer-core), on the embedded SQLite, then on PostgreSQL too when TEST_DATABASE_URL is set (a
-## fresh database per server: E2E_PG_FILES, every file but those that run on PostgreSQL in Firefox and
-## WebKit anyway and those of words, screenshots and accessibility, which store nothing of their own);
-## then web/e2e/engines*.test.mjs on Firefox and WebKit, on PostgreSQL when TEST_DATABASE_URL is set,
-## else on SQLite. A missing browser fails it (make test-deps installs them).
-test-browser:
+## puppeteer-core), each file once: on the embedded SQLite, or, when TEST_DATABASE_URL is set, the files
+## of E2E_PG_FILES on PostgreSQL (a fresh database per server) and the others on SQLite; then
+## web/e2e/engines*.test.mjs on Firefox and WebKit, on PostgreSQL when TEST_DATABASE_URL is set, else on
+## SQLite. So in CI the engines files run on both databases and the others on PostgreSQL, where go test
+## covers the storage of both. The server binary is linked once (e2e-bin) for every file and engine.
+## A missing browser fails it (make test-deps installs them).
+test-browser: e2e-bin
 	@for b in "$(CHROMIUM)" "$(FIREFOX)" "$(WEBKIT_DRIVER)"; do [ -x "$$b" ] || { echo "test-browser: $$b missing: run make test-deps (or .ci/install-deps browsers)"; exit 1; }; done; \
 	command -v xvfb-run >/dev/null || { echo "test-browser: xvfb-run missing: run make test-deps (or .ci/install-deps browsers)"; exit 1; }
-	@$(call timed,browser tests on Chromium and SQLite,CHROMIUM_PATH=$(CHROMIUM) npm run --silent test:browser)
-	@if [ -n "$$TEST_DATABASE_URL" ]; then \
-	  $(call timed,browser tests on Chromium and PostgreSQL,CHROMIUM_PATH=$(CHROMIUM) E2E_POSTGRES_URL="$$TEST_DATABASE_URL" node --test --test-concurrency=1 $(E2E_PG_FILES)) || exit 1; \
+	@if [ -z "$$TEST_DATABASE_URL" ]; then \
+	  $(call timed,browser tests on Chromium and SQLite,E2E_SERVER_BIN=$(E2E_BIN) CHROMIUM_PATH=$(CHROMIUM) npm run --silent test:browser); \
+	else \
+	  $(call timed,browser tests on Chromium and SQLite,E2E_SERVER_BIN=$(E2E_BIN) CHROMIUM_PATH=$(CHROMIUM) node --test --test-concurrency=1 $(E2E_SQLITE_FILES)) && \
+	  $(call timed,browser tests on Chromium and PostgreSQL,E2E_SERVER_BIN=$(E2E_BIN) CHROMIUM_PATH=$(CHROMIUM) E2E_POSTGRES_URL="$$TEST_DATABASE_URL" node --test --test-concurrency=1 $(E2E_PG_FILES)); \
 	fi
-	@for e in firefox webkit; do $(MAKE) --no-print-directory test-engines ENGINE=$$e $(if $(TEST_DATABASE_URL),E2E_POSTGRES_URL="$$TEST_DATABASE_URL") || exit 1; done
+	@for e in firefox webkit; do $(MAKE) --no-print-directory engines-pass ENGINE=$$e $(if $(TEST_DATABASE_URL),E2E_POSTGRES_URL="$$TEST_DATABASE_URL") || exit 1; done
 
-# E2E_PG_FILES: the Chromium suite's files that also run on PostgreSQL (see test-browser): not
-# engines*.test.mjs (Firefox and WebKit run them on PostgreSQL), nor i18n.test.mjs, a11y.test.mjs and
-# glance.test.mjs (the words, axe and screenshots of pages whose storage the other files cover)
+# E2E_PG_FILES: the Chromium suite's files that run on PostgreSQL when TEST_DATABASE_URL is set (see
+# test-browser): not engines*.test.mjs (Firefox and WebKit run them on PostgreSQL, Chromium on SQLite),
+# nor i18n.test.mjs, a11y.test.mjs and glance.test.mjs (the words, axe and screenshots of pages whose
+# storage the other files cover); E2E_SQLITE_FILES: the rest
 E2E_PG_FILES = $(filter-out web/e2e/engines%.test.mjs web/e2e/i18n.test.mjs web/e2e/a11y.test.mjs web/e2e/glance.test.mjs,$(wildcard web/e2e/*.test.mjs))
+E2E_SQLITE_FILES = $(filter-out $(E2E_PG_FILES),$(wildcard web/e2e/*.test.mjs))
+
+# E2E_BIN: the server binary the browser tests start (web/e2e/lib/server.mjs reads E2E_SERVER_BIN; without
+# it, a test file builds this same path, which go build leaves alone when up to date). e2e-bin builds it,
+# after checking the embedded bundles are built.
+E2E_BIN := $(CURDIR)/.e2e/markuproom
+e2e-bin:
+	@mkdir -p $(dir $(E2E_BIN))
+	@$(call timed,server binary for the browser tests,node web/scripts/build.mjs --check >/dev/null && $(GO) build -o $(E2E_BIN) ./cmd/markuproom)
 
 FIREFOX       ?= /usr/bin/firefox-esr
 WEBKIT_DRIVER ?= /usr/bin/WebKitWebDriver
@@ -84,9 +97,13 @@ ENGINE        ?= chromium
 
 ## test-engines: web/e2e/engines*.test.mjs (the files every engine runs) on one engine (make test-engines ENGINE=chromium|firefox|webkit;
 ## WebKit under xvfb-run), on SQLite, or on PostgreSQL with E2E_POSTGRES_URL set (see docs/testing.md)
-test-engines:
+test-engines: e2e-bin
+	@$(MAKE) --no-print-directory engines-pass
+
+# engines-pass: test-engines' run, with the binary e2e-bin linked
+engines-pass:
 	@$(call timed,engines test on $(ENGINE)$(if $(E2E_POSTGRES_URL), and PostgreSQL, and SQLite),\
-	  ENGINE=$(ENGINE) $(if $(E2E_POSTGRES_URL),E2E_POSTGRES_URL="$(E2E_POSTGRES_URL)") CHROMIUM_PATH=$(CHROMIUM) FIREFOX_PATH=$(FIREFOX) WEBKIT_DRIVER_PATH=$(WEBKIT_DRIVER) \
+	  ENGINE=$(ENGINE) $(if $(E2E_POSTGRES_URL),E2E_POSTGRES_URL="$(E2E_POSTGRES_URL)") E2E_SERVER_BIN=$(E2E_BIN) CHROMIUM_PATH=$(CHROMIUM) FIREFOX_PATH=$(FIREFOX) WEBKIT_DRIVER_PATH=$(WEBKIT_DRIVER) \
 	  $(if $(filter webkit,$(ENGINE)),xvfb-run -a -s "-screen 0 1280x1024x24") \
 	  node --test --test-concurrency=1 web/e2e/engines*.test.mjs)
 

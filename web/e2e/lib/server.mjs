@@ -11,6 +11,7 @@ import { chromium } from "playwright-core";
 
 export const chromiumPath = process.env.CHROMIUM_PATH || "/usr/lib/chromium/chromium";
 export const artifacts = join(dirname(fileURLToPath(import.meta.url)), "..", "artifacts");
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 
 function freePort() {
   return new Promise((resolve) => {
@@ -43,17 +44,30 @@ function freshPostgres() {
   };
 }
 
-/** Builds and starts the server; resolves with {base, token, senderId, roomURL, stop()}. */
+/**
+ * The server binary: E2E_SERVER_BIN when set (make test-browser links it once
+ * for every file and engine), else .e2e/markuproom in this checkout, built by
+ * each test file after checking that what it embeds from web/src (the editor's
+ * bundle, the stylesheets) is built: a test of an unbuilt change would test the
+ * old one. go build leaves a binary that is up to date as it is, so only the
+ * first file after a change pays for the link (seconds: the binary is 118 MB).
+ */
+function serverBinary() {
+  if (process.env.E2E_SERVER_BIN) return process.env.E2E_SERVER_BIN;
+  const bin = join(repoRoot, ".e2e", "markuproom");
+  mkdirSync(dirname(bin), { recursive: true });
+  execFileSync("node", ["web/scripts/build.mjs", "--check"], { stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync("go", ["build", "-o", bin, "./cmd/markuproom"], { stdio: "inherit" });
+  return bin;
+}
+
+/** Starts the server (serverBinary); resolves with {base, token, senderId, roomURL, stop()}. */
 export async function startServer(extraEnv = {}) {
   const pg = freshPostgres();
   // Demo data is off by default once DATABASE_URL is set: these tests use it.
   if (pg) extraEnv = { DATABASE_URL: pg.url, MARKUPROOM_DEMO: "true", ...extraEnv };
   const dataDir = mkdtempSync(join(tmpdir(), "markuproom-e2e-"));
-  const bin = join(dataDir, "markuproom");
-  // What the binary embeds from web/src (the editor's bundle, the stylesheets) must be built:
-  // a test of an unbuilt change would test the old one.
-  execFileSync("node", ["web/scripts/build.mjs", "--check"], { stdio: ["ignore", "ignore", "inherit"] });
-  execFileSync("go", ["build", "-o", bin, "./cmd/markuproom"], { stdio: "inherit" });
+  const bin = serverBinary();
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const env = { ...process.env, MARKUPROOM_DATA_DIR: dataDir, MARKUPROOM_ADDR: `127.0.0.1:${port}`, MARKUPROOM_BASE_URL: base, MARKUPROOM_LOG_LEVEL: "warn", ...extraEnv };
