@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import { makePDF, mixedPDF, longPDF } from "./lib/pdf.mjs";
 import { startServer } from "./lib/server.mjs";
 import { launch, engine } from "./lib/engine.mjs";
-import { enginePages, assertClean } from "./lib/room.mjs";
+import { enginePages, assertClean, clickable } from "./lib/room.mjs";
 
 const T = { timeout: 300000 };
 let srv, browser, sale, addendum, long;
@@ -163,6 +163,73 @@ test("3: the toolbar shows as much of the document's name as fits (the whole nam
       await assertClean(page);
       await page.close();
     }
+  }
+});
+
+/** Where the palette's item of type is in the right panel: inside its visible box, and clear of the signer picker stuck atop it. */
+function paletteItemSeen(page, type) {
+  return page.eval((type) => {
+    const item = document.querySelector(`[data-palette] [data-tag-type="${type}"]`);
+    const panel = document.querySelector("#room-panel");
+    const r = item.getBoundingClientRect();
+    const p = panel.getBoundingClientRect();
+    const sticky = document.querySelector("#room-panel > .room-participants");
+    const stuck = sticky && getComputedStyle(sticky).position === "sticky" ? sticky.getBoundingClientRect().bottom : p.top;
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return {
+      inBox: r.height > 0 && r.top >= p.top + panel.clientTop - 1 && r.bottom <= p.top + panel.clientTop + panel.clientHeight + 1,
+      clearOfPicker: r.top >= stuck - 1,
+      hit: !!hit && item.contains(hit),
+    };
+  }, type);
+}
+
+test("4: placing a tag from the palette leaves the palette's item in view, clear of the signer picker", T, async () => {
+  const r = await roomWith([sale, addendum]);
+  const item = '[data-palette] [data-tag-type="DATETEMPLATE"]';
+  for (const size of SIZES) {
+    const page = await pages.openRoom(r.url, size);
+    const phone = size === PHONE;
+    await showPanel(page, "tools");
+    await page.click(item);
+    const before = await page.eval(() => document.querySelector("#room-panel").scrollTop);
+    if (phone) await clickable(page, '.viewer-page[data-page="1"]', `${engine}: the tools sheet gone, the page takes a tap`);
+    // Picked: a click on the page places it (on a phone the sheet has closed for the tap).
+    await page.request("POST", /\/tags$/, () => page.click('.viewer-page[data-page="1"]', { offset: { x: 90, y: 140 } }));
+    await page.waitFor(() => document.querySelectorAll(".tag[data-selected]").length === 1 && !document.querySelector("[data-tag-props-form]").hidden, null, { message: `${engine} ${size.width}: the new tag selected, its properties filled in` });
+    if (phone) await showPanel(page, "tools");
+    const seen = await page.waitFor((sel) => {
+      // Once the panel has stopped moving (two reads alike).
+      const top = document.querySelector("#room-panel").scrollTop;
+      const still = window.__e2ePanelTop === top;
+      window.__e2ePanelTop = top;
+      return still && { top };
+    }, item, { message: `${engine}: the panel at rest`, interval: 100 });
+    assert.deepEqual(await paletteItemSeen(page, "DATETEMPLATE"), { inBox: true, clearOfPicker: true, hit: true }, `${engine} ${size.width}: the palette's Date after placing (panel scrolled ${before} → ${seen.top})`);
+    await shot(page, 4, size);
+    if (!phone) {
+      // An item the browser brings into view itself (focus, find, a fragment: its nearest edge first) lands below the signer picker.
+      for (const how of ["focus", "scrollIntoView"]) {
+        await page.eval((how) => {
+          const panel = document.querySelector("#room-panel");
+          panel.scrollTop = panel.scrollHeight;
+          const item = document.querySelector('[data-palette] [data-tag-type="SIGNATURETEMPLATE"]');
+          if (how === "focus") item.focus();
+          else item.scrollIntoView({ block: "nearest" });
+        }, how);
+        await page.waitFor(() => {
+          const top = document.querySelector("#room-panel").scrollTop;
+          const still = window.__e2ePanelTop === top;
+          window.__e2ePanelTop = top;
+          return still;
+        }, null, { message: `${engine}: the panel at rest`, interval: 100 });
+        assert.deepEqual(await paletteItemSeen(page, "SIGNATURETEMPLATE"), { inBox: true, clearOfPicker: true, hit: true }, `${engine} ${size.width}: ${how}: Signature clear of the picker`);
+        assert.equal(await page.eval(() => document.scrollingElement.scrollTop), 0, `${engine} ${size.width}: ${how}: the room stays put`);
+      }
+      await page.screenshotAs(`issue40-room-4-focus-${engine}-${size.width}.png`);
+    }
+    await assertClean(page);
+    await page.close();
   }
 });
 

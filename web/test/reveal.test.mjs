@@ -1,7 +1,7 @@
 // Unit tests of reveal.mjs's scroll arithmetic: node --test web/test/
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { scrollDelta } from "../src/editor/reveal.mjs";
+import { keepDelta, scrollDelta } from "../src/editor/reveal.mjs";
 
 const box = { start: 100, size: 400 }; // a container showing 100..500
 
@@ -22,4 +22,12 @@ test("start and center", () => {
   assert.equal(scrollDelta({ start: 900, size: 100 }, box, "start", 16), 784);
   assert.equal(scrollDelta({ start: 900, size: 100 }, box, "center"), 650);
   assert.equal(scrollDelta({ start: 250, size: 100 }, box, "center"), 0);
+});
+
+test("keep: a span in view is never scrolled out of it for another's sake", () => {
+  // The form below the box wants 300 px forward; the palette's item at 160..190 allows only 60.
+  assert.equal(keepDelta(300, { start: 160, size: 30 }, box), 60, "forward: stops with keep at the box's start");
+  assert.equal(keepDelta(-300, { start: 400, size: 50 }, box), -50, "backward: stops with keep at the box's end");
+  assert.equal(keepDelta(20, { start: 160, size: 30 }, box), 20, "a small scroll keeps it anyway");
+  assert.equal(keepDelta(300, { start: 40, size: 30 }, box), 300, "keep already out of view: nothing held back");
 });

@@ -19,6 +19,7 @@ import { rememberPlace, restorePlace, successMessage } from "./keepplace.mjs";
 import { wirePageNumbers } from "./pagenav.mjs";
 import { describeRoomEdit, createPageEdits } from "./pages.mjs";
 import { readProblem } from "./problem.mjs";
+import { watchStuck } from "./reveal.mjs";
 import { createPalette, createSignerPicker } from "./palette.mjs";
 import { createProperties } from "./properties.mjs";
 import { connect } from "./server.mjs";
@@ -83,6 +84,7 @@ async function start(prev) {
   createThumbnails(viewer, bus, signal);
   createPageEdits(bus, net, signal);
   createUpload(signal);
+  watchStuck(document.querySelector("#room-panel"), signal); // what comes into view there clears the signer picker
   const status = document.querySelector("[data-save-status]");
   const setStatus = (text, kind = "") => {
     if (!status) return;
@@ -122,7 +124,7 @@ async function start(prev) {
   let palette = null;
   const editor = new TagEditor({ root, viewer, server, session, bus, signers, typeInfo, armed: () => palette?.armed || "", signal });
   palette = createPalette({ root: document.querySelector("[data-palette]"), viewer, editor, signers, bus, typeInfo, signal });
-  createProperties({ root: document.querySelector("[data-tag-props]"), editor, viewer, bus, typeInfo, signal });
+  createProperties({ root: document.querySelector("[data-tag-props]"), editor, viewer, bus, typeInfo, palette, signal });
   createArrangeToolbar({ root: document.querySelector("[data-arrange-toolbar]"), editor, bus, signal });
   createCopyToPages({ dialog: document.querySelector("[data-copy-pages-dialog]"), editor, viewer, bus, signal });
   createSuggestions({ viewerRoot: root, listRoot: document.querySelector("[data-suggestions]"), editor, viewer, history, net, bus, signal });

@@ -2,7 +2,8 @@
 // click the page; picking it again from the keyboard places it on the page
 // in view. The signer picker says whom new tags belong to. The editor asks
 // which type is picked through the palette's armed (main.mjs hands it over),
-// and says a tag was placed on the bus ("placed").
+// and says a tag was placed on the bus ("placed"). used is the item last
+// pressed, which the properties panel keeps in view (issue 40).
 import { listenUntil } from "./bus.mjs";
 import { t } from "./i18n.mjs";
 
@@ -11,6 +12,7 @@ const DRAG_THRESHOLD = 4;
 export function createPalette({ root, viewer, editor, signers, bus, typeInfo, signal }) {
   const on = listenUntil(signal);
   let armed = "";
+  let used = null; // the item last pressed or dragged from
   const hint = document.querySelector("[data-palette-hint]");
   const defaultHint = hint?.textContent || "";
   // A touch screen, or a phone's width: taps, no dragging or keys (issue 40).
@@ -39,6 +41,7 @@ export function createPalette({ root, viewer, editor, signers, bus, typeInfo, si
   on(root, "pointerdown", (e) => {
     const item = e.target.closest("[data-tag-type]");
     if (!item || e.button !== 0) return;
+    used = item;
     const type = item.dataset.tagType;
     const start = { x: e.clientX, y: e.clientY };
     let ghost = null;
@@ -84,6 +87,7 @@ export function createPalette({ root, viewer, editor, signers, bus, typeInfo, si
     const item = e.target.closest("[data-tag-type]");
     if (!item) return;
     if (dragEnd.item === item && Date.now() - dragEnd.at < 400) return; // the click that ends a drag
+    used = item;
     const type = item.dataset.tagType;
     const fromKeyboard = e.detail === 0;
     if (armed === type && fromKeyboard) {
@@ -101,7 +105,7 @@ export function createPalette({ root, viewer, editor, signers, bus, typeInfo, si
     arm(armed === type ? "" : type);
   });
 
-  return { arm, get armed() { return armed; } };
+  return { arm, get armed() { return armed; }, get used() { return used; } };
 }
 
 /** Where the picked signer is kept for the room's browser session (a reload, a rebuilt room keep it). */

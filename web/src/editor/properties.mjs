@@ -17,7 +17,7 @@ import { changeGroup, removeGroup } from "./groups.mjs";
 import { reveal } from "./reveal.mjs";
 import { t } from "./i18n.mjs";
 
-export function createProperties({ root, editor, viewer, bus, typeInfo, signal }) {
+export function createProperties({ root, editor, viewer, bus, typeInfo, palette = null, signal }) {
   const on = listenUntil(signal);
   if (!root) return null;
   const form = root.querySelector("[data-tag-props-form]");
@@ -237,8 +237,10 @@ export function createProperties({ root, editor, viewer, bus, typeInfo, signal }
     }
     fill(el);
     // Bring the panel into view in its column when a tag is picked on the page: that column
-    // alone, below the signer picker stuck atop it (which stays in view).
-    if (el && !root.contains(document.activeElement)) reveal(root);
+    // alone, below the signer picker stuck atop it (which stays in view), and never so far
+    // that the palette's item last used leaves the view (the next tag of that type is one
+    // click away: issue 40).
+    if (el && !root.contains(document.activeElement)) reveal(root, { keep: palette?.used });
   });
   bus.on("error", ({ message }) => {
     if (current) showError(message);
