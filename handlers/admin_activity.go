@@ -38,7 +38,7 @@ func (h *adminHandler) adminActivity(c *gin.Context) error {
 	if len(rows) == models.AdminPageSize {
 		v.OlderURL = route.AdminActivity.Path() + "?before=" + strconv.FormatInt(rows[len(rows)-1].ID, 10)
 	}
-	render(c, http.StatusOK, admin.ActivityPage(h.adminPage(c, l.T("admin.nav.activity"), route.AdminActivity.Path()), v))
+	render(c, http.StatusOK, admin.ActivityPage(h.adminPage(c, i18n.Msg("admin.nav.activity"), route.AdminActivity.Path()), v))
 	return nil
 }
 

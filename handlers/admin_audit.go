@@ -53,7 +53,7 @@ func (h *adminHandler) adminAudit(c *gin.Context) error {
 	} else if err := h.fillAuditRows(ctx, &v, q); err != nil {
 		return err
 	}
-	render(c, status, admin.AuditPage(h.adminPage(c, i18n.T(ctx, "admin.audit.title"), route.AdminAudit.Path()), v))
+	render(c, status, admin.AuditPage(h.adminPage(c, i18n.Msg("admin.audit.title"), route.AdminAudit.Path()), v))
 	return nil
 }
 
@@ -73,9 +73,9 @@ func (h *adminHandler) auditView(ctx context.Context, c *gin.Context, q auditQue
 		return v, err
 	}
 	for _, o := range orgs {
-		v.Organizations = append(v.Organizations, templates.OptionView{Value: strconv.FormatInt(o.ID, 10), Label: o.Name})
+		v.Organizations = append(v.Organizations, templates.OptionView{Value: strconv.FormatInt(o.ID, 10), Label: i18n.Plain(o.Name)})
 	}
-	v.Organizations = append(v.Organizations, templates.OptionView{Value: "0", Label: i18n.T(ctx, "admin.audit.no_organization")})
+	v.Organizations = append(v.Organizations, templates.OptionView{Value: "0", Label: i18n.Msg("admin.audit.no_organization")})
 	if v.Actions, err = h.audit.RecentAuditActions(ctx); err != nil {
 		return v, err
 	}
@@ -92,7 +92,7 @@ func (h *adminHandler) fillAuditRows(ctx context.Context, v *admin.AuditView, q 
 	orgs := map[int64]string{0: "—"}
 	for _, o := range v.Organizations {
 		if id, ok := models.ParseRowID(o.Value); ok {
-			orgs[id] = o.Label
+			orgs[id] = i18n.From(ctx).Say(o.Label)
 		}
 	}
 	for i := range events {

@@ -104,14 +104,14 @@ func (h *adminHandler) adminRevokeAllSessions(c *gin.Context) error {
 func (h *adminHandler) renderAdminLogin(c *gin.Context, status int, v admin.LoginView) {
 	v.Action = route.AdminLogin.Path()
 	c.Header("Cache-Control", "no-store")
-	p := h.page(c, i18n.T(c.Request.Context(), "admin.login.page_title"))
+	p := h.page(c, i18n.Msg("admin.login.page_title"))
 	p.CSRFToken = csrfToken(c)
 	render(c, status, admin.LoginPage(p, v))
 }
 
 // adminPage is the view model every console page shares: navigation, the
 // CSRF token, "Sign out".
-func (h *adminHandler) adminPage(c *gin.Context, title, current string) templates.Page {
+func (h *adminHandler) adminPage(c *gin.Context, title i18n.Words, current string) templates.Page {
 	c.Header("Cache-Control", "no-store")
 	p := h.page(c, title)
 	p.CSRFToken = csrfToken(c)
@@ -122,7 +122,7 @@ func (h *adminHandler) adminPage(c *gin.Context, title, current string) template
 		{"admin.nav.rooms", route.AdminRooms.Path()}, {"admin.nav.organizations", route.AdminOrganizations.Path()}, {"admin.nav.outbox", route.AdminOutbox.Path()},
 		{"admin.nav.activity", route.AdminActivity.Path()}, {"admin.nav.audit", route.AdminAudit.Path()},
 	} {
-		p.Nav = append(p.Nav, templates.NavLink{Label: i18n.T(c.Request.Context(), l.id), Href: l.href, Current: l.href == current})
+		p.Nav = append(p.Nav, templates.NavLink{Label: i18n.Msg(l.id), Href: l.href, Current: l.href == current})
 	}
 	return p
 }

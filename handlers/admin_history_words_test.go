@@ -49,7 +49,7 @@ func TestHistoryWordsOfUndoAndBatch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := historyWords(i18n.English(), models.TransactionEvent{Kind: c.sum.Kind(), Summary: data})
+		got := i18n.English().Say(historyWords(models.TransactionEvent{Kind: c.sum.Kind(), Summary: data}))
 		if got != c.want {
 			t.Errorf("%s: got %q, want %q", c.sum.Kind(), got, c.want)
 		}

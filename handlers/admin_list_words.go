@@ -21,30 +21,6 @@ func shortID(id string) string {
 	return id[len(id)-shortIDLength:]
 }
 
-// ago says when t was: "just now", "5 min ago", "3 h ago", "2 d ago".
-func ago(l *i18n.Localizer, now, t time.Time) string {
-	if now.Sub(t) < time.Minute {
-		return l.T("admin.list.just_now")
-	}
-	return l.T("admin.list.ago", "age", age(l, now, t))
-}
-
-// age says how long since t, in the largest whole unit: "<1 min", "5 min",
-// "3 h", "2 d".
-func age(l *i18n.Localizer, now, t time.Time) string {
-	d := now.Sub(t)
-	switch {
-	case d < time.Minute:
-		return l.T("admin.list.under_a_minute")
-	case d < time.Hour:
-		return l.T("admin.list.minutes", "count", int(d/time.Minute))
-	case d < 48*time.Hour:
-		return l.T("admin.list.hours", "count", int(d/time.Hour))
-	default:
-		return l.T("admin.list.days", "count", int(d/(24*time.Hour)))
-	}
-}
-
 // consoleWeekdayIDs are the console's short weekday names, Sunday first.
 var consoleWeekdayIDs = [7]string{
 	"admin.list.weekday.sun", "admin.list.weekday.mon", "admin.list.weekday.tue", "admin.list.weekday.wed",

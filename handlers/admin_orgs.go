@@ -30,7 +30,7 @@ func (h *adminHandler) renderOrganizations(c *gin.Context, status int, name, pro
 		v.Rows = append(v.Rows, admin.OrganizationRowView{ID: id, Name: r.Name, URL: route.AdminOrganization.Path(id),
 			ToggleURL: route.AdminOrganizationAPI.Path(id), APIEnabled: r.APIEnabled, Users: r.Users, Tokens: r.Tokens})
 	}
-	render(c, status, admin.OrganizationsPage(h.adminPage(c, i18n.T(c.Request.Context(), "admin.orgs.title"), route.AdminOrganizations.Path()), v))
+	render(c, status, admin.OrganizationsPage(h.adminPage(c, i18n.Msg("admin.orgs.title"), route.AdminOrganizations.Path()), v))
 	return nil
 }
 
@@ -148,7 +148,7 @@ func (h *adminHandler) renderOrganization(c *gin.Context, status int, v admin.Or
 			RotateURL: route.AdminWebhookRotate.Path(oid, w.ID),
 		})
 	}
-	render(c, status, admin.OrganizationPage(h.adminPage(c, org.Name, route.AdminOrganizations.Path()), v))
+	render(c, status, admin.OrganizationPage(h.adminPage(c, i18n.Plain(org.Name), route.AdminOrganizations.Path()), v))
 	return nil
 }
 

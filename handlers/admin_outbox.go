@@ -54,7 +54,7 @@ func (h *adminHandler) adminOutbox(c *gin.Context) error {
 		}
 		v.OlderURL = route.AdminOutbox.Path() + "?" + q.Encode()
 	}
-	render(c, http.StatusOK, admin.OutboxPage(h.adminPage(c, i18n.T(ctx, "admin.outbox.title"), route.AdminOutbox.Path()), v))
+	render(c, http.StatusOK, admin.OutboxPage(h.adminPage(c, i18n.Msg("admin.outbox.title"), route.AdminOutbox.Path()), v))
 	return nil
 }
 

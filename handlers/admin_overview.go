@@ -41,7 +41,7 @@ func (h *adminHandler) adminOverview(c *gin.Context) error {
 	v := admin.OverviewView{Action: route.Admin.Path(), OrganizationID: c.Query("org"), Scope: l.T("admin.list.all_organizations")}
 	found := f.OrganizationID == 0
 	for _, o := range orgs {
-		v.Organizations = append(v.Organizations, templates.OptionView{Value: strconv.FormatInt(o.ID, 10), Label: o.Name})
+		v.Organizations = append(v.Organizations, templates.OptionView{Value: strconv.FormatInt(o.ID, 10), Label: i18n.Plain(o.Name)})
 		if o.ID == f.OrganizationID {
 			v.Scope, found = o.Name, true
 		}
@@ -54,7 +54,7 @@ func (h *adminHandler) adminOverview(c *gin.Context) error {
 		return err
 	}
 	v.Charts = overviewCharts(l, o)
-	render(c, http.StatusOK, admin.OverviewPage(h.adminPage(c, l.T("admin.nav.overview"), route.Admin.Path()), v))
+	render(c, http.StatusOK, admin.OverviewPage(h.adminPage(c, i18n.Msg("admin.nav.overview"), route.Admin.Path()), v))
 	return nil
 }
 

@@ -74,7 +74,7 @@ func (h *adminHandler) renderNewRoom(c *gin.Context, status int, v admin.NewRoom
 		return err
 	}
 	for _, o := range orgs {
-		v.Organizations = append(v.Organizations, templates.OptionView{Value: strconv.FormatInt(o.ID, 10), Label: o.Name})
+		v.Organizations = append(v.Organizations, templates.OptionView{Value: strconv.FormatInt(o.ID, 10), Label: i18n.Plain(o.Name)})
 	}
 	v.Action, v.RoomsURL, v.CSRFToken = route.AdminRoomNew.Path(), route.AdminRooms.Path(), csrfToken(c)
 	v.MaxUploadMB, v.MaxFiles = int(h.cfg.MaxUploadBytes>>20), newRoomMaxFiles
@@ -83,7 +83,7 @@ func (h *adminHandler) renderNewRoom(c *gin.Context, status int, v admin.NewRoom
 			return err
 		}
 	}
-	render(c, status, admin.NewRoomPage(h.adminPage(c, i18n.T(ctx, "admin.room_new.title"), route.AdminRooms.Path()), v))
+	render(c, status, admin.NewRoomPage(h.adminPage(c, i18n.Msg("admin.room_new.title"), route.AdminRooms.Path()), v))
 	return nil
 }
 
@@ -109,7 +109,7 @@ func (h *adminHandler) fillNewRoomChoices(ctx context.Context, v *admin.NewRoomV
 		return err
 	}
 	for _, u := range senders {
-		v.Senders = append(v.Senders, templates.OptionView{Value: strconv.FormatInt(u.ID, 10), Label: u.FullName() + " <" + u.Email + ">"})
+		v.Senders = append(v.Senders, templates.OptionView{Value: strconv.FormatInt(u.ID, 10), Label: i18n.Plain(u.FullName() + " <" + u.Email + ">")})
 	}
 	docs, err := h.newRooms.RecentDocuments(ctx, orgID, newRoomRecent)
 	if err != nil {
@@ -125,7 +125,7 @@ func (h *adminHandler) fillNewRoomChoices(ctx context.Context, v *admin.NewRoomV
 		return err
 	}
 	for _, t := range tpls {
-		v.Templates = append(v.Templates, templates.OptionView{Value: t.ID, Label: t.Name})
+		v.Templates = append(v.Templates, templates.OptionView{Value: t.ID, Label: i18n.Plain(t.Name)})
 	}
 	return nil
 }
@@ -231,7 +231,7 @@ func (h *adminHandler) adminRoomCreated(c *gin.Context) error {
 			return err
 		}
 	}
-	render(c, http.StatusOK, admin.RoomCreatedPage(h.adminPage(c, i18n.T(ctx, "admin.room_new.created.title"), route.AdminRooms.Path()), v))
+	render(c, http.StatusOK, admin.RoomCreatedPage(h.adminPage(c, i18n.Msg("admin.room_new.created.title"), route.AdminRooms.Path()), v))
 	return nil
 }
 

@@ -40,7 +40,7 @@ func (h *adminHandler) adminRooms(c *gin.Context) error {
 	if more && len(rows) > 0 {
 		v.NextURL = route.AdminRooms.Path() + "?after=" + url.QueryEscape(rows[len(rows)-1].ID)
 	}
-	render(c, http.StatusOK, admin.RoomsPage(h.adminPage(c, l.T("admin.rooms.title"), route.AdminRooms.Path()), v))
+	render(c, http.StatusOK, admin.RoomsPage(h.adminPage(c, i18n.Msg("admin.rooms.title"), route.AdminRooms.Path()), v))
 	return nil
 }
 

@@ -56,7 +56,7 @@ func (h *adminHandler) adminTemplate(c *gin.Context) error {
 		}
 		v.Versions = append(v.Versions, vv)
 	}
-	p := h.adminPage(c, t.Name, route.AdminTemplates.Path())
+	p := h.adminPage(c, i18n.Plain(t.Name), route.AdminTemplates.Path())
 	useViewerAssets(&p)
 	render(c, http.StatusOK, admin.TemplatePage(p, v))
 	return nil

@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"context"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -42,10 +41,10 @@ func (h *adminHandler) adminTemplates(c *gin.Context) error {
 		Filtered: f.OrganizationID != 0 || f.Status != "" || f.Search != "",
 	}
 	for _, o := range orgs {
-		v.Organizations = append(v.Organizations, templates.OptionView{Value: strconv.FormatInt(o.ID, 10), Label: o.Name})
+		v.Organizations = append(v.Organizations, templates.OptionView{Value: strconv.FormatInt(o.ID, 10), Label: i18n.Plain(o.Name)})
 	}
 	for _, s := range []string{models.TemplateActive, models.TemplateArchived} {
-		v.Statuses = append(v.Statuses, templates.OptionView{Value: s, Label: templateStatusWord(c.Request.Context(), s)})
+		v.Statuses = append(v.Statuses, templates.OptionView{Value: s, Label: templateStatusWord(s)})
 	}
 	for _, r := range page.Rows {
 		v.Rows = append(v.Rows, templateRow(i18n.From(c.Request.Context()), &r))
@@ -66,7 +65,7 @@ func (h *adminHandler) adminTemplates(c *gin.Context) error {
 		v.PrevURL = pageURL("before", page.FirstID)
 	}
 	addVary(c, "HX-Request")
-	render(c, http.StatusOK, admin.TemplatesPage(h.adminPage(c, i18n.T(c.Request.Context(), "admin.templates.title"), route.AdminTemplates.Path()), v))
+	render(c, http.StatusOK, admin.TemplatesPage(h.adminPage(c, i18n.Msg("admin.templates.title"), route.AdminTemplates.Path()), v))
 	return nil
 }
 
@@ -91,10 +90,10 @@ func templateStatus(archivedAt *time.Time) string {
 	return models.TemplateActive
 }
 
-// templateStatusWord is a template status in the request's language.
-func templateStatusWord(ctx context.Context, status string) string {
+// templateStatusWord is a template status in words.
+func templateStatusWord(status string) i18n.Words {
 	if status == models.TemplateArchived {
-		return i18n.T(ctx, "admin.templates.status.archived")
+		return i18n.Msg("admin.templates.status.archived")
 	}
-	return i18n.T(ctx, "admin.templates.status.active")
+	return i18n.Msg("admin.templates.status.active")
 }

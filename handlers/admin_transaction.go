@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -21,44 +20,34 @@ func (h *adminHandler) adminTransaction(c *gin.Context) error {
 		return err
 	}
 	t := at.Transaction
-	l := i18n.From(c.Request.Context())
-	when := func(tm time.Time) string { return consoleDateTimeUTC(l, tm, "15:04:05") }
-	yesNo := func(b *bool) string {
-		if b != nil && *b {
-			return l.T("admin.transaction.yes")
-		}
-		return l.T("admin.transaction.no")
-	}
+	on := func(b *bool) bool { return b != nil && *b }
 	v := admin.TransactionView{
 		BackURL:  route.AdminTransactions.Path(),
 		AuditURL: route.AdminAudit.Path() + "?" + url.Values{"transaction": {t.ID}}.Encode(),
-		ID:       t.ID, ShortID: shortID(t.ID), Title: l.T("admin.list.no_documents"), Organization: at.Organization.Name,
-		ReferenceID: at.CallerReference, Status: t.Status, StatusLabel: transactionStatusLabel(l, t.Status), Version: t.Version,
-		Created: when(t.CreatedAt), Updated: when(t.UpdatedAt), SigningOrder: yesNo(t.SigningOrder),
-		Notify: yesNo(t.NotifyEmail), Subject: deref(t.InviteEmailSubject),
+		ID:       t.ID, ShortID: shortID(t.ID), Title: i18n.Msg("admin.list.no_documents"), Organization: at.Organization.Name,
+		ReferenceID: at.CallerReference, Status: t.Status, StatusLabel: transactionStatusLabel(t.Status), Version: t.Version,
+		Created: t.CreatedAt, Updated: t.UpdatedAt, SigningOrder: on(t.SigningOrder),
+		Notify: on(t.NotifyEmail), Subject: deref(t.InviteEmailSubject),
 		Viewer: viewerView(i18n.From(c.Request.Context()), h.assets, t, at.Uploads, func(pos int) string {
 			return route.AdminDocumentContent.Path(t.ID, strconv.Itoa(pos)) + "?v=" + url.QueryEscape(t.Documents[pos].DocumentID)
 		}, false),
 	}
 	for i := range t.Participants {
 		p := &t.Participants[i]
-		pv := admin.ParticipantView{ID: p.ParticipantID, Name: p.FullName(), Email: p.Email, Auth: authLabel(i18n.From(c.Request.Context()), p.AuthenticationType)}
+		pv := admin.ParticipantView{ID: p.ParticipantID, Name: p.FullName(), Email: p.Email, Auth: authLabel(p.AuthenticationType)}
 		if p.Order != nil {
 			pv.Order = strconv.Itoa(*p.Order)
 		}
 		if p.KBARequired != nil && *p.KBARequired {
-			pv.Checks = append(pv.Checks, l.T("admin.transaction.check.kba"))
+			pv.Checks = append(pv.Checks, i18n.Msg("admin.transaction.check.kba"))
 		}
 		if p.CredAnalysisRequired != nil && *p.CredAnalysisRequired {
-			pv.Checks = append(pv.Checks, l.T("admin.transaction.check.credential_analysis"))
+			pv.Checks = append(pv.Checks, i18n.Msg("admin.transaction.check.credential_analysis"))
 		}
 		v.Participants = append(v.Participants, pv)
 	}
 	if len(t.Documents) > 0 {
-		v.Title = t.Documents[0].Title
-		if len(t.Documents) > 1 {
-			v.MoreDocuments = l.T("admin.list.more", "count", len(t.Documents)-1)
-		}
+		v.Title, v.MoreDocuments = i18n.Plain(t.Documents[0].Title), len(t.Documents)-1
 	}
 	for _, d := range t.Documents {
 		v.Documents = append(v.Documents, admin.DocumentView{Title: d.Title, Pages: d.Pages, Tags: len(d.Tags),
@@ -66,8 +55,7 @@ func (h *adminHandler) adminTransaction(c *gin.Context) error {
 	}
 	for i := len(at.Events) - 1; i >= 0; i-- { // newest first
 		e := at.Events[i]
-		ev := admin.EventView{When: when(e.CreatedAt), WhenISO: e.CreatedAt.UTC().Format(time.RFC3339), Words: historyWords(l, e),
-			Actor: historyActor(&e)}
+		ev := admin.EventView{When: e.CreatedAt, Words: historyWords(e), Actor: historyActor(&e)}
 		v.History = append(v.History, ev)
 	}
 	msgs, err := h.outbox.ListMessages(c.Request.Context(), models.MessageFilter{TransactionID: t.ID, Limit: models.AdminPageSize})

@@ -4,8 +4,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
-	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -39,15 +37,14 @@ func (h *adminHandler) adminTransactions(c *gin.Context) error {
 		Filtered: f.OrganizationID != 0 || f.Status != "" || f.Search != "",
 	}
 	for _, o := range orgs {
-		v.Organizations = append(v.Organizations, templates.OptionView{Value: strconv.FormatInt(o.ID, 10), Label: o.Name})
+		v.Organizations = append(v.Organizations, templates.OptionView{Value: strconv.FormatInt(o.ID, 10), Label: i18n.Plain(o.Name)})
 	}
-	l := i18n.From(c.Request.Context())
 	for _, s := range models.TransactionStatuses() {
-		v.Statuses = append(v.Statuses, templates.OptionView{Value: s, Label: transactionStatusLabel(l, s)})
+		v.Statuses = append(v.Statuses, templates.OptionView{Value: s, Label: transactionStatusLabel(s)})
 	}
-	now := h.clock.Now()
+	v.Now = h.clock.Now()
 	for _, r := range page.Rows {
-		v.Rows = append(v.Rows, transactionRow(l, now, r))
+		v.Rows = append(v.Rows, transactionRow(r))
 	}
 	// The table's links keep its filters; an empty key is an export's, which
 	// has every page.
@@ -69,7 +66,7 @@ func (h *adminHandler) adminTransactions(c *gin.Context) error {
 	v.ExportCSVURL = filtered(route.AdminTransactionsCSV, "", "")
 	v.ExportXLSXURL = filtered(route.AdminTransactionsXLSX, "", "")
 	addVary(c, "HX-Request")
-	render(c, http.StatusOK, admin.TransactionsPage(h.adminPage(c, l.T("admin.transactions.title"), route.AdminTransactions.Path()), v))
+	render(c, http.StatusOK, admin.TransactionsPage(h.adminPage(c, i18n.Msg("admin.transactions.title"), route.AdminTransactions.Path()), v))
 	return nil
 }
 
@@ -89,41 +86,23 @@ func transactionFilterFrom(c *gin.Context) (models.AdminTransactionFilter, error
 }
 
 // transactionRow is one transaction as the console's list shows it.
-func transactionRow(l *i18n.Localizer, now time.Time, r models.AdminTransactionRow) admin.TransactionRowView {
-	row := admin.TransactionRowView{
+func transactionRow(r models.AdminTransactionRow) admin.TransactionRowView {
+	return admin.TransactionRowView{
 		ID: r.ID, ShortID: shortID(r.ID), URL: route.AdminTransaction.Path(r.ID), Organization: r.OrganizationName,
-		Title: r.Title, ReferenceID: r.ReferenceID, Sender: r.SenderName, CreatedBy: r.CreatedBy,
-		Status: r.Status, StatusLabel: transactionStatusLabel(l, r.Status),
-		StatusAge: age(l, now, r.StatusSince), StatusSinceISO: r.StatusSince.UTC().Format(time.RFC3339),
-		Participants: namesList(l, r.Participants, 3), Documents: r.DocumentCount,
-		Updated: ago(l, now, r.UpdatedAt), UpdatedFull: consoleDateTimeUTC(l, r.UpdatedAt, "15:04"),
-		UpdatedISO: r.UpdatedAt.UTC().Format(time.RFC3339),
+		Title: r.Title, MoreDocuments: max(r.DocumentCount-1, 0), ReferenceID: r.ReferenceID, Sender: r.SenderName,
+		CreatedBy: r.CreatedBy, Status: r.Status, StatusLabel: transactionStatusLabel(r.Status), StatusSince: r.StatusSince,
+		Participants: r.Participants, Documents: r.DocumentCount, Updated: r.UpdatedAt,
 	}
-	if row.Title == "" {
-		row.Title = l.T("admin.list.no_documents")
-	}
-	if r.DocumentCount > 1 {
-		row.MoreDocuments = l.T("admin.list.more", "count", r.DocumentCount-1)
-	}
-	return row
-}
-
-// namesList is the first few names, then "and N more".
-func namesList(l *i18n.Localizer, names []string, few int) string {
-	if len(names) <= few {
-		return strings.Join(names, ", ")
-	}
-	return l.T("admin.list.names_and_more", "names", strings.Join(names[:few], ", "), "count", len(names)-few)
 }
 
 // transactionStatusLabel is a transaction's status in words (its code when
 // this version does not know it).
-func transactionStatusLabel(l *i18n.Localizer, status string) string {
+func transactionStatusLabel(status string) i18n.Words {
 	switch status {
 	case models.StatusDraft:
-		return l.T("admin.transactions.status.draft")
+		return i18n.Msg("admin.transactions.status.draft")
 	case models.StatusESignPending:
-		return l.T("admin.transactions.status.esign_pending")
+		return i18n.Msg("admin.transactions.status.esign_pending")
 	}
-	return status
+	return i18n.Plain(status)
 }

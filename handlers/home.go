@@ -11,7 +11,7 @@ import (
 )
 
 func (h *publicHandler) home(c *gin.Context) {
-	render(c, http.StatusOK, templates.Home(h.page(c, i18n.T(c.Request.Context(), "home.page_title")), templates.HomeView{
+	render(c, http.StatusOK, templates.Home(h.page(c, i18n.Msg("home.page_title")), templates.HomeView{
 		BaseURL:    h.cfg.BaseURL,
 		APIDocURL:  route.OpenAPI.Path(),
 		UploadPath: route.APIUpload.Path(), RoomsPath: route.APIRooms.Path(),

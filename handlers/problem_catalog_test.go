@@ -126,8 +126,10 @@ func TestEveryProblemMessageSpeaksEveryLanguage(t *testing.T) {
 				t.Errorf("%s: %s says {%s}, which the call does not give", m.at, m.id, name)
 			}
 		}
+		// A plural message may take its count only to pick its form.
+		formOnly := msg.Plural != nil && !want["count"]
 		for name := range got {
-			if !want[name] {
+			if !want[name] && (name != "count" || !formOnly) {
 				t.Errorf("%s: the call gives %s the argument %q, which its English text does not say", m.at, m.id, name)
 			}
 		}
@@ -139,7 +141,7 @@ func TestEveryProblemMessageSpeaksEveryLanguage(t *testing.T) {
 			for i := 1; i < len(args); i += 2 {
 				name := args[i-1].(string)
 				if name == "count" {
-					if !strings.Contains(out, "7") {
+					if !formOnly && !strings.Contains(out, "7") {
 						t.Errorf("%s: %s in %s loses its count: %q", m.at, m.id, lang.Tag, out)
 					}
 					continue

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/models/review"
 	"github.com/markuproom/markuproom/web/i18n"
 )
 
@@ -104,6 +105,19 @@ func sayFields(l *i18n.Localizer, fields []models.FieldError) []models.FieldErro
 	}
 	return out
 }
+
+// findingWords is a finding's sentence in l's language: the API's and
+// the problem writer's (the room's view words findingSentence itself).
+func findingWords(l *i18n.Localizer, t *models.Transaction, f review.Finding) string {
+	return l.Say(findingSentence(t, f, i18n.Ranges(f.Pages)))
+}
+
+// messageWords is a model's Message as words a view writes: the problem
+// writer's say in the view's language (a room's failed validation).
+type messageWords models.Message
+
+// In writes the message in l's language.
+func (m messageWords) In(l *i18n.Localizer) string { return say(l, models.Message(m)) }
 
 // wordValidation writes a validation error's detail and its field
 // errors' in ctx's language, in place, for a form that shows them beside

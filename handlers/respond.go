@@ -77,7 +77,7 @@ func writeErrorPage(c *gin.Context, err error) {
 	}
 	c.Header("Cache-Control", "no-store")
 	setRetryAfter(c, err)
-	render(c, p.Status, templates.ErrorPage(s.page(c, p.Title), view))
+	render(c, p.Status, templates.ErrorPage(s.page(c, i18n.Plain(p.Title)), view))
 	c.Abort()
 }
 

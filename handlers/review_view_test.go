@@ -36,7 +36,7 @@ func TestEveryFindingIsWordedInEveryLanguage(t *testing.T) {
 			}
 		}
 	}
-	if got := pageRanges(i18n.English(), []int{1, 2, 3, 5, 7, 8}); got != "1–3, 5, 7–8" {
+	if got := i18n.English().Say(i18n.Ranges{1, 2, 3, 5, 7, 8}); got != "1–3, 5, 7–8" {
 		t.Errorf("page ranges %q", got)
 	}
 }
@@ -51,13 +51,13 @@ func TestCopyToPagesFixKeepsItsRangeLeftToRight(t *testing.T) {
 		Fix: &review.Fix{Kind: review.FixCopyToPages, Tag: "t1", Pages: []int{3, 4, 5}}}
 	for _, lang := range i18n.Languages {
 		l := i18n.New(lang)
-		fix, ok := findingFix(l, tx, f)
+		fix, ok := findingFix(tx, f)
 		want := "\u2066" + l.Number(3) + "–" + l.Number(5) + "\u2069"
-		if !ok || !strings.Contains(fix.Label, want) {
-			t.Errorf("%s: %q does not hold %q", lang.Tag, fix.Label, want)
+		if got := l.Say(fix.Label); !ok || !strings.Contains(got, want) {
+			t.Errorf("%s: %q does not hold %q", lang.Tag, got, want)
 		}
 	}
-	if fix, _ := findingFix(i18n.English(), tx, f); fix.Label != "Add initials to pages \u20663–5\u2069" {
-		t.Errorf("English: %q", fix.Label)
+	if fix, _ := findingFix(tx, f); i18n.English().Say(fix.Label) != "Add initials to pages \u20663–5\u2069" {
+		t.Errorf("English: %q", i18n.English().Say(fix.Label))
 	}
 }

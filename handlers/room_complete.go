@@ -30,7 +30,7 @@ func (h *roomHandler) roomChecklist(c *gin.Context) error {
 		return err
 	}
 	addVary(c, "HX-Request")
-	v := checklistView(i18n.From(c.Request.Context()), ws, check, roomCSRFToken(c, ws.Room.ID))
+	v := checklistView(ws, check, roomCSRFToken(c, ws.Room.ID))
 	v.CompleteURL = withCarried(c, v.CompleteURL)
 	render(c, http.StatusOK, templates.Checklist(v))
 	return nil
@@ -61,7 +61,7 @@ func (h *roomHandler) completeRoom(c *gin.Context) error {
 		}
 		v := roomView(c.Request.Context(), h.assets, ws, h.clock.Now(), nil)
 		h.withTemplateOffers(c, ws, &v)
-		cl := checklistView(i18n.From(c.Request.Context()), ws, check, roomCSRFToken(c, id))
+		cl := checklistView(ws, check, roomCSRFToken(c, id))
 		v.OpenChecklist = &cl
 		h.renderRoomView(c, http.StatusUnprocessableEntity, v)
 		return nil
@@ -80,37 +80,38 @@ func (h *roomHandler) completeRoom(c *gin.Context) error {
 }
 
 // invalidWords are why the transaction fails its validation: each field
-// error's detail as the validation wrote it (docs/i18n.md, "The room"), or
-// the item's own sentence when it could not be checked.
-func invalidWords(l *i18n.Localizer, err error) []string {
+// error's message (docs/i18n.md, "The room"), or the item's own sentence
+// when it could not be checked.
+func invalidWords(err error) []i18n.Words {
 	var ve *models.ValidationError
 	if !errors.As(err, &ve) {
-		return []string{l.T("room.checklist.valid.unchecked")}
+		return []i18n.Words{i18n.Msg("room.checklist.valid.unchecked")}
 	}
-	var out []string
+	var out []i18n.Words
 	for _, f := range ve.Errors {
-		out = append(out, say(l, f.Message))
+		out = append(out, messageWords(f.Message))
 	}
 	if len(out) == 0 {
-		out = append(out, say(l, ve.Message))
+		out = append(out, messageWords(ve.Message))
 	}
 	return out
 }
 
-// checklistView shapes the session check in l's language (docs/review.md):
+// checklistView shapes the session check as words the view writes
+// (docs/review.md):
 // the blocking findings and a failed validation, then the warnings and the
 // undecided suggested fields, each with the fix one click can make.
-func checklistView(l *i18n.Localizer, ws *models.RoomWorkspace, check *models.SessionCheck, csrf string) templates.ChecklistView {
+func checklistView(ws *models.RoomWorkspace, check *models.SessionCheck, csrf string) templates.ChecklistView {
 	t := ws.Transaction
 	v := templates.ChecklistView{Blocked: check.Blocked(), CompleteURL: route.RoomComplete.Path(ws.Room.ID), CSRFToken: csrf,
 		NotifyEmail: t.OffersInvitations(), Warnings: check.Warnings()}
 	for _, f := range check.Review.Findings {
-		it := templates.ChecklistItemView{Code: f.Code, Finding: true, Problems: []string{findingSentence(l, t, f, leftToRight(pageRanges(l, f.Pages)))}}
-		if fix, ok := findingFix(l, t, f); ok {
+		it := templates.ChecklistItemView{Code: f.Code, Finding: true, Problems: []i18n.Words{findingSentence(t, f, i18n.LeftToRight{Words: i18n.Ranges(f.Pages)})}}
+		if fix, ok := findingFix(t, f); ok {
 			it.Fixes = []templates.ChecklistFixView{fix}
 			if f.Code == review.CodeTagNeedsLook { // or leave it where the revision put it
 				keep := fix
-				keep.Kind, keep.Label = "keep", l.T("room.review.fix.keep")
+				keep.Kind, keep.Label = "keep", i18n.Msg("room.review.fix.keep")
 				it.Fixes = append(it.Fixes, keep)
 			}
 		}
@@ -121,12 +122,12 @@ func checklistView(l *i18n.Localizer, ws *models.RoomWorkspace, check *models.Se
 		}
 	}
 	if check.Invalid != nil {
-		v.Blocking = append(v.Blocking, templates.ChecklistItemView{Code: models.CheckValid, Label: l.T("room.checklist.valid"), Problems: invalidWords(l, check.Invalid)})
+		v.Blocking = append(v.Blocking, templates.ChecklistItemView{Code: models.CheckValid, Label: i18n.Msg("room.checklist.valid"), Problems: invalidWords(check.Invalid)})
 	}
 	if check.Undecided > 0 {
-		v.Warning = append(v.Warning, templates.ChecklistItemView{Code: models.CheckSuggestionsDecided, Label: l.T("room.checklist.suggestions_decided"),
-			Problems: []string{l.T("room.checklist.suggestions_decided.problem", "count", check.Undecided)},
-			Fixes:    []templates.ChecklistFixView{{URL: "#room-suggestions", Label: l.T("room.checklist.fix.suggestions")}}})
+		v.Warning = append(v.Warning, templates.ChecklistItemView{Code: models.CheckSuggestionsDecided, Label: i18n.Msg("room.checklist.suggestions_decided"),
+			Problems: []i18n.Words{i18n.Msg("room.checklist.suggestions_decided.problem", "count", check.Undecided)},
+			Fixes:    []templates.ChecklistFixView{{URL: "#room-suggestions", Label: i18n.Msg("room.checklist.fix.suggestions")}}})
 	}
 	return v
 }
@@ -135,7 +136,7 @@ func checklistView(l *i18n.Localizer, ws *models.RoomWorkspace, check *models.Se
 // (copy the initials to the missing pages, show the tag, choose its
 // signer), each with the tag's page as its link, or a link to where the
 // finding is fixed by hand.
-func findingFix(l *i18n.Localizer, t *models.Transaction, f review.Finding) (templates.ChecklistFixView, bool) {
+func findingFix(t *models.Transaction, f review.Finding) (templates.ChecklistFixView, bool) {
 	pos := f.Document
 	if pos >= 0 && pos < len(t.Documents) {
 		pos = t.Documents[pos].Position
@@ -150,26 +151,26 @@ func findingFix(l *i18n.Localizer, t *models.Transaction, f review.Finding) (tem
 				pages[i] = strconv.Itoa(p)
 			}
 			out.Pages = strings.Join(pages, ",")
-			out.Label = l.T("room.review.fix.copy_to_pages", "pages", leftToRight(pageRanges(l, fx.Pages)), "count", len(fx.Pages))
+			out.Label = i18n.Msg("room.review.fix.copy_to_pages", "pages", i18n.LeftToRight{Words: i18n.Ranges(fx.Pages)}, "count", len(fx.Pages))
 			if from := tagPage(t, f.Document, fx.Tag); from > 0 {
 				out.URL = page(from)
 			}
 		case review.FixAssign:
-			out.Label = l.T("room.review.fix.assign")
+			out.Label = i18n.Msg("room.review.fix.assign")
 		default:
-			out.Label = l.T("room.review.fix.show")
+			out.Label = i18n.Msg("room.review.fix.show")
 		}
 		return out, true
 	}
 	switch f.Code {
 	case review.CodeNoDocuments:
-		return templates.ChecklistFixView{URL: "#documents-title", Label: l.T("room.checklist.fix.documents")}, true
+		return templates.ChecklistFixView{URL: "#documents-title", Label: i18n.Msg("room.checklist.fix.documents")}, true
 	case review.CodeNoParticipants, review.CodeSharedEmail:
-		return templates.ChecklistFixView{URL: "#participants-title", Label: l.T("room.checklist.fix.participants")}, true
+		return templates.ChecklistFixView{URL: "#participants-title", Label: i18n.Msg("room.checklist.fix.participants")}, true
 	case review.CodeNothingToSign:
-		return templates.ChecklistFixView{URL: "#palette-title", Label: l.T("room.checklist.fix.place_tags")}, true
+		return templates.ChecklistFixView{URL: "#palette-title", Label: i18n.Msg("room.checklist.fix.place_tags")}, true
 	case review.CodeDocumentUntagged:
-		return templates.ChecklistFixView{URL: page(1), Label: l.T("room.checklist.fix.document", "title", documentTitle(t, f.Document))}, true
+		return templates.ChecklistFixView{URL: page(1), Label: i18n.Msg("room.checklist.fix.document", "title", documentTitle(t, f.Document))}, true
 	}
 	return templates.ChecklistFixView{}, false
 }

@@ -68,7 +68,7 @@ func (h *roomHandler) renderRoom(c *gin.Context, status int, ws *models.RoomWork
 // renderRoomView renders the room page from its view model.
 func (h *roomHandler) renderRoomView(c *gin.Context, status int, v templates.RoomView) {
 	v.MaxUploadBytes = h.cfg.MaxUploadBytes
-	p := h.page(c, v.Title)
+	p := h.page(c, i18n.Plain(v.Title))
 	p.BodyClass = "app"
 	p.CSRFToken = roomCSRFToken(c, v.RoomID)
 	if v.EmbedOrigin != "" {

@@ -16,7 +16,7 @@ func (h *roomHandler) addRoomParticipant(c *gin.Context) error {
 	return h.roomChange(c, func(roomID string) (*templates.ParticipantFormView, error) {
 		f := participantFormFromRequest(c)
 		_, err := h.participants.AddRoomParticipant(c.Request.Context(), roomID, f)
-		v := participantFormView(i18n.From(c.Request.Context()), "", f)
+		v := participantFormView("", f)
 		v.Action = route.RoomParticipants.Path(roomID)
 		return v, err
 	})
@@ -26,7 +26,7 @@ func (h *roomHandler) updateRoomParticipant(c *gin.Context) error {
 	return h.roomChange(c, func(roomID string) (*templates.ParticipantFormView, error) {
 		f := participantFormFromRequest(c)
 		err := h.participants.UpdateRoomParticipant(c.Request.Context(), roomID, c.Param("participantId"), f)
-		v := participantFormView(i18n.From(c.Request.Context()), c.Param("participantId"), f)
+		v := participantFormView(c.Param("participantId"), f)
 		v.Action = route.RoomParticipant.Path(roomID, c.Param("participantId"))
 		return v, err
 	})

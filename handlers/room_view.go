@@ -40,11 +40,11 @@ func roomView(ctx context.Context, assets *static.Assets, ws *models.RoomWorkspa
 		ReadOnly:       readOnly,
 		SenderName:     ws.Sender.FullName(),
 		SenderEmail:    ws.Sender.Email,
-		ExpiresAt:      l.T("room.meta.utc", "when", l.DateTime(r.ExpiresAt.UTC())),
+		ExpiresAt:      r.ExpiresAt,
 		ExpiresISO:     r.ExpiresAt.UTC().Format(time.RFC3339),
 		Can:            roomControls(cfg),
-		AuthOptions:    authOptions(l, cfg),
-		ContactOptions: []templates.OptionView{{Value: models.ContactEmail, Label: l.T("room.participant.contact.email")}, {Value: models.ContactSMS, Label: l.T("room.participant.contact.sms")}},
+		AuthOptions:    authOptions(cfg),
+		ContactOptions: []templates.OptionView{{Value: models.ContactEmail, Label: i18n.Msg("room.participant.contact.email")}, {Value: models.ContactSMS, Label: i18n.Msg("room.participant.contact.sms")}},
 		Limits: templates.InputLimits{
 			Name: models.MaxNameLength, Email: models.MaxEmailLength, Title: models.MaxTitleLength, ShortText: models.MaxShortTextLength,
 			StateFormat: models.MaxStateFormatLength, Password: passwordhash.MaxPasswordLength, FontSizeMax: models.MaxTagFontSize,
@@ -77,15 +77,15 @@ func roomView(ctx context.Context, assets *static.Assets, ws *models.RoomWorkspa
 	v.DateFormats = models.DateFormats()[:10]
 	var tagCounts map[string]int
 	v.Documents, v.PageTotal, tagCounts = roomDocuments(r.ID, t.Documents)
-	v.Participants = roomParticipants(l, r.ID, t, tagCounts, form)
+	v.Participants = roomParticipants(r.ID, t, tagCounts, form)
 	if status == models.RoomCompleted {
-		v.Summary = roomSummary(l, ws)
+		v.Summary = roomSummary(ws)
 	}
 	if !readOnly && r.CanAddDocuments() {
 		v.UploadURL = route.RoomDocuments.Path(r.ID)
 	}
 	v.Templates = roomTemplatesView(ws, v)
-	v.AddForm = templates.ParticipantFormView{DialogID: "participant-add", Heading: l.T("room.participant.add_title"), Action: v.AddParticipantURL,
+	v.AddForm = templates.ParticipantFormView{DialogID: "participant-add", Heading: i18n.Msg("room.participant.add_title"), Action: v.AddParticipantURL,
 		AuthenticationType: models.AuthNone, TwoFactorContact: models.ContactEmail}
 	if form != nil && form.DialogID == v.AddForm.DialogID {
 		v.AddForm = *form
@@ -137,25 +137,25 @@ func roomDocuments(roomID string, docs []models.TransactionDocument) (views []te
 
 // roomParticipants is the participants panel, in signing order; form, when
 // it belongs to one of them, is that participant's refused edit form.
-func roomParticipants(l *i18n.Localizer, roomID string, t *models.Transaction, tagCounts map[string]int, form *templates.ParticipantFormView) []templates.RoomParticipantView {
+func roomParticipants(roomID string, t *models.Transaction, tagCounts map[string]int, form *templates.ParticipantFormView) []templates.RoomParticipantView {
 	var views []templates.RoomParticipantView
 	for i, p := range t.Participants {
 		pv := templates.RoomParticipantView{
 			ID: p.ParticipantID, Name: p.FullName(), Email: p.Email, ColorClass: signerClass(i), Initials: initials(p.FirstName, p.LastName),
-			AuthLabel: authLabel(l, p.AuthenticationType), TagCount: tagCounts[p.ParticipantID],
+			AuthLabel: authLabel(p.AuthenticationType), TagCount: tagCounts[p.ParticipantID],
 			RemoveURL: route.RoomParticipantRemove.Path(roomID, p.ParticipantID),
 			MoveURL:   route.RoomParticipantMove.Path(roomID, p.ParticipantID),
 			First:     i == 0, Last: i == len(t.Participants)-1,
-			Form: participantFormFromModel(l, roomID, &p),
+			Form: participantFormFromModel(roomID, &p),
 		}
 		if t.SigningOrder != nil && *t.SigningOrder {
 			pv.Order = i + 1
 		}
 		if p.KBARequired != nil && *p.KBARequired {
-			pv.Checks = append(pv.Checks, l.T("room.participant.check.kba"))
+			pv.Checks = append(pv.Checks, i18n.Msg("room.participant.check.kba"))
 		}
 		if p.CredAnalysisRequired != nil && *p.CredAnalysisRequired {
-			pv.Checks = append(pv.Checks, l.T("room.participant.credential_analysis"))
+			pv.Checks = append(pv.Checks, i18n.Msg("room.participant.credential_analysis"))
 		}
 		if form != nil && form.DialogID == pv.Form.DialogID {
 			pv.Form = *form
@@ -189,19 +189,16 @@ func suggestionsJSON(l *i18n.Localizer, list []models.RoomSuggestion) string {
 }
 
 // roomSummary describes the session a completed room created.
-func roomSummary(l *i18n.Localizer, ws *models.RoomWorkspace) *templates.RoomSummaryView {
+func roomSummary(ws *models.RoomWorkspace) *templates.RoomSummaryView {
 	t := ws.Transaction
-	sum := &templates.RoomSummaryView{TransactionID: t.ID, Status: t.Status, TagCount: t.TagCount}
-	if ws.Room.CompletedAt != nil {
-		sum.CompletedAt = l.T("room.meta.utc", "when", l.DateTime(ws.Room.CompletedAt.UTC()))
-	}
+	sum := &templates.RoomSummaryView{TransactionID: t.ID, Status: t.Status, TagCount: t.TagCount, CompletedAt: ws.Room.CompletedAt}
 	for i := range t.Participants {
 		sum.Participants = append(sum.Participants, templates.RoomSummaryPerson{Name: t.Participants[i].FullName(), Email: t.Participants[i].Email})
 	}
 	for _, d := range t.Documents {
 		sum.Documents = append(sum.Documents, templates.RoomSummaryDocument{Title: d.Title, Pages: d.Pages, TagCount: len(d.Tags)})
 	}
-	sum.Invitations = invitationWords(l, t.NotifyEmail != nil && *t.NotifyEmail, ws.Invitations)
+	sum.Invitations = invitationWords(t.NotifyEmail != nil && *t.NotifyEmail, ws.Invitations)
 	return sum
 }
 
@@ -209,43 +206,43 @@ func roomSummary(l *i18n.Localizer, ws *models.RoomWorkspace) *templates.RoomSum
 // invitations (counts by status, models.Store.InvitationCounts): held
 // without an SMTP server, still queued, undeliverable, or sent — "sent"
 // only when every one was delivered.
-func invitationWords(l *i18n.Localizer, asked bool, n map[models.MessageStatus]int64) string {
+func invitationWords(asked bool, n map[models.MessageStatus]int64) i18n.Words {
 	switch {
 	case !asked:
-		return l.T("room.summary.not_emailed")
+		return i18n.Msg("room.summary.not_emailed")
 	case n[models.MessageHeld] > 0:
-		return l.T("room.summary.invitations_held")
+		return i18n.Msg("room.summary.invitations_held")
 	case n[models.MessagePending]+n[models.MessageSending] > 0:
-		return l.T("room.summary.invitations_queued")
+		return i18n.Msg("room.summary.invitations_queued")
 	case n[models.MessageDead] > 0:
-		return l.T("room.summary.invitations_dead")
+		return i18n.Msg("room.summary.invitations_dead")
 	case n[models.MessageSent] > 0:
-		return l.T("room.summary.invitations_sent")
+		return i18n.Msg("room.summary.invitations_sent")
 	default:
-		return l.T("room.summary.invitations_none")
+		return i18n.Msg("room.summary.invitations_none")
 	}
 }
 
-func authOptions(l *i18n.Localizer, cfg models.RoomConfig) []templates.OptionView {
-	opts := []templates.OptionView{{Value: models.AuthNone, Label: l.T("room.participant.auth.none")}}
+func authOptions(cfg models.RoomConfig) []templates.OptionView {
+	opts := []templates.OptionView{{Value: models.AuthNone, Label: i18n.Msg("room.participant.auth.none")}}
 	if cfg.Authentication.PersonalPassword {
-		opts = append(opts, templates.OptionView{Value: models.AuthPersonalPassword, Label: l.T("room.participant.auth.personal_password")})
+		opts = append(opts, templates.OptionView{Value: models.AuthPersonalPassword, Label: i18n.Msg("room.participant.auth.personal_password")})
 	}
 	if cfg.Authentication.TwoFactor {
-		opts = append(opts, templates.OptionView{Value: models.AuthTwoFactor, Label: l.T("room.participant.auth.two_factor")})
+		opts = append(opts, templates.OptionView{Value: models.AuthTwoFactor, Label: i18n.Msg("room.participant.auth.two_factor")})
 	}
 	return opts
 }
 
 // authLabel is a participant's authentication in words (the room's list, the console).
-func authLabel(l *i18n.Localizer, t string) string {
+func authLabel(t string) i18n.Words {
 	switch t {
 	case models.AuthPersonalPassword:
-		return l.T("room.participant.personal_password")
+		return i18n.Msg("room.participant.personal_password")
 	case models.AuthTwoFactor:
-		return l.T("room.participant.auth_label.two_factor")
+		return i18n.Msg("room.participant.auth_label.two_factor")
 	default:
-		return l.T("room.participant.auth_label.none")
+		return i18n.Msg("room.participant.auth_label.none")
 	}
 }
 
@@ -254,9 +251,9 @@ func editDialogID(participantID string) string {
 	return "participant-edit-" + hex.EncodeToString([]byte(participantID))
 }
 
-func participantFormFromModel(l *i18n.Localizer, roomID string, p *models.Participant) templates.ParticipantFormView {
+func participantFormFromModel(roomID string, p *models.Participant) templates.ParticipantFormView {
 	return templates.ParticipantFormView{
-		DialogID: editDialogID(p.ParticipantID), Heading: l.T("room.participant.edit_title"),
+		DialogID: editDialogID(p.ParticipantID), Heading: i18n.Msg("room.participant.edit_title"),
 		Action:    route.RoomParticipant.Path(roomID, p.ParticipantID),
 		FirstName: p.FirstName, MiddleName: deref(p.MiddleName), LastName: p.LastName, Email: p.Email,
 		Phone: deref(p.Phone), AuthenticationType: p.AuthenticationType, TwoFactorContact: p.TwoFactorContact,
@@ -267,7 +264,7 @@ func participantFormFromModel(l *i18n.Localizer, roomID string, p *models.Partic
 }
 
 // participantFormView re-creates a dialog from a refused submission.
-func participantFormView(l *i18n.Localizer, participantID string, f models.ParticipantForm) *templates.ParticipantFormView {
+func participantFormView(participantID string, f models.ParticipantForm) *templates.ParticipantFormView {
 	v := &templates.ParticipantFormView{
 		Open: true, FirstName: f.FirstName, MiddleName: f.MiddleName, LastName: f.LastName, Email: f.Email,
 		Phone: f.Phone, AuthenticationType: f.AuthenticationType, TwoFactorContact: f.TwoFactorContact,
@@ -275,9 +272,9 @@ func participantFormView(l *i18n.Localizer, participantID string, f models.Parti
 		CredAnalysisRequired: f.CredAnalysisRequired, Locale: f.Locale,
 	}
 	if participantID == "" {
-		v.DialogID, v.Heading = "participant-add", l.T("room.participant.add_title")
+		v.DialogID, v.Heading = "participant-add", i18n.Msg("room.participant.add_title")
 	} else {
-		v.DialogID, v.Heading = editDialogID(participantID), l.T("room.participant.edit_title")
+		v.DialogID, v.Heading = editDialogID(participantID), i18n.Msg("room.participant.edit_title")
 	}
 	return v
 }

@@ -23,7 +23,7 @@ func TestInvitationWordsFollowTheOutbox(t *testing.T) {
 		{true, map[models.MessageStatus]int64{models.MessageSent: 2}, "Invitations sent"},
 		{true, map[models.MessageStatus]int64{}, "No invitations in the outbox"},
 	} {
-		if got := invitationWords(i18n.English(), c.asked, c.n); got != c.want {
+		if got := i18n.English().Say(invitationWords(c.asked, c.n)); got != c.want {
 			t.Errorf("invitationWords(%v, %v) = %q, want %q", c.asked, c.n, got, c.want)
 		}
 	}

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"github.com/markuproom/markuproom/web/i18n"
 	"io"
 	"time"
 
@@ -27,7 +28,7 @@ type site struct {
 }
 
 // page builds the view model every full page shares.
-func (s *site) page(c *gin.Context, title string) templates.Page {
+func (s *site) page(c *gin.Context, title i18n.Words) templates.Page {
 	return templates.Page{Title: title, Assets: s.assets}
 }
 

@@ -9,6 +9,9 @@ import (
 // t is the message id in the page's language (i18n.T).
 func t(ctx context.Context, id string, args ...any) string { return i18n.T(ctx, id, args...) }
 
+// say writes words of a view model in the page's language.
+func say(ctx context.Context, w i18n.Words) string { return i18n.From(ctx).Say(w) }
+
 // lang is the page's language.
 func lang(ctx context.Context) i18n.Language { return i18n.From(ctx).Language() }
 

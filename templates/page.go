@@ -1,9 +1,12 @@
 package templates
 
 import (
+	"context"
 	"strings"
 
 	"github.com/a-h/templ"
+
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // productName is shown in the header and appended to every page title.
@@ -17,8 +20,8 @@ type AssetURLs interface {
 
 // Page is the view model every full page shares.
 type Page struct {
-	// Title is shown as "<Title> · Markup Room"; empty shows "Markup Room".
-	Title string
+	// Title is shown as "<Title> · Markup Room"; none shows "Markup Room".
+	Title i18n.Words
 	// Assets resolves static file names to their content-hashed URLs.
 	Assets AssetURLs
 	// BodyClass is an optional layout variant on <body>, e.g. "app" for the editor.
@@ -57,16 +60,16 @@ type Page struct {
 // NavLink is one link in the page header.
 type NavLink struct {
 	// Label is the visible link text.
-	Label string
+	Label i18n.Words
 	// Href is the link target, normally a path on this site.
 	Href string
 	// Current marks the link to the page being shown (aria-current="page").
 	Current bool
 }
 
-// fullTitle is the document <title>.
-func (p Page) fullTitle() string {
-	t := strings.TrimSpace(p.Title)
+// fullTitle is the document <title>, in the page's language.
+func (p Page) fullTitle(ctx context.Context) string {
+	t := strings.TrimSpace(i18n.From(ctx).Say(p.Title))
 	if t == "" || t == productName {
 		return productName
 	}

@@ -5,6 +5,9 @@ import (
 	"html"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // RoomView is everything the Markup Room page shows.
@@ -21,8 +24,8 @@ type RoomView struct {
 	// Sender is who asked for the room.
 	SenderName  string
 	SenderEmail string
-	// ExpiresAt is the link's expiry, formatted for people; ExpiresISO for <time datetime>.
-	ExpiresAt  string
+	// ExpiresAt is the link's expiry; ExpiresISO for <time datetime>.
+	ExpiresAt  time.Time
 	ExpiresISO string
 
 	Documents    []RoomDocumentView
@@ -159,10 +162,10 @@ type RoomParticipantView struct {
 	// Initials go with the colour everywhere, so colour is never the only cue.
 	ColorClass string
 	Initials   string
-	AuthLabel  string
+	AuthLabel  i18n.Words
 	TagCount   int
-	// Checks lists the identity checks required of the participant, in words.
-	Checks    []string
+	// Checks lists the identity checks required of the participant.
+	Checks    []i18n.Words
 	RemoveURL string
 	// Order is the place in the signing order (0 when the transaction has none);
 	// MoveURL changes it, First/Last disable the moves that would leave the list.
@@ -178,7 +181,7 @@ type ParticipantFormView struct {
 	// DialogID is the id of the <dialog> element.
 	DialogID string
 	// Heading is "Add participant" or "Edit participant".
-	Heading string
+	Heading i18n.Words
 	Action  string
 	// Open renders the dialog open (after a refused submission).
 	Open bool
@@ -204,7 +207,7 @@ type ParticipantFormView struct {
 // OptionView is one <option> of a select.
 type OptionView struct {
 	Value string
-	Label string
+	Label i18n.Words
 }
 
 // TagGroupView is one group of the palette ("Signer fields", …).
@@ -262,9 +265,10 @@ type ChecklistItemView struct {
 	// Code is the finding's code (Finding) or the check's id.
 	Code    string
 	Finding bool
-	// Label names a check ("" for a finding: its sentence says it all).
-	Label    string
-	Problems []string
+	// Label names a check (none for a finding: its sentence says it all);
+	// Problems say what is wrong.
+	Label    i18n.Words
+	Problems []i18n.Words
 	// Fixes are what one click does about it.
 	Fixes []ChecklistFixView
 }
@@ -273,22 +277,23 @@ type ChecklistItemView struct {
 // fixed and, for a finding's own fix, what the editor does there (Kind:
 // show, assign, copy_to_pages) with which tag and to which pages ("4,5,6").
 type ChecklistFixView struct {
-	URL, Label string
-	Kind       string
-	TagID      string
-	Pages      string
+	URL   string
+	Label i18n.Words
+	Kind  string
+	TagID string
+	Pages string
 }
 
 // RoomSummaryView is what a completed room shows: the session it created.
 type RoomSummaryView struct {
 	TransactionID string
 	Status        string
-	CompletedAt   string
+	CompletedAt   *time.Time
 	Participants  []RoomSummaryPerson
 	Documents     []RoomSummaryDocument
 	TagCount      int
 	// Invitations says whether the participants were e-mailed.
-	Invitations string
+	Invitations i18n.Words
 }
 
 // RoomSummaryPerson is one participant of a completed room's summary.
@@ -404,10 +409,15 @@ func RoomMeta(ctx context.Context, v RoomView) string {
 	} else {
 		b.WriteString(t(ctx, "room.meta.prepared_for", "name", v.SenderName))
 	}
-	if v.Summary == nil && v.ExpiresAt != "" {
-		b.WriteString(t(ctx, "room.meta.valid_until", "when", v.ExpiresAt))
+	if v.Summary == nil && !v.ExpiresAt.IsZero() {
+		b.WriteString(t(ctx, "room.meta.valid_until", "when", utcTime(ctx, v.ExpiresAt)))
 	}
 	return b.String()
+}
+
+// utcTime is a day and time in the page's language, naming UTC.
+func utcTime(ctx context.Context, at time.Time) string {
+	return t(ctx, "room.meta.utc", "when", i18n.From(ctx).DateTime(at.UTC()))
 }
 
 // PageLabel numbers a page within its document: "Purchase agreement · page 2 of 3".

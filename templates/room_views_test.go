@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestEmailParts(t *testing.T) {
@@ -55,7 +56,7 @@ func TestRoomHeadingNamesTheTransactionNeverByAnID(t *testing.T) {
 }
 
 func TestRoomMetaNamesDocumentsByTitle(t *testing.T) {
-	v := RoomView{SenderName: "Sam Sender", SenderEmail: "sam@example.com", ExpiresAt: "25 Nov 2026, 01:54 UTC",
+	v := RoomView{SenderName: "Sam Sender", SenderEmail: "sam@example.com", ExpiresAt: time.Date(2026, 11, 25, 1, 54, 30, 0, time.UTC),
 		Documents: []RoomDocumentView{{Title: "Purchase agreement"}, {Title: "Disclosure"}}}
 	want := "Purchase agreement · Disclosure — prepared for Sam Sender (sam@example.com) · link valid until 25 Nov 2026, 01:54 UTC"
 	if got := RoomMeta(context.Background(), v); got != want {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/markuproom/markuproom/static"
 	"github.com/markuproom/markuproom/templates"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // fakeAssets hashes every name with a fixed hash and records what was asked for.
@@ -49,7 +50,7 @@ func pages(t *testing.T, p templates.Page) map[string]string {
 }
 
 func TestAssetURLsAreHashed(t *testing.T) {
-	for name, doc := range pages(t, templates.Page{Title: "T", Assets: &fakeAssets{}}) {
+	for name, doc := range pages(t, templates.Page{Title: i18n.Plain("T"), Assets: &fakeAssets{}}) {
 		for _, want := range []string{
 			`<link rel="stylesheet" href="/static/css/app.0123456789.css">`,
 			`<script src="/static/vendor/htmx/htmx.min.0123456789.js" defer></script>`,
@@ -73,7 +74,7 @@ func TestPagesUseOnlyExistingAssets(t *testing.T) {
 		t.Fatal(err)
 	}
 	fake := &fakeAssets{}
-	pages(t, templates.Page{Title: "T", Assets: fake})
+	pages(t, templates.Page{Title: i18n.Plain("T"), Assets: fake})
 	if len(fake.asked) == 0 {
 		t.Fatal("pages asked for no assets")
 	}
@@ -88,8 +89,8 @@ func TestPagesUseOnlyExistingAssets(t *testing.T) {
 // event-handler attributes, no javascript: URLs.
 func TestCSPSafe(t *testing.T) {
 	p := templates.Page{
-		Title: "T", Assets: &fakeAssets{}, CSRFToken: "tok", BodyClass: "app",
-		Nav: []templates.NavLink{{Label: "Home", Href: "/", Current: true}, {Label: "Evil", Href: "javascript:alert(1)"}},
+		Title: i18n.Plain("T"), Assets: &fakeAssets{}, CSRFToken: "tok", BodyClass: "app",
+		Nav: []templates.NavLink{{Label: i18n.Plain("Home"), Href: "/", Current: true}, {Label: i18n.Plain("Evil"), Href: "javascript:alert(1)"}},
 	}
 	for name, doc := range pages(t, p) {
 		z := html.NewTokenizer(strings.NewReader(doc))
@@ -153,7 +154,7 @@ func TestCSPSafe(t *testing.T) {
 
 func TestHostileTitleIsEscaped(t *testing.T) {
 	const hostile = `<script>alert(1)</script>`
-	for name, doc := range pages(t, templates.Page{Title: hostile, Assets: &fakeAssets{}}) {
+	for name, doc := range pages(t, templates.Page{Title: i18n.Plain(hostile), Assets: &fakeAssets{}}) {
 		if strings.Contains(doc, hostile) {
 			t.Errorf("%s: the title is not escaped", name)
 		}
@@ -169,7 +170,7 @@ func TestTitle(t *testing.T) {
 		"":            "<title>Markup Room</title>",
 		"Markup Room": "<title>Markup Room</title>",
 	} {
-		doc := render(t, templates.Home(templates.Page{Title: title, Assets: &fakeAssets{}}, templates.HomeView{}))
+		doc := render(t, templates.Home(templates.Page{Title: i18n.Plain(title), Assets: &fakeAssets{}}, templates.HomeView{}))
 		if !strings.Contains(doc, want) {
 			t.Errorf("Title %q: want %s", title, want)
 		}
@@ -177,13 +178,13 @@ func TestTitle(t *testing.T) {
 }
 
 func TestCSRFOnlyWhenSet(t *testing.T) {
-	for name, doc := range pages(t, templates.Page{Title: "T", Assets: &fakeAssets{}}) {
+	for name, doc := range pages(t, templates.Page{Title: i18n.Plain("T"), Assets: &fakeAssets{}}) {
 		if strings.Contains(doc, "csrf-token") || strings.Contains(doc, "hx-headers") {
 			t.Errorf("%s: CSRF markup without a token", name)
 		}
 	}
 	const token = `a"b<c>&d`
-	for name, doc := range pages(t, templates.Page{Title: "T", Assets: &fakeAssets{}, CSRFToken: token}) {
+	for name, doc := range pages(t, templates.Page{Title: i18n.Plain("T"), Assets: &fakeAssets{}, CSRFToken: token}) {
 		root, err := html.Parse(strings.NewReader(doc))
 		if err != nil {
 			t.Fatal(err)
@@ -202,8 +203,8 @@ func TestCSRFOnlyWhenSet(t *testing.T) {
 
 func TestShell(t *testing.T) {
 	p := templates.Page{
-		Title: "T", Assets: &fakeAssets{}, BodyClass: "app",
-		Nav: []templates.NavLink{{Label: "Documents", Href: "/admin/documents", Current: true}, {Label: "Tokens", Href: "/admin/tokens"}},
+		Title: i18n.Plain("T"), Assets: &fakeAssets{}, BodyClass: "app",
+		Nav: []templates.NavLink{{Label: i18n.Plain("Documents"), Href: "/admin/documents", Current: true}, {Label: i18n.Plain("Tokens"), Href: "/admin/tokens"}},
 	}
 	doc := render(t, templates.Home(p, templates.HomeView{}))
 	for _, want := range []string{
@@ -229,7 +230,7 @@ func TestShell(t *testing.T) {
 }
 
 func TestHome(t *testing.T) {
-	doc := render(t, templates.Home(templates.Page{Title: "Home", Assets: &fakeAssets{}}, templates.HomeView{
+	doc := render(t, templates.Home(templates.Page{Title: i18n.Plain("Home"), Assets: &fakeAssets{}}, templates.HomeView{
 		BaseURL: "https://markup.example.com/", APIDocURL: "/api/openapi.json", AdminURL: "/admin", UploadPath: "/api/v1/documents/upload",
 		RoomsPath: "/api/v1/markup-rooms", TransactionPath: "/api/v1/transactions/{id}",
 	}))
@@ -265,7 +266,7 @@ func TestHome(t *testing.T) {
 }
 
 func TestErrorPage(t *testing.T) {
-	doc := render(t, templates.ErrorPage(templates.Page{Title: "Gone", Assets: &fakeAssets{}}, templates.ErrorView{
+	doc := render(t, templates.ErrorPage(templates.Page{Title: i18n.Plain("Gone"), Assets: &fakeAssets{}}, templates.ErrorView{
 		Status: 410, Title: "This Markup Room link has expired", Message: "Ask the sender for a new link.",
 		RequestID: "req-42<b>", HomeURL: "/",
 	}))
@@ -280,7 +281,7 @@ func TestErrorPage(t *testing.T) {
 	}
 
 	// A bare status text gets a friendly headline; an empty message a default one.
-	doc = render(t, templates.ErrorPage(templates.Page{Title: "Not Found", Assets: &fakeAssets{}}, templates.ErrorView{Status: 404, Title: "Not Found"}))
+	doc = render(t, templates.ErrorPage(templates.Page{Title: i18n.Plain("Not Found"), Assets: &fakeAssets{}}, templates.ErrorView{Status: 404, Title: "Not Found"}))
 	text = textOf(t, doc)
 	if !strings.Contains(text, "We couldn't find that page") || strings.Contains(text, "request id") {
 		t.Errorf("404 page text: %q", text)

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/markuproom/markuproom/templates"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // LoginView is the admin console's sign-in form.
@@ -27,6 +28,8 @@ type TransactionsView struct {
 	Status         string
 	Search         string
 	Rows           []TransactionRowView
+	// Now is when the table was read, which its ages count from.
+	Now time.Time
 	// NextURL and PrevURL page the table (empty when there is no such page).
 	NextURL, PrevURL string
 	// Filtered tells an empty table "no match" from "nothing yet".
@@ -42,21 +45,25 @@ type TransactionRowView struct {
 	ID, ShortID  string
 	URL          string
 	Organization string
-	// Title is the first document's title; MoreDocuments "N more" when
-	// there are others.
-	Title, MoreDocuments string
+	// Title is the first document's title ("" without one);
+	// MoreDocuments how many others there are.
+	Title         string
+	MoreDocuments int
 	// ReferenceID is the caller's referenceId, empty when none was set.
 	ReferenceID string
 	// Sender is the room's sender; CreatedBy who made the transaction.
 	Sender, CreatedBy string
-	// Participants names the first few participants, then "and N more".
-	Participants string
+	// Participants are the participants' names (the list shows the first
+	// few, then "and N more").
+	Participants []string
 	Documents    int
-	// StatusAge is how long the status has held ("3 d"); StatusLabel the
-	// status in words (Status is its code, a CSS class's end).
-	Status, StatusLabel, StatusAge, StatusSinceISO string
-	// Updated is how long ago the last change was; UpdatedFull its time.
-	Updated, UpdatedFull, UpdatedISO string
+	// Status is the status' code (a CSS class's end), StatusLabel its
+	// words; StatusSince when it began.
+	Status      string
+	StatusLabel i18n.Words
+	StatusSince time.Time
+	// Updated is the last change's time.
+	Updated time.Time
 }
 
 // TransactionView is one transaction's page in the console.
@@ -66,21 +73,25 @@ type TransactionView struct {
 	BackURL, AuditURL string
 	// ID is the transaction's id, shown as ShortID with a copy button.
 	ID, ShortID string
-	// Title is the first document's title ("No documents" without one);
-	// MoreDocuments says how many follow ("2 more"), if any.
-	Title, MoreDocuments string
+	// Title is the first document's title ("No documents" without one),
+	// also the page's; MoreDocuments is how many follow.
+	Title         i18n.Words
+	MoreDocuments int
 	// ReferenceID is the caller's referenceId, empty when none was set.
-	// Status is the status' code, StatusLabel its words.
-	Organization, ReferenceID, Status, StatusLabel string
-	Version                                        int
-	Created, Updated                               string
+	// Status is the status' code; StatusLabel its words.
+	Organization, ReferenceID, Status string
+	StatusLabel                       i18n.Words
+	Version                           int
+	Created, Updated                  time.Time
+	// SigningOrder and Notify are the transaction's switches.
+	SigningOrder, Notify bool
 	// Subject is the invitation subject the caller gave; "" for the
 	// default, which the page says in its language.
-	SigningOrder, Notify, Subject string
-	Participants                  []ParticipantView
-	Documents                     []DocumentView
-	Viewer                        templates.ViewerView
-	History                       []EventView
+	Subject      string
+	Participants []ParticipantView
+	Documents    []DocumentView
+	Viewer       templates.ViewerView
+	History      []EventView
 	// Messages are the transaction's invitations and webhook calls, newest first.
 	Messages  []MessageRowView
 	CSRFToken string
@@ -89,8 +100,11 @@ type TransactionView struct {
 // ParticipantView is a participant as the console shows it: never a
 // password, its hash or an answer.
 type ParticipantView struct {
-	ID, Name, Email, Auth, Order string
-	Checks                       []string
+	ID, Name, Email, Order string
+	// Auth is how the participant signs in; Checks the identity checks
+	// asked of them.
+	Auth   i18n.Words
+	Checks []i18n.Words
 }
 
 // DocumentView is one document with its XFDF download.
@@ -101,11 +115,12 @@ type DocumentView struct {
 	XFDFURL string
 }
 
-// EventView is one history entry: Words what it changed, Actor who made
-// the change (as data; the view words it).
+// EventView is one history entry: When it was made, Words what it
+// changed, Actor who made the change (as data; the view words them).
 type EventView struct {
-	When, WhenISO, Words string
-	Actor                ActorView
+	When  time.Time
+	Words i18n.Words
+	Actor ActorView
 }
 
 // ActorView is who made a change, as stored (models.Actor,

@@ -135,6 +135,8 @@ func (l *Localizer) value(v any) string {
 	switch v := v.(type) {
 	case string:
 		return v
+	case Words:
+		return l.Say(v)
 	case int:
 		return l.Number(v)
 	case int64:
