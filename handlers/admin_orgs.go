@@ -106,18 +106,17 @@ func (h *adminHandler) renderOrganization(c *gin.Context, status int, v admin.Or
 		v.EmbedOrigins = strings.Join(org.AllowedEmbedOrigins(), "\n")
 	}
 	v.ToggleURL, v.UsersURL, v.TokensURL = route.AdminOrganizationAPI.Path(oid), route.AdminUsers.Path(oid), route.AdminTokens.Path(oid)
-	l := i18n.From(ctx)
 	for _, u := range users {
 		uid := strconv.FormatInt(u.ID, 10)
-		row := admin.UserRowView{ID: uid, Name: u.FullName(), Email: u.Email, Role: l.T("admin.org.role.sender"), Status: l.T("admin.org.user.active")}
+		row := admin.UserRowView{ID: uid, Name: u.FullName(), Email: u.Email, Role: i18n.Msg("admin.org.role.sender"), Status: i18n.Msg("admin.org.user.active")}
 		if u.IsAdmin {
-			row.Role = l.T("admin.org.role.admin")
+			row.Role = i18n.Msg("admin.org.role.admin")
 		}
 		switch {
 		case u.DisabledAt != nil:
-			row.Status = l.T("admin.org.user.disabled")
+			row.Status = i18n.Msg("admin.org.user.disabled")
 		case u.ID == adminFrom(c).ID:
-			row.Status = l.T("admin.org.user.active_you")
+			row.Status = i18n.Msg("admin.org.user.active_you")
 		default:
 			row.DisableURL = route.AdminUserDisable.Path(oid, uid)
 		}
@@ -125,12 +124,9 @@ func (h *adminHandler) renderOrganization(c *gin.Context, status int, v admin.Or
 	}
 	for _, t := range tokens {
 		tid := strconv.FormatInt(t.ID, 10)
-		row := admin.TokenRowView{ID: tid, Name: t.Name, Created: l.DateTime(t.CreatedAt.UTC()), LastUsed: l.T("admin.org.token.never"), Status: l.T("admin.org.token.live")}
-		if t.LastUsedAt != nil {
-			row.LastUsed = l.DateTime(t.LastUsedAt.UTC())
-		}
+		row := admin.TokenRowView{ID: tid, Name: t.Name, Created: t.CreatedAt, LastUsed: t.LastUsedAt, Status: i18n.Msg("admin.org.token.live")}
 		if t.RevokedAt != nil {
-			row.Status = l.T("admin.org.token.revoked", "date", l.Date(t.RevokedAt.UTC()))
+			row.Status = i18n.Msg("admin.org.token.revoked", "date", i18n.Day(t.RevokedAt.UTC()))
 		} else {
 			row.RevokeURL = route.AdminTokenRevoke.Path(oid, tid)
 		}
@@ -144,7 +140,7 @@ func (h *adminHandler) renderOrganization(c *gin.Context, status int, v admin.Or
 	for _, w := range hooks {
 		v.Webhooks = append(v.Webhooks, admin.WebhookRowView{
 			ID: w.ID, URL: w.URL, Events: strings.Join(w.Events, ", "), Description: w.Description,
-			Created: l.DateTime(w.CreatedAt.UTC()), DeleteURL: route.AdminWebhookDelete.Path(oid, w.ID),
+			Created: w.CreatedAt, DeleteURL: route.AdminWebhookDelete.Path(oid, w.ID),
 			RotateURL: route.AdminWebhookRotate.Path(oid, w.ID),
 		})
 	}

@@ -15,7 +15,7 @@ import (
 // position would be in a room, and the role and document lists beside it.
 // contentURL is where the browser fetches a document's PDF.
 func templateViewer(l *i18n.Localizer, assets *static.Assets, ver *models.TemplateVersion, contentURL func(pos int) string) (templates.ViewerView, []admin.TemplateRoleView, []admin.TemplateDocumentView) {
-	v := newViewerView(l, assets, false)
+	v := newViewerView(assets, false)
 	roles := make(viewerSigners, len(ver.Roles))
 	roleViews := make([]admin.TemplateRoleView, len(ver.Roles))
 	for i, r := range ver.Roles {
@@ -38,7 +38,7 @@ func templateViewer(l *i18n.Localizer, assets *static.Assets, ver *models.Templa
 			X: tt.X, Y: tt.Y, Width: tt.Width, Height: tt.Height, SignerID: tt.Role,
 			Required: tt.Required, StateFormat: tt.StateFormat, DateFormat: tt.DateFormat, FontSize: tt.FontSize,
 		}
-		byDoc[tt.Document][tt.Page] = append(byDoc[tt.Document][tt.Page], roles.tagView(l, &tag, false))
+		byDoc[tt.Document][tt.Page] = append(byDoc[tt.Document][tt.Page], roles.tagView(&tag, false))
 		docViews[tt.Document].Tags++
 		for j := range roleViews {
 			if roleViews[j].Name == tt.Role {

@@ -28,7 +28,7 @@ func (h *adminHandler) adminTransaction(c *gin.Context) error {
 		ReferenceID: at.CallerReference, Status: t.Status, StatusLabel: transactionStatusLabel(t.Status), Version: t.Version,
 		Created: t.CreatedAt, Updated: t.UpdatedAt, SigningOrder: on(t.SigningOrder),
 		Notify: on(t.NotifyEmail), Subject: deref(t.InviteEmailSubject),
-		Viewer: viewerView(i18n.From(c.Request.Context()), h.assets, t, at.Uploads, func(pos int) string {
+		Viewer: viewerView(h.assets, t, at.Uploads, func(pos int) string {
 			return route.AdminDocumentContent.Path(t.ID, strconv.Itoa(pos)) + "?v=" + url.QueryEscape(t.Documents[pos].DocumentID)
 		}, false),
 	}

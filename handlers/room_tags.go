@@ -88,7 +88,7 @@ func tagComponent(l *i18n.Localizer, roomID string, e *models.TagEdit) templ.Com
 			SignerName: e.Signer.FullName(), Initials: initials(e.Signer.FirstName, e.Signer.LastName), ColorClass: signerClass(e.SignerIndex),
 		}
 	}
-	v := signers.tagView(l, &e.Tag, true)
+	v := signers.tagView(&e.Tag, true)
 	v.SaveURL = route.RoomTag.Path(roomID, e.Tag.TagID)
 	return templates.Tag(v)
 }

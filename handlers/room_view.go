@@ -3,7 +3,6 @@ package handlers
 import (
 	"context"
 	"encoding/hex"
-	"encoding/json"
 	"strconv"
 	"time"
 
@@ -59,7 +58,7 @@ func roomView(ctx context.Context, assets *static.Assets, ws *models.RoomWorkspa
 	if len(t.Documents) > 0 && len(t.Participants) > 0 {
 		v.PreviewScript, v.PreviewStyle = assets.URL("js/preview.js"), assets.URL("css/preview.css")
 	}
-	v.Viewer = viewerView(l, assets, t, ws.Uploads, func(pos int) string {
+	v.Viewer = viewerView(assets, t, ws.Uploads, func(pos int) string {
 		// By version: a page edit makes a new one, and a removal moves the others up.
 		return route.RoomDocumentPDF.Path(r.ID, t.Documents[pos].DocumentID)
 	}, v.Can.EditTags)
@@ -69,7 +68,7 @@ func roomView(ctx context.Context, assets *static.Assets, ws *models.RoomWorkspa
 		v.Viewer.BatchURL = route.RoomTagBatch.Path(r.ID)
 		for i := range v.Viewer.Documents {
 			d := &v.Viewer.Documents[i]
-			d.Suggestions = suggestionsJSON(l, ws.Suggestions[d.Position])
+			d.Suggestions = suggestionViews(ws.Suggestions[d.Position])
 			roomEditURLs(r.ID, d, v.Can.AdvancedEdit)
 		}
 	}
@@ -165,12 +164,9 @@ func roomParticipants(roomID string, t *models.Transaction, tagCounts map[string
 	return views
 }
 
-// suggestionsJSON is the data-suggested-fields of a document: the suggested
-// fields the room offers on it, "" when none.
-func suggestionsJSON(l *i18n.Localizer, list []models.RoomSuggestion) string {
-	if len(list) == 0 {
-		return ""
-	}
+// suggestionViews are the suggested fields the room offers on a document
+// (its data-suggested-fields).
+func suggestionViews(list []models.RoomSuggestion) []templates.SuggestionView {
 	out := make([]templates.SuggestionView, len(list))
 	for i, s := range list {
 		out[i] = templates.SuggestionView{
@@ -178,14 +174,10 @@ func suggestionsJSON(l *i18n.Localizer, list []models.RoomSuggestion) string {
 			Required: s.Required, DateFormat: s.DateFormat, FontSize: s.FontSize, Confidence: s.Confidence,
 		}
 		if tt, ok := tagtype.ByCode(s.Type); ok {
-			out[i].Label = l.T(tt.Key.Name)
+			out[i].LabelID = tt.Key.Name
 		}
 	}
-	data, err := json.Marshal(out)
-	if err != nil { // plain numbers and strings: cannot fail
-		return ""
-	}
-	return string(data)
+	return out
 }
 
 // roomSummary describes the session a completed room created.

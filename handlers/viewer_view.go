@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"encoding/json"
 	"strconv"
 	"strings"
 	"unicode"
@@ -49,17 +48,18 @@ func initials(first, last string) string {
 	return b.String()
 }
 
-// tagView shapes one stored tag for the viewer, its type named in l's language.
-func (s viewerSigners) tagView(l *i18n.Localizer, t *models.Tag, editable bool) templates.TagView {
+// tagView shapes one stored tag for the viewer, its type named by its
+// catalog ids.
+func (s viewerSigners) tagView(t *models.Tag, editable bool) templates.TagView {
 	v := templates.TagView{
 		ID: t.TagID, Version: max(t.Version, 1), Type: t.Type, Page: t.Page, X: num(t.X), Y: num(t.Y), W: num(t.Width), H: num(t.Height),
 		SignerID: t.SignerID, ColorClass: signerClass(-1), Required: t.Required != nil && *t.Required,
 		DateFormat: deref(t.DateFormat), StateFormat: deref(t.StateFormat), Editable: editable,
 	}
 	if tt, ok := tagtype.ByCode(t.Type); ok {
-		v.Label = l.T(tt.Key.Name)
+		v.Label = i18n.Msg(tt.Key.Name)
 		if tt.IsDate {
-			v.DateWords, v.DefaultFormat = l.T(tt.Key.Words), tt.DefaultFormat
+			v.DateWords, v.DefaultFormat = i18n.Msg(tt.Key.Words), tt.DefaultFormat
 		}
 	}
 	if t.FontSize != nil {
@@ -73,14 +73,14 @@ func (s viewerSigners) tagView(l *i18n.Localizer, t *models.Tag, editable bool) 
 
 // viewerView shapes a transaction's documents for the page viewer. uploads
 // gives each document's page geometry (by upload id); contentURL is where the
-// browser fetches a document's PDF. Tag types are named in l's language.
-func viewerView(l *i18n.Localizer, assets *static.Assets, t *models.Transaction, uploads map[string]*models.Document, contentURL func(pos int) string, editable bool) templates.ViewerView {
-	v := newViewerView(l, assets, editable)
+// browser fetches a document's PDF.
+func viewerView(assets *static.Assets, t *models.Transaction, uploads map[string]*models.Document, contentURL func(pos int) string, editable bool) templates.ViewerView {
+	v := newViewerView(assets, editable)
 	signers := newViewerSigners(t.Participants)
 	for _, d := range t.Documents {
 		byPage := map[int][]templates.TagView{}
 		for i := range d.Tags {
-			byPage[d.Tags[i].Page] = append(byPage[d.Tags[i].Page], signers.tagView(l, &d.Tags[i], editable))
+			byPage[d.Tags[i].Page] = append(byPage[d.Tags[i].Page], signers.tagView(&d.Tags[i], editable))
 		}
 		var known []pdf.Page
 		if upload := uploads[d.DocumentID]; upload != nil {
@@ -96,14 +96,14 @@ func viewerView(l *i18n.Localizer, assets *static.Assets, t *models.Transaction,
 
 // newViewerView is a viewer without documents: where its scripts, fonts,
 // icons and tag types are.
-func newViewerView(l *i18n.Localizer, assets *static.Assets, editable bool) templates.ViewerView {
+func newViewerView(assets *static.Assets, editable bool) templates.ViewerView {
 	return templates.ViewerView{
 		Editable:  editable,
 		PDFJSURL:  assets.URL("vendor/pdfjs/pdf.min.mjs"),
 		WorkerURL: assets.URL("vendor/pdfjs/pdf.worker.min.mjs"),
 		FontsURL:  "/static/vendor/pdfjs/standard_fonts/",
 		IconsURL:  assets.URL("img/tags.svg"),
-		TagTypes:  tagTypesJSON(l),
+		TagTypes:  tagTypes(),
 	}
 }
 
@@ -130,24 +130,20 @@ func viewerPages(count int, known []pdf.Page, byPage map[int][]templates.TagView
 	return out
 }
 
-// tagTypesJSON is the viewer's data-tag-types: every tag type of
+// tagTypes are the viewer's data-tag-types: every tag type of
 // models/tagtype as the editor reads it (templates.ViewerTagType), its name
-// and words in l's language (the code stays the code).
-func tagTypesJSON(l *i18n.Localizer) string {
+// and words by their catalog ids (the view writes them).
+func tagTypes() []templates.ViewerTagType {
 	types := tagtype.All()
 	out := make([]templates.ViewerTagType, len(types))
 	for i, tt := range types {
 		out[i] = templates.ViewerTagType{
-			Code: tt.Code, Label: l.T(tt.Key.Name), Group: tt.Group, Width: tt.DefaultWidth, Height: tt.DefaultHeight,
+			Code: tt.Code, LabelID: tt.Key.Name, Group: tt.Group, Width: tt.DefaultWidth, Height: tt.DefaultHeight,
 			Icon: tt.Icon, Date: tt.IsDate, Format: tt.DefaultFormat, State: tt.IsState,
 		}
 		if tt.IsDate {
-			out[i].Words = l.T(tt.Key.Words)
+			out[i].WordsID = tt.Key.Words
 		}
 	}
-	data, err := json.Marshal(out)
-	if err != nil { // plain numbers and strings: cannot fail
-		return "[]"
-	}
-	return string(data)
+	return out
 }

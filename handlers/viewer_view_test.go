@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"os"
@@ -10,7 +11,6 @@ import (
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/models/tagtype"
 	"github.com/markuproom/markuproom/templates"
-	"github.com/markuproom/markuproom/web/i18n"
 )
 
 var update = flag.Bool("update", false, "rewrite the editor's fixtures under web/test/testdata/")
@@ -36,7 +36,7 @@ func TestTagTextsOfTheCatalog(t *testing.T) {
 		if format != "" {
 			tag.DateFormat = &format
 		}
-		return templates.TagText(viewerSigners{}.tagView(i18n.English(), tag, true))
+		return templates.TagText(context.Background(), viewerSigners{}.tagView(tag, true))
 	}
 	for _, c := range []struct{ code, format, want string }{
 		{tagtype.Date, "", "Date signed · MM/DD/YYYY"},
@@ -64,7 +64,7 @@ func TestTagTextsOfTheCatalog(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "../web/test/testdata/tag-texts.json", append(data, '\n'))
-	golden(t, "../web/test/testdata/tag-types.json", []byte(tagTypesJSON(i18n.English())+"\n"))
+	golden(t, "../web/test/testdata/tag-types.json", []byte(templates.TagTypesJSON(context.Background(), tagTypes())+"\n"))
 }
 
 // golden compares want with the file at path, or writes it with -update.

@@ -1,6 +1,11 @@
 package templates
 
-import "context"
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/markuproom/markuproom/web/i18n"
+)
 
 // ViewerView is the page viewer: every page of every document in one
 // scrolling column, with the tags drawn at their PDF coordinates. The
@@ -20,9 +25,9 @@ type ViewerView struct {
 	// SuggestionsURL receives dismissals of suggested fields (POST, JSON).
 	// Empty when not editable.
 	SuggestionsURL string
-	// TagTypes is the JSON list of every tag type (ViewerTagType), in palette
-	// order, for the editor to read (data-tag-types).
-	TagTypes string
+	// TagTypes are every tag type, in palette order, which the view writes
+	// as JSON for the editor to read (data-tag-types).
+	TagTypes []ViewerTagType
 	// BatchURL receives a group of tag changes in one request (POST, JSON).
 	// Empty when not editable.
 	BatchURL  string
@@ -34,16 +39,20 @@ type ViewerView struct {
 // points, icon, and whether it takes a date (then the words it says before
 // its format and the format it starts with) or a state format.
 type ViewerTagType struct {
-	Code   string  `json:"code"`
-	Label  string  `json:"label"`
-	Group  string  `json:"group"`
-	Width  float64 `json:"width"`
-	Height float64 `json:"height"`
-	Icon   string  `json:"icon"`
-	Date   bool    `json:"date,omitempty"`
-	Words  string  `json:"words,omitempty"`
-	Format string  `json:"format,omitempty"`
-	State  bool    `json:"state,omitempty"`
+	Code string `json:"code"`
+	// LabelID and WordsID are the catalog ids of Label and Words, which
+	// the view fills in the page's language (TagTypesJSON).
+	LabelID string  `json:"-"`
+	WordsID string  `json:"-"`
+	Label   string  `json:"label"`
+	Group   string  `json:"group"`
+	Width   float64 `json:"width"`
+	Height  float64 `json:"height"`
+	Icon    string  `json:"icon"`
+	Date    bool    `json:"date,omitempty"`
+	Words   string  `json:"words,omitempty"`
+	Format  string  `json:"format,omitempty"`
+	State   bool    `json:"state,omitempty"`
 }
 
 // ViewerDocument is one document of the viewer.
@@ -58,18 +67,21 @@ type ViewerDocument struct {
 	// allows page edits.
 	RestoreURL, RemoveURL string
 	Pages                 []ViewerPage
-	// Suggestions is the JSON list of the suggested fields the room offers on
-	// this document (SuggestionView), for the editor to draw (data-suggested-fields);
-	// empty when there are none or the viewer is not editable.
-	Suggestions string
+	// Suggestions are the suggested fields the room offers on this
+	// document, which the view writes as JSON for the editor to draw
+	// (data-suggested-fields); none when the viewer is not editable.
+	Suggestions []SuggestionView
 }
 
 // SuggestionView is one suggested field as the editor reads it from
 // data-suggested-fields: a printed label's blank where a tag could go.
 type SuggestionView struct {
-	Key        string  `json:"key"`
-	Page       int     `json:"page"`
-	Type       string  `json:"type"`
+	Key  string `json:"key"`
+	Page int    `json:"page"`
+	Type string `json:"type"`
+	// LabelID is the catalog id of Label (the type's name), which the view
+	// fills in the page's language.
+	LabelID    string  `json:"-"`
 	Label      string  `json:"label"`
 	Text       string  `json:"text"`
 	X          float64 `json:"x"`
@@ -105,7 +117,7 @@ type TagView struct {
 	// edit of it (a stale one is refused: 409 tag_changed).
 	Version  int
 	Type     string
-	Label    string
+	Label    i18n.Words
 	Page     int
 	X, Y     string
 	W, H     string
@@ -122,7 +134,8 @@ type TagView struct {
 	// DateWords are set on a date tag: what it holds, said before its format
 	// ("Date signed · MM/DD/YYYY"); DefaultFormat is the format it is shown
 	// with when it names none.
-	DateWords, DefaultFormat string
+	DateWords     i18n.Words
+	DefaultFormat string
 	// Editable makes the tag focusable and selectable.
 	Editable bool
 	// SaveURL is where the editor saves (PUT) and removes (DELETE) the tag;
@@ -136,9 +149,9 @@ type TagView struct {
 // and the same words show whether the server or the editor drew the tag
 // (web/test/taglabel.test.mjs reads what the handlers' tests write to
 // web/test/testdata/tag-texts.json).
-func TagText(t TagView) string {
-	if t.DateWords == "" {
-		return t.Label
+func TagText(ctx context.Context, t TagView) string {
+	if t.DateWords == nil {
+		return say(ctx, t.Label)
 	}
 	format := t.DateFormat
 	switch format {
@@ -147,7 +160,7 @@ func TagText(t TagView) string {
 	case "full":
 		format = "full date"
 	}
-	return t.DateWords + " · " + format
+	return say(ctx, t.DateWords) + " · " + format
 }
 
 // tagLabel is the accessible name of a tag.
@@ -162,4 +175,39 @@ func tagLabel(ctx context.Context, tag TagView) string {
 		return t(ctx, "viewer.tag.label_required", "type", tag.Label, "name", tag.SignerName)
 	}
 	return t(ctx, "viewer.tag.label", "type", tag.Label, "name", tag.SignerName)
+}
+
+// TagTypesJSON is data-tag-types: the tag types with their names and
+// words in the page's language (the code stays the code).
+func TagTypesJSON(ctx context.Context, types []ViewerTagType) string {
+	out := make([]ViewerTagType, len(types))
+	for i, tt := range types {
+		out[i] = tt
+		out[i].Label = t(ctx, tt.LabelID)
+		if tt.WordsID != "" {
+			out[i].Words = t(ctx, tt.WordsID)
+		}
+	}
+	data, err := json.Marshal(out)
+	if err != nil { // plain numbers and strings: cannot fail
+		return "[]"
+	}
+	return string(data)
+}
+
+// suggestionsJSON is data-suggested-fields: the suggested fields, each
+// type named in the page's language.
+func suggestionsJSON(ctx context.Context, list []SuggestionView) string {
+	out := make([]SuggestionView, len(list))
+	for i, s := range list {
+		out[i] = s
+		if s.LabelID != "" {
+			out[i].Label = t(ctx, s.LabelID)
+		}
+	}
+	data, err := json.Marshal(out)
+	if err != nil { // plain numbers and strings: cannot fail
+		return ""
+	}
+	return string(data)
 }

@@ -2,6 +2,7 @@ package admin
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -28,6 +29,13 @@ func consoleDateTime(ctx context.Context, t time.Time, layout string) string {
 // consoleDateTimeUTC is consoleDateTime naming the zone: "22 Nov 2026, 09:00 UTC".
 func consoleDateTimeUTC(ctx context.Context, t time.Time, layout string) string {
 	return i18n.T(ctx, "admin.list.utc", "time", consoleDateTime(ctx, t, layout))
+}
+
+// consoleDay is a day without its year, for an axis: "22 Nov".
+func consoleDay(ctx context.Context, t time.Time) string {
+	t = t.UTC()
+	l := i18n.From(ctx)
+	return l.T("admin.list.day", "day", fmt.Sprint(t.Day()), "month", l.Month(t.Month()))
 }
 
 // isoTime is t as a <time datetime> attribute holds it.
@@ -72,3 +80,6 @@ func namesList(ctx context.Context, names []string, few int) string {
 	}
 	return i18n.T(ctx, "admin.list.names_and_more", "names", strings.Join(names[:few], ", "), "count", len(names)-few)
 }
+
+// dateTime is a day and time of day in UTC, the zone unnamed: "22 Nov 2026, 09:00".
+func dateTime(ctx context.Context, t time.Time) string { return i18n.From(ctx).DateTime(t.UTC()) }

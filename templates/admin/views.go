@@ -213,7 +213,8 @@ type OrganizationView struct {
 
 // WebhookRowView is one webhook endpoint of an organization.
 type WebhookRowView struct {
-	ID, URL, Events, Description, Created, DeleteURL string
+	ID, URL, Events, Description, DeleteURL string
+	Created                                 time.Time
 	// RotateURL receives the "Rotate secret" form.
 	RotateURL string
 }
@@ -258,10 +259,16 @@ type MessageRowView struct {
 
 // UserRowView is one user; DisableURL is set while the user is enabled.
 type UserRowView struct {
-	ID, Name, Email, Role, Status, DisableURL string
+	ID, Name, Email, DisableURL string
+	// Role and Status are the user's role and state in words.
+	Role, Status i18n.Words
 }
 
 // TokenRowView is one API token; RevokeURL is set while it is live.
 type TokenRowView struct {
-	ID, Name, Created, LastUsed, Status, RevokeURL string
+	ID, Name, RevokeURL string
+	Created             time.Time
+	// LastUsed is nil for a token never used; Status its state in words.
+	LastUsed *time.Time
+	Status   i18n.Words
 }

@@ -2,6 +2,7 @@ package i18n
 
 import (
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -73,6 +74,13 @@ func (l *Localizer) Say(w Words) string {
 	}
 	return w.In(l)
 }
+
+// Day is the day of a time (its date without the time of day), in the
+// language's order and month names.
+type Day time.Time
+
+// In writes the day.
+func (d Day) In(l *Localizer) string { return l.Date(time.Time(d)) }
 
 // Ranges are ascending numbers (pages) written as ranges in the language's
 // digits: "1–3, 5".
