@@ -213,6 +213,10 @@ func auditRecipes() []auditRecipe {
 			f.tr.send(http.MethodPost, f.tr.path+"/documents/0/pages/2/delete", url.Values{"current": {f.ids["original"]}}).status(http.StatusOK)
 			return 0
 		}},
+		{"POST /rooms/:id/documents/:position/revise", "document.revised", byRoom, func(t *testing.T, f *auditFixture) int64 {
+			f.tr.b.do(f.tr.reviseReq(f.tr.csrf, 0, pdftest.ThreePages(t))).status(http.StatusOK)
+			return 0
+		}},
 		{"POST /rooms/:id/complete", "room.completed", byRoom, func(t *testing.T, f *auditFixture) int64 {
 			cr := openTagRoom(t, f.s, f.tenant, obj{"documents": obj{"detectTags": false}})
 			for _, id := range cr.participantIDs(t) {

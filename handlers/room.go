@@ -48,6 +48,7 @@ type RoomDocumentStore interface {
 	DeleteRoomPage(ctx context.Context, roomID string, docPos, page int, current string) (*models.PageEdit, error)
 	MoveRoomPage(ctx context.Context, roomID string, docPos, from, to int, current string) (*models.PageEdit, error)
 	RestoreRoomDocument(ctx context.Context, roomID string, docPos int, version, current string) (*models.PageEdit, error)
+	ReviseRoomDocument(ctx context.Context, roomID string, docPos int, u *models.StagedUpload, newDocumentID, current string) (*models.RoomRevision, error)
 }
 
 // RoomTagStore edits the tags placed on a room's pages.

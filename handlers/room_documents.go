@@ -32,19 +32,7 @@ func (h *roomHandler) addRoomDocument(c *gin.Context) error {
 		return &models.ValidationError{Kind: models.KindUnsupportedMedia, Message: models.Msg("problem.upload.room_media_type"),
 			Errors: []models.FieldError{{Pointer: "header:Content-Type", Code: "unsupported_media_type", Message: models.Msg("problem.upload.use_multipart")}}}
 	}
-	withRoomActor(c, id)
-	// The room first: no PDF is read for an upload the room would refuse.
-	if err := h.documents.CheckRoomUpload(c.Request.Context(), id); err != nil {
-		return err
-	}
-	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, h.cfg.MaxUploadBytes+1<<20)
-	checkToken := func(csrf string) error {
-		if header := c.GetHeader(csrfHeader); header != "" {
-			csrf = header
-		}
-		return verifyCSRF(roomCSRFToken(c, id), csrf)
-	}
-	staged, title, err := h.stageMultipart(c, h.files, params["boundary"], checkToken)
+	staged, title, err := h.stageRoomUpload(c, id, params["boundary"])
 	if err != nil {
 		return err
 	}
@@ -79,6 +67,25 @@ func (h *roomHandler) addRoomDocument(c *gin.Context) error {
 	}
 	h.renderRoomView(c, http.StatusOK, v)
 	return nil
+}
+
+// stageRoomUpload reads a PDF posted into room id as multipart/form-data
+// (the parts "csrf", unless the X-CSRF-Token header is sent, "file" and an
+// optional "title"), the room checked first: no PDF is read for an upload
+// the room would refuse. The request's changes are the room session's.
+func (h *roomHandler) stageRoomUpload(c *gin.Context, id, boundary string) (*models.StagedUpload, string, error) {
+	withRoomActor(c, id)
+	if err := h.documents.CheckRoomUpload(c.Request.Context(), id); err != nil {
+		return nil, "", err
+	}
+	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, h.cfg.MaxUploadBytes+1<<20)
+	checkToken := func(csrf string) error {
+		if header := c.GetHeader(csrfHeader); header != "" {
+			csrf = header
+		}
+		return verifyCSRF(roomCSRFToken(c, id), csrf)
+	}
+	return h.stageMultipart(c, h.files, boundary, checkToken)
 }
 
 // tagsPlacedTrigger is the HX-Trigger header of a room upload that placed

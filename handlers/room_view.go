@@ -113,6 +113,7 @@ func roomDocuments(roomID string, docs []models.TransactionDocument) (views []te
 			Position: d.Position, Title: d.Title, PageCount: d.Pages, TagCount: len(d.Tags),
 			RenameURL: route.RoomDocumentTitle.Path(roomID, strconv.Itoa(d.Position)),
 			RemoveURL: route.RoomDocumentRemove.Path(roomID, strconv.Itoa(d.Position)),
+			ReviseURL: route.RoomDocumentRevise.Path(roomID, strconv.Itoa(d.Position)),
 		}
 		perPage := make([]int, d.Pages+1)
 		for _, tag := range d.Tags {
@@ -289,6 +290,7 @@ func roomEditURLs(roomID string, d *templates.ViewerDocument, pageEdits bool) {
 	if pageEdits {
 		d.RestoreURL = route.RoomDocumentRestore.Path(roomID, pos)
 		d.RemoveURL = route.RoomDocumentRemove.Path(roomID, pos)
+		d.ReviseURL = route.RoomDocumentRevise.Path(roomID, pos)
 	}
 	for i := range d.Pages {
 		pg := &d.Pages[i]

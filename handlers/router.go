@@ -200,6 +200,7 @@ func New(d Deps) (http.Handler, error) {
 	handle(rooms, http.MethodPost, route.RoomPageDelete, room.deleteRoomPage)
 	handle(rooms, http.MethodPost, route.RoomPageMove, room.moveRoomPage)
 	handle(rooms, http.MethodPost, route.RoomDocumentRestore, room.restoreRoomDocument)
+	handle(rooms, http.MethodPost, route.RoomDocumentRevise, room.reviseRoomDocument)
 	handle(rooms, http.MethodGet, route.RoomChecklist, room.roomChecklist)
 	handle(rooms, http.MethodPost, route.RoomComplete, room.completeRoom)
 

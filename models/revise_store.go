@@ -15,14 +15,17 @@ import (
 const EventRevised = "revised"
 
 // RevisedSummary records a revision as codes and counts: the document
-// (position, title, old and new document id) and how many of its tags
-// moved, stayed and were flagged for a look.
+// (position, title, old and new document id), how many of its tags moved,
+// stayed and were flagged for a look, and the digest of the tags as they
+// were before (TagsKept, a row of deleted_page_tags on page 0), which an
+// undo in the room puts back.
 type RevisedSummary struct {
 	Document       int    `json:"document"`
 	DocumentTitle  string `json:"documentTitle"`
 	Flagged        int    `json:"flagged"`
 	FromDocumentID string `json:"fromDocumentId"`
 	Moved          int    `json:"moved"`
+	TagsKept       string `json:"tagsKept,omitempty"`
 	ToDocumentID   string `json:"toDocumentId"`
 	Unchanged      int    `json:"unchanged"`
 	Version        int    `json:"version"`
@@ -30,6 +33,8 @@ type RevisedSummary struct {
 
 // Kind implements HistorySummary.
 func (RevisedSummary) Kind() string { return EventRevised }
+
+func (s *RevisedSummary) setVersion(n int) { s.Version = n }
 
 // Revision is a revision's answer: the transaction as it now is and the
 // mapping's report (every tag, by its tag id, with its old and new place).
@@ -65,11 +70,7 @@ func (s *Store) ReviseDocument(ctx context.Context, actor Actor, txID, documentI
 	if err := s.refuseCompletedRoom(ctx, txID); err != nil {
 		return nil, err
 	}
-	oldPages, err := s.pageWords(ctx, oldDoc)
-	if err != nil {
-		return nil, err
-	}
-	newPages, err := s.pageWords(ctx, newDoc)
+	in, err := s.readRevision(ctx, oldDoc, newDoc)
 	if err != nil {
 		return nil, err
 	}
@@ -92,39 +93,14 @@ func (s *Store) ReviseDocument(ctx context.Context, actor Actor, txID, documentI
 		if pos < 0 {
 			return ErrNotFound
 		}
-		doc := &t.Documents[pos]
-		tags := make([]revise.Tag, len(doc.Tags))
-		for i, g := range doc.Tags {
-			tags[i] = revise.Tag{ID: g.TagID, Page: g.Page, Box: revise.Box{X: g.X, Y: g.Y, Width: g.Width, Height: g.Height}}
-		}
-		report, err := revise.Match(ctx, oldPages, tags, newPages)
-		if err != nil {
-			return err
-		}
 		var b writeBatch
-		for i, p := range report.Tags {
-			g := &doc.Tags[i]
-			if p.NewPage < 1 { // a new version of no pages: nowhere to go
-				continue
-			}
-			g.Page, g.X, g.Y, g.Version, g.NeedsLook = p.NewPage, p.New.X, p.New.Y, g.Version+1, nil
-			if p.Outcome == revise.Flagged {
-				g.NeedsLook = &p.Reason
-			}
-			b.add(`UPDATE transaction_tags SET page = ?, x = ?, y = ?, version = version + 1, needs_look = ? WHERE transaction_id = ? AND document_position = ? AND position = ?`,
-				g.Page, g.X, g.Y, g.NeedsLook, t.ID, doc.Position, g.Position)
-		}
-		merged, err := xfdf.MergeText([]byte(doc.XFDF), tagsToXFDF(t.ID, doc.Position, doc.Tags, colorsOf(t.Participants)))
+		report, summary, err := tx.addRevision(ctx, &b, t, &t.Documents[pos], in)
 		if err != nil {
 			return err
 		}
-		doc.DocumentID, doc.GCSRefID, doc.Pages, doc.XFDF = newDoc.ID, newDoc.ObjectKey, newDoc.PageCount, string(merged)
-		b.add(`UPDATE transaction_documents SET document_id = ?, gcs_ref_id = ?, pages = ?, xfdf = ? WHERE transaction_id = ? AND position = ?`,
-			doc.DocumentID, doc.GCSRefID, doc.Pages, doc.XFDF, t.ID, doc.Position)
 		t.Version, t.UpdatedAt = t.Version+1, tx.Now()
+		summary.Version = t.Version
 		b.add(`UPDATE transactions SET version = ?, updated_at = ? WHERE id = ?`, t.Version, t.UpdatedAt, t.ID)
-		summary := RevisedSummary{Document: doc.Position, DocumentTitle: doc.Title, FromDocumentID: oldDoc.ID, ToDocumentID: newDoc.ID,
-			Moved: report.Moved, Unchanged: report.Unchanged, Flagged: report.Flagged, Version: t.Version}
 		if err := tx.addEvent(ctx, &b, t, actor, summary); err != nil {
 			return err
 		}
@@ -138,6 +114,76 @@ func (s *Store) ReviseDocument(ctx context.Context, actor Actor, txID, documentI
 		return nil, err
 	}
 	return out, nil
+}
+
+// revisionInput is what a revision reads before its database transaction:
+// both versions of the document and their pages' printed words (read in
+// the PDF workers).
+type revisionInput struct {
+	oldDoc, newDoc     *Document
+	oldPages, newPages []revise.Page
+}
+
+// readRevision reads both versions' words for a revision of oldDoc into newDoc.
+func (s *Store) readRevision(ctx context.Context, oldDoc, newDoc *Document) (*revisionInput, error) {
+	in := &revisionInput{oldDoc: oldDoc, newDoc: newDoc}
+	var err error
+	if in.oldPages, err = s.pageWords(ctx, oldDoc); err != nil {
+		return nil, err
+	}
+	if in.newPages, err = s.pageWords(ctx, newDoc); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// addRevision maps the tags of doc (a document of t, with its tags loaded)
+// from in.oldDoc onto in.newDoc and adds the writes to b: each tag's page
+// and position (its next version; flagged ones keep their reason), the
+// document row pointed at the new upload with its XFDF rebuilt. The tags as
+// they were are kept whole (keepTags, named by the summary's TagsKept) and
+// the old upload remembered as one the transaction held, so that the room's
+// undo (RestoreRoomDocument) can bring both back. It returns the mapping's
+// report and the history entry, its version left to the caller.
+func (s *Store) addRevision(ctx context.Context, b *writeBatch, t *Transaction, doc *TransactionDocument, in *revisionInput) (revise.Report, *RevisedSummary, error) {
+	tags := make([]revise.Tag, len(doc.Tags))
+	before := make([]DeletedTag, len(doc.Tags))
+	for i, g := range doc.Tags {
+		tags[i] = revise.Tag{ID: g.TagID, Page: g.Page, Box: revise.Box{X: g.X, Y: g.Y, Width: g.Width, Height: g.Height}}
+		before[i] = deletedTagOf(g)
+	}
+	report, err := revise.Match(ctx, in.oldPages, tags, in.newPages)
+	if err != nil {
+		return report, nil, err
+	}
+	kept, err := s.keepTags(ctx, t.ID, in.oldDoc.ID, 0, before)
+	if err != nil {
+		return report, nil, err
+	}
+	if err := s.rememberPastDocument(ctx, t.ID, in.oldDoc.ID); err != nil {
+		return report, nil, err
+	}
+	for i, p := range report.Tags {
+		g := &doc.Tags[i]
+		if p.NewPage < 1 { // a new version of no pages: nowhere to go
+			continue
+		}
+		g.Page, g.X, g.Y, g.Version, g.NeedsLook = p.NewPage, p.New.X, p.New.Y, g.Version+1, nil
+		if p.Outcome == revise.Flagged {
+			g.NeedsLook = &p.Reason
+		}
+		b.add(`UPDATE transaction_tags SET page = ?, x = ?, y = ?, version = version + 1, needs_look = ? WHERE transaction_id = ? AND document_position = ? AND position = ?`,
+			g.Page, g.X, g.Y, g.NeedsLook, t.ID, doc.Position, g.Position)
+	}
+	merged, err := xfdf.MergeText([]byte(doc.XFDF), tagsToXFDF(t.ID, doc.Position, doc.Tags, colorsOf(t.Participants)))
+	if err != nil {
+		return report, nil, err
+	}
+	doc.DocumentID, doc.GCSRefID, doc.Pages, doc.XFDF = in.newDoc.ID, in.newDoc.ObjectKey, in.newDoc.PageCount, string(merged)
+	b.add(`UPDATE transaction_documents SET document_id = ?, gcs_ref_id = ?, pages = ?, xfdf = ? WHERE transaction_id = ? AND position = ?`,
+		doc.DocumentID, doc.GCSRefID, doc.Pages, doc.XFDF, t.ID, doc.Position)
+	return report, &RevisedSummary{Document: doc.Position, DocumentTitle: doc.Title, FromDocumentID: in.oldDoc.ID, ToDocumentID: in.newDoc.ID,
+		Moved: report.Moved, Unchanged: report.Unchanged, Flagged: report.Flagged, TagsKept: kept}, nil
 }
 
 // ParseRevisionInput reads the body of a revision, {"documentId": "…"}:

@@ -18,7 +18,7 @@ import (
 
 // reviseBody is a transaction on doc with one tag on each of the
 // contract's fields, each tag's customData naming its field.
-func reviseBody(t *testing.T, doc *models.Document, base pdftest.RevisionDoc) *models.TransactionInput {
+func reviseBody(t testing.TB, doc *models.Document, base pdftest.RevisionDoc) *models.TransactionInput {
 	t.Helper()
 	var tags []map[string]any
 	for id, f := range base.Fields {
@@ -117,8 +117,13 @@ func TestReviseDocumentCarriesTheTags(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The tags as they were are kept for the room's undo, named by their digest.
+		kept, _ := s.(models.RevisedSummary)
+		if len(kept.TagsKept) != 64 {
+			t.Errorf("the history keeps no tags for an undo: %+v", s)
+		}
 		want := models.RevisedSummary{Document: 0, DocumentTitle: "Services", FromDocumentID: oldDoc.ID, ToDocumentID: newDoc.ID,
-			Moved: r.Report.Moved, Unchanged: r.Report.Unchanged, Version: got.Version}
+			Moved: r.Report.Moved, Unchanged: r.Report.Unchanged, Version: got.Version, TagsKept: kept.TagsKept}
 		if s != want {
 			t.Errorf("history %+v, want %+v", s, want)
 		}
@@ -242,3 +247,41 @@ func TestAFlaggedTagNeedsALookUntilEdited(t *testing.T) {
 
 // fmtPt writes a coordinate as a form sends it.
 func fmtPt(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// BenchmarkReviseDocument50Pages times a whole revision through the store,
+// as the API and the room make it: a 50-page contract with its 582 tags
+// revised (both versions' words read in the PDF workers, the tags mapped,
+// written and the history recorded in one database transaction), then
+// revised back, on SQLite and, with TEST_DATABASE_URL, on PostgreSQL
+// (docs/revise.md, "Speed": the aim is under 2 s a revision).
+func BenchmarkReviseDocument50Pages(b *testing.B) {
+	base, revised := pdftest.RevisionContract(50)
+	for _, dialect := range modelstest.Dialects() {
+		b.Run(string(dialect), func(b *testing.B) {
+			env := modelstest.New(b, dialect)
+			ctx := context.Background()
+			tenant := env.NewTenant(b, "Bench")
+			p, err := env.Store.AuthenticateAPIToken(ctx, tenant.Token)
+			if err != nil {
+				b.Fatal(err)
+			}
+			docs := [2]*models.Document{env.UploadPDF(b, tenant.Org.ID, base.PDF, "Contract"), env.UploadPDF(b, tenant.Org.ID, revised.PDF, "Contract v2")}
+			tx, err := env.Store.CreateTransaction(ctx, p.Actor(), reviseBody(b, docs[0], base))
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(float64(len(base.Fields)), "tags")
+			i := 0
+			for b.Loop() {
+				r, err := env.Store.ReviseDocument(ctx, p.Actor(), tx.ID, docs[i%2].ID, docs[(i+1)%2].ID, "")
+				if err != nil {
+					b.Fatal(err)
+				}
+				if r.Report.Flagged > len(base.Fields)/20 {
+					b.Fatalf("%d of %d tags flagged", r.Report.Flagged, len(base.Fields))
+				}
+				i++
+			}
+		})
+	}
+}

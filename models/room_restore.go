@@ -72,18 +72,24 @@ func (s *Store) keptTags(ctx context.Context, txID string, sum *PageDeletedSumma
 	if sum.TagsKept == "" {
 		return sum.Tags, nil
 	}
+	return s.keptRow(ctx, txID, sum.FromDocumentID, sum.Page, sum.TagsKept)
+}
+
+// keptRow reads the tags keepTags stored for page of document version
+// documentID under digest (page 0: a revision's, every page).
+func (s *Store) keptRow(ctx context.Context, txID, documentID string, page int, digest string) ([]DeletedTag, error) {
 	var rows []deletedPageTags
 	err := s.db.WithContext(ctx).Where("transaction_id = ? AND document_id = ? AND page = ? AND digest = ?",
-		txID, sum.FromDocumentID, sum.Page, sum.TagsKept).Limit(1).Find(&rows).Error
+		txID, documentID, page, digest).Limit(1).Find(&rows).Error
 	if err != nil {
 		return nil, mapDBError(err)
 	}
 	if len(rows) == 0 {
-		return nil, fmt.Errorf("restore a deleted page: its kept tags %s are missing", sum.TagsKept)
+		return nil, fmt.Errorf("restore a document version: its kept tags %s are missing", digest)
 	}
 	var tags []DeletedTag
 	if err := json.Unmarshal([]byte(rows[0].Tags), &tags); err != nil {
-		return nil, fmt.Errorf("restore a deleted page: its kept tags %s: %w", sum.TagsKept, err)
+		return nil, fmt.Errorf("restore a document version: its kept tags %s: %w", digest, err)
 	}
 	return tags, nil
 }
@@ -96,11 +102,12 @@ func deletedTagOf(t Tag) DeletedTag {
 	}
 }
 
-// RestoreRoomDocument undoes the page edit that turned document version
-// into the document now at docPos of a room's transaction
+// RestoreRoomDocument undoes the page edit or the revision that turned
+// document version into the document now at docPos of a room's transaction
 // (documents.advancedEdit): the document points at version again and the
 // tags go back — a moved page's tags to their old page, a deleted page's
-// tags (kept whole, see keptTags) back with their ids. current is the
+// tags (kept whole, see keptTags) back with their ids, a revision's tags to
+// where they were before it (placeBack). current is the
 // document id the caller believes is at docPos: when the document changed
 // since (another id), or version was not turned into it by one page edit,
 // the undo is refused (422, "document_changed") and nothing changes. A
@@ -140,8 +147,16 @@ func (s *Store) RestoreRoomDocument(ctx context.Context, roomID string, docPos i
 		return nil, ErrNotFound
 	}
 	var kept []DeletedTag
-	if sum, ok := undone.(PageDeletedSummary); ok {
+	switch sum := undone.(type) {
+	case PageDeletedSummary:
 		if kept, err = s.keptTags(ctx, room.TransactionID, &sum); err != nil {
+			return nil, err
+		}
+	case RevisedSummary:
+		if sum.TagsKept == "" { // a revision recorded before its tags were kept
+			return nil, errDocumentChanged(doc.row.Title)
+		}
+		if kept, err = s.keptRow(ctx, room.TransactionID, sum.FromDocumentID, 0, sum.TagsKept); err != nil {
 			return nil, err
 		}
 	}
@@ -179,6 +194,12 @@ func (s *Store) RestoreRoomDocument(ctx context.Context, roomID string, docPos i
 			restored := len(kept)
 			result.Page = sum.Page
 			summary.Page, summary.TagsRestored = &sum.Page, &restored
+		case RevisedSummary:
+			restored, err := e.placeBack(ctx, kept, back.PageCount)
+			if err != nil {
+				return err
+			}
+			summary.TagsRestored = &restored
 		}
 		if err := tx.rememberPastDocument(ctx, t.ID, current); err != nil {
 			return err
@@ -207,7 +228,7 @@ func (s *Store) pageEditBetween(ctx context.Context, txID, from, to string) (His
 	var events []TransactionEvent
 	// Only the events that name to are read and decoded (ids are stored
 	// document ids: no LIKE wildcard in them).
-	err := s.db.WithContext(ctx).Where("transaction_id = ? AND kind IN ?", txID, []string{EventPageDeleted, EventPageMoved}).
+	err := s.db.WithContext(ctx).Where("transaction_id = ? AND kind IN ?", txID, []string{EventPageDeleted, EventPageMoved, EventRevised}).
 		Where("summary LIKE ?", `%"toDocumentId":"`+to+`"%`).
 		Order("created_at DESC").Order("id DESC").Find(&events).Error
 	if err != nil {
@@ -224,6 +245,10 @@ func (s *Store) pageEditBetween(ctx context.Context, txID, from, to string) (His
 				return sum, nil
 			}
 		case PageDeletedSummary:
+			if sum.FromDocumentID == from && sum.ToDocumentID == to {
+				return sum, nil
+			}
+		case RevisedSummary:
 			if sum.FromDocumentID == from && sum.ToDocumentID == to {
 				return sum, nil
 			}

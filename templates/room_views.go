@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/markuproom/markuproom/models/revise"
 	"github.com/markuproom/markuproom/web/i18n"
 )
 
@@ -67,6 +68,9 @@ type RoomView struct {
 	// the text tags on it that could not be read (its detection's problems).
 	UploadTitle    string
 	UploadProblems []UploadProblemView
+	// Revision, in the answer of a revision, is what it did: the room
+	// shows what changed (revisionView).
+	Revision *RevisionView
 	// ChecklistURL serves the "Create e-signature session" checklist; CompleteURL creates it.
 	ChecklistURL string
 	CompleteURL  string
@@ -123,6 +127,8 @@ type RoomDocumentView struct {
 	RenameURL string
 	// RemoveURL removes the document with its tags (documents.advancedEdit).
 	RemoveURL string
+	// ReviseURL replaces the document by its revised version (documents.advancedEdit).
+	ReviseURL string
 	Pages     []RoomPageView
 	// TemplateOffer is the template the document matches, offered to apply
 	// in one click (nil: none).
@@ -506,4 +512,13 @@ var shortcuts = []shortcut{
 	{"room.keys.distribute", "room.keys.distribute.does"},
 	{"room.keys.same", "room.keys.same.does"},
 	{"room.keys.alt_drag", "room.keys.alt_drag.does"},
+}
+
+// RevisionView is a revision just made in the room: the document's
+// position and the mapping's report (each tag's old and new place, each
+// page's added and removed words), which the editor draws as "what
+// changed" (web/src/editor/revision.mjs) from its JSON.
+type RevisionView struct {
+	Document int           `json:"document"`
+	Report   revise.Report `json:"report"`
 }

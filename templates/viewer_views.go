@@ -62,11 +62,11 @@ type ViewerDocument struct {
 	Position   int
 	Title      string
 	ContentURL string
-	// RestoreURL undoes a page edit of this document and RemoveURL removes
-	// it (both POST, for the editor's undo and redo); empty unless the room
-	// allows page edits.
-	RestoreURL, RemoveURL string
-	Pages                 []ViewerPage
+	// RestoreURL undoes a page edit or a revision of this document,
+	// RemoveURL removes it and ReviseURL revises it again (all POST, for the
+	// editor's undo and redo); empty unless the room allows page edits.
+	RestoreURL, RemoveURL, ReviseURL string
+	Pages                            []ViewerPage
 	// Suggestions are the suggested fields the room offers on this
 	// document, which the view writes as JSON for the editor to draw
 	// (data-suggested-fields); none when the viewer is not editable.

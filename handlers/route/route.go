@@ -38,6 +38,7 @@ const (
 	RoomDocumentTitle     Route = "/rooms/:id/documents/:position/title"
 	RoomDocumentRemove    Route = "/rooms/:id/documents/:position/remove"
 	RoomDocumentRestore   Route = "/rooms/:id/documents/:position/restore"
+	RoomDocumentRevise    Route = "/rooms/:id/documents/:position/revise"
 	RoomRemovalRestore    Route = "/rooms/:id/removals/:removal/restore"
 	RoomPageDelete        Route = "/rooms/:id/documents/:position/pages/:page/delete"
 	RoomPageMove          Route = "/rooms/:id/documents/:position/pages/:page/move"

@@ -23,6 +23,7 @@ import { watchStuck } from "./reveal.mjs";
 import { createPalette, createSignerPicker } from "./palette.mjs";
 import { createProperties } from "./properties.mjs";
 import { connect } from "./server.mjs";
+import { showRevision } from "./revision.mjs";
 import { createSession, PAGE_EDIT_EVENT, REMOVAL_EVENT, TAGS_PLACED_EVENT } from "./session.mjs";
 import { createSheets } from "./sheets.mjs";
 import { createSuggestions } from "./suggestions.mjs";
@@ -85,6 +86,7 @@ async function start(prev) {
   createPageEdits(bus, net, signal);
   createUpload(signal);
   watchStuck(document.querySelector("#room-panel"), signal); // what comes into view there clears the signer picker
+  showRevision(root, { signal });
   const status = document.querySelector("[data-save-status]");
   const setStatus = (text, kind = "") => {
     if (!status) return;

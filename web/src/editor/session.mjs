@@ -63,7 +63,7 @@ export function createSession({ net, onChange = () => {} } = {}) {
 
     /** A page edit the user made (its HX-Trigger): recorded as an undoable step. */
     pageEdited(edit) {
-      if (edit?.kind !== "page_deleted" && edit?.kind !== "page_moved") return;
+      if (edit?.kind !== "page_deleted" && edit?.kind !== "page_moved" && edit?.kind !== "revised") return;
       session.history.push(pageStep(session, edit));
     },
 
@@ -126,28 +126,43 @@ function documentEl(id) {
   return pageEl(id)?.closest(".viewer-doc");
 }
 
+/** The undo label of a page edit or a revision. */
+function pageStepLabel(edit, docId) {
+  if (edit.kind === "revised") return t("editor.undo.revise", { title: documentEl(docId)?.querySelector(".viewer-doc__title")?.textContent || "" });
+  if (edit.kind === "page_deleted") return t("editor.undo.delete_page", { page: String(edit.page) });
+  return t("editor.undo.move_page", { from: String(edit.from), to: String(edit.to) });
+}
+
+/** The route and values that make a page edit or a revision again. */
+function redoOf(edit, step, doc) {
+  if (edit.kind === "revised") return [urlOf(documentEl(doc.id), "data-revise-url"), { documentId: step.after, current: doc.id }];
+  if (edit.kind === "page_deleted") return [urlOf(pageEl(doc.id, edit.page), "data-delete-url"), { current: doc.id }];
+  return [urlOf(pageEl(doc.id, edit.from), "data-move-url"), { current: doc.id, to: String(edit.to) }];
+}
+
 /**
- * The undoable step of a page edit: undo restores the version before it
- * (the restore route, which brings a deleted page's tags back), redo makes
- * the edit again; both name the version they expect, so a document changed
- * since (another window) is refused by the server.
+ * The undoable step of a page edit or a revision: undo restores the version
+ * before it (the restore route, which brings a deleted page's tags back and
+ * a revision's tags to where they were), redo makes the edit again (a
+ * revision by the revised version's id); both name the version they expect,
+ * so a document changed since (another window) is refused by the server.
  */
 function pageStep(session, edit) {
   const doc = session.doc(edit.fromDocumentId);
   session.rebindDoc(doc, edit.toDocumentId);
-  const deleted = edit.kind === "page_deleted";
   const step = {
-    label: deleted ? t("editor.undo.delete_page", { page: String(edit.page) }) : t("editor.undo.move_page", { from: String(edit.from), to: String(edit.to) }),
+    label: pageStepLabel(edit, edit.fromDocumentId),
     before: edit.fromDocumentId,
+    after: edit.toDocumentId,
     undo: async () => {
       const done = await session.roomChange(urlOf(documentEl(doc.id), "data-restore-url"), { version: step.before, current: doc.id });
       session.rebindDoc(doc, done?.toDocumentId || step.before);
     },
     redo: async () => {
-      const url = deleted ? urlOf(pageEl(doc.id, edit.page), "data-delete-url") : urlOf(pageEl(doc.id, edit.from), "data-move-url");
-      const done = await session.roomChange(url, deleted ? { current: doc.id } : { current: doc.id, to: String(edit.to) });
+      const done = await session.roomChange(...redoOf(edit, step, doc));
       if (!done) throw new Error(t("editor.error.page_change_unknown"));
       step.before = done.fromDocumentId;
+      step.after = done.toDocumentId;
       session.rebindDoc(doc, done.toDocumentId);
     },
   };
