@@ -145,6 +145,9 @@ func problemIn(l *i18n.Localizer, err error) Problem {
 		status, msg = http.StatusConflict, models.Msg("error.concurrent_change")
 	case errors.Is(err, models.ErrUnavailable):
 		status, msg = http.StatusServiceUnavailable, models.Msg("error.database_unavailable")
+	case errors.Is(err, models.ErrTooManyStreams):
+		status, msg = http.StatusTooManyRequests, models.Msg("error.too_many_streams")
+		fields = []models.FieldError{{Pointer: "", Code: "too_many_streams", Message: msg}}
 	case errors.Is(err, models.ErrPDFBusy):
 		status, msg = http.StatusServiceUnavailable, models.Msg("error.pdf_busy")
 		fields = []models.FieldError{{Pointer: "", Code: "pdf_busy", Message: msg}}

@@ -18,6 +18,7 @@ type roomHandler struct {
 	tags         RoomTagStore
 	templates    RoomTemplateStore
 	files        DocumentFiles
+	events       RoomEventStore
 }
 
 // RoomSessionStore opens a room by its link, reads its workspace and

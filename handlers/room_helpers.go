@@ -85,7 +85,8 @@ func (h *roomHandler) roomPostWithin(c *gin.Context, limit int64) (string, error
 // does).
 func withRoomActor(c *gin.Context, id string) {
 	short := models.ShortSessionID(rateSessionID(sessions.Default(c)))
-	ctx := models.WithRoomVisitor(c.Request.Context(), models.RoomVisitor{Session: short, ClientAddr: c.ClientIP()})
+	ctx := models.WithRoomVisitor(c.Request.Context(), models.RoomVisitor{Session: short, ClientAddr: c.ClientIP(),
+		Client: roomClientID(c)})
 	c.Request = c.Request.WithContext(models.WithAuditActor(ctx, models.AuditActor{
 		Kind: models.AuditActorRoom, ID: id, Name: "Markup Room · session " + short, Via: "room", Address: c.ClientIP(),
 	}))
@@ -143,4 +144,25 @@ func (h *roomHandler) roomFormAddress(c *gin.Context) error {
 	}
 	c.Redirect(http.StatusSeeOther, route.Room.Path(id))
 	return nil
+}
+
+// roomClientHeader carries the id the editor's page makes for itself (a
+// random one per page load): the room's events name it, so a page skips
+// its own changes and not another tab's of the same session.
+const roomClientHeader = "X-Room-Client"
+
+// roomClientID is the request's page id, "" when absent or not 1 to 32
+// letters, digits and dashes.
+func roomClientID(c *gin.Context) string {
+	v := c.GetHeader(roomClientHeader)
+	if len(v) == 0 || len(v) > 32 {
+		return ""
+	}
+	for i := 0; i < len(v); i++ {
+		b := v[i]
+		if !(b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '-') {
+			return ""
+		}
+	}
+	return v
 }

@@ -71,6 +71,7 @@ type Store interface {
 	RoomDocumentStore
 	RoomTagStore
 	RoomTemplateStore
+	RoomEventStore
 	AdminAuthStore
 	AdminTransactionStore
 	AdminRoomStore
@@ -135,7 +136,7 @@ func New(d Deps) (http.Handler, error) {
 	s := &site{cfg: d.Config, assets: d.Assets, clock: st}
 	public := &publicHandler{site: s, ready: st, openAPI: openAPI}
 	api := &apiHandler{site: s, documents: st, transactions: st, idempotency: st, rooms: st, webhooks: st, templates: st, audit: st}
-	room := &roomHandler{site: s, rooms: st, participants: st, documents: st, tags: st, templates: st, files: st}
+	room := &roomHandler{site: s, rooms: st, participants: st, documents: st, tags: st, templates: st, files: st, events: st}
 	console := &adminHandler{site: s, auth: st, transactions: st, documents: st, rooms: st, activity: st,
 		organizations: st, webhooks: st, outbox: st, templates: st, newRooms: st, exports: st, audit: st, overview: st}
 	limiter := newRateLimiter(st, d.Config.RateLimits)
@@ -203,6 +204,7 @@ func New(d Deps) (http.Handler, error) {
 	handle(rooms, http.MethodPost, route.RoomDocumentRevise, room.reviseRoomDocument)
 	handle(rooms, http.MethodGet, route.RoomChecklist, room.roomChecklist)
 	handle(rooms, http.MethodPost, route.RoomComplete, room.completeRoom)
+	handle(rooms, http.MethodGet, route.RoomEvents, room.roomEvents)
 
 	admin := r.Group("", sessions.Sessions(adminSessionName, newAdminSessionStore(d.Config.SessionSecret, secure, d.Config.AdminMaxAge)), console.loadAdmin())
 	handle(admin, http.MethodGet, route.AdminLogin, console.adminLoginPage)

@@ -65,6 +65,7 @@ func (s *Store) ExpireRoom(ctx context.Context, id string) error {
 			if err != nil {
 				return "", err
 			}
+			tx.roomEvent(ctx, room.TransactionID, RoomEventRoomExpired, struct{}{})
 			return "Markup Room " + id, tx.audit(ctx, AuditEntry{OrganizationID: room.OrganizationID, Action: "room.expired",
 				TargetType: "room", TargetID: id, TransactionID: room.TransactionID, Summary: "Expired the Markup Room of " + roomSender(room)})
 		}

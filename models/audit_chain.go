@@ -26,6 +26,11 @@ func (auditChain) TableName() string { return "audit_chains" }
 // them afterwards.
 type auditPending struct {
 	events []AuditEvent
+	// roomEvents are the transaction's room events (roomEvent), written
+	// with the audit events; committed, the last number each room got,
+	// which the room event hub hears of after the commit.
+	roomEvents []roomEventDraft
+	committed  []committedRoomEvent
 }
 
 // audit records e, by the actor in ctx, as part of the database transaction

@@ -79,12 +79,14 @@ func transactionValues(t *Transaction) []any {
 
 func roomColumns() []string {
 	return []string{"id", "organization_id", "sender_id", "transaction_id", "config", "token_selector", "token_hash",
-		"status", "expires_at", "created_by_token_id", "created_at", "updated_at", "completed_at", "started_empty", "template_id", "embed_origin", "locale"}
+		"status", "expires_at", "created_by_token_id", "created_at", "updated_at", "completed_at", "started_empty", "template_id", "embed_origin", "locale",
+		"event_seq"}
 }
 
 func roomValues(r *Room) []any {
 	return []any{r.ID, r.OrganizationID, r.SenderID, r.TransactionID, r.Config, r.TokenSelector, r.TokenHash,
-		r.State, r.ExpiresAt, r.CreatedByTokenID, r.CreatedAt, r.UpdatedAt, r.CompletedAt, r.StartedEmpty, r.TemplateID, r.EmbedOrigin, r.Locale}
+		r.State, r.ExpiresAt, r.CreatedByTokenID, r.CreatedAt, r.UpdatedAt, r.CompletedAt, r.StartedEmpty, r.TemplateID, r.EmbedOrigin, r.Locale,
+		r.EventSeq}
 }
 
 func eventColumns() []string {

@@ -26,6 +26,7 @@ func Entities() []any {
 		&dismissedSuggestion{},
 		&deletedPageTags{},
 		&roomRemoval{},
+		&RoomEvent{},
 		&Template{},
 		&TemplateVersion{},
 		&TemplateDocument{},

@@ -125,6 +125,8 @@ type TagAddedSummary struct {
 	TagID         string `json:"tagId"`
 	Type          string `json:"type"`
 	RoomVersion
+	// live is the tag as the room's events carry it (not stored).
+	live []RoomEventTag
 }
 
 // Kind implements HistorySummary.
@@ -142,6 +144,8 @@ type TagChangedSummary struct {
 	TagID         string   `json:"tagId"`
 	Type          string   `json:"type"`
 	RoomVersion
+	// live is the tag as the room's events carry it (not stored).
+	live []RoomEventTag
 }
 
 // Kind implements HistorySummary.
@@ -168,6 +172,15 @@ type TagsBatchSummary struct {
 	Types   map[string]int `json:"types,omitempty"`
 	Updated int            `json:"updated"`
 	RoomVersion
+	// live is what the room's events say of the batch (not stored in the
+	// history).
+	live batchEvents
+}
+
+// batchEvents are the tags a batch created and updated (by id) and deleted
+// (as they were), for its room events.
+type batchEvents struct {
+	created, updated, deleted []RoomEventTag
 }
 
 // Kind implements HistorySummary.

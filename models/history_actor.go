@@ -13,6 +13,10 @@ type RoomVisitor struct {
 	// Session is the session's short id (ShortSessionID), never its secret.
 	Session    string
 	ClientAddr string
+	// Client is the id the editor's page sends with its changes (a random
+	// id per page, not a secret): the room's events carry it, so a page
+	// skips its own changes and not those of another tab of its session.
+	Client string
 }
 
 type roomVisitorKey struct{}

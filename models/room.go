@@ -59,6 +59,8 @@ type Room struct {
 	// SenderName is the sender's "First Last" as RoomByID reads it (empty
 	// when read otherwise): the history names a room's changes by it.
 	SenderName string `gorm:"-"`
+	// EventSeq is the number of the room's last event (room_events).
+	EventSeq int64 `gorm:"column:event_seq"`
 }
 
 // CanAddDocuments tells whether staff may upload documents into the room.

@@ -183,6 +183,7 @@ func (s *Store) DecideRoomSuggestions(ctx context.Context, roomID string, d *Sug
 				return mapDBError(err)
 			}
 		}
+		suggestionEvents(ctx, e, d)
 		return e.tx.audit(roomAuditContext(ctx, e.room), AuditEntry{OrganizationID: e.room.OrganizationID,
 			Action: "room.suggestions_decided", TargetType: "room", TargetID: e.room.ID, TransactionID: e.t.ID,
 			Summary: fmt.Sprintf("Dismissed %s and restored %s", count(len(rows), "suggested field"), count(len(restore), "suggested field"))})
@@ -315,4 +316,31 @@ func (s *Store) carryDismissals(ctx context.Context, roomID, from, to string, pa
 		return nil
 	}
 	return mapDBError(s.db.WithContext(ctx).Clauses(clause.OnConflict{DoNothing: true}).CreateInBatches(moved, 500).Error)
+}
+
+// suggestionEvents queues the room events of decided suggestions: one
+// suggestions_dismissed and one suggestions_restored, each naming its
+// suggestions by document position, page and key.
+func suggestionEvents(ctx context.Context, e *tagEditor, d *SuggestionDecisions) {
+	type ref struct {
+		Document int    `json:"document"`
+		Page     int    `json:"page"`
+		Key      string `json:"key"`
+	}
+	type data struct {
+		Suggestions []ref `json:"suggestions"`
+	}
+	for _, part := range []struct {
+		typ  string
+		refs []SuggestionRef
+	}{{RoomEventSuggestionsDismissed, d.Dismiss}, {RoomEventSuggestionsRestored, d.Restore}} {
+		if len(part.refs) == 0 {
+			continue
+		}
+		out := data{Suggestions: make([]ref, len(part.refs))}
+		for i, r := range part.refs {
+			out.Suggestions[i] = ref{Document: r.DocumentPosition, Page: r.Page, Key: r.Key}
+		}
+		e.tx.roomEvent(ctx, e.t.ID, part.typ, out)
+	}
 }

@@ -166,6 +166,11 @@ func (s *Store) ApplyRoomTemplate(ctx context.Context, roomID string, in *RoomTe
 		if err := e.tx.execBatch(ctx, &b); err != nil {
 			return err
 		}
+		e.tx.roomEvent(ctx, e.t.ID, RoomEventTemplateApplied, struct {
+			Template string `json:"template"`
+			Document int    `json:"document"`
+			Tags     int    `json:"tags"`
+		}{t.ID, in.Document, len(res.Created)})
 		return e.tx.audit(roomAuditContext(ctx, e.room), AuditEntry{OrganizationID: e.room.OrganizationID,
 			Action: "template.applied", TargetType: "template", TargetID: t.ID, TransactionID: e.t.ID,
 			Summary: fmt.Sprintf("Applied template %s to %s: %s", t.Name, title, count(len(res.Created), "tag"))})

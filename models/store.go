@@ -50,6 +50,10 @@ type StoreOptions struct {
 	// MaxTemplates is how many templates (not archived) an organization may
 	// keep; zero means DefaultMaxTemplates.
 	MaxTemplates int
+	// RoomStreamsPerRoom and StreamsPerInstance bound the room event
+	// streams of one room and of this process; zero means
+	// DefaultRoomStreamsPerRoom and DefaultStreamsPerInstance.
+	RoomStreamsPerRoom, StreamsPerInstance int
 }
 
 // Store is the domain service: it owns the database and the document bucket.
@@ -77,6 +81,8 @@ type Store struct {
 	keys   keyring.Keyring
 	// maxTemplates: see StoreOptions.
 	maxTemplates int
+	// hub fans rooms' committed events out to this process's streams.
+	hub *roomEventHub
 	// sleep and verifyPassword: see StoreOptions.
 	sleep          func(ctx context.Context, d time.Duration) error
 	verifyPassword func(hash, password string) bool
@@ -136,6 +142,7 @@ func NewStore(d *Database, bucket *blob.Bucket, opts StoreOptions) *Store {
 	if s.now == nil {
 		s.now = time.Now
 	}
+	s.hub = newRoomEventHub(s.RoomEventsAfter, opts.RoomStreamsPerRoom, opts.StreamsPerInstance)
 	if s.maxTemplates <= 0 {
 		s.maxTemplates = DefaultMaxTemplates
 	}

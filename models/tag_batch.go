@@ -229,7 +229,7 @@ func (e *tagEditor) applyBatch(ctx context.Context, b *TagBatch) (*TagBatchResul
 	if err != nil {
 		return nil, err
 	}
-	if err := e.recordBatch(ctx, b, positions, docs, batchTypes(b, stored, created, updated)); err != nil {
+	if err := e.recordBatch(ctx, b, positions, docs, batchTypes(b, stored, created, updated), batchLive(b, stored, res)); err != nil {
 		return nil, err
 	}
 	return res, nil

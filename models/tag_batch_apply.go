@@ -225,7 +225,7 @@ func (e *tagEditor) writeBatchTags(ctx context.Context, b *TagBatch, stored map[
 
 // recordBatch writes every edited document's XFDF, the version and the
 // history entry: one statement on PostgreSQL.
-func (e *tagEditor) recordBatch(ctx context.Context, b *TagBatch, positions []int, docs *batchDocuments, types map[string]int) error {
+func (e *tagEditor) recordBatch(ctx context.Context, b *TagBatch, positions []int, docs *batchDocuments, types map[string]int, live batchEvents) error {
 	var writes writeBatch
 	titles := make([]string, len(positions))
 	for i, pos := range positions {
@@ -240,7 +240,7 @@ func (e *tagEditor) recordBatch(ctx context.Context, b *TagBatch, positions []in
 	}
 	summary := &TagsBatchSummary{
 		Created: len(b.Create), Updated: len(b.Update), Deleted: len(b.Delete),
-		Documents: positions, DocumentTitles: titles, Types: types,
+		Documents: positions, DocumentTitles: titles, Types: types, live: live,
 	}
 	return e.bump(ctx, &writes, len(b.Create)-len(b.Delete), summary)
 }
@@ -261,4 +261,22 @@ func batchTypes(b *TagBatch, stored map[string]*Tag, created, updated []*Tag) ma
 		}
 	}
 	return types
+}
+
+// batchLive is what a batch's room events carry: the ids of the tags it
+// created and updated, and the tags it deleted as they were.
+func batchLive(b *TagBatch, stored map[string]*Tag, res *TagBatchResult) batchEvents {
+	var live batchEvents
+	for _, c := range res.Created {
+		live.created = append(live.created, eventTagOf(&c.Tag))
+	}
+	for _, u := range res.Updated {
+		live.updated = append(live.updated, eventTagOf(&u.Tag))
+	}
+	for _, id := range b.Delete {
+		if t := stored[id]; t != nil {
+			live.deleted = append(live.deleted, eventTagOf(t))
+		}
+	}
+	return live
 }

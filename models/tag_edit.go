@@ -91,6 +91,7 @@ func (s *Store) AddRoomTag(ctx context.Context, roomID string, docPos int, f Roo
 		out = e.result(tag)
 		return e.bump(ctx, &b, +1, &TagAddedSummary{
 			Document: doc.row.Position, DocumentTitle: doc.row.Title, Page: tag.Page, TagID: tag.TagID, Type: tag.Type,
+			live: []RoomEventTag{eventTagOf(tag)},
 		})
 	})
 	return out, err
@@ -120,7 +121,9 @@ func (s *Store) UpdateRoomTag(ctx context.Context, roomID, tagID string, f RoomT
 			return err
 		}
 		out = e.result(tag)
-		return e.finishDocument(ctx, &doc.row, 0, tagChange(doc, tag, old))
+		change := tagChange(doc, tag, old)
+		change.live = []RoomEventTag{eventTagOf(tag)}
+		return e.finishDocument(ctx, &doc.row, 0, change)
 	})
 	return out, err
 }

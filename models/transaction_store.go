@@ -309,7 +309,8 @@ func (s *Store) recordEvent(ctx context.Context, t *Transaction, actor Actor, su
 }
 
 // addEvent adds the INSERT of one entry of t's history to b, and queues
-// its audit event (historyAudit) in the same database transaction: s must
+// its audit event (historyAudit) and its rooms' events (historyRoomEvents)
+// in the same database transaction: s must
 // belong to one (inTx).
 func (s *Store) addEvent(ctx context.Context, b *writeBatch, t *Transaction, actor Actor, summary HistorySummary) error {
 	if s.pending == nil {
@@ -318,6 +319,7 @@ func (s *Store) addEvent(ctx context.Context, b *writeBatch, t *Transaction, act
 	if err := s.auditNamed(ctx, historyAudit(t, actor, summary), actor.Label()); err != nil {
 		return err
 	}
+	s.historyRoomEvents(ctx, t, summary)
 	uid, err := uuid.NewV7()
 	if err != nil {
 		return err

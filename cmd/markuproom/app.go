@@ -74,7 +74,7 @@ func (e *cliEnv) openApp(ctx context.Context, logger *slog.Logger) (*app, error)
 		return nil, &usageError{err}
 	}
 	store := models.NewStore(db, bucket, models.StoreOptions{EVault: cfg.EVault, RoomTTL: cfg.RoomTTL, IdempotencyTTL: cfg.IdempotencyRetention, Logger: logger, PDF: pdfWork, Keyring: keys,
-		MaxTemplates: cfg.MaxTemplates})
+		MaxTemplates: cfg.MaxTemplates, RoomStreamsPerRoom: cfg.RoomStreamsPerRoom, StreamsPerInstance: cfg.StreamsPerInstance})
 	ok = true
 	return &app{cfg: cfg, db: db, bucket: bucket, store: store, pdf: pdfWork, log: logger}, nil
 }

@@ -91,6 +91,9 @@ type config struct {
 	PDFWorkerJobs    int
 	// MaxTemplates is how many templates (not archived) an organization may keep.
 	MaxTemplates int
+	// RoomStreamsPerRoom and StreamsPerInstance bound the room event
+	// streams of one room and of this instance (429 past them).
+	RoomStreamsPerRoom, StreamsPerInstance int
 	// SecretKey seals stored secrets (MARKUPROOM_SECRET_KEY, 32 bytes); nil
 	// means derived from the session secret. PreviousSecretKeys only open
 	// (MARKUPROOM_SECRET_KEY_PREVIOUS, during a key rotation).
@@ -230,6 +233,8 @@ func loadConfig(getenv func(string) string) (config, error) {
 	} else {
 		c.MaxTemplates = int(n)
 	}
+	c.RoomStreamsPerRoom = int(min(positive("MARKUPROOM_ROOM_STREAMS_PER_ROOM", strconv.Itoa(models.DefaultRoomStreamsPerRoom)), 1_000_000))
+	c.StreamsPerInstance = int(min(positive("MARKUPROOM_STREAMS_PER_INSTANCE", strconv.Itoa(models.DefaultStreamsPerInstance)), 1_000_000))
 	if v := str("MARKUPROOM_SECRET_KEY", ""); v != "" {
 		if c.SecretKey, err = keyring.ParseSecretKey(v); err != nil {
 			errs = append(errs, fmt.Errorf("MARKUPROOM_SECRET_KEY: %w", err))

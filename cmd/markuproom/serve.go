@@ -197,6 +197,12 @@ func (e *cliEnv) listenAndServe(ctx context.Context, a *app, srv *http.Server, l
 		return e.fail("serve: metrics listener", err)
 	}
 	defer stopMetrics(context.WithoutCancel(ctx)) // when Serve fails; a second Shutdown is a no-op
+	// Room event streams end first at a shutdown: they would hold it for
+	// its whole grace otherwise.
+	srv.RegisterOnShutdown(a.store.CloseRoomStreams)
+	listenCtx, stopListening := context.WithCancel(ctx)
+	defer stopListening()
+	go a.store.ListenRoomEvents(listenCtx)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	go a.sweep(ctx)

@@ -51,6 +51,7 @@ const (
 	RoomTemplateApply     Route = "/rooms/:id/templates/apply"
 	RoomChecklist         Route = "/rooms/:id/checklist"
 	RoomComplete          Route = "/rooms/:id/complete"
+	RoomEvents            Route = "/rooms/:id/events"
 
 	// The admin console.
 	Admin                Route = "/admin"
