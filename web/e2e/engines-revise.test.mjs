@@ -8,9 +8,9 @@
 // every field went): "Replace with revised version…" moves every tag whose
 // field is still there onto it (within 2 pt), flags the one whose field went,
 // shows what changed (added words highlighted, faint arrows from where moved
-// tags were), and the pre-send check offers "Keep here" for the flagged tag.
-// One undo brings the old version back with every tag where it was; redo
-// places them again. Screenshots: issue42-revision-<engine>-<width>.png.
+// tags were), and the pre-send check's "Keep here" clears the flag. Undoing
+// that and then the revision brings the old version back with every tag
+// where it was; redo places them again. Screenshots: issue42-revision-<engine>-<width>.png.
 import { test, before, after, afterEach } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -69,6 +69,14 @@ async function stored(r) {
 
 /** Chooses the revised PDF in the document's revise form and sends it; resolves once the room shows what changed. */
 async function revise(page) {
+  // The menu item is whole in the documents column (it wraps rather than cut).
+  const cut = await page.eval(() => {
+    const s = document.querySelector("[data-document-revise] > summary");
+    const card = s.closest(".room-doc").getBoundingClientRect();
+    const r = s.getBoundingClientRect();
+    return r.right > card.right + 0.5 || s.scrollWidth > s.clientWidth + 1;
+  });
+  assert.ok(!cut, `${engine}: "Replace with revised version…" is cut`);
   await clickable(page, "[data-document-revise] > summary");
   await page.click("[data-document-revise] > summary");
   await page.waitForSelector("[data-document-revise] [data-revise-input]", { visible: true });
@@ -107,16 +115,27 @@ test("Replace with revised version…: tags follow their words, what changed is 
   const drawn = await page.eval(() => ({
     words: document.querySelectorAll(".revision-layer .revision-word").length,
     arrows: document.querySelectorAll(".revision-layer line[data-revision-arrow]").length + document.querySelectorAll(".revision-layer [data-revision-from]").length,
+    removed: [...document.querySelectorAll(".revision-layer [data-revision-removed]")].map((el) => [Number(el.dataset.revisionRemoved), el.textContent]),
   }));
   assert.ok(drawn.arrows >= 1, `${engine}: the moved tags are shown: ${JSON.stringify(drawn)}`);
+  // The removed clause: its words are counted on the page that took its page's text.
+  assert.ok(drawn.removed.some(([n, text]) => n > 0 && text === `${n} words removed from this page`), `${engine}: the removed words: ${JSON.stringify(drawn)}`);
   await page.eval(() => document.querySelector(".revision-layer line, .revision-layer [data-revision-from]")?.closest(".viewer-page").scrollIntoView({ block: "start" }));
   await page.screenshotAs(`issue42-revision-${engine}-1440.png`);
 
-  // The check lists the flagged tag with Keep here.
-  const rv = await srv.api("GET", `/api/v1/transactions/${r.transactionId}/review`);
-  assert.ok(rv.findings.some((f) => f.code === "tag_needs_look"), `${engine}: the review: ${JSON.stringify(rv.findings.map((f) => f.code))}`);
+  // The check lists the flagged tag; "Keep here" is the look it needs.
+  const codes = async () => (await srv.api("GET", `/api/v1/transactions/${r.transactionId}/review`)).findings.map((f) => f.code);
+  assert.ok((await codes()).includes("tag_needs_look"), `${engine}: the review: ${JSON.stringify(await codes())}`);
+  await page.request("GET", /\/checklist$/, () => page.click("[data-control='create-session']"));
+  await page.waitForSelector('#session-dialog [data-finding="tag_needs_look"] [data-fix="keep"]', { visible: true });
+  await page.request("PUT", /\/tags\//, () => page.click('#session-dialog [data-finding="tag_needs_look"] [data-fix="keep"]'));
+  await page.waitForSelector("#session-dialog", { hidden: true });
+  await eventually(async () => assert.ok(!(await codes()).includes("tag_needs_look"), `${engine}: still needs a look`));
 
-  // One undo: the old version, every tag where it was.
+  // Undo the look, then the revision: the old version, every tag where it was.
+  await page.waitFor(() => !window.markupRoomHistory.busy && window.markupRoomHistory.canUndo);
+  await page.request("PUT", /\/tags\//, () => page.click("[data-action='undo']"));
+  await page.waitFor(() => !window.markupRoomHistory.busy && window.markupRoomHistory.canUndo);
   await page.request("POST", /\/restore$/, () => page.click("[data-action='undo']"));
   await eventually(async () => {
     const back = await stored(r);

@@ -1,7 +1,8 @@
 // "What changed" after a revision (docs/revise.md): the answer of "Replace
 // with revised version…" carries the mapping's report as JSON
 // ([data-revision-report]); on each page of the revised document this draws the
-// words the new version added, highlighted, and for each tag that moved a
+// words the new version added, highlighted, how many words it lost (the
+// words of the old page whose text it took), and for each tag that moved a
 // faint arrow from where it was (its old box, when its old page became this
 // one) or a "from page N" mark (when it came from another page). Drawn in
 // shares of the page (zoom leaves them in place), never selectable; "Hide
@@ -25,13 +26,16 @@ export function showRevision(root, { signal } = {}) {
   const report = data.report || {};
   const doc = root.querySelector(`.viewer-doc[data-doc-position="${CSS.escape(String(data.document))}"]`);
   if (!doc) return;
-  // A new page whose text came from old page n: n's counterpart.
+  // A new page whose text came from old page n: n's counterpart; the words
+  // an old page lost are counted on the new page that took its text.
   const cameFrom = new Map((report.removed || []).map((p) => [p.page, p.counterpart]));
+  const lost = new Map();
+  for (const p of report.removed || []) if (p.counterpart) lost.set(p.counterpart, (lost.get(p.counterpart) || 0) + (p.words?.length || 0));
   for (const pageEl of doc.querySelectorAll(".viewer-page[data-page]")) {
     const n = Number(pageEl.dataset.page);
     const added = (report.added || []).find((p) => p.page === n)?.words || [];
     const moved = (report.tags || []).filter((p) => p.newPage === n && p.outcome === "moved");
-    if (added.length || moved.length) drawPage(pageEl, added, moved, cameFrom);
+    if (added.length || moved.length || lost.get(n)) drawPage(pageEl, added, moved, cameFrom, lost.get(n) || 0);
   }
   document.querySelector("[data-action='revision-hide']")?.addEventListener("click", () => {
     for (const el of root.querySelectorAll(".revision-layer")) el.remove();
@@ -39,8 +43,8 @@ export function showRevision(root, { signal } = {}) {
   }, { signal });
 }
 
-/** One page's layer: the added words, the moved tags' arrows and marks. */
-function drawPage(pageEl, added, moved, cameFrom) {
+/** One page's layer: the added words, the moved tags' arrows and marks, how many words it lost. */
+function drawPage(pageEl, added, moved, cameFrom, removed) {
   const box = parseBox(pageEl.dataset.box);
   const rotate = Number(pageEl.dataset.rotate) || 0;
   const at = (b) => pdfRectToScreen(box, rotate, 1, { x: b.x, y: b.y, width: b.width, height: b.height });
@@ -102,6 +106,13 @@ function drawPage(pageEl, added, moved, cameFrom) {
       mark.style.top = `${(100 * to.top) / h}%`;
       layer.append(mark);
     }
+  }
+  if (removed) {
+    const note = document.createElement("span");
+    note.className = "revision-removed";
+    note.dataset.revisionRemoved = String(removed);
+    note.textContent = t("editor.revision.removed", { count: removed });
+    layer.append(note);
   }
   layer.prepend(svg);
   const canvas = pageEl.querySelector(".viewer-page__canvas");
