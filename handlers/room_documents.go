@@ -60,7 +60,7 @@ func (h *roomHandler) addRoomDocument(c *gin.Context) error {
 	v := roomView(c.Request.Context(), h.assets, ws, h.clock.Now(), nil)
 	h.withTemplateOffers(c, ws, &v)
 	v.UploadDecrypted, v.UploadRepairs = staged.Decrypted(), staged.Repairs()
-	v.UploadTitle = added.Document.Title
+	v.UploadTitle, v.UploadDocumentID = added.Document.Title, added.Document.ID
 	l := i18n.From(c.Request.Context())
 	for _, p := range added.Problems {
 		v.UploadProblems = append(v.UploadProblems, templates.UploadProblemView{Page: p.Page, Text: p.Text, Detail: sayDetectProblem(l, p)})

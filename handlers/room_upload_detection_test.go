@@ -5,6 +5,7 @@ import (
 	"html"
 	"net/http"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -62,6 +63,23 @@ func suggestionsOnPage(t *testing.T, page string) [][]templates.SuggestionView {
 		var list []templates.SuggestionView
 		if err := json.Unmarshal([]byte(html.UnescapeString(m[1])), &list); err != nil {
 			t.Fatalf("data-suggested-fields: %v", err)
+		}
+		out = append(out, list)
+	}
+	return out
+}
+
+// textTagsAttr finds each document's data-text-tags on a room page.
+var textTagsAttr = regexp.MustCompile(`data-text-tags="([^"]*)"`)
+
+// textTagsOnPage reads every data-text-tags list of a room page, in document order.
+func textTagsOnPage(t *testing.T, page string) [][]templates.TextTagBox {
+	t.Helper()
+	var out [][]templates.TextTagBox
+	for _, m := range textTagsAttr.FindAllStringSubmatch(page, -1) {
+		var list []templates.TextTagBox
+		if err := json.Unmarshal([]byte(html.UnescapeString(m[1])), &list); err != nil {
+			t.Fatalf("data-text-tags: %v", err)
 		}
 		out = append(out, list)
 	}
@@ -135,6 +153,21 @@ func TestARoomUploadPlacesTagsAsTheAPIDoes(t *testing.T) {
 					if !strings.Contains(body, `data-tag-id="`+id+`"`) {
 						t.Fatalf("the room's answer does not draw the placed tag %s", id)
 					}
+				}
+				// The pages go to the new document, and know where it prints its text tags (covered under their tags).
+				if !strings.Contains(body, `data-uploaded-document="`+p.DocumentID+`"`) {
+					t.Fatal("the room's answer does not name the uploaded document for the viewer")
+				}
+				var boxes []templates.TextTagBox
+				for _, d := range found.Tags {
+					if d.Source == detect.SourceTextTag {
+						boxes = append(boxes, templates.TextTagBox{Page: d.Page, X: d.X, Y: d.Y, Width: d.Width, Height: d.Height})
+					}
+				}
+				if lists := textTagsOnPage(t, body); len(boxes) > 0 && (len(lists) == 0 || !reflect.DeepEqual(lists[len(lists)-1], boxes)) {
+					t.Fatalf("data-text-tags in the room: %+v, want %+v last", lists, boxes)
+				} else if len(boxes) == 0 && len(lists) > 0 {
+					t.Fatalf("data-text-tags %+v for a document without text tags", lists)
 				}
 				// Its suggested fields are offered as in the API's room.
 				got := suggestionsOnPage(t, body)

@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"encoding/hex"
+	"encoding/json"
 	"strconv"
 	"time"
 
@@ -71,6 +72,9 @@ func roomView(ctx context.Context, assets *static.Assets, ws *models.RoomWorkspa
 			d.Suggestions = suggestionViews(ws.Suggestions[d.Position])
 			roomEditURLs(r.ID, d, v.Can.AdvancedEdit)
 		}
+	}
+	for i := range v.Viewer.Documents {
+		v.Viewer.Documents[i].TextTags = textTagsJSON(ws.Uploads[v.Viewer.Documents[i].ID])
 	}
 	v.TagGroups = paletteGroups(l)
 	v.DateFormats = models.DateFormats()[:10]
@@ -179,6 +183,27 @@ func suggestionViews(list []models.RoomSuggestion) []templates.SuggestionView {
 		}
 	}
 	return out
+}
+
+// textTagsJSON is the data-text-tags of a document: where its upload
+// prints text tags, "" when nowhere (or unknown: its detection unread).
+func textTagsJSON(up *models.Document) string {
+	if up == nil {
+		return ""
+	}
+	found, err := up.TextTagBoxes()
+	if err != nil || len(found) == 0 { // an unreadable stored detection: nothing to cover
+		return ""
+	}
+	out := make([]templates.TextTagBox, len(found))
+	for i, t := range found {
+		out[i] = templates.TextTagBox{Page: t.Page, X: t.X, Y: t.Y, Width: t.Width, Height: t.Height}
+	}
+	data, err := json.Marshal(out)
+	if err != nil { // plain numbers: cannot fail
+		return ""
+	}
+	return string(data)
 }
 
 // roomSummary describes the session a completed room created.

@@ -138,8 +138,11 @@ func tagTypes() []templates.ViewerTagType {
 	out := make([]templates.ViewerTagType, len(types))
 	for i, tt := range types {
 		out[i] = templates.ViewerTagType{
-			Code: tt.Code, LabelID: tt.Key.Name, Group: tt.Group, Width: tt.DefaultWidth, Height: tt.DefaultHeight,
+			Code: tt.Code, LabelID: tt.Key.Name, ShortID: tt.Key.Name, Group: tt.Group, Width: tt.DefaultWidth, Height: tt.DefaultHeight,
 			Icon: tt.Icon, Date: tt.IsDate, Format: tt.DefaultFormat, State: tt.IsState,
+		}
+		if tt.Key.Short != "" {
+			out[i].ShortID = tt.Key.Short
 		}
 		if tt.IsDate {
 			out[i].WordsID = tt.Key.Words

@@ -173,3 +173,22 @@ func detectionFormat(stored string) int {
 	_ = json.Unmarshal([]byte(stored), &f)
 	return f.Format
 }
+
+// TextTagBoxes returns where d prints its text tags ("{{signature|1}}"): the
+// box of each text tag its stored detection placed a tag at (page, user-space
+// points), which the room's page view covers while a tag lies over it; none
+// when its detection was never computed. A tag sized by w=/h= has the box it
+// was given, from the words' corner.
+func (d *Document) TextTagBoxes() ([]detect.DetectedTag, error) {
+	found, err := d.storedDetection()
+	if err != nil || found == nil {
+		return nil, err
+	}
+	var out []detect.DetectedTag
+	for _, t := range found.Tags {
+		if t.Source == detect.SourceTextTag {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}

@@ -71,6 +71,9 @@ type RoomView struct {
 	// Revision, in the answer of a revision, is what it did: the room
 	// shows what changed (revisionView).
 	Revision *RevisionView
+	// UploadDocumentID, after an upload, is the document it added, which
+	// the viewer then shows (data-uploaded-document).
+	UploadDocumentID string
 	// ChecklistURL serves the "Create e-signature session" checklist; CompleteURL creates it.
 	ChecklistURL string
 	CompleteURL  string

@@ -40,10 +40,11 @@ type ViewerView struct {
 // its format and the format it starts with) or a state format.
 type ViewerTagType struct {
 	Code string `json:"code"`
-	// LabelID and WordsID are the catalog ids of Label and Words, which
-	// the view fills in the page's language (TagTypesJSON).
+	// LabelID, WordsID and ShortID are the catalog ids of Label, Words and
+	// Short, which the view fills in the page's language (TagTypesJSON).
 	LabelID string  `json:"-"`
 	WordsID string  `json:"-"`
+	ShortID string  `json:"-"`
 	Label   string  `json:"label"`
 	Group   string  `json:"group"`
 	Width   float64 `json:"width"`
@@ -53,6 +54,9 @@ type ViewerTagType struct {
 	Words   string  `json:"words,omitempty"`
 	Format  string  `json:"format,omitempty"`
 	State   bool    `json:"state,omitempty"`
+	// Short is what a tag too narrow for Label says of its type: a short
+	// word where the catalog has one, else Label.
+	Short string `json:"short"`
 }
 
 // ViewerDocument is one document of the viewer.
@@ -71,6 +75,20 @@ type ViewerDocument struct {
 	// document, which the view writes as JSON for the editor to draw
 	// (data-suggested-fields); none when the viewer is not editable.
 	Suggestions []SuggestionView
+	// TextTags is the JSON list of where the document prints its text tags
+	// (TextTagBox), for the editor to cover the words under the tags placed
+	// from them (data-text-tags); empty when there are none.
+	TextTags string
+}
+
+// TextTagBox is where a document prints one text tag, in PDF points (user
+// space), as the editor reads it from data-text-tags.
+type TextTagBox struct {
+	Page   int     `json:"page"`
+	X      float64 `json:"x"`
+	Y      float64 `json:"y"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
 }
 
 // SuggestionView is one suggested field as the editor reads it from
@@ -184,6 +202,7 @@ func TagTypesJSON(ctx context.Context, types []ViewerTagType) string {
 	for i, tt := range types {
 		out[i] = tt
 		out[i].Label = t(ctx, tt.LabelID)
+		out[i].Short = t(ctx, tt.ShortID)
 		if tt.WordsID != "" {
 			out[i].Words = t(ctx, tt.WordsID)
 		}

@@ -46,10 +46,13 @@ const DefaultDateFormat = "MM/DD/YYYY"
 // (web/i18n/locales, docs/i18n.md): the ids of its name, of the one line the
 // palette says of it (what the signer does with such a tag, so "Sign here"
 // and "Signature" are told apart before they are placed) and, for a date
-// type, of what its tag holds ("Date signed · MM/DD/YYYY"). Ids are written
-// whole, so the catalog's tests find each; the words are only there.
+// type, of what its tag holds ("Date signed · MM/DD/YYYY"), and, for a type
+// whose name is long for its small default size, of a short word a tag too
+// narrow for the name says instead ("Init."; issue 40: a small tag showed
+// only an icon). Ids are written whole, so the catalog's tests find each; the
+// words are only there.
 type Key struct {
-	Name, Description, Words string
+	Name, Description, Words, Short string
 }
 
 // Type is one tag type and what the room knows of it.
@@ -98,9 +101,9 @@ func All() []Type {
 			Icon: "signature"},
 		{Code: SignHere, Key: Key{Name: "tagtype.sign_here", Description: "tagtype.sign_here.description"}, Group: GroupSigner, DefaultWidth: 120, DefaultHeight: 30,
 			Icon: "sign-here"},
-		{Code: Initials, Key: Key{Name: "tagtype.initials", Description: "tagtype.initials.description"}, Group: GroupSigner, DefaultWidth: 60, DefaultHeight: 30,
+		{Code: Initials, Key: Key{Name: "tagtype.initials", Description: "tagtype.initials.description", Short: "tagtype.initials.short"}, Group: GroupSigner, DefaultWidth: 60, DefaultHeight: 30,
 			Icon: "initials"},
-		{Code: InitialHere, Key: Key{Name: "tagtype.initial_here", Description: "tagtype.initial_here.description"}, Group: GroupSigner, DefaultWidth: 72, DefaultHeight: 30,
+		{Code: InitialHere, Key: Key{Name: "tagtype.initial_here", Description: "tagtype.initial_here.description", Short: "tagtype.initial_here.short"}, Group: GroupSigner, DefaultWidth: 72, DefaultHeight: 30,
 			Icon: "initial-here"},
 		date(Type{Code: Date, Key: Key{Name: "tagtype.date", Description: "tagtype.date.description", Words: "tagtype.date.words"}, Group: GroupSigner, DefaultWidth: 96, DefaultHeight: 20,
 			Icon: "date"}),
@@ -118,7 +121,7 @@ func All() []Type {
 			Icon: "session"},
 		{Code: CommissionID, Key: Key{Name: "tagtype.commission_id", Description: "tagtype.commission_id.description"}, Group: GroupNotary, DefaultWidth: 120, DefaultHeight: 20,
 			Icon: "commission"},
-		date(Type{Code: CommissionExpiration, Key: Key{Name: "tagtype.commission_expiration", Description: "tagtype.commission_expiration.description", Words: "tagtype.commission_expiration"}, Group: GroupNotary, DefaultWidth: 120, DefaultHeight: 20,
+		date(Type{Code: CommissionExpiration, Key: Key{Name: "tagtype.commission_expiration", Description: "tagtype.commission_expiration.description", Words: "tagtype.commission_expiration", Short: "tagtype.commission_expiration.short"}, Group: GroupNotary, DefaultWidth: 120, DefaultHeight: 20,
 			Icon: "expiration"}),
 		{Code: CommissionStamp, Key: Key{Name: "tagtype.commission_stamp", Description: "tagtype.commission_stamp.description"}, Group: GroupNotary, DefaultWidth: 180, DefaultHeight: 72,
 			Icon: "stamp"},

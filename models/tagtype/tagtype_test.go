@@ -88,7 +88,7 @@ func TestCatalogWordsAreInTheMessageCatalogs(t *testing.T) {
 	for _, lang := range i18n.Languages {
 		names := map[string]string{}
 		for _, tt := range All() {
-			for _, id := range []string{tt.Key.Name, tt.Key.Description, tt.Key.Words} {
+			for _, id := range []string{tt.Key.Name, tt.Key.Description, tt.Key.Words, tt.Key.Short} {
 				if _, ok := cats[lang.Tag][id]; id != "" && !ok {
 					t.Errorf("%s: %s has no message %q", lang.Tag, tt.Code, id)
 				}

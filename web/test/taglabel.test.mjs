@@ -17,9 +17,13 @@ test("labelMode: icon, name and initials when they fit; icon and initials when n
   assert.equal(labelMode({ ...base, width: full }), "full");
   assert.equal(labelMode({ ...base, width: full - 1 }), "text", "the words before the icon");
   assert.equal(labelMode({ ...base, width: full - PARTS.icon - PARTS.gap }), "text");
-  assert.equal(labelMode({ ...base, width: full - PARTS.icon - PARTS.gap - 1 }), "compact");
+  // Too narrow for the words beside the initials: the words alone (the colour says whose), before any icon.
+  assert.equal(labelMode({ ...base, width: full - PARTS.icon - PARTS.gap - 1 }), "name");
+  assert.equal(labelMode({ ...base, width: PARTS.pad + 50 }), "name");
+  assert.equal(labelMode({ ...base, width: PARTS.pad + 49 }), "compact");
   assert.equal(labelMode({ ...base, width: PARTS.pad + PARTS.icon + PARTS.gap + 20 }), "compact");
   assert.equal(labelMode({ ...base, width: PARTS.pad + PARTS.icon + PARTS.gap + 19 }), "mini");
+  assert.equal(labelMode({ textWidth: 0, initialsWidth: 20, width: PARTS.pad + 5 }), "mini", "no words: never named by nothing");
   // A required marker needs its room too.
   assert.equal(labelMode({ ...base, width: full, required: true }), "text");
   // Unassigned: no initials to keep.
@@ -32,9 +36,13 @@ test("tagText: a date tag says what it holds and its format (default MM/DD/YYYY)
   assert.equal(tagText({ type: "DATETEMPLATE", label: "Date", dateFormat: "full" }, types), "Date signed · full date");
   assert.equal(tagText({ type: "COMMISSIONEXPIRATIONTEMPLATE", label: "Commission expiration", dateFormat: "DD/MM/YY" }, types), "Commission expiration · DD/MM/YY");
   assert.equal(tagText({ type: "INITIALSTEMPLATE", label: "Initials" }, types), "Initials");
-  // A narrow tag falls back to the format alone, still no date.
-  assert.deepEqual(tagTexts({ type: "DATETEMPLATE", label: "Date", dateFormat: "DD/MM/YYYY" }, types), ["Date signed · DD/MM/YYYY", "DD/MM/YYYY"]);
+  // A narrow tag falls back to the format alone, then to its type's short word, still no date.
+  assert.deepEqual(tagTexts({ type: "DATETEMPLATE", label: "Date", dateFormat: "DD/MM/YYYY" }, types), ["Date signed · DD/MM/YYYY", "DD/MM/YYYY", "Date"]);
+  assert.deepEqual(tagTexts({ type: "COMMISSIONEXPIRATIONTEMPLATE", label: "Commission expiration" }, types), ["Commission expiration · MM/DD/YYYY", "MM/DD/YYYY", "Expires"]);
   assert.deepEqual(tagTexts({ type: "SIGNATURETEMPLATE", label: "Signature" }, types), ["Signature"]);
+  // A long name has a short word in the catalog for a small tag (issue 40: "Initials" showed as an icon and "*").
+  assert.deepEqual(tagTexts({ type: "INITIALSTEMPLATE", label: "Initials" }, types), ["Initials", "Init."]);
+  assert.deepEqual(tagTexts({ type: "INITIALHERETAGTEMPLATEANNOTATION", label: "Initial here" }, types), ["Initial here", "Initial"]);
   for (const f of ["", "MM/DD/YYYY", "DD/MM/YYYY", "MM/DD/YY", "DD/MM/YY", "MMMM do, yyyy", "full", "MMMM", "do", "yyyy", "YYYY", "MMMM do"]) {
     for (const text of tagTexts({ type: "DATETEMPLATE", label: "Date", dateFormat: f }, types)) assert.doesNotMatch(text, /\d/, `${f}: "${text}" reads as a fixed date`);
   }

@@ -28,6 +28,7 @@ import { createSession, PAGE_EDIT_EVENT, REMOVAL_EVENT, TAGS_PLACED_EVENT } from
 import { createSheets } from "./sheets.mjs";
 import { createSuggestions } from "./suggestions.mjs";
 import { createTemplates } from "./templates.mjs";
+import { watchTextCovers } from "./textcovers.mjs";
 import { commandFor } from "./shortcuts.mjs";
 import { readTagTypes, watchTagLabels } from "./taglabel.mjs";
 import { createThumbnails } from "./thumbs.mjs";
@@ -72,12 +73,17 @@ async function start(prev) {
   const viewer = new Viewer(root, root, bus, pdfjs, pdfWorker);
   window.markupRoomViewer = viewer; // for the browser tests and the console
   watchTagLabels(root, { signal }); // icon, name or date preview, initials, required marker: as much as fits
+  watchTextCovers({ viewerRoot: root, viewer, signal }); // a text tag's words hidden under its tag (never in the PDF)
   createFieldList(document.querySelector("[data-field-list]"), root, { signal });
   if (prev) {
     if (!prev.fit) viewer.setZoom(prev.zoom);
     root.scrollTop = prev.scrollTop;
     root.scrollLeft = prev.scrollLeft;
   }
+  // An upload's answer: the pages show the document it added, not the one shown before (issue 40).
+  const uploaded = document.querySelector("[data-uploaded-document]")?.dataset.uploadedDocument;
+  const first = uploaded ? viewer.pages.findIndex((p) => p.el.dataset.documentId === uploaded) : -1;
+  if (first >= 0) viewer.goToPage(first + 1);
   bus.on("rendered", () => {
     if (!performance.getEntriesByName("markuproom:first-page").length) performance.mark("markuproom:first-page");
   });

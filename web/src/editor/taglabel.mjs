@@ -1,9 +1,11 @@
 // What a tag on a page says, at every zoom: its type's icon, its type name
 // (a date tag: what it will hold and in which format, "Date signed ·
-// MM/DD/YYYY", or the format alone when that is too long) and its signer's
-// initials when they fit; without the icon when only that is too much; the
-// icon and the initials when the words do not fit; the initials alone on the
-// smallest — never a cut word ("I…"). A required tag carries a marker. What
+// MM/DD/YYYY", or the format alone when that is too long, or its type's short
+// word, "Date", "Init.") and its signer's initials when they fit; without the
+// icon when only that is too much; the words without the initials (the colour
+// says whose) when the words would not fit beside them; the icon and the
+// initials when no words fit; the initials alone on the smallest — never a cut
+// word ("I…"). A required tag carries a marker. What
 // it knows of each tag type it reads from the viewer's data-tag-types
 // (readTagTypes). The pure parts (labelMode, tagText, readTagTypes) are
 // node-tested; watchTagLabels keeps the tags of a viewer decorated as they
@@ -44,18 +46,24 @@ export const PARTS = { pad: 8, gap: 4, icon: 12, marker: 7 };
 /**
  * Which parts fit a tag width pixels wide: "full" (icon, text, initials),
  * "text" (text and initials: the words matter more than the icon, say a
- * date's preview), "compact" (icon and initials) or "mini" (the initials, or
- * the icon when unassigned). textWidth and initialsWidth are the measured
- * widths (0: none).
+ * date's preview), "name" (the text alone: what the tag is matters more than
+ * whose it is, which its colour says), "compact" (icon and initials) or
+ * "mini" (the initials, or the icon when unassigned). textWidth and
+ * initialsWidth are the measured widths (0: none).
  */
 export function labelMode({ width, textWidth, initialsWidth = 0, required = false, parts = PARTS }) {
   const { pad, gap, icon, marker } = parts;
-  const extra = (initialsWidth ? gap + initialsWidth : 0) + (required ? gap + marker : 0);
+  const req = required ? gap + marker : 0;
+  const extra = (initialsWidth ? gap + initialsWidth : 0) + req;
   if (pad + icon + gap + textWidth + extra <= width) return "full";
   if (pad + textWidth + extra <= width) return "text";
+  if (textWidth && pad + textWidth + req <= width) return "name";
   if (pad + icon + extra <= width) return "compact";
   return "mini";
 }
+
+/** The font a tag's words are drawn in (editor.css .tag__type), for measuring them. */
+export const TEXT_FONT = "italic 500 11px";
 
 /** A date format as a tag names it: its token, as the properties panel lists it ("full" says more); none: the type's defaultFormat. */
 export function formatName(format, defaultFormat) {
@@ -72,9 +80,10 @@ export function formatName(format, defaultFormat) {
  */
 export function tagTexts({ type, label, dateFormat = "" }, types) {
   const t = types.get(type);
-  if (!t?.date) return [label];
+  const short = t?.short && t.short !== label ? [t.short] : [];
+  if (!t?.date) return [label, ...short];
   const name = formatName(dateFormat, t.format);
-  return [`${t.words || label} · ${name}`, name];
+  return [`${t.words || label} · ${name}`, name, t.short || label];
 }
 
 /** The words on a tag with room for them all (tagTexts' first). */
@@ -134,12 +143,14 @@ export function watchTagLabels(root, { iconsURL = root.dataset.tagIcons || "", t
     family ||= getComputedStyle(tag).fontFamily || "sans-serif";
     const initials = tag.querySelector(".tag__signer")?.textContent.trim() || "";
     const initialsWidth = initials ? measure(initials, `600 10px ${family}`) + 8 : 0;
-    // The longest words that fit whole; when none does, the shortest (hidden by the mode).
-    let words, mode;
-    for (words of texts) {
-      mode = labelMode({ width, textWidth: measure(words, `600 11px ${family}`), initialsWidth, required });
-      if (mode === "full" || mode === "text") break;
-    }
+    // The longest words that fit whole beside the initials; else the longest that fit alone;
+    // when none does, the shortest (hidden by the mode).
+    const modes = texts.map((w) => labelMode({ width, textWidth: measure(w, `${TEXT_FONT} ${family}`), initialsWidth, required }));
+    let at = modes.findIndex((m) => m === "full" || m === "text");
+    if (at < 0) at = modes.indexOf("name");
+    if (at < 0) at = texts.length - 1;
+    const words = texts[at];
+    const mode = modes[at];
     if (text.textContent !== words) text.textContent = words;
     if (tag.dataset.label !== mode) tag.dataset.label = mode;
     // What a cut-down tag no longer says is its tooltip.

@@ -29,12 +29,12 @@ export class PageView {
     this.task = null;
   }
 
-  /** Sizes the page element for scale (CSS pixels per point) and places its tags and suggested fields. */
+  /** Sizes the page element for scale (CSS pixels per point) and places its tags, suggested fields and text tags' covers. */
   layout(scale) {
     this.scale = scale;
     this.el.style.width = `${this.size.width * scale}px`;
     this.el.style.height = `${this.size.height * scale}px`;
-    for (const tag of this.el.querySelectorAll(".tag, .suggestion")) this.placeTag(tag);
+    for (const tag of this.el.querySelectorAll(".tag, .suggestion, .text-cover")) this.placeTag(tag);
   }
 
   /** Positions one tag element from its PDF rectangle (data-x/y/w/h). */
