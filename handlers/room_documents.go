@@ -52,6 +52,20 @@ func (h *roomHandler) addRoomDocument(c *gin.Context) error {
 		}
 	}
 	// The room as afterRoomChange renders it, with what the upload did.
+	return h.renderRoomWith(c, id, func(v *templates.RoomView) {
+		v.UploadDecrypted, v.UploadRepairs = staged.Decrypted(), staged.Repairs()
+		v.UploadTitle, v.UploadDocumentID = added.Document.Title, added.Document.ID
+		l := i18n.From(c.Request.Context())
+		for _, p := range added.Problems {
+			v.UploadProblems = append(v.UploadProblems, templates.UploadProblemView{Page: p.Page, Text: p.Text, Detail: sayDetectProblem(l, p)})
+		}
+	})
+}
+
+// renderRoomWith answers an htmx room change with the room as
+// afterRoomChange renders it, and what the change did (with sets it on the
+// view model).
+func (h *roomHandler) renderRoomWith(c *gin.Context, id string, with func(v *templates.RoomView)) error {
 	addVary(c, "HX-Request")
 	ws, err := h.rooms.RoomWorkspace(c.Request.Context(), id)
 	if err != nil {
@@ -59,12 +73,7 @@ func (h *roomHandler) addRoomDocument(c *gin.Context) error {
 	}
 	v := roomView(c.Request.Context(), h.assets, ws, h.clock.Now(), nil)
 	h.withTemplateOffers(c, ws, &v)
-	v.UploadDecrypted, v.UploadRepairs = staged.Decrypted(), staged.Repairs()
-	v.UploadTitle, v.UploadDocumentID = added.Document.Title, added.Document.ID
-	l := i18n.From(c.Request.Context())
-	for _, p := range added.Problems {
-		v.UploadProblems = append(v.UploadProblems, templates.UploadProblemView{Page: p.Page, Text: p.Text, Detail: sayDetectProblem(l, p)})
-	}
+	with(&v)
 	h.renderRoomView(c, http.StatusOK, v)
 	return nil
 }

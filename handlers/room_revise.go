@@ -3,7 +3,6 @@ package handlers
 import (
 	"encoding/json"
 	"mime"
-	"net/http"
 	"strconv"
 
 	"github.com/gin-gonic/gin"
@@ -52,16 +51,9 @@ func (h *roomHandler) reviseRoomDocument(c *gin.Context) error {
 	if b, err := json.Marshal(pageEditTrigger{Edit: &out.Edit}); err == nil {
 		c.Header("HX-Trigger", string(b))
 	}
-	addVary(c, "HX-Request")
-	ws, err := h.rooms.RoomWorkspace(c.Request.Context(), id)
-	if err != nil {
-		return err
-	}
-	v := roomView(c.Request.Context(), h.assets, ws, h.clock.Now(), nil)
-	h.withTemplateOffers(c, ws, &v)
-	v.Revision = &templates.RevisionView{Document: pos, Report: out.Report}
-	h.renderRoomView(c, http.StatusOK, v)
-	return nil
+	return h.renderRoomWith(c, id, func(v *templates.RoomView) {
+		v.Revision = &templates.RevisionView{Document: pos, Report: out.Report}
+	})
 }
 
 // revisedUpload is reviseRoomDocument's multipart path: the file staged
