@@ -75,6 +75,23 @@ func (s *Store) keptTags(ctx context.Context, txID string, sum *PageDeletedSumma
 	return s.keptRow(ctx, txID, sum.FromDocumentID, sum.Page, sum.TagsKept)
 }
 
+// undoneTags reads the tags an undo of the edit undone brings back: a
+// deleted page's, or every tag of a revised document as it was before (a
+// revision recorded before its tags were kept cannot be undone: 422, as a
+// document changed since).
+func (s *Store) undoneTags(ctx context.Context, txID string, undone HistorySummary, title string) ([]DeletedTag, error) {
+	switch sum := undone.(type) {
+	case PageDeletedSummary:
+		return s.keptTags(ctx, txID, &sum)
+	case RevisedSummary:
+		if sum.TagsKept == "" {
+			return nil, errDocumentChanged(title)
+		}
+		return s.keptRow(ctx, txID, sum.FromDocumentID, 0, sum.TagsKept)
+	}
+	return nil, nil
+}
+
 // keptRow reads the tags keepTags stored for page of document version
 // documentID under digest (page 0: a revision's, every page).
 func (s *Store) keptRow(ctx context.Context, txID, documentID string, page int, digest string) ([]DeletedTag, error) {
@@ -146,19 +163,9 @@ func (s *Store) RestoreRoomDocument(ctx context.Context, roomID string, docPos i
 	if back == nil {
 		return nil, ErrNotFound
 	}
-	var kept []DeletedTag
-	switch sum := undone.(type) {
-	case PageDeletedSummary:
-		if kept, err = s.keptTags(ctx, room.TransactionID, &sum); err != nil {
-			return nil, err
-		}
-	case RevisedSummary:
-		if sum.TagsKept == "" { // a revision recorded before its tags were kept
-			return nil, errDocumentChanged(doc.row.Title)
-		}
-		if kept, err = s.keptRow(ctx, room.TransactionID, sum.FromDocumentID, 0, sum.TagsKept); err != nil {
-			return nil, err
-		}
+	kept, err := s.undoneTags(ctx, room.TransactionID, undone, doc.row.Title)
+	if err != nil {
+		return nil, err
 	}
 	var result *PageEdit
 	err = s.inTx(ctx, func(tx *Store) error {
