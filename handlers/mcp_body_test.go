@@ -69,7 +69,9 @@ func (s *server) postMCPStream(token string, body *paddedMessage, declared bool)
 }
 
 func TestMCPReadsOnlyTheBodyItsMethodNeeds(t *testing.T) {
-	t.Parallel()
+	// Not parallel: the bound is on the process's allocations
+	// (runtime.MemStats), which the package's parallel tests would add to;
+	// a test without t.Parallel runs before them, alone.
 	const (
 		megabyte = 1 << 20
 		// The most a refused message may cost: the first megabyte read,
