@@ -14,3 +14,25 @@ export function el(tag, className, text) {
 export function findTag(id) {
   return id ? document.querySelector(`.tag[data-tag-id="${CSS.escape(id)}"]`) : null;
 }
+
+/**
+ * Calls render once a frame after the tags under root were added, removed,
+ * moved or resized (a MutationObserver on their places), until signal aborts.
+ */
+export function onTagsChanged(root, render, signal) {
+  let frame = 0;
+  const observer = new MutationObserver((records) => {
+    const relevant = records.some((r) =>
+      r.type === "attributes" ? r.target.classList?.contains("tag") : [...r.addedNodes, ...r.removedNodes].some((n) => n instanceof Element && (n.classList.contains("tag") || n.querySelector?.(".tag"))),
+    );
+    if (relevant) frame ||= requestAnimationFrame(() => {
+      frame = 0;
+      render();
+    });
+  });
+  observer.observe(root, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-x", "data-y", "data-w", "data-h", "data-tag-page"] });
+  signal?.addEventListener("abort", () => {
+    observer.disconnect();
+    cancelAnimationFrame(frame);
+  });
+}

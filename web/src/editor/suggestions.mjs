@@ -7,7 +7,7 @@
 // suggestion hides it, so an undone accept offers it again. Dismissing is
 // stored for the room (POST data-suggestions-url) and is one undo step too.
 // covers, parseSuggestions and suggestionName are pure and node-tested.
-import { el as h } from "./dom.mjs";
+import { el as h, onTagsChanged } from "./dom.mjs";
 import { createGroup } from "./groups.mjs";
 import { reveal } from "./reveal.mjs";
 import { readTagTypes, typeIcon } from "./taglabel.mjs";
@@ -348,17 +348,8 @@ export function createSuggestions({ viewerRoot, listRoot, editor, viewer, histor
   }, { signal });
   document.addEventListener("keydown", (e) => e.key === "Escape" && close(null), { signal });
 
-  const observer = new MutationObserver((records) => {
-    const relevant = records.some((r) =>
-      r.type === "attributes" ? r.target.classList?.contains("tag") : [...r.addedNodes, ...r.removedNodes].some((n) => n instanceof Element && (n.classList.contains("tag") || n.querySelector?.(".tag"))),
-    );
-    if (relevant) queue();
-  });
-  observer.observe(viewerRoot, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-x", "data-y", "data-w", "data-h", "data-tag-page"] });
-  signal?.addEventListener("abort", () => {
-    observer.disconnect();
-    cancelAnimationFrame(frame);
-  });
+  onTagsChanged(viewerRoot, render, signal);
+  signal?.addEventListener("abort", () => cancelAnimationFrame(frame));
   render();
   return self;
 }

@@ -6,7 +6,7 @@
 // seen. The boxes come from the server's detection of each document
 // (data-text-tags, handlers' textTagsJSON). parseTextTags is pure and
 // node-tested; covers is suggestions.mjs's rule.
-import { el as h } from "./dom.mjs";
+import { el as h, onTagsChanged } from "./dom.mjs";
 import { covers } from "./suggestions.mjs";
 import { tagRect } from "./viewer.mjs";
 
@@ -61,23 +61,7 @@ export function watchTextCovers({ viewerRoot, viewer, signal }) {
     }
   };
 
-  let frame = 0;
-  const queue = () => {
-    frame ||= requestAnimationFrame(() => {
-      frame = 0;
-      render();
-    });
-  };
-  const observer = new MutationObserver((records) => {
-    const relevant = records.some((r) =>
-      r.type === "attributes" ? r.target.classList?.contains("tag") : [...r.addedNodes, ...r.removedNodes].some((n) => n instanceof Element && (n.classList.contains("tag") || n.querySelector?.(".tag"))),
-    );
-    if (relevant) queue();
-  });
-  observer.observe(viewerRoot, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-x", "data-y", "data-w", "data-h", "data-tag-page"] });
-  signal?.addEventListener("abort", () => {
-    observer.disconnect();
-    cancelAnimationFrame(frame);
-  });
+
+  onTagsChanged(viewerRoot, render, signal);
   render();
 }
