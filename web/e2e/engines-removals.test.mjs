@@ -285,6 +285,8 @@ test("the confirm dialog on a phone (390×844): the documents sheet's Remove ask
   await trapConfirm(page);
   await page.click('[data-sheet-open="documents"]');
   await page.waitFor(() => document.querySelector("[data-room-layout]").dataset.openSheet === "documents");
+  // The second document's card is below the first's pages: the sheet scrolls to it, as a thumb would.
+  await page.eval((sel) => document.querySelector(sel).scrollIntoView({ block: "center" }), docRemove(1));
   await clickable(page, docRemove(1), `${engine}: the documents sheet slid in`);
   await page.click(docRemove(1));
   const asked = await dialogState(page);
