@@ -77,10 +77,12 @@ test-browser: e2e-bin
 	@for e in firefox webkit; do $(MAKE) --no-print-directory engines-pass ENGINE=$$e $(if $(TEST_DATABASE_URL),E2E_POSTGRES_URL="$$TEST_DATABASE_URL") || exit 1; done
 
 # E2E_PG_FILES: the Chromium suite's files that run on PostgreSQL when TEST_DATABASE_URL is set (see
-# test-browser): not engines*.test.mjs (Firefox and WebKit run them on PostgreSQL, Chromium on SQLite),
+# test-browser): not engines*.test.mjs (Firefox and WebKit run them on PostgreSQL, Chromium on SQLite)
+# but engines-live.test.mjs (two server processes on one database: PostgreSQL on every engine),
 # nor i18n.test.mjs, a11y.test.mjs and glance.test.mjs (the words, axe and screenshots of pages whose
 # storage the other files cover); E2E_SQLITE_FILES: the rest
-E2E_PG_FILES = $(filter-out web/e2e/engines%.test.mjs web/e2e/i18n.test.mjs web/e2e/a11y.test.mjs web/e2e/glance.test.mjs,$(wildcard web/e2e/*.test.mjs))
+E2E_PG_FILES = $(filter-out web/e2e/engines%.test.mjs web/e2e/i18n.test.mjs web/e2e/a11y.test.mjs web/e2e/glance.test.mjs,$(wildcard web/e2e/*.test.mjs)) \
+  web/e2e/engines-live.test.mjs
 E2E_SQLITE_FILES = $(filter-out $(E2E_PG_FILES),$(wildcard web/e2e/*.test.mjs))
 
 # E2E_BIN: the server binary the browser tests start (web/e2e/lib/server.mjs reads E2E_SERVER_BIN; without

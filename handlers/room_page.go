@@ -105,6 +105,9 @@ func carrySession(c *gin.Context, p *templates.Page, v *templates.RoomView) {
 		v.Viewer.Documents[i].ContentURL = withSession(v.Viewer.Documents[i].ContentURL, session)
 	}
 	v.CompleteURL = withCarried(c, v.CompleteURL)
+	if v.EventsURL != "" {
+		v.EventsURL = withSession(v.EventsURL, session)
+	}
 	if v.OpenChecklist != nil {
 		v.OpenChecklist.CompleteURL = withCarried(c, v.OpenChecklist.CompleteURL)
 	}

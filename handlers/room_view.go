@@ -55,6 +55,9 @@ func roomView(ctx context.Context, assets *static.Assets, ws *models.RoomWorkspa
 	}
 	if readOnly {
 		v.Can = templates.RoomControls{}
+	} else {
+		// The stream starts after the last event this markup shows (docs/live.md).
+		v.EventsURL, v.EventSeq = route.RoomEvents.Path(r.ID)+"?lastEventId="+strconv.FormatInt(r.EventSeq, 10), r.EventSeq
 	}
 	if len(t.Documents) > 0 && len(t.Participants) > 0 {
 		v.PreviewScript, v.PreviewStyle = assets.URL("js/preview.js"), assets.URL("css/preview.css")

@@ -92,6 +92,12 @@ type RoomView struct {
 	// events are posted to (data-embed-origin); empty for a room that is
 	// never framed.
 	EmbedOrigin string
+	// EventsURL is the room's event stream (an open room's only; with an
+	// embedded room's session), which the editor follows to draw what other
+	// windows change (web/src/editor/live.mjs, docs/live.md); EventSeq is
+	// the number of the room's last event this markup shows.
+	EventsURL string
+	EventSeq  int64
 	// EmbedEvent is an event the page posts to its host once when it loads
 	// ("completed" right after the e-signature session was created).
 	EmbedEvent string

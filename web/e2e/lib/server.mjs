@@ -61,12 +61,20 @@ function serverBinary() {
   return bin;
 }
 
-/** Starts the server (serverBinary); resolves with {base, token, senderId, roomURL, stop()}. */
+/**
+ * Starts the server (serverBinary); resolves with {base, token, senderId,
+ * roomURL, databaseURL, dataDir, stop()}. extraEnv.DATABASE_URL set: no
+ * fresh database, that one (a second instance of a first's, with its
+ * MARKUPROOM_DATA_DIR).
+ */
 export async function startServer(extraEnv = {}) {
-  const pg = freshPostgres();
+  // A second instance on another's database names it (DATABASE_URL: the first's databaseURL).
+  const pg = extraEnv.DATABASE_URL ? null : freshPostgres();
   // Demo data is off by default once DATABASE_URL is set: these tests use it.
   if (pg) extraEnv = { DATABASE_URL: pg.url, MARKUPROOM_DEMO: "true", ...extraEnv };
-  const dataDir = mkdtempSync(join(tmpdir(), "markuproom-e2e-"));
+  // A second instance shares the first's files too (extraEnv.MARKUPROOM_DATA_DIR: the first's dataDir), and leaves them.
+  const ownDir = !extraEnv.MARKUPROOM_DATA_DIR;
+  const dataDir = extraEnv.MARKUPROOM_DATA_DIR || mkdtempSync(join(tmpdir(), "markuproom-e2e-"));
   const bin = serverBinary();
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -110,6 +118,10 @@ export async function startServer(extraEnv = {}) {
   };
   return {
     base, token, senderId, roomURL, adminEmail, adminPassword, orgId, output: () => out,
+    /** The PostgreSQL database this server uses (null on SQLite): another instance started on it shares its data. */
+    databaseURL: pg?.url || null,
+    /** The server's data directory (uploaded files). */
+    dataDir,
     /** The environment that names the server's database, for a command that opens it too (cmd/auditseed). */
     dbEnv: extraEnv.DATABASE_URL ? { DATABASE_URL: extraEnv.DATABASE_URL } : { MARKUPROOM_DATA_DIR: dataDir },
     /** Runs an operator command of the same server (same data); resolves with its standard output. */
@@ -131,7 +143,7 @@ export async function startServer(extraEnv = {}) {
     transaction: (id) => call("GET", `/api/v1/transactions/${id}`),
     stop: () => {
       proc.kill("SIGTERM");
-      rmSync(dataDir, { recursive: true, force: true });
+      if (ownDir) rmSync(dataDir, { recursive: true, force: true });
       if (pg) proc.once("exit", pg.drop);
     },
   };

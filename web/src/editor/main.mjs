@@ -12,6 +12,7 @@ import { createBus, listenUntil } from "./bus.mjs";
 import { createEmbed } from "./embed.mjs";
 import { wireChecklistLinks } from "./checklistlinks.mjs";
 import { createCopyToPages } from "./copypages.mjs";
+import { findTag } from "./dom.mjs";
 import { watchCounts } from "./counts.mjs";
 import { TagEditor } from "./editor.mjs";
 import { createFieldList } from "./fieldlist.mjs";
@@ -23,6 +24,7 @@ import { watchStuck } from "./reveal.mjs";
 import { createPalette, createSignerPicker } from "./palette.mjs";
 import { createProperties } from "./properties.mjs";
 import { connect } from "./server.mjs";
+import { followRoom } from "./live.mjs";
 import { showRevision } from "./revision.mjs";
 import { createSession, PAGE_EDIT_EVENT, REMOVAL_EVENT, TAGS_PLACED_EVENT } from "./session.mjs";
 import { createSheets } from "./sheets.mjs";
@@ -117,7 +119,11 @@ async function start(prev) {
     viewer.destroy();
   };
   wireChecklistLinks(signal, state);
-  state.snapshot = () => ({ zoom: viewer.zoom, fit: viewer.fit, scrollTop: root.scrollTop, scrollLeft: root.scrollLeft, sheet: state.sheets?.open });
+  state.snapshot = () => ({
+    zoom: viewer.zoom, fit: viewer.fit, scrollTop: root.scrollTop, scrollLeft: root.scrollLeft, sheet: state.sheets?.open,
+    armed: state.palette?.armed || "", selected: state.editor ? [...state.editor.ids] : [], primary: state.editor?.selectedId || "",
+    focused: document.activeElement?.closest?.(".tag[data-tag-id]")?.dataset.tagId || "",
+  });
   if (!("editable" in root.dataset)) {
     state.sheets = createSheets({ editor: null, palette: null, bus, viewer, signal });
     state.sheets?.reopen(prev?.sheet);
@@ -154,7 +160,20 @@ async function start(prev) {
   on(document.querySelector('[data-action="undo"]'), "click", () => undoRedo("undo"));
   on(document.querySelector('[data-action="redo"]'), "click", () => undoRedo("redo"));
   Object.assign(state, { editor, palette, history, undoRedo });
+  if (prev?.keepHands) keepHands(prev, editor, palette);
   return state;
+}
+
+/**
+ * After another window's change read the room again (live.mjs): what the
+ * user held stays held — the tag type picked in the palette, the selected
+ * tags that are still there, the focused tag.
+ */
+function keepHands(prev, editor, palette) {
+  if (prev.armed) palette.arm(prev.armed);
+  const there = prev.selected.filter((id) => findTag(id));
+  if (there.length) editor.setSelection(there, there.includes(prev.primary) ? prev.primary : there[there.length - 1]);
+  if (prev.focused) findTag(prev.focused)?.focus({ preventScroll: true });
 }
 
 /** The toolbar's Undo and Redo buttons follow the history (they are new elements after each rebuild). */
@@ -238,6 +257,8 @@ function wireToolbar(viewer, bus, signal) {
 
 /** Where the user is, taken before a room change's answer replaces the markup (after it, the old parts read 0). */
 let before = null;
+/** The next restart is a read of the room another window's change caused: it keeps what the user held (keepHands). */
+let keepHandsOnce = false;
 function onBeforeSwap(e) {
   if (!current) return;
   before = { snapshot: current.snapshot(), place: rememberPlace(), notice: successMessage(e.detail.requestConfig?.elt || e.detail.elt, e.detail.xhr?.status || 0) };
@@ -249,7 +270,8 @@ async function restartIfSwapped() {
   if (!current || root === current.root) return;
   const kept = before;
   before = null;
-  const prev = kept?.snapshot || current.snapshot();
+  const prev = { ...(kept?.snapshot || current.snapshot()), keepHands: keepHandsOnce };
+  keepHandsOnce = false;
   current.destroy();
   current = null;
   current = await start(prev);
@@ -257,6 +279,13 @@ async function restartIfSwapped() {
   current?.setStatus(kept?.notice || session?.notice || t("editor.status.saved"), (!kept?.notice && session?.noticeKind) || "ok");
   if (session) session.notice = session.noticeKind = "";
   session?.started(current);
+}
+
+/** Another window changed the room (live.mjs): read it again, and say why it changed. */
+function readRoomAgain() {
+  if (session) Object.assign(session, { notice: t("editor.live.updated"), noticeKind: "ok" });
+  keepHandsOnce = true;
+  return net.reloadRoom(location.href);
 }
 
 /** A page edit the user made (its answer's HX-Trigger): one step of the undo history. */
@@ -313,6 +342,7 @@ async function boot() {
   current = await start(null);
   session?.started(current);
   embed.ready();
+  window.markupRoomLive = followRoom(document, { net, reload: readRoomAgain, reloaded: () => embed.changed() }); // for the browser tests
 }
 
 if (document.readyState === "loading") {

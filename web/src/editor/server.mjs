@@ -1,7 +1,8 @@
 // The one place that talks to the server: every request the editor sends
 // goes out here, the room's CSRF token is read here (once, by connect), an
 // embedded room's session (roomSessionHeaders) goes with every request, and
-// every refusal becomes one SaveError with the server's words (problem.mjs).
+// every refusal becomes one SaveError with the server's words (problem.mjs);
+// the room's event stream is opened here too (live.mjs follows it).
 // No URL is composed here or anywhere in the editor: each comes from the
 // markup the server rendered (data-tag-url, data-tag-batch-url and each
 // tag's data-save-url on the viewer; data-restore-url, data-remove-url,
@@ -48,14 +49,14 @@ export function roomSessionHeaders(doc = globalThis.document) {
  * (signal) rejects with the fetch's AbortError. csrfToken empty or null:
  * the page's token.
  */
-export async function sendBatch(url, csrfToken, changes, { signal, version } = {}) {
+export async function sendBatch(url, csrfToken, changes, { signal, version, headers = roomSessionHeaders() } = {}) {
   const body = batchBody(changes, version);
   let res;
   try {
     res = await fetch(url, {
       method: "POST",
       credentials: "same-origin",
-      headers: { "Content-Type": "application/json", Accept: "text/html", "X-CSRF-Token": csrfToken || pageCSRFToken(), ...roomSessionHeaders() },
+      headers: { "Content-Type": "application/json", Accept: "text/html", "X-CSRF-Token": csrfToken || pageCSRFToken(), ...headers },
       body,
       signal,
     });
@@ -73,13 +74,13 @@ export async function sendBatch(url, csrfToken, changes, { signal, version } = {
  * as a suggestion's dismissal). Rejects with a SaveError carrying the
  * server's words when it is refused, status 0 when it could not be sent.
  */
-export async function sendJSON(url, csrfToken, body, { signal } = {}) {
+export async function sendJSON(url, csrfToken, body, { signal, headers = roomSessionHeaders() } = {}) {
   let res;
   try {
     res = await fetch(url, {
       method: "POST",
       credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrfToken, Accept: "application/problem+json", ...roomSessionHeaders() },
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrfToken, Accept: "application/problem+json", ...headers },
       body: JSON.stringify(body),
       signal,
     });
@@ -90,6 +91,16 @@ export async function sendJSON(url, csrfToken, body, { signal } = {}) {
   if (!res.ok) throw refusal(res.status, await res.text());
 }
 
+/** The header that names the page a room change came from (the server's roomClientHeader). */
+const CLIENT_HEADER = "X-Room-Client";
+
+/** A new page id: 32 hexadecimal digits (the server takes 1 to 32 letters, digits and dashes). */
+function newClientID() {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 /**
  * The connection of this page to the server, made once when the editor
  * boots (main.mjs): reads the CSRF token and listens to htmx's events for
@@ -97,7 +108,12 @@ export async function sendJSON(url, csrfToken, body, { signal } = {}) {
  */
 export function connect(doc = globalThis.document) {
   const csrf = pageCSRFToken(doc);
-  const carried = roomSessionHeaders(doc);
+  // This page's id, sent with every request (X-Room-Client): the room's events name it, so the page skips its own (live.mjs).
+  const client = newClientID();
+  const carried = { ...roomSessionHeaders(doc), [CLIENT_HEADER]: client };
+  doc.addEventListener("htmx:configRequest", (e) => {
+    e.detail.headers[CLIENT_HEADER] = client; // the markup's own htmx requests (hx-post buttons, forms)
+  });
   const outcome = new WeakMap(); // source element → {status, body, detail}
   const roomChangeSources = new WeakSet(); // elements that sent a room change of an undo or redo
 
@@ -140,6 +156,17 @@ export function connect(doc = globalThis.document) {
   const ok = (o) => o.status >= 200 && o.status < 300;
 
   return {
+    /** This page's id, which the room's events carry for the changes it sent (live.mjs). */
+    client,
+
+    /** Whether this browser can follow a room's events (EventSource). */
+    canStream: typeof EventSource !== "undefined",
+
+    /** Opens the room's event stream at url (the .room's data-events-url): an EventSource. */
+    stream(url) {
+      return new EventSource(url);
+    },
+
     /**
      * The tag requests of one start of the editor: urls.tagURL receives new
      * tags, urls.batchURL groups, each tag's data-save-url its changes and
@@ -148,7 +175,7 @@ export function connect(doc = globalThis.document) {
      * and says why).
      */
     tags(urls, bus) {
-      return createTagRequests(urls, bus, csrf, ajax, ok);
+      return createTagRequests(urls, bus, { csrf, carried }, ajax, ok);
     },
 
     /**
@@ -187,7 +214,7 @@ export function connect(doc = globalThis.document) {
 
     /** Posts a decision about suggested fields (JSON) to url; rejects with a SaveError carrying the server's words. */
     decideSuggestions(url, body) {
-      return sendJSON(url, csrf, body);
+      return sendJSON(url, csrf, body, { headers: carried });
     },
 
     /**
@@ -222,7 +249,7 @@ export function connect(doc = globalThis.document) {
 }
 
 /** The one-tag and batch requests of one start (connect's tags). */
-function createTagRequests({ tagURL, batchURL }, bus, csrf, ajax, ok) {
+function createTagRequests({ tagURL, batchURL }, bus, { csrf, carried }, ajax, ok) {
   const chains = new Map(); // tag key → promise of the last request
   let inFlight = 0;
 
@@ -299,7 +326,7 @@ function createTagRequests({ tagURL, batchURL }, bus, csrf, ajax, ok) {
         const started = performance.now();
         let out;
         try {
-          out = await sendBatch(batchURL, csrf, changes, { version: (id) => findTag(id)?.dataset.tagVersion });
+          out = await sendBatch(batchURL, csrf, changes, { version: (id) => findTag(id)?.dataset.tagVersion, headers: carried });
         } finally {
           inFlight--;
         }
