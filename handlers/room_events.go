@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gin-contrib/sessions"
 	"github.com/gin-gonic/gin"
 
 	"github.com/markuproom/markuproom/models"
@@ -20,6 +21,11 @@ type RoomEventStore interface {
 	RoomByID(ctx context.Context, id string) (*models.Room, error)
 	RoomEventsAfter(ctx context.Context, roomID string, after int64, limit int) ([]models.RoomEvent, error)
 	SubscribeRoomEvents(roomID string, after int64) (*models.RoomSubscription, error)
+	JoinRoomPresence(ctx context.Context, roomID, session string) error
+	LeaveRoomPresence(ctx context.Context, roomID, session string) error
+	TouchRoomPresence(ctx context.Context, roomID, session string) error
+	RoomPresence(ctx context.Context, roomID string) ([]models.RoomPresent, error)
+	SelectInRoomPresence(ctx context.Context, roomID, session string, tagIDs []string) error
 }
 
 // Timings of a room's event stream.
@@ -40,6 +46,9 @@ type roomEventStream struct {
 	c    *gin.Context
 	rc   *http.ResponseController
 	last int64
+	// session is the stream's room session (its short id); presence the
+	// last presence event it sent (one is sent only when it differs).
+	session, presence string
 }
 
 // roomEvents serves a room's events as Server-Sent Events (docs/live.md):
@@ -68,7 +77,8 @@ func (h *roomHandler) roomEvents(c *gin.Context) error {
 		return err
 	}
 	defer sub.Close()
-	s := &roomEventStream{c: c, rc: http.NewResponseController(c.Writer), last: after}
+	s := &roomEventStream{c: c, rc: http.NewResponseController(c.Writer), last: after,
+		session: models.ShortSessionID(rateSessionID(sessions.Default(c)))}
 	h2 := c.Writer.Header()
 	h2.Set("Content-Type", "text/event-stream")
 	h2.Set("X-Accel-Buffering", "no")
@@ -88,8 +98,39 @@ func (h *roomHandler) roomEvents(c *gin.Context) error {
 		_ = s.event(models.RoomEvent{Seq: s.last, Type: models.RoomEventRoomCompleted, Data: "{}"})
 		return nil
 	}
+	// The session is here while its stream is open (on any instance); the others hear of it.
+	if err := h.events.JoinRoomPresence(ctx, id, s.session); err != nil {
+		return nil
+	}
+	defer func() {
+		leave, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		_ = h.events.LeaveRoomPresence(leave, id, s.session)
+	}()
+	if err := h.sendPresence(ctx, s, id); err != nil {
+		return nil
+	}
 	h.follow(ctx, s, sub, id, room.ExpiresAt)
 	return nil
+}
+
+// sendPresence sends who has the room open (the stream's own session
+// named as you), unless the stream sent just that last time.
+func (h *roomHandler) sendPresence(ctx context.Context, s *roomEventStream, id string) error {
+	people, err := h.events.RoomPresence(ctx, id)
+	if err != nil {
+		return err
+	}
+	body, err := json.Marshal(struct {
+		You    string               `json:"you"`
+		People []models.RoomPresent `json:"people"`
+	}{s.session, people})
+	if err != nil || string(body) == s.presence {
+		return err
+	}
+	s.presence = string(body)
+	// No id: a presence event is not one of the room's numbered changes.
+	return s.write("event: presence\ndata: " + s.presence + "\n\n")
 }
 
 // follow sends the room's events as the hub hands them over, a heartbeat
@@ -122,8 +163,16 @@ func (h *roomHandler) follow(ctx context.Context, s *roomEventStream, sub *model
 			if done, err := h.catchUp(ctx, s, id); done || err != nil {
 				return
 			}
+		case <-sub.Presence:
+			if err := h.sendPresence(ctx, s, id); err != nil {
+				return
+			}
 		case <-heartbeat.C:
 			if err := s.write(": heartbeat\n\n"); err != nil {
+				return
+			}
+			// Still here; and whoever's instance stopped without a word has gone meanwhile.
+			if h.events.TouchRoomPresence(ctx, id, s.session) != nil || h.sendPresence(ctx, s, id) != nil {
 				return
 			}
 		case <-expiry.C:
@@ -220,5 +269,28 @@ func (s *roomEventStream) write(text string) error {
 	if err := s.rc.Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
 		return err
 	}
+	return nil
+}
+
+// maxPresenceBody bounds a selection's body: MaxPresenceSelected ids.
+const maxPresenceBody = 8 << 10
+
+// roomPresenceSelect records the tags this browser's session has selected
+// (POST /rooms/{id}/presence, {"selected": [ids]}), which the room's other
+// windows outline in its colour (docs/live.md, "Presence"); 204.
+func (h *roomHandler) roomPresenceSelect(c *gin.Context) error {
+	id, body, err := h.roomJSONPost(c, maxPresenceBody)
+	if err != nil {
+		return err
+	}
+	ids, err := models.ParsePresenceSelection(body)
+	if err != nil {
+		return err
+	}
+	session := models.ShortSessionID(rateSessionID(sessions.Default(c)))
+	if err := h.events.SelectInRoomPresence(c.Request.Context(), id, session, ids); err != nil {
+		return err
+	}
+	c.Status(http.StatusNoContent)
 	return nil
 }

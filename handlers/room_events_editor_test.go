@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/models/modelstest"
 )
 
@@ -99,5 +100,75 @@ func TestRoomPageNamesItsStream(t *testing.T) {
 		if html := tr.b.get(tr.path).Body.String(); strings.Contains(html, "data-events-url") || strings.Contains(html, "data-live-status") {
 			t.Error("a completed room's page names a stream")
 		}
+	})
+}
+
+// Presence: a stream says who has the room open, itself named as you;
+// another browser opening the room is told to the first, its selection
+// too, and its leaving when its stream closes. A selection is bounded and
+// checked; one of a browser without the room is refused.
+func TestRoomPresence(t *testing.T) {
+	t.Parallel()
+	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
+		s := newServer(t, env)
+		srv := httptest.NewServer(s.handler)
+		t.Cleanup(srv.Close)
+		tenant := env.NewTenant(t, "Acme")
+		tr := openTagRoom(t, s, tenant, nil)
+		signers := tr.participantIDs(t)
+		tag := tr.add(t, tagForm(signers[0]))
+		events := tr.path + "/events"
+
+		_, first := openStream(t, srv, tr.b, events, nil)
+		p := first.nextPresence()
+		if len(p.People) != 1 || p.People[0].Session != p.You || p.People[0].N != 1 || p.You == "" {
+			t.Fatalf("alone in the room: %+v", p)
+		}
+		me := p.You
+
+		guest := s.browser()
+		guestPath := guest.open(tr.room.URL)
+		guestCSRF := csrf(t, guest.get(guestPath).status(http.StatusOK).Body.String())
+		_, second := openStream(t, srv, guest, events, nil)
+		p = first.nextPresence()
+		if len(p.People) != 2 || p.People[0].Session != me || p.People[1].N != 2 || p.People[1].Session == me {
+			t.Fatalf("with a guest: %+v", p)
+		}
+		them := p.People[1].Session
+		if p := second.nextPresence(); p.You != them || len(p.People) != 2 {
+			t.Fatalf("the guest's own stream: %+v", p)
+		}
+
+		selectAs := func(b *browser, token, body string) *response {
+			req := httptest.NewRequest(http.MethodPost, tr.path+"/presence", strings.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("X-CSRF-Token", token)
+			return b.do(req)
+		}
+		selectAs(guest, guestCSRF, `{"selected":["`+tag+`"]}`).status(http.StatusNoContent)
+		p = first.nextPresence()
+		if len(p.People) != 2 || len(p.People[1].Selected) != 1 || p.People[1].Selected[0] != tag {
+			t.Fatalf("the guest's selection: %+v", p)
+		}
+		// Refused: not an id, too many, no CSRF token, a browser that never opened the room.
+		selectAs(guest, guestCSRF, `{"selected":["<script>"]}`).status(http.StatusBadRequest)
+		many := `{"selected":["` + strings.Repeat(`a","`, models.MaxPresenceSelected) + `a"]}`
+		selectAs(guest, guestCSRF, many).status(http.StatusBadRequest)
+		selectAs(guest, "", `{"selected":[]}`).status(http.StatusForbidden)
+		selectAs(s.browser(), guestCSRF, `{"selected":[]}`).status(http.StatusForbidden)
+
+		// The guest closes its window: gone at once.
+		second.close()
+		p = first.nextPresence()
+		if len(p.People) != 1 || p.People[0].Session != me {
+			t.Fatalf("after the guest left: %+v", p)
+		}
+		// It comes back: the same number, nothing selected.
+		_, again := openStream(t, srv, guest, events, nil)
+		p = first.nextPresence()
+		if len(p.People) != 2 || p.People[1].N != 2 || p.People[1].Session != them || len(p.People[1].Selected) != 0 {
+			t.Fatalf("the guest back: %+v", p)
+		}
+		again.close()
 	})
 }

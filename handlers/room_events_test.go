@@ -26,12 +26,24 @@ type sseEvent struct {
 	}
 }
 
-// sseStream reads a room's event stream over a real connection.
+// sseStream reads a room's event stream over a real connection: the
+// room's numbered events, and apart from them its presence events.
 type sseStream struct {
-	t      *testing.T
-	res    *http.Response
-	events chan sseEvent
-	cancel context.CancelFunc
+	t        *testing.T
+	res      *http.Response
+	events   chan sseEvent
+	presence chan presenceEvent
+	cancel   context.CancelFunc
+}
+
+// presenceEvent is the data of a presence event.
+type presenceEvent struct {
+	You    string `json:"you"`
+	People []struct {
+		Session  string   `json:"session"`
+		N        int      `json:"n"`
+		Selected []string `json:"selected"`
+	} `json:"people"`
 }
 
 // openStream opens GET path on srv with the browser's cookies and the
@@ -65,7 +77,7 @@ func openStream(t *testing.T, srv *httptest.Server, b *browser, path string, hea
 	if ct := res.Header.Get("Content-Type"); ct != "text/event-stream" {
 		t.Fatalf("stream Content-Type %q", ct)
 	}
-	s := &sseStream{t: t, res: res, events: make(chan sseEvent, 1000), cancel: cancel}
+	s := &sseStream{t: t, res: res, events: make(chan sseEvent, 1000), presence: make(chan presenceEvent, 1000), cancel: cancel}
 	go s.read()
 	t.Cleanup(s.close)
 	return res.StatusCode, s
@@ -76,9 +88,15 @@ func (s *sseStream) read() {
 	sc := bufio.NewScanner(s.res.Body)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	var e sseEvent
+	var data string
 	for sc.Scan() {
 		line := sc.Text()
 		switch {
+		case line == "" && e.Type == "presence":
+			var p presenceEvent
+			_ = json.Unmarshal([]byte(data), &p)
+			s.presence <- p
+			e = sseEvent{}
 		case line == "":
 			if e.Type != "" {
 				s.events <- e
@@ -89,7 +107,8 @@ func (s *sseStream) read() {
 		case strings.HasPrefix(line, "id: "):
 			e.ID, _ = strconv.ParseInt(strings.TrimPrefix(line, "id: "), 10, 64)
 		case strings.HasPrefix(line, "data: "):
-			_ = json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &e.Data)
+			data = strings.TrimPrefix(line, "data: ")
+			_ = json.Unmarshal([]byte(data), &e.Data)
 		}
 	}
 }
@@ -97,6 +116,18 @@ func (s *sseStream) read() {
 func (s *sseStream) close() {
 	s.cancel()
 	s.res.Body.Close()
+}
+
+// nextPresence waits for the stream's next presence event.
+func (s *sseStream) nextPresence() presenceEvent {
+	s.t.Helper()
+	select {
+	case p := <-s.presence:
+		return p
+	case <-time.After(10 * time.Second):
+		s.t.Fatal("no presence event within 10 s")
+	}
+	return presenceEvent{}
 }
 
 // next waits for the stream's next event.

@@ -58,6 +58,7 @@ func roomView(ctx context.Context, assets *static.Assets, ws *models.RoomWorkspa
 	} else {
 		// The stream starts after the last event this markup shows (docs/live.md).
 		v.EventsURL, v.EventSeq = route.RoomEvents.Path(r.ID)+"?lastEventId="+strconv.FormatInt(r.EventSeq, 10), r.EventSeq
+		v.PresenceURL = route.RoomPresence.Path(r.ID)
 	}
 	if len(t.Documents) > 0 && len(t.Participants) > 0 {
 		v.PreviewScript, v.PreviewStyle = assets.URL("js/preview.js"), assets.URL("css/preview.css")

@@ -205,6 +205,7 @@ func New(d Deps) (http.Handler, error) {
 	handle(rooms, http.MethodGet, route.RoomChecklist, room.roomChecklist)
 	handle(rooms, http.MethodPost, route.RoomComplete, room.completeRoom)
 	handle(rooms, http.MethodGet, route.RoomEvents, room.roomEvents)
+	handle(rooms, http.MethodPost, route.RoomPresence, room.roomPresenceSelect)
 
 	admin := r.Group("", sessions.Sessions(adminSessionName, newAdminSessionStore(d.Config.SessionSecret, secure, d.Config.AdminMaxAge)), console.loadAdmin())
 	handle(admin, http.MethodGet, route.AdminLogin, console.adminLoginPage)

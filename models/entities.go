@@ -27,6 +27,7 @@ func Entities() []any {
 		&deletedPageTags{},
 		&roomRemoval{},
 		&RoomEvent{},
+		&roomPresenceRow{},
 		&Template{},
 		&TemplateVersion{},
 		&TemplateDocument{},

@@ -51,14 +51,18 @@ type hubRoom struct {
 
 // RoomSubscription is one stream's place in the hub: Events receives the
 // room's events in order; Lagged is signalled when some did not fit
-// (read them from the table); Closed is closed when the hub shuts down.
+// (read them from the table); Presence when the room's presence changed;
+// Closed is closed when the hub shuts down.
 type RoomSubscription struct {
 	Events chan RoomEvent
 	Lagged chan struct{}
-	Closed <-chan struct{}
-	hub    *roomEventHub
-	room   string
-	once   sync.Once
+	// Presence is signalled when who has the room open, or what they
+	// have selected, changed (read it with RoomPresence).
+	Presence chan struct{}
+	Closed   <-chan struct{}
+	hub      *roomEventHub
+	room     string
+	once     sync.Once
 }
 
 func newRoomEventHub(read func(ctx context.Context, roomID string, after int64, limit int) ([]RoomEvent, error), perRoom, perInstance int) *roomEventHub {
@@ -94,7 +98,7 @@ func (h *roomEventHub) subscribe(roomID string, after int64) (*RoomSubscription,
 		h.rooms[roomID] = r
 	}
 	sub := &RoomSubscription{Events: make(chan RoomEvent, roomSubscriptionBuffer), Lagged: make(chan struct{}, 1),
-		Closed: h.closed, hub: h, room: roomID}
+		Presence: make(chan struct{}, 1), Closed: h.closed, hub: h, room: roomID}
 	r.subs[sub] = struct{}{}
 	h.total++
 	return sub, nil
@@ -208,6 +212,21 @@ func (h *roomEventHub) lagAll(roomID string) {
 	if r := h.rooms[roomID]; r != nil {
 		for sub := range r.subs {
 			sub.lag()
+		}
+	}
+}
+
+// presenceChanged tells every stream of a room here that its presence
+// changed. It never blocks.
+func (h *roomEventHub) presenceChanged(roomID string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if r := h.rooms[roomID]; r != nil {
+		for sub := range r.subs {
+			select {
+			case sub.Presence <- struct{}{}:
+			default:
+			}
 		}
 	}
 }

@@ -13,7 +13,8 @@ import (
 // ListenRoomEvents feeds the hub with the room events every instance
 // commits, until ctx ends: on PostgreSQL one connection of the pool LISTENs
 // to roomEventsChannel (each committed transaction notifies its rooms' last
-// numbers); the hub reads the bodies from the table. A lost connection is
+// numbers; the hub reads the bodies from the table) and to
+// roomPresenceChannel (a room whose presence changed). A lost connection is
 // opened again after a second, and every stream then reads the table
 // itself, since notifications may have been missed meanwhile. On SQLite
 // (one process) it returns at once: the commits of this process tell the
@@ -56,7 +57,7 @@ func (s *Store) listenOnce(ctx context.Context) error {
 			return errors.New("room events: not a pgx connection")
 		}
 		pg := c.Conn()
-		if _, err := pg.Exec(ctx, "LISTEN "+roomEventsChannel); err != nil {
+		if _, err := pg.Exec(ctx, "LISTEN "+roomEventsChannel+"; LISTEN "+roomPresenceChannel); err != nil {
 			return err
 		}
 		// Whatever was committed before LISTEN took effect is read by the
@@ -64,7 +65,7 @@ func (s *Store) listenOnce(ctx context.Context) error {
 		s.hub.lagEverything()
 		defer func() {
 			if ctx.Err() == nil {
-				_, _ = pg.Exec(context.WithoutCancel(ctx), "UNLISTEN "+roomEventsChannel)
+				_, _ = pg.Exec(context.WithoutCancel(ctx), "UNLISTEN *")
 			}
 		}()
 		for {
@@ -76,7 +77,9 @@ func (s *Store) listenOnce(ctx context.Context) error {
 				}
 				return err
 			}
-			if e, ok := parseRoomNotification(n.Payload); ok {
+			if n.Channel == roomPresenceChannel {
+				s.hub.presenceChanged(n.Payload)
+			} else if e, ok := parseRoomNotification(n.Payload); ok {
 				s.hub.published([]committedRoomEvent{e})
 			}
 		}

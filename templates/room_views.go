@@ -98,6 +98,9 @@ type RoomView struct {
 	// the number of the room's last event this markup shows.
 	EventsURL string
 	EventSeq  int64
+	// PresenceURL receives the editor's selection, which the room's other
+	// windows outline (docs/live.md, "Presence").
+	PresenceURL string
 	// EmbedEvent is an event the page posts to its host once when it loads
 	// ("completed" right after the e-signature session was created).
 	EmbedEvent string

@@ -52,6 +52,7 @@ const (
 	RoomChecklist         Route = "/rooms/:id/checklist"
 	RoomComplete          Route = "/rooms/:id/complete"
 	RoomEvents            Route = "/rooms/:id/events"
+	RoomPresence          Route = "/rooms/:id/presence"
 
 	// The admin console.
 	Admin                Route = "/admin"

@@ -258,3 +258,42 @@ test("a dropped stream says Reconnecting…, and back it receives exactly the ev
   // The cut stream's own failures, and the refused save, are what this test made happen.
   await assertClean(pageB, (p) => /\/events\)$|status of 409/.test(p));
 });
+
+test("presence: who else has the room open shows in the header, what they select is outlined in their colour, and they leave when their window closes", T, async () => {
+  const r = await liveRoom();
+  const pageA = await pagesA.openRoom(r.urlA, SIZE);
+  await pageA.waitFor(() => !!window.markupRoomLive);
+  // Alone: nobody else shown.
+  await pageA.waitFor(() => document.querySelector("[data-presence]")?.hidden === true, null, { message: `${engine}: A alone shows no one` });
+  const pageB = await pagesB.openRoom(r.urlB, SIZE);
+  const people = (page) => page.eval(() => [...document.querySelectorAll("[data-presence] [data-presence-person]")].map((el) => ({ n: el.dataset.presencePerson, text: el.textContent, title: el.title })));
+  // A opened the room first: it is the sender's (Sam Sender), B is Guest 2.
+  const seenByA = await pageA.waitFor(() => {
+    const els = [...document.querySelectorAll("[data-presence]:not([hidden]) [data-presence-person]")];
+    return els.length === 1 && els[0].dataset.presencePerson === "2" && els[0].title;
+  }, null, { message: `${engine}: A sees B arrive` });
+  assert.equal(seenByA, "Guest 2 has this room open");
+  assert.deepEqual((await people(pageA)).map((p) => p.text), ["G2Guest 2"]);
+  await pageB.waitFor(() => document.querySelector("[data-presence] [data-presence-person]")?.title === "Sam Sender has this room open", null, { message: `${engine}: B sees A` });
+
+  // B selects Robin's tag: A outlines it in B's colour.
+  const [, robinTag] = await tagsOf(pageB);
+  await pageB.click(tagSel(robinTag.id));
+  await pageA.waitFor((sel) => {
+    const el = document.querySelector(sel);
+    return el?.dataset.presenceBy === "2" && el.classList.contains("tag--presence") && getComputedStyle(el).outlineStyle === "dashed";
+  }, tagSel(robinTag.id), { message: `${engine}: A outlines what B selected` });
+  assert.equal(await pageA.eval((sel) => document.querySelector(sel).title, tagSel(robinTag.id)), "Guest 2 has this tag selected");
+  await pageA.reveal(tagSel(robinTag.id));
+  await pageA.screenshot("issue41-presence-1280");
+  // B selects nothing: the outline goes.
+  await pageB.press("Escape");
+  await pageA.waitFor((sel) => !document.querySelector(sel).dataset.presenceBy, tagSel(robinTag.id), { message: `${engine}: the outline goes with B's selection` });
+
+  // B closes its window: A shows no one again, well within 30 s.
+  const closed = Date.now();
+  await pageB.close();
+  await pageA.waitFor(() => document.querySelector("[data-presence]").hidden, null, { timeout: 30000, message: `${engine}: B left` });
+  console.log(`LIVE ${engine} presence left ${Date.now() - closed} ms after the window closed`);
+  await assertClean(pageA);
+});

@@ -76,9 +76,10 @@ export function userBusy(doc, pressed) {
  * net: server.mjs's connection (its client id, its streams); reload():
  * reads the room again and swaps it in (a promise); reloaded(): called
  * after each read another window's change caused (an embedded room tells
- * its host). win: the window (timers), for the unit tests.
+ * its host); onPresence(data): a presence event's data (presence.mjs).
+ * win: the window (timers), for the unit tests.
  */
-export function followRoom(doc, { net, reload, reloaded = () => {}, win = globalThis } = {}) {
+export function followRoom(doc, { net, reload, reloaded = () => {}, onPresence = () => {}, win = globalThis } = {}) {
   const first = doc.querySelector(".room[data-events-url]");
   if (!first || !net.canStream) return null;
   const shown = () => Number(doc.querySelector(".room")?.dataset.eventSeq || 0);
@@ -139,6 +140,10 @@ export function followRoom(doc, { net, reload, reloaded = () => {}, win = global
       schedule(GATHER_MS);
     };
     for (const type of ROOM_EVENT_TYPES) source.addEventListener(type, onEvent);
+    source.addEventListener("presence", (e) => {
+      const data = readEvent(e.data);
+      if (data) onPresence(data);
+    });
     source.addEventListener("reset", (e) => {
       newest = Math.max(newest, Number(e.lastEventId || 0));
       resetting = true;

@@ -25,6 +25,7 @@ import { createPalette, createSignerPicker } from "./palette.mjs";
 import { createProperties } from "./properties.mjs";
 import { connect } from "./server.mjs";
 import { followRoom } from "./live.mjs";
+import { createPresence } from "./presence.mjs";
 import { showRevision } from "./revision.mjs";
 import { createSession, PAGE_EDIT_EVENT, REMOVAL_EVENT, TAGS_PLACED_EVENT } from "./session.mjs";
 import { createSheets } from "./sheets.mjs";
@@ -43,6 +44,7 @@ let current = null; // the running editor
 let session = null; // the room's undo history and handles: outlives every start
 let net = null; // the page's connection to the server (server.mjs): made once, at boot
 let embed = null; // the events an embedded room posts to its host (embed.mjs): made once, at boot
+let presence = null; // who else has the room open (presence.mjs): made once, at boot
 
 function loadPDFJS(root) {
   if (!pdfjsReady) {
@@ -148,6 +150,7 @@ async function start(prev) {
   window.markupRoomEditor = editor;
   window.markupRoomHistory = history; // for the browser tests and the console
 
+  bus.on("select", ({ els }) => presence?.selected(els.map((el) => el.dataset.tagId))); // others see it outlined
   bus.on("saving", () => setStatus(t("editor.status.saving"), "busy"));
   bus.on("saved", ({ inFlight }) => {
     if (inFlight > 0) return;
@@ -342,7 +345,8 @@ async function boot() {
   current = await start(null);
   session?.started(current);
   embed.ready();
-  window.markupRoomLive = followRoom(document, { net, reload: readRoomAgain, reloaded: () => embed.changed() }); // for the browser tests
+  presence = createPresence(document, { net });
+  window.markupRoomLive = followRoom(document, { net, reload: readRoomAgain, reloaded: () => embed.changed(), onPresence: presence.show }); // for the browser tests
 }
 
 if (document.readyState === "loading") {

@@ -162,6 +162,11 @@ export function connect(doc = globalThis.document) {
     /** Whether this browser can follow a room's events (EventSource). */
     canStream: typeof EventSource !== "undefined",
 
+    /** Sends this page's selection (tag ids) to the room's presence at url (presence.mjs); rejects with a SaveError. */
+    sendPresence(url, ids) {
+      return sendJSON(url, csrf, { selected: ids }, { headers: carried });
+    },
+
     /** Opens the room's event stream at url (the .room's data-events-url): an EventSource. */
     stream(url) {
       return new EventSource(url);
