@@ -43,26 +43,7 @@ func TestRoomEventsReachAnotherInstance(t *testing.T) {
 	a.waitReady(t)
 	b := startInstance(t, bin, "127.0.0.2", shared)
 	b.waitReady(t)
-	cmd := func(args ...string) string {
-		t.Helper()
-		c := exec.Command(bin, args...)
-		c.Env = instanceEnv(shared, map[string]string{"MARKUPROOM_DATA_DIR": a.dataDir})
-		out, err := c.Output()
-		if err != nil {
-			t.Fatalf("markuproom %v: %v %s", args, err, out)
-		}
-		return string(out)
-	}
-	orgID := field(t, cmd("org", "create", "--name", "Acme", "--json"), "id")
-	senderID := field(t, cmd("user", "create", "--org", orgID, "--email", "sam@acme.example", "--first-name", "Sam", "--last-name", "Sender", "--json"), "id")
-	token := field(t, cmd("token", "create", "--org", orgID, "--name", "t", "--json"), "token")
-	api := &apiClient{t: t, base: a.base, token: token}
-	var doc struct{ Location string }
-	api.do(http.MethodPost, "/api/v1/documents/upload?title=Lease", "", "application/pdf", samplePDF(t)).decode(t, http.StatusCreated, &doc)
-	var room struct{ ID, URL string }
-	api.do(http.MethodPost, "/api/v1/markup-rooms", "", "application/json", jsonOf(map[string]any{"senderId": senderID,
-		"documents": []string{doc.Location}, "participants": []map[string]string{{"firstName": "Pat", "lastName": "Buyer", "email": "pat@example.com"}}})).
-		decode(t, http.StatusOK, &room)
+	room := newLiveRoom(t, bin, shared, a)
 	browser := newBrowser(t)
 	page := browser.get(room.URL, http.StatusOK)
 	csrf := csrfToken(t, page.body)
@@ -124,4 +105,34 @@ func field(t *testing.T, out, name string) string {
 		t.Fatalf("no %q in %s", name, out)
 	}
 	return m[1]
+}
+
+// liveRoom is a room made for the live tests: its id and its link.
+type liveRoom struct{ ID, URL string }
+
+// newLiveRoom makes, with the operator commands and instance a's API, an
+// organization, its sender and a room on a sample PDF.
+func newLiveRoom(t *testing.T, bin string, shared map[string]string, a *instance) liveRoom {
+	t.Helper()
+	cmd := func(args ...string) string {
+		t.Helper()
+		c := exec.Command(bin, args...)
+		c.Env = instanceEnv(shared, map[string]string{"MARKUPROOM_DATA_DIR": a.dataDir})
+		out, err := c.Output()
+		if err != nil {
+			t.Fatalf("markuproom %v: %v %s", args, err, out)
+		}
+		return string(out)
+	}
+	orgID := field(t, cmd("org", "create", "--name", "Acme", "--json"), "id")
+	senderID := field(t, cmd("user", "create", "--org", orgID, "--email", "sam@acme.example", "--first-name", "Sam", "--last-name", "Sender", "--json"), "id")
+	token := field(t, cmd("token", "create", "--org", orgID, "--name", "t", "--json"), "token")
+	api := &apiClient{t: t, base: a.base, token: token}
+	var doc struct{ Location string }
+	api.do(http.MethodPost, "/api/v1/documents/upload?title=Lease", "", "application/pdf", samplePDF(t)).decode(t, http.StatusCreated, &doc)
+	var room liveRoom
+	api.do(http.MethodPost, "/api/v1/markup-rooms", "", "application/json", jsonOf(map[string]any{"senderId": senderID,
+		"documents": []string{doc.Location}, "participants": []map[string]string{{"firstName": "Pat", "lastName": "Buyer", "email": "pat@example.com"}}})).
+		decode(t, http.StatusOK, &room)
+	return room
 }
