@@ -109,6 +109,13 @@ const inViewer = (page, sel) =>
     return r.bottom > v.top && r.top < v.bottom && r.right > v.left && r.left < v.right;
   }, sel);
 
+/**
+ * What a long walk visits: every item on Chromium; on Firefox and WebKit,
+ * whose runs take two and three times as long, a representative part — the
+ * first, the last and every third between (docs/testing.md, "What runs where").
+ */
+const sample = (items) => (engine === "chromium" ? items : items.filter((_, i) => i === 0 || i === items.length - 1 || i % 3 === 0));
+
 test("the root never scrolls: every thumbnail, field-list entry and suggestion entry clicked, and the keyboard, at 1440×900, 1024×768 and 390×844", T, async () => {
   const r = await srv.room([loanA, loanB, tagged, mixed]);
   for (const size of SIZES) {
@@ -123,7 +130,7 @@ test("the root never scrolls: every thumbnail, field-list entry and suggestion e
     assert.ok(counts.thumbs >= 4 && counts.fields.length >= 5 && counts.suggestions.length >= 10, `${engine}: ${JSON.stringify(counts)}`);
 
     // Every page thumbnail: the pages scroll to it, nothing else moves.
-    for (let i = 0; i < counts.thumbs; i++) {
+    for (const i of sample([...Array(counts.thumbs).keys()])) {
       await showSidebar(page, "documents");
       const target = await page.eval((i) => {
         document.querySelectorAll("[data-e2e-thumb]").forEach((x) => delete x.dataset.e2eThumb);
@@ -138,7 +145,7 @@ test("the root never scrolls: every thumbnail, field-list entry and suggestion e
     }
 
     // Every field-list entry: the pages scroll to the tag, which takes the focus.
-    for (const id of counts.fields) {
+    for (const id of sample(counts.fields)) {
       await showSidebar(page, "fields");
       await page.click(`[data-field-tag="${id}"]`);
       await page.waitFor((id) => document.activeElement?.dataset.tagId === id, id, { message: `${engine}: tag ${id} focused from the field list` });
@@ -148,7 +155,7 @@ test("the root never scrolls: every thumbnail, field-list entry and suggestion e
     }
 
     // Every suggested field's entry: the pages scroll to it (it flashes).
-    for (const id of counts.suggestions) {
+    for (const id of sample(counts.suggestions)) {
       await showSidebar(page, "fields");
       await page.eval(() => document.querySelectorAll(".suggestion--flash").forEach((x) => x.classList.remove("suggestion--flash")));
       await page.click(`[data-suggestion-item="${id}"] [data-suggestion-show]`);

@@ -190,3 +190,33 @@ test("a refused stream (closed by the browser) is asked for again a little later
   assert.equal(sources.length, 2, "a new stream");
   assert.deepEqual(reads, ["3"], "the room read: what it missed while refused");
 });
+
+test("while the pre-send check is open, it is run again on what others changed; the room is read once it closes", async () => {
+  const doc = fakeRoom(1);
+  const win = fakeWindow();
+  const parts = [];
+  const button = { getAttribute: (name) => (name === "hx-get" ? "/rooms/r1/checklist" : null) };
+  const q = doc.querySelector;
+  doc.querySelector = (sel) => (sel === "#session-dialog[open]" ? (doc.checkOpen ? {} : null) : sel === '[data-control="create-session"]' ? button : q(sel));
+  doc.checkOpen = true;
+  doc.present.add(".tag--pending, .tag--dragging, .htmx-request, .room dialog[open], .room details[open] > form");
+  const sources = [];
+  const reads = [];
+  followRoom(doc, {
+    net: { client: "mine", canStream: true, stream: (url) => (sources.push(new FakeSource(url)), sources.at(-1)), reloadPart: (url, target) => parts.push([url, target]) },
+    win,
+    reload: async () => {
+      reads.push("room");
+      doc.room.dataset.eventSeq = "2"; // the room as it is now
+    },
+  });
+  sources[0].send("participant_removed", 2);
+  await win.step();
+  await win.step();
+  assert.deepEqual(parts, [["/rooms/r1/checklist", "#session-checklist"]], "run again once for that change");
+  assert.deepEqual(reads, []);
+  doc.checkOpen = false;
+  doc.present.clear();
+  await win.run();
+  assert.deepEqual(reads, ["room"]);
+});

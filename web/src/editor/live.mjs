@@ -9,7 +9,8 @@
 // .room's data-event-seq) reads nothing. The read waits while the user is
 // in the middle of something a swap would lose — a drag, a save on its
 // way, a dialog or menu open, a field being typed in — and happens as
-// soon as they are done.
+// soon as they are done; meanwhile an open pre-send check (the session
+// dialog) is run again on what changed.
 //
 // A lost connection shows "Reconnecting…" ([data-live-status]) until the
 // EventSource is back; it then sends Last-Event-ID and receives exactly
@@ -97,11 +98,22 @@ export function followRoom(doc, { net, reload, reloaded = () => {}, onPresence =
   const schedule = (ms) => {
     if (!timer) timer = win.setTimeout(read, ms);
   };
+  let checked = 0; // the newest event the open pre-send check was run again for
+  /** The pre-send check open (the session dialog): run it again on what others changed; the room is read once it closes. */
+  function checkAgain() {
+    const url = doc.querySelector("#session-dialog[open]") && doc.querySelector('[data-control="create-session"]')?.getAttribute("hx-get");
+    if (!url || newest <= checked) return;
+    checked = newest;
+    net.reloadPart(url, "#session-checklist");
+  }
   async function read() {
     timer = 0;
     if (reading) return schedule(WAIT_MS);
     if (!resetting && newest <= shown()) return; // the markup shows it already (this page's own answer, say)
-    if (userBusy(doc, pressed)) return schedule(WAIT_MS);
+    if (userBusy(doc, pressed)) {
+      checkAgain();
+      return schedule(WAIT_MS);
+    }
     reading = true;
     resetting = false;
     reads++;

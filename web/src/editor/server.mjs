@@ -245,6 +245,11 @@ export function connect(doc = globalThis.document) {
       return JSON.parse(text);
     },
 
+    /** Fetches a part of the room from url into the element target (a selector) names, its content replaced. */
+    reloadPart(url, target) {
+      return ajax("GET", url, doc.querySelector(target) || doc.body, { target, swap: "innerHTML" });
+    },
+
     /** Fetches the room again from url and swaps it in as a room change's answer is (main.mjs then starts the editor again). */
     reloadRoom(url) {
       const source = doc.querySelector(".room") || doc.body;
