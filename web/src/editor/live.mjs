@@ -83,22 +83,81 @@ export function userBusy(doc, pressed) {
 export function followRoom(doc, { net, reload, reloaded = () => {}, onPresence = () => {}, win = globalThis } = {}) {
   const first = doc.querySelector(".room[data-events-url]");
   if (!first || !net.canStream) return null;
+  const reader = createReader(doc, { net, reload, reloaded, win });
+  const line = createStatus(doc, win);
+  let source = null;
+  let ended = false;
+  const received = []; // the numbers of the events received, in order (the newest 1,000; for the browser tests)
+  const seq = (e) => Number(e.lastEventId || 0);
+
+  function open(url) {
+    source = net.stream(url);
+    const onEvent = (e) => {
+      received.push(seq(e));
+      if (received.length > 1000) received.shift();
+      const final = FINAL.has(e.type);
+      if (final) {
+        ended = true;
+        source.close();
+      }
+      const ev = readEvent(e.data);
+      if (ev && (final || !ev.client || ev.client !== net.client)) reader.changed(seq(e)); // not this page's own change
+    };
+    for (const type of ROOM_EVENT_TYPES) source.addEventListener(type, onEvent);
+    source.addEventListener("presence", (e) => {
+      const data = readEvent(e.data);
+      if (data) onPresence(data);
+    });
+    source.addEventListener("reset", (e) => reader.changed(seq(e), true));
+    source.addEventListener("open", () => line.connected());
+    source.addEventListener("error", () => {
+      if (ended) return;
+      line.lost();
+      if (source.readyState !== 2) return; // EventSource tries again by itself
+      // Refused (too many streams, say): a new stream from the room as shown, a little later; the room is read then.
+      win.setTimeout(() => {
+        const url = doc.querySelector(".room[data-events-url]")?.dataset.eventsUrl;
+        if (!url || ended) return;
+        reader.changed(0, true);
+        open(url);
+      }, RETRY_MS);
+    });
+  }
+  open(first.dataset.eventsUrl);
+  return {
+    received,
+    get reads() {
+      return reader.reads;
+    },
+    close: () => {
+      ended = true;
+      source.close();
+    },
+  };
+}
+
+/**
+ * When the room is read again: changed(seq, reset) tells of another
+ * window's event number seq (reset: read whatever the numbers say); the
+ * read comes GATHER_MS later, waits while the user is busy (an open
+ * pre-send check is run again meanwhile) and reads nothing the markup
+ * already shows. reads: how many reads it made.
+ */
+function createReader(doc, { net, reload, reloaded, win }) {
   const shown = () => Number(doc.querySelector(".room")?.dataset.eventSeq || 0);
   let newest = 0; // the number of the newest event of another window
-  let resetting = false; // the stream said reset: read whatever the number says
+  let resetting = false;
   let timer = 0;
   let reading = false;
   let pressed = false;
-  let quiet = 0;
-  let reads = 0; // how many times another window's change read the room (for the browser tests)
-
+  let checked = 0; // the newest event the open pre-send check was run again for
+  let reads = 0;
   doc.addEventListener("pointerdown", () => (pressed = true), true);
   for (const end of ["pointerup", "pointercancel"]) doc.addEventListener(end, () => (pressed = false), true);
 
   const schedule = (ms) => {
     if (!timer) timer = win.setTimeout(read, ms);
   };
-  let checked = 0; // the newest event the open pre-send check was run again for
   /** The pre-send check open (the session dialog): run it again on what others changed; the room is read once it closes. */
   function checkAgain() {
     const url = doc.querySelector("#session-dialog[open]") && doc.querySelector('[data-control="create-session"]')?.getAttribute("hx-get");
@@ -125,71 +184,42 @@ export function followRoom(doc, { net, reload, reloaded = () => {}, onPresence =
     }
     if (newest > shown()) schedule(GATHER_MS); // more came while it was read
   }
+  return {
+    changed(seq, reset = false) {
+      newest = Math.max(newest, seq);
+      resetting ||= reset;
+      schedule(GATHER_MS);
+    },
+    get reads() {
+      return reads;
+    },
+  };
+}
 
-  let said = ""; // what [data-live-status] says (a rebuilt room says it again)
-  const status = (text) => {
+/**
+ * The stream's state in [data-live-status]: "Reconnecting…" once it has
+ * been lost for QUIET_MS, nothing once it is back; a rebuilt room says it
+ * again.
+ */
+function createStatus(doc, win) {
+  let said = "";
+  let quiet = 0;
+  const say = (text) => {
     said = text;
     const el = doc.querySelector("[data-live-status]");
     if (!el) return;
     el.textContent = text;
     el.hidden = !text;
   };
-  let source = null;
-  let ended = false;
-  const received = []; // the numbers of the events received, in order (the newest 1,000; for the browser tests)
-  function open(url) {
-    source = net.stream(url);
-    const onEvent = (e) => {
-      received.push(Number(e.lastEventId || 0));
-      if (received.length > 1000) received.shift();
-      if (FINAL.has(e.type)) {
-        ended = true;
-        source.close();
-      }
-      const ev = readEvent(e.data);
-      if (!ev || (ev.client && ev.client === net.client && !FINAL.has(e.type))) return; // this page's own change
-      newest = Math.max(newest, Number(e.lastEventId || 0));
-      schedule(GATHER_MS);
-    };
-    for (const type of ROOM_EVENT_TYPES) source.addEventListener(type, onEvent);
-    source.addEventListener("presence", (e) => {
-      const data = readEvent(e.data);
-      if (data) onPresence(data);
-    });
-    source.addEventListener("reset", (e) => {
-      newest = Math.max(newest, Number(e.lastEventId || 0));
-      resetting = true;
-      schedule(GATHER_MS);
-    });
-    source.addEventListener("open", () => {
+  doc.addEventListener("htmx:afterSettle", () => say(said));
+  return {
+    lost() {
+      if (!quiet) quiet = win.setTimeout(() => say(t("editor.live.reconnecting")), QUIET_MS);
+    },
+    connected() {
       win.clearTimeout(quiet);
       quiet = 0;
-      status("");
-    });
-    source.addEventListener("error", () => {
-      if (ended) return;
-      if (!quiet) quiet = win.setTimeout(() => status(t("editor.live.reconnecting")), QUIET_MS);
-      if (source.readyState !== 2) return; // EventSource tries again by itself
-      // Refused (too many streams, say): a new stream from the room as shown, a little later; the room is read then.
-      win.setTimeout(() => {
-        const url = doc.querySelector(".room[data-events-url]")?.dataset.eventsUrl;
-        if (!url || ended) return;
-        resetting = true;
-        schedule(GATHER_MS);
-        open(url);
-      }, RETRY_MS);
-    });
-  }
-  open(first.dataset.eventsUrl);
-  doc.addEventListener("htmx:afterSettle", () => status(said)); // a rebuilt room says it again
-  return {
-    received,
-    get reads() {
-      return reads;
-    },
-    close: () => {
-      ended = true;
-      source.close();
+      say("");
     },
   };
 }
