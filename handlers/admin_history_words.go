@@ -74,8 +74,8 @@ func replacedWords(s models.ReplacedSummary) i18n.Words {
 	return i18n.Capital{Words: i18n.List{Items: parts, Sep: ", "}}
 }
 
-// restoredWords says which page edit an undo undid, with the page and its
-// document.
+// restoredWords says which page edit (or revision) an undo undid, with
+// the page and its document.
 func restoredWords(s models.PageRestoredSummary) i18n.Words {
 	doc := ofDocument(s.Document, s.DocumentTitle)
 	switch {
@@ -87,6 +87,12 @@ func restoredWords(s models.PageRestoredSummary) i18n.Words {
 			restored = *s.TagsRestored
 		}
 		return i18n.Msg("admin.history.undo_delete", "page", *s.Page, "document", doc, "tags", historyTags(restored))
+	case s.Undoes == models.EventRevised:
+		restored := 0
+		if s.TagsRestored != nil {
+			restored = *s.TagsRestored
+		}
+		return i18n.Msg("admin.history.undo_revision", "document", doc, "tags", historyTags(restored))
 	case s.Undoes != "":
 		return i18n.Msg("admin.history.undo_other", "kind", strings.ReplaceAll(s.Undoes, "_", " "), "document", doc)
 	}

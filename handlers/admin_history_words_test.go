@@ -24,6 +24,8 @@ func TestHistoryWordsOfUndoAndBatch(t *testing.T) {
 			"Page move undone: page 3 of “Lease” back to position 2"},
 		{models.PageRestoredSummary{Document: 1, Page: &two, TagsRestored: &one, Undoes: models.EventPageDeleted},
 			"Page deletion undone: page 2 of document 2 restored with 1 tag"},
+		{models.PageRestoredSummary{Document: 0, DocumentTitle: "Lease", TagsRestored: &three, Undoes: models.EventRevised},
+			"Revision undone: the earlier version of “Lease” is back, with its 3 tags where they were"},
 		{models.TagsBatchSummary{Created: 2, Deleted: 1, Documents: []int{0}, DocumentTitles: []string{"Lease"},
 			Types: map[string]int{"SIGNATURETEMPLATE": 2, "DATETEMPLATE": 1}}, "Tags edited together: 2 tags added, 1 tag removed in “Lease” (2 Signature, 1 Date)"},
 		{models.TagsBatchSummary{Created: 1, Documents: []int{0}, DocumentTitles: []string{"Lease"}}, "Tags edited together: 1 tag added in “Lease”"},
