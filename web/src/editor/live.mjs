@@ -29,6 +29,9 @@ export const ROOM_EVENT_TYPES = [
   "transaction_replaced", "status_changed", "room_completed", "room_expired",
 ];
 
+/** The events whose tags are drawn in place at once (onTags), before the room is read. */
+const TAGS_IN_PLACE = new Set(["tag_updated", "tag_deleted"]);
+
 /** The events after which the room has no more: its stream ends. */
 const FINAL = new Set(["room_completed", "room_expired"]);
 
@@ -77,10 +80,12 @@ export function userBusy(doc, pressed) {
  * net: server.mjs's connection (its client id, its streams); reload():
  * reads the room again and swaps it in (a promise); reloaded(): called
  * after each read another window's change caused (an embedded room tells
- * its host); onPresence(data): a presence event's data (presence.mjs).
- * win: the window (timers), for the unit tests.
+ * its host); onPresence(data): a presence event's data (presence.mjs);
+ * onTags(type, tags): another window's tag_updated or tag_deleted, to draw
+ * at once (the read of the room may wait for the user). win: the window
+ * (timers), for the unit tests.
  */
-export function followRoom(doc, { net, reload, reloaded = () => {}, onPresence = () => {}, win = globalThis } = {}) {
+export function followRoom(doc, { net, reload, reloaded = () => {}, onPresence = () => {}, onTags = () => {}, win = globalThis } = {}) {
   const first = doc.querySelector(".room[data-events-url]");
   if (!first || !net.canStream) return null;
   const reader = createReader(doc, { net, reload, reloaded, win });
@@ -101,7 +106,9 @@ export function followRoom(doc, { net, reload, reloaded = () => {}, onPresence =
         source.close();
       }
       const ev = readEvent(e.data);
-      if (ev && (final || !ev.client || ev.client !== net.client)) reader.changed(seq(e)); // not this page's own change
+      if (!ev || (!final && ev.client && ev.client === net.client)) return; // this page's own change
+      if (TAGS_IN_PLACE.has(e.type)) onTags(e.type, ev.data?.tags || []); // drawn at once, even while the read waits
+      reader.changed(seq(e));
     };
     for (const type of ROOM_EVENT_TYPES) source.addEventListener(type, onEvent);
     source.addEventListener("presence", (e) => {

@@ -284,6 +284,29 @@ async function restartIfSwapped() {
   session?.started(current);
 }
 
+/**
+ * Another window moved, resized or removed tags (live.mjs): drawn here at
+ * once, whatever the user is doing — the read of the whole room that
+ * follows may wait for them. A tag this page is dragging or saving is left
+ * to its save (a stale one is refused, and the room read).
+ */
+function tagsElsewhere(type, tags) {
+  const s = current;
+  if (!s?.editor) return;
+  for (const tag of tags) {
+    const el = findTag(tag.id);
+    if (!el || el.matches(".tag--dragging, .tag--pending")) continue;
+    if (type === "tag_deleted") {
+      s.editor.removedElsewhere(tag.id);
+      continue;
+    }
+    if (tag.version && Number(el.dataset.tagVersion) >= tag.version) continue; // shown already
+    Object.assign(el.dataset, { x: String(tag.x), y: String(tag.y), w: String(tag.width), h: String(tag.height), tagVersion: String(tag.version), tagPage: String(tag.page) });
+    s.editor.relocate(el);
+    s.viewer.pageOf(el)?.placeTag(el);
+  }
+}
+
 /** Another window changed the room (live.mjs): read it again, and say why it changed. */
 function readRoomAgain() {
   if (session) Object.assign(session, { notice: t("editor.live.updated"), noticeKind: "ok" });
@@ -346,7 +369,7 @@ async function boot() {
   session?.started(current);
   embed.ready();
   presence = createPresence(document, { net });
-  window.markupRoomLive = followRoom(document, { net, reload: readRoomAgain, reloaded: () => embed.changed(), onPresence: presence.show }); // for the browser tests
+  window.markupRoomLive = followRoom(document, { net, reload: readRoomAgain, reloaded: () => embed.changed(), onPresence: presence.show, onTags: tagsElsewhere }); // for the browser tests
 }
 
 if (document.readyState === "loading") {
