@@ -19,22 +19,24 @@ func TestPaletteIconsAndDescriptions(t *testing.T) {
 	}
 	seen := map[string]string{}
 	n := 0
-	for _, g := range paletteGroups(i18n.English()) {
+	en := i18n.English()
+	for _, g := range paletteGroups() {
 		if g.Collapsed != (g.ID == tagtype.GroupNotary) {
 			t.Errorf("group %s: collapsed = %v; only the notary group starts folded", g.ID, g.Collapsed)
 		}
 		for _, tt := range g.Types {
 			n++
+			description := en.Say(tt.Description)
 			if tt.Icon == "" || !strings.Contains(string(sprite), `<symbol id="`+tt.Icon+`"`) {
 				t.Errorf("%s: icon %q is not a symbol of tags.svg", tt.Code, tt.Icon)
 			}
-			if tt.Description == "" || strings.Contains(tt.Description, "\n") || len(tt.Description) > 80 {
-				t.Errorf("%s: description %q is not one short line", tt.Code, tt.Description)
+			if description == "" || strings.Contains(description, "\n") || len(description) > 80 {
+				t.Errorf("%s: description %q is not one short line", tt.Code, description)
 			}
-			if other, dup := seen[tt.Description]; dup {
+			if other, dup := seen[description]; dup {
 				t.Errorf("%s and %s share a description", tt.Code, other)
 			}
-			seen[tt.Description] = tt.Code
+			seen[description] = tt.Code
 		}
 	}
 	if n != len(tagtype.All()) {

@@ -19,7 +19,6 @@ import (
 // roomView shapes a room workspace for the room page, in ctx's language.
 // form, when not nil, is a refused dialog to show open again.
 func roomView(ctx context.Context, assets *static.Assets, ws *models.RoomWorkspace, now time.Time, form *templates.ParticipantFormView) templates.RoomView {
-	l := i18n.From(ctx)
 	r, t := ws.Room, ws.Transaction
 	cfg := r.Config
 	status := r.Status(now)
@@ -80,7 +79,7 @@ func roomView(ctx context.Context, assets *static.Assets, ws *models.RoomWorkspa
 	for i := range v.Viewer.Documents {
 		v.Viewer.Documents[i].TextTags = textTagsJSON(ws.Uploads[v.Viewer.Documents[i].ID])
 	}
-	v.TagGroups = paletteGroups(l)
+	v.TagGroups = paletteGroups()
 	v.DateFormats = models.DateFormats()[:10]
 	var tagCounts map[string]int
 	v.Documents, v.PageTotal, tagCounts = roomDocuments(r.ID, t.Documents)

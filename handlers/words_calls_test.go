@@ -41,7 +41,6 @@ var wordingCallsToDo = map[string]int{
 	"admin_templates.go":       1,
 	"api_transactions_json.go": 1,
 	"respond.go":               1,
-	"room_palette.go":          5,
 	"room_participants.go":     1,
 }
 

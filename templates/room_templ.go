@@ -2678,9 +2678,9 @@ func roomPalette(v RoomView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var157 string
-				templ_7745c5c3_Var157, templ_7745c5c3_Err = templ.JoinStringErrs(g.Title)
+				templ_7745c5c3_Var157, templ_7745c5c3_Err = templ.JoinStringErrs(say(ctx, g.Title))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `room.templ`, Line: 435, Col: 49}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `room.templ`, Line: 435, Col: 59}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var157))
 				if templ_7745c5c3_Err != nil {
@@ -2693,7 +2693,7 @@ func roomPalette(v RoomView) templ.Component {
 				var templ_7745c5c3_Var158 string
 				templ_7745c5c3_Var158, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.Itoa(len(g.Types)))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `room.templ`, Line: 435, Col: 110}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `room.templ`, Line: 435, Col: 120}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var158))
 				if templ_7745c5c3_Err != nil {
@@ -2809,9 +2809,9 @@ func roomPalette(v RoomView) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var167 string
-					templ_7745c5c3_Var167, templ_7745c5c3_Err = templ.JoinStringErrs(tt.Label)
+					templ_7745c5c3_Var167, templ_7745c5c3_Err = templ.JoinStringErrs(say(ctx, tt.Label))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `room.templ`, Line: 448, Col: 167}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `room.templ`, Line: 448, Col: 177}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var167))
 					if templ_7745c5c3_Err != nil {
@@ -2835,9 +2835,9 @@ func roomPalette(v RoomView) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var169 string
-					templ_7745c5c3_Var169, templ_7745c5c3_Err = templ.JoinStringErrs(tt.Description)
+					templ_7745c5c3_Var169, templ_7745c5c3_Err = templ.JoinStringErrs(say(ctx, tt.Description))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `room.templ`, Line: 449, Col: 99}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `room.templ`, Line: 449, Col: 109}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var169))
 					if templ_7745c5c3_Err != nil {

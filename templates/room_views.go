@@ -231,7 +231,7 @@ type OptionView struct {
 // TagGroupView is one group of the palette ("Signer fields", …).
 type TagGroupView struct {
 	ID    string
-	Title string
+	Title i18n.Words
 	Types []TagTypeView
 	// Collapsed groups (the notary fields) start folded away.
 	Collapsed bool
@@ -240,11 +240,13 @@ type TagGroupView struct {
 // TagTypeView is one entry of the tag palette; Width and Height are its
 // default size in points.
 type TagTypeView struct {
-	Code, Label   string
+	Code          string
+	Label         i18n.Words
 	Width, Height string
 	// Icon is the id of its <symbol> in static/img/tags.svg; Description says
 	// in one line what the signer does with it (shown on hover and focus).
-	Icon, Description string
+	Icon        string
+	Description i18n.Words
 }
 
 // removeConfirm is the question asked before a participant is removed.
