@@ -72,9 +72,7 @@ func writeErrorPage(c *gin.Context, err error) {
 		RequestID: requestIDFrom(c),
 		HomeURL:   "/",
 	}
-	if view.Message == "" {
-		view.Message = i18n.T(c.Request.Context(), "error.page.something_wrong")
-	}
+	// An empty Message: the page words one for the status (templates.ErrorView.message).
 	c.Header("Cache-Control", "no-store")
 	setRetryAfter(c, err)
 	render(c, p.Status, templates.ErrorPage(s.page(c, i18n.Plain(p.Title)), view))

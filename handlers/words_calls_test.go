@@ -40,7 +40,6 @@ var wordingCallsToDo = map[string]int{
 	"admin_template.go":        1,
 	"admin_templates.go":       1,
 	"api_transactions_json.go": 1,
-	"respond.go":               1,
 	"room_participants.go":     1,
 }
 
