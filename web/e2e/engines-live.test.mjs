@@ -334,3 +334,33 @@ test("a window in the middle of something (a rename being typed) draws others' m
   await assertClean(pageA);
   await assertClean(pageB);
 });
+
+test("presence and the live words right to left: in Arabic the header's people and Reconnecting… are Arabic and flow from the right", T, async () => {
+  const r = await liveRoom();
+  const inArabic = (url) => {
+    const u = new URL(url);
+    u.searchParams.set("lang", "ar");
+    return u.toString();
+  };
+  const pageA = await pagesA.openRoom(inArabic(r.urlA), SIZE);
+  await pageA.waitFor(() => !!window.markupRoomLive);
+  const pageB = await pagesB.openRoom(inArabic(r.urlB), SIZE);
+  await pageB.waitFor(() => !!window.markupRoomLive);
+  const person = await pageA.waitFor(() => {
+    const el = document.querySelector("[data-presence]:not([hidden]) [data-presence-person]");
+    return el && { title: el.title, dir: getComputedStyle(el.parentElement).direction, lang: document.documentElement.lang };
+  }, null, { message: `${engine}: A sees B, in Arabic` });
+  assert.deepEqual(person, { title: "ضيف 2 فتح هذه الغرفة", dir: "rtl", lang: "ar" });
+  // The people come after the status badge, to its left.
+  const [badge, people] = await Promise.all([".room-header__title .badge", "[data-presence]"].map((sel) => pageA.box(sel)));
+  assert.ok(people.x + people.width <= badge.x + 1, `${engine}: the people are left of the status badge right to left: ${JSON.stringify({ badge, people })}`);
+  proxy.cut();
+  await pageB.waitForSelector("[data-live-status]", { visible: true, message: `${engine}: B says it is reconnecting, in Arabic` });
+  assert.equal(await pageB.eval(() => document.querySelector("[data-live-status]").textContent), "جارٍ إعادة الاتصال…");
+  await pageA.screenshot("issue41-presence-ar-1280");
+  await pageB.screenshot("issue41-reconnecting-ar-1280");
+  proxy.restore();
+  await pageB.waitForSelector("[data-live-status]", { hidden: true, message: `${engine}: B is back` });
+  await assertClean(pageA);
+  await assertClean(pageB, (p) => /\/events\)$/.test(p));
+});
