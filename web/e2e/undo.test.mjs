@@ -128,7 +128,8 @@ test("an undo against a document changed in another window is refused, plainly, 
   const { ctx, page } = await openRoom(browser, r.url);
   acceptConfirms(page);
   await rebuilt(page, () => page.locator('.room-thumb[data-page="3"]').getByRole("button", { name: "Delete page 3" }).click());
-  // Another window deletes a page too: this window's room still shows the version before.
+  // Another window deletes a page too. This window follows the room (issue 41): it shows that deletion as well, but
+  // its undo step is still against the version its own deletion made.
   const other = await ctx.newPage();
   await other.goto(page.url());
   await other.locator(".viewer-page--rendered").first().waitFor();
@@ -137,16 +138,19 @@ test("an undo against a document changed in another window is refused, plainly, 
   await other.waitForFunction(() => document.querySelectorAll(".room-thumb").length === 3);
   const changed = await serverState(r.transactionId);
   assert.equal(changed.pages, 3);
+  await page.waitForFunction(() => document.querySelectorAll(".room-thumb").length === 3 && window.markupRoomLive?.reads >= 1);
+  await page.locator("[data-save-status]", { hasText: "Updated from another window" }).waitFor();
 
   await page.keyboard.press("Control+z");
   const status = page.locator("[data-save-status]");
   await page.waitForFunction(() => document.querySelector("[data-save-status]")?.dataset.kind === "error" && !window.markupRoomHistory.busy);
-  assert.match(await status.textContent(), /changed since/);
+  // The window knows the document changed under the step (it read the room again): it says so, and the step leaves
+  // the undo list, since it can no longer be undone.
+  assert.match(await status.textContent(), /changed in another window, so this page change cannot be undone/);
   assert.doesNotMatch(await status.textContent(), /PDF|Exception|undefined|\{/);
   await page.screenshot({ path: join(artifacts, "undo-refused.png") });
   assert.deepEqual(await serverState(r.transactionId), changed);
-  // The step stays: the user can reload and decide.
-  assert.equal(await historySize(page), 1);
+  assert.equal(await historySize(page), 0);
   await ctx.close();
 });
 

@@ -264,7 +264,11 @@ let before = null;
 let keepHandsOnce = false;
 function onBeforeSwap(e) {
   if (!current) return;
-  before = { snapshot: current.snapshot(), place: rememberPlace(), notice: successMessage(e.detail.requestConfig?.elt || e.detail.elt, e.detail.xhr?.status || 0) };
+  const said = document.querySelector("[data-save-status]");
+  before = {
+    snapshot: current.snapshot(), place: rememberPlace(), notice: successMessage(e.detail.requestConfig?.elt || e.detail.elt, e.detail.xhr?.status || 0),
+    refusal: said?.dataset.kind === "error" ? said.textContent : "",
+  };
 }
 
 /** A room change answered with the room: start again on the new markup, where the user was, and say what was saved. */
@@ -279,7 +283,11 @@ async function restartIfSwapped() {
   current = null;
   current = await start(prev);
   restorePlace(kept?.place); // once the field list is built again: the column is as tall as it was
-  current?.setStatus(kept?.notice || session?.notice || t("editor.status.saved"), (!kept?.notice && session?.noticeKind) || "ok");
+  if (prev.keepHands && kept?.refusal) {
+    current?.setStatus(kept.refusal, "error"); // a read another window caused keeps the refusal the user has yet to read
+  } else {
+    current?.setStatus(kept?.notice || session?.notice || t("editor.status.saved"), (!kept?.notice && session?.noticeKind) || "ok");
+  }
   if (session) session.notice = session.noticeKind = "";
   session?.started(current);
 }
