@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -24,16 +23,11 @@ func (h *adminHandler) adminTemplate(c *gin.Context) error {
 		return err
 	}
 	t := at.Template
-	l := i18n.From(c.Request.Context())
-	when := func(tm time.Time) string { return l.DateTime(tm.UTC()) + " UTC" }
 	v := admin.TemplateView{
 		BackURL: route.AdminTemplates.Path(),
 		ID:      t.ID, Name: t.Name, Description: deref(t.Description), Organization: at.Organization.Name,
-		Status: templateStatus(t.ArchivedAt), Version: t.Version, Created: when(t.CreatedAt), Updated: when(t.UpdatedAt),
+		Status: templateStatus(t.ArchivedAt), Version: t.Version, Created: t.CreatedAt, Updated: t.UpdatedAt, LastUsed: t.LastUsedAt,
 		Uses: t.Uses, CSRFToken: csrfToken(c),
-	}
-	if t.LastUsedAt != nil {
-		v.LastUsed, v.LastUsedISO = when(*t.LastUsedAt), t.LastUsedAt.UTC().Format(time.RFC3339)
 	}
 	live := t.ArchivedAt == nil
 	if live {
@@ -45,7 +39,7 @@ func (h *adminHandler) adminTemplate(c *gin.Context) error {
 	for i := range at.Versions {
 		ver := &at.Versions[i]
 		vv := admin.TemplateVersionView{
-			Version: ver.Version, Name: ver.Name, When: when(ver.CreatedAt), WhenISO: ver.CreatedAt.UTC().Format(time.RFC3339),
+			Version: ver.Version, Name: ver.Name, When: ver.CreatedAt,
 			Actor: admin.ActorView{Kind: ver.ActorKind, ID: ver.ActorID, Name: ver.ActorName, Label: ver.ActorLabel}, Tags: ver.TagCount, Current: ver.Version == t.Version,
 		}
 		if ver.RestoredFrom != nil {

@@ -47,7 +47,7 @@ func (h *adminHandler) adminTemplates(c *gin.Context) error {
 		v.Statuses = append(v.Statuses, templates.OptionView{Value: s, Label: templateStatusWord(s)})
 	}
 	for _, r := range page.Rows {
-		v.Rows = append(v.Rows, templateRow(i18n.From(c.Request.Context()), &r))
+		v.Rows = append(v.Rows, templateRow(&r))
 	}
 	pageURL := func(key, id string) string {
 		q := url.Values{}
@@ -70,14 +70,11 @@ func (h *adminHandler) adminTemplates(c *gin.Context) error {
 }
 
 // templateRow shapes one row of the templates table.
-func templateRow(l *i18n.Localizer, r *models.AdminTemplateRow) admin.TemplateRowView {
+func templateRow(r *models.AdminTemplateRow) admin.TemplateRowView {
 	v := admin.TemplateRowView{
 		ID: r.ID, URL: route.AdminTemplate.Path(r.ID), Name: r.Name, Organization: r.OrganizationName,
 		Status: templateStatus(r.ArchivedAt), Documents: r.DocumentCount, Pages: r.PageCount, Tags: r.TagCount,
-		Roles: r.RoleCount, Versions: r.Version, Uses: r.Uses,
-	}
-	if r.LastUsedAt != nil {
-		v.LastUsed, v.LastUsedISO = l.DateTime(r.LastUsedAt.UTC()), r.LastUsedAt.UTC().Format(time.RFC3339)
+		Roles: r.RoleCount, Versions: r.Version, Uses: r.Uses, LastUsed: r.LastUsedAt,
 	}
 	return v
 }

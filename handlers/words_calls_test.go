@@ -37,8 +37,6 @@ var wordingCallsToDo = map[string]int{
 	"admin_room_form.go":       3,
 	"admin_room_new.go":        14,
 	"admin_rooms.go":           3,
-	"admin_template.go":        1,
-	"admin_templates.go":       1,
 	"api_transactions_json.go": 1,
 	"room_participants.go":     1,
 }

@@ -1,6 +1,8 @@
 package admin
 
 import (
+	"time"
+
 	"context"
 
 	"github.com/markuproom/markuproom/templates"
@@ -24,29 +26,30 @@ type TemplatesView struct {
 	Filtered bool
 }
 
-// TemplateRowView is one template of the table; LastUsed is empty when it
+// TemplateRowView is one template of the table; LastUsed is nil when it
 // was never used.
 type TemplateRowView struct {
 	ID, URL, Name, Organization, Status     string
 	Documents, Pages, Tags, Roles, Versions int
 	Uses                                    int64
-	LastUsed, LastUsedISO                   string
+	LastUsed                                *time.Time
 }
 
 // TemplateView is one template's page in the console: its current version
 // drawn on the pages, and its versions with "Restore" and "Archive".
 type TemplateView struct {
 	// BackURL is the list of templates.
-	BackURL                                 string
-	ID, Name, Description, Organization     string
-	Status                                  string
-	Version                                 int
-	Created, Updated, LastUsed, LastUsedISO string
-	Uses                                    int64
-	Roles                                   []TemplateRoleView
-	Documents                               []TemplateDocumentView
-	Viewer                                  templates.ViewerView
-	Versions                                []TemplateVersionView
+	BackURL                             string
+	ID, Name, Description, Organization string
+	Status                              string
+	Version                             int
+	Created, Updated                    time.Time
+	LastUsed                            *time.Time
+	Uses                                int64
+	Roles                               []TemplateRoleView
+	Documents                           []TemplateDocumentView
+	Viewer                              templates.ViewerView
+	Versions                            []TemplateVersionView
 	// ArchiveURL receives the "Archive" form; empty once archived.
 	ArchiveURL string
 	CSRFToken  string
@@ -68,14 +71,14 @@ type TemplateDocumentView struct {
 // TemplateVersionView is one version of a template; RestoreURL is set for
 // every version but the current one while the template is not archived.
 type TemplateVersionView struct {
-	Version       int
-	Name          string
-	When, WhenISO string
-	Actor         ActorView
-	Tags          int
-	RestoredFrom  string
-	Current       bool
-	RestoreURL    string
+	Version      int
+	Name         string
+	When         time.Time
+	Actor        ActorView
+	Tags         int
+	RestoredFrom string
+	Current      bool
+	RestoreURL   string
 }
 
 // templateStatusLabel is a template's status ("active", "archived") in the

@@ -83,3 +83,7 @@ func namesList(ctx context.Context, names []string, few int) string {
 
 // dateTime is a day and time of day in UTC, the zone unnamed: "22 Nov 2026, 09:00".
 func dateTime(ctx context.Context, t time.Time) string { return i18n.From(ctx).DateTime(t.UTC()) }
+
+// utcDateTime is dateTime followed by "UTC" (the console's facts and
+// version lists, whose times are UTC).
+func utcDateTime(ctx context.Context, t time.Time) string { return dateTime(ctx, t) + " UTC" }
