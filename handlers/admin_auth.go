@@ -46,7 +46,7 @@ func (h *adminHandler) adminLogin(c *gin.Context) error {
 	}
 	email, password := c.PostForm("email"), c.PostForm("password")
 	if len(email) > 320 || len(password) > passwordhash.MaxPasswordLength {
-		h.renderAdminLogin(c, http.StatusUnauthorized, admin.LoginView{Error: i18n.T(c.Request.Context(), badSignIn)})
+		h.renderAdminLogin(c, http.StatusUnauthorized, admin.LoginView{Error: i18n.Msg(badSignIn)})
 		return nil
 	}
 	u, err := h.auth.AdminSignIn(c.Request.Context(), email, password, c.ClientIP())
@@ -55,10 +55,10 @@ func (h *adminHandler) adminLogin(c *gin.Context) error {
 	case errors.As(err, &locked):
 		c.Header("Retry-After", strconv.Itoa(int(locked.RetryAfter.Seconds())+1))
 		h.renderAdminLogin(c, http.StatusTooManyRequests, admin.LoginView{Email: email, Locked: true,
-			Error: i18n.T(c.Request.Context(), "admin.login.locked")})
+			Error: i18n.Msg("admin.login.locked")})
 		return nil
 	case errors.Is(err, models.ErrBadCredentials):
-		h.renderAdminLogin(c, http.StatusUnauthorized, admin.LoginView{Email: email, Error: i18n.T(c.Request.Context(), badSignIn)})
+		h.renderAdminLogin(c, http.StatusUnauthorized, admin.LoginView{Email: email, Error: i18n.Msg(badSignIn)})
 		return nil
 	case err != nil:
 		return err

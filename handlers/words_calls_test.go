@@ -32,7 +32,6 @@ var wordingCallsToDo = map[string]int{
 	"admin_activity.go":        2,
 	"admin_audit.go":           5,
 	"admin_audit_words.go":     3,
-	"admin_auth.go":            3,
 	"admin_list_words.go":      7,
 	"admin_room_form.go":       3,
 	"admin_room_new.go":        14,

@@ -12,8 +12,9 @@ type LoginView struct {
 	// Action is where the form posts.
 	Action string
 	Email  string
-	// Error is the one message for every refused sign-in; Locked marks a lockout.
-	Error  string
+	// Error is the one message for every refused sign-in (nil: none);
+	// Locked marks a lockout.
+	Error  i18n.Words
 	Locked bool
 }
 
