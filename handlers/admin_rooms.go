@@ -4,7 +4,6 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -16,7 +15,6 @@ import (
 
 // adminRooms lists every Markup Room: GET /admin/rooms?after=.
 func (h *adminHandler) adminRooms(c *gin.Context) error {
-	l := i18n.From(c.Request.Context())
 	rows, more, err := h.rooms.AdminListRooms(c.Request.Context(), c.Query("after"))
 	if err != nil {
 		return err
@@ -26,11 +24,7 @@ func (h *adminHandler) adminRooms(c *gin.Context) error {
 	for _, r := range rows {
 		rv := admin.RoomRowView{
 			ID: r.ID, ShortID: shortID(r.ID), Title: r.Title, Organization: r.OrganizationName, Sender: r.SenderName, SenderEmail: r.SenderEmail,
-			Status: r.Status(now), Expires: l.T("admin.list.utc", "time", l.DateTime(r.ExpiresAt.UTC())), ExpiresISO: r.ExpiresAt.UTC().Format(time.RFC3339),
-			TransactionURL: route.AdminTransaction.Path(r.TransactionID),
-		}
-		if rv.Title == "" {
-			rv.Title = l.T("admin.rooms.no_documents")
+			Status: r.Status(now), Expires: r.ExpiresAt, TransactionURL: route.AdminTransaction.Path(r.TransactionID),
 		}
 		if rv.Status == models.RoomOpen {
 			rv.ExpireURL = route.AdminRoomExpire.Path(r.ID)

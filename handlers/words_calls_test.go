@@ -35,7 +35,6 @@ var wordingCallsToDo = map[string]int{
 	"admin_list_words.go":      7,
 	"admin_room_form.go":       3,
 	"admin_room_new.go":        14,
-	"admin_rooms.go":           3,
 	"api_transactions_json.go": 1,
 	"room_participants.go":     1,
 }

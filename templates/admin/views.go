@@ -146,8 +146,9 @@ type RoomsView struct {
 // RoomRowView is one room; ExpireURL is set for an open room.
 type RoomRowView struct {
 	// ID is the whole id (copied); ShortID its end, the one id shown.
-	ID, ShortID, Organization, Sender, SenderEmail, Status, Expires, ExpiresISO string
-	// Title is the transaction's first document's title.
+	ID, ShortID, Organization, Sender, SenderEmail, Status string
+	Expires                                                time.Time
+	// Title is the transaction's first document's title ("": it has none).
 	Title                     string
 	TransactionURL, ExpireURL string
 }
