@@ -233,6 +233,8 @@ test("removing a participant (at 1024×768): the dialog names them and their tag
     const res = await fetch(`${path}/documents/1/remove`, { method: "POST", headers: { "X-CSRF-Token": csrf } });
     if (!res.ok) throw new Error(`another window's removal: ${res.status}`);
   });
+  // (The page follows the room, issue 41: it reads the room again after that removal, as it would another window's.)
+  await page.waitFor(() => window.markupRoomLive?.reads >= 1 && /another window/.test(document.querySelector("[data-save-status]")?.textContent), null, { message: `${engine}: the page follows the other removal` });
   await roomChange(page, /\/removals\/[^/]+\/restore$/, () => page.click('[data-action="undo"]'), 422);
   const status = await page.waitFor(() => {
     const el = document.querySelector("[data-save-status]");

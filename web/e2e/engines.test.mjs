@@ -1023,7 +1023,10 @@ test("many tags at once (issue 18): copy a selection to pages 2-4 of the mixed-s
 test("many tags at once (issue 18): a group save the server refuses (the room completed meanwhile) puts every member back and says why", T, async () => {
   const { r, page, tag, rects, shown, settled, selectAll, steps, batches } = await groupRoom();
   await selectAll();
-  // The room is completed elsewhere (another tab of the same staff member) while this page is open.
+  // The room is completed elsewhere (another tab of the same staff member) while this page is open — a page that
+  // has not heard of it: its event stream is closed first (a page that follows the room reads it again and turns
+  // read-only, issue 41), so its next save is what finds out.
+  await page.eval(() => window.markupRoomLive?.close());
   const completed = await page.eval(async () => {
     const id = document.querySelector("[data-room-id]").dataset.roomId;
     const csrf = document.querySelector('meta[name="csrf-token"]').content;
