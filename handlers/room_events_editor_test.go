@@ -64,12 +64,8 @@ func TestEditorFollowsEveryRoomEventType(t *testing.T) {
 func TestRoomPageNamesItsStream(t *testing.T) {
 	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
-		s := newServer(t, env)
-		srv := httptest.NewServer(s.handler)
-		t.Cleanup(srv.Close)
-		tenant := env.NewTenant(t, "Acme")
-		tr := openTagRoom(t, s, tenant, nil)
-		signers := tr.participantIDs(t)
+		srv, tr, signers := liveTagRoom(t, env)
+		s, tenant := tr.s, tr.tenant
 		tr.add(t, tagForm(signers[0]))
 		tr.add(t, tagForm(signers[1], "x", "300"))
 
@@ -110,12 +106,8 @@ func TestRoomPageNamesItsStream(t *testing.T) {
 func TestRoomPresence(t *testing.T) {
 	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
-		s := newServer(t, env)
-		srv := httptest.NewServer(s.handler)
-		t.Cleanup(srv.Close)
-		tenant := env.NewTenant(t, "Acme")
-		tr := openTagRoom(t, s, tenant, nil)
-		signers := tr.participantIDs(t)
+		srv, tr, signers := liveTagRoom(t, env)
+		s := tr.s
 		tag := tr.add(t, tagForm(signers[0]))
 		events := tr.path + "/events"
 

@@ -118,6 +118,17 @@ func (s *sseStream) close() {
 	s.res.Body.Close()
 }
 
+// liveTagRoom is a room opened by a browser on a real server (streams need
+// one), with the room's participant ids.
+func liveTagRoom(t *testing.T, env *modelstest.Env) (*httptest.Server, *tagRoom, []string) {
+	t.Helper()
+	s := newServer(t, env)
+	srv := httptest.NewServer(s.handler)
+	t.Cleanup(srv.Close)
+	tr := openTagRoom(t, s, env.NewTenant(t, "Acme"), nil)
+	return srv, tr, tr.participantIDs(t)
+}
+
 // nextPresence waits for the stream's next presence event.
 func (s *sseStream) nextPresence() presenceEvent {
 	s.t.Helper()
@@ -168,12 +179,8 @@ func (s *sseStream) ended() {
 func TestRoomEventStream(t *testing.T) {
 	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
-		s := newServer(t, env)
-		srv := httptest.NewServer(s.handler)
-		t.Cleanup(srv.Close)
-		tenant := env.NewTenant(t, "Acme")
-		tr := openTagRoom(t, s, tenant, nil)
-		signers := tr.participantIDs(t)
+		srv, tr, signers := liveTagRoom(t, env)
+		s, tenant := tr.s, tr.tenant
 		events := tr.path + "/events"
 
 		_, live := openStream(t, srv, tr.b, events, nil)

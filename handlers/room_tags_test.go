@@ -18,12 +18,13 @@ import (
 
 // tagRoom is an opened room with its CSRF token, for tag edits.
 type tagRoom struct {
-	s     *server
-	b     *browser
-	token string
-	room  roomResp
-	path  string
-	csrf  string
+	s      *server
+	b      *browser
+	tenant *modelstest.Tenant
+	token  string
+	room   roomResp
+	path   string
+	csrf   string
 }
 
 func openTagRoom(t *testing.T, s *server, tenant *modelstest.Tenant, config obj) *tagRoom {
@@ -36,7 +37,7 @@ func openTagRoom(t *testing.T, s *server, tenant *modelstest.Tenant, config obj)
 	b := s.browser()
 	path := b.open(r.URL)
 	html := b.get(path).status(http.StatusOK).Body.String()
-	return &tagRoom{s: s, b: b, token: tenant.Token, room: r, path: path, csrf: csrf(t, html)}
+	return &tagRoom{s: s, b: b, tenant: tenant, token: tenant.Token, room: r, path: path, csrf: csrf(t, html)}
 }
 
 // send makes an htmx-style tag request (HX-Request, CSRF header).
