@@ -28,14 +28,14 @@ const (
 )
 
 // carryRoomSession puts a session carried by the X-Room-Session header (or
-// the room_session query parameter) in place of the request's room session
+// the room_session query parameter, addressCarriesSession) in place of the request's room session
 // cookie, before the session middleware reads it: the carried one is what
 // the page was rendered with. It is decoded and checked (signature, age)
 // exactly as the cookie is.
 func carryRoomSession() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		v := c.GetHeader(roomSessionHeader)
-		if v == "" {
+		if v == "" && addressCarriesSession(c.Request) {
 			v = c.Query(roomSessionQuery)
 		}
 		if v != "" && len(v) <= maxRoomSessionBytes && cookieValueOK(v) {
@@ -52,6 +52,15 @@ func carryRoomSession() gin.HandlerFunc {
 		}
 		c.Next()
 	}
+}
+
+// addressCarriesSession tells whether a request may carry an embedded
+// room's session in its address: only one the browser makes itself — a GET
+// (the room page, its PDFs, its event stream) or the completion form, which
+// navigates. Every other change is sent by the page's scripts, with the
+// X-Room-Session header, so a session in the address of a change is ignored.
+func addressCarriesSession(r *http.Request) bool {
+	return r.Method == http.MethodGet || r.Method == http.MethodHead || strings.HasSuffix(r.URL.Path, "/complete")
 }
 
 // cookieValueOK tells whether v can be a cookie's value as the session

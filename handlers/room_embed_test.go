@@ -102,8 +102,9 @@ func TestEmbeddedRoomFrameHeaders(t *testing.T) {
 }
 
 // The session an embedded room's page carries works as the cookie does, by
-// header or query, and CSRF still holds: a request with the session but
-// without the room's token is refused.
+// header or (for what the browser loads itself) query, and CSRF still
+// holds: a request with the session but without the room's token is
+// refused, and so is a change with the session in its address only.
 func TestEmbeddedRoomSessionTravelsWithThePage(t *testing.T) {
 	t.Parallel()
 	modelstest.Each(t, func(t *testing.T, env *modelstest.Env) {
@@ -131,6 +132,10 @@ func TestEmbeddedRoomSessionTravelsWithThePage(t *testing.T) {
 		}
 		send(false).status(http.StatusForbidden)
 		send(true).status(http.StatusSeeOther)
+		// A change with the session in its address only (the page's scripts send it as the header): not the room's.
+		inAddress := httptestRequest(http.MethodPost, "/rooms/"+r.ID+"/participants?room_session="+url.QueryEscape(session), participant)
+		inAddress.Header.Set("X-CSRF-Token", token)
+		s.do(inAddress).status(http.StatusForbidden)
 		// No session at all: this browser never opened the room.
 		s.browser().get("/rooms/" + r.ID).status(http.StatusForbidden)
 		// A forged session is no session.
