@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 )
 
 // Default limits of a room's event streams (StoreOptions).
@@ -28,6 +29,11 @@ type roomEventHub struct {
 	read func(ctx context.Context, roomID string, after int64, limit int) ([]RoomEvent, error)
 
 	perRoom, perInstance int
+
+	// listening is set while this process LISTENs to the other instances'
+	// notifications (ListenRoomEvents): its own presence changes then reach
+	// it that way, once.
+	listening atomic.Bool
 
 	mu    sync.Mutex
 	rooms map[string]*hubRoom

@@ -63,6 +63,8 @@ func (s *Store) listenOnce(ctx context.Context) error {
 		// Whatever was committed before LISTEN took effect is read by the
 		// streams themselves.
 		s.hub.lagEverything()
+		s.hub.listening.Store(true)
+		defer s.hub.listening.Store(false)
 		defer func() {
 			if ctx.Err() == nil {
 				_, _ = pg.Exec(context.WithoutCancel(ctx), "UNLISTEN *")

@@ -170,14 +170,18 @@ func (s *Store) RoomPresence(ctx context.Context, roomID string) ([]RoomPresent,
 }
 
 // presenceChanged tells the streams of room roomID that its presence
-// changed: this process's at once, and on PostgreSQL every instance's by a
-// notification (a stream sends only a presence that differs from its last).
+// changed: on PostgreSQL every instance's by a notification, which this
+// process hears too while it listens (ListenRoomEvents); this process's hub
+// directly when it does not (SQLite, or no listener), so that each stream
+// reads the room's presence once per change.
 func (s *Store) presenceChanged(ctx context.Context, roomID string) error {
-	if s.hub != nil {
-		s.hub.presenceChanged(roomID)
-	}
 	if s.dialect == DialectPostgres {
-		return mapDBError(s.db.WithContext(ctx).Exec("SELECT pg_notify(?, ?)", roomPresenceChannel, roomID).Error)
+		if err := s.db.WithContext(ctx).Exec("SELECT pg_notify(?, ?)", roomPresenceChannel, roomID).Error; err != nil {
+			return mapDBError(err)
+		}
+	}
+	if s.hub != nil && !s.hub.listening.Load() {
+		s.hub.presenceChanged(roomID)
 	}
 	return nil
 }
