@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -43,11 +42,10 @@ func (h *adminHandler) adminAudit(c *gin.Context) error {
 	status := http.StatusOK
 	if invalid != nil {
 		status = http.StatusBadRequest
-		v.Invalid = map[string]string{}
-		wordValidation(ctx, invalid)
+		v.Invalid = map[string]i18n.Words{}
 		for _, fe := range invalid.Errors {
-			if name := strings.TrimPrefix(fe.Pointer, "query:"); v.Invalid[name] == "" {
-				v.Invalid[name] = auditFilterMessage(i18n.From(ctx), fe)
+			if name := strings.TrimPrefix(fe.Pointer, "query:"); v.Invalid[name] == nil {
+				v.Invalid[name] = auditFilterMessage(fe)
 			}
 		}
 	} else if err := h.fillAuditRows(ctx, &v, q); err != nil {
@@ -89,14 +87,14 @@ func (h *adminHandler) fillAuditRows(ctx context.Context, v *admin.AuditView, q 
 	if err != nil {
 		return err
 	}
-	orgs := map[int64]string{0: "—"}
+	orgs := map[int64]i18n.Words{0: i18n.Plain("—")}
 	for _, o := range v.Organizations {
 		if id, ok := models.ParseRowID(o.Value); ok {
-			orgs[id] = i18n.From(ctx).Say(o.Label)
+			orgs[id] = o.Label
 		}
 	}
 	for i := range events {
-		v.Rows = append(v.Rows, auditRow(i18n.From(ctx), &events[i], orgs))
+		v.Rows = append(v.Rows, auditRow(&events[i], orgs))
 	}
 	pageURL := func(cur auditCursor) string {
 		p := maps.Clone(q.Params)
@@ -143,22 +141,20 @@ var auditKindLabels = map[string]string{
 
 // auditRow is one event as the console's table shows it; a target inside
 // a transaction links to the transaction's page.
-func auditRow(l *i18n.Localizer, e *models.AuditEvent, orgs map[int64]string) admin.AuditRowView {
+func auditRow(e *models.AuditEvent, orgs map[int64]i18n.Words) admin.AuditRowView {
 	r := admin.AuditRowView{
-		ID: strconv.FormatInt(e.ID, 10), When: l.T("admin.audit.when", "day", consoleDay(l, e.At), "time", e.At.UTC().Format("15:04:05")),
-		WhenFull:     l.T("admin.audit.when_full", "weekday", consoleWeekday(l, e.At), "time", consoleDateTimeUTC(l, e.At, "15:04:05.000")),
-		WhenISO:      e.At.UTC().Format(time.RFC3339Nano),
-		Organization: orgs[e.OrganizationID], ActorKind: e.ActorKind, ActorKindLabel: e.ActorKind,
+		ID: strconv.FormatInt(e.ID, 10), At: e.At,
+		Organization: orgs[e.OrganizationID], ActorKind: e.ActorKind, ActorKindLabel: i18n.Plain(e.ActorKind),
 		ActorName: e.ActorName, ActorID: e.ActorID, Via: e.Via, Address: e.ClientAddr, Action: e.Action, Summary: e.Summary,
 		Unsealed: !e.Sealed(),
 	}
-	if r.Organization == "" {
-		r.Organization = "#" + strconv.FormatInt(e.OrganizationID, 10)
+	if r.Organization == nil {
+		r.Organization = i18n.Plain("#" + strconv.FormatInt(e.OrganizationID, 10))
 	}
 	if id, ok := auditKindLabels[e.ActorKind]; ok {
-		r.ActorKindLabel = l.T(id)
+		r.ActorKindLabel = i18n.Msg(id)
 	}
-	r.Target = auditTarget(l, e.TargetType, e.TargetID)
+	r.Target = auditTarget(e.TargetType, e.TargetID)
 	switch {
 	case e.TargetType == "template" && models.ValidServiceID(e.TargetID):
 		r.TargetURL = route.AdminTemplate.Path(e.TargetID)
@@ -203,12 +199,12 @@ var auditFilterIDs = map[string]string{
 	"query:cursor invalid_cursor":  "admin.audit.error.cursor",
 }
 
-// auditFilterMessage is a refused filter's message under its field, in
-// l's language (else the problem's own detail).
-func auditFilterMessage(l *i18n.Localizer, fe models.FieldError) string {
+// auditFilterMessage is a refused filter's message under its field (else
+// the problem's own message).
+func auditFilterMessage(fe models.FieldError) i18n.Words {
 	id, ok := auditFilterIDs[fe.Pointer+" "+fe.Code]
 	if !ok {
-		return fe.Detail
+		return messageWords(fe.Message)
 	}
-	return l.T(id, "actor_max", maxAuditActorFilter, "action_max", maxAuditActionFilter)
+	return i18n.Msg(id, "actor_max", maxAuditActorFilter, "action_max", maxAuditActionFilter)
 }

@@ -21,17 +21,17 @@ var auditTargetTypeIDs = map[string]string{
 	"webhook":        "admin.audit.target.webhook",
 }
 
-// auditTarget words an event's target: its type in l's language and its
-// (short) id, "user 2"; a type the table does not know shows its code.
-func auditTarget(l *i18n.Localizer, targetType, targetID string) string {
-	word := targetType
+// auditTarget is an event's target: its type's words and its (short) id,
+// "user 2"; a type the table does not know shows its code.
+func auditTarget(targetType, targetID string) i18n.Words {
+	var word i18n.Words = i18n.Plain(targetType)
 	if id, ok := auditTargetTypeIDs[targetType]; ok {
-		word = l.T(id)
+		word = i18n.Msg(id)
 	}
 	if targetID == "" {
 		return word
 	}
-	return l.T("admin.audit.target", "type", word, "id", shortAuditID(targetID))
+	return i18n.Msg("admin.audit.target", "type", word, "id", shortAuditID(targetID))
 }
 
 // activityKindIDs are the catalog ids of the activity log's actions (stored
@@ -53,11 +53,11 @@ var activityKindIDs = map[string]string{
 	models.ActivitySignOutEverywhere: "admin.activity.kind.sign_out_everywhere",
 }
 
-// activityKind words an activity's action in l's language; one the table
-// does not know shows as stored.
-func activityKind(l *i18n.Localizer, action string) string {
+// activityKind is an activity's action as words; one the table does not
+// know shows as stored.
+func activityKind(action string) i18n.Words {
 	if id, ok := activityKindIDs[action]; ok {
-		return l.T(id)
+		return i18n.Msg(id)
 	}
-	return action
+	return i18n.Plain(action)
 }

@@ -1,13 +1,13 @@
 package handlers
 
 import (
-	"context"
 	"net/http"
 	"strconv"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/markuproom/markuproom/models"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // adminForm bounds a console form post and checks its CSRF token.
@@ -25,11 +25,11 @@ func orgParam(c *gin.Context) (int64, error) {
 	return id, nil
 }
 
-// firstProblem is a validation error's message for a form.
-func firstProblem(ctx context.Context, ve *models.ValidationError) string {
-	wordValidation(ctx, ve)
+// firstProblem is a validation error's first message for a form, as
+// words its view writes.
+func firstProblem(ve *models.ValidationError) i18n.Words {
 	if len(ve.Errors) > 0 {
-		return ve.Errors[0].Detail
+		return messageWords(ve.Errors[0].Message)
 	}
-	return ve.Detail
+	return messageWords(ve.Message)
 }

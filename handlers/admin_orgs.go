@@ -16,10 +16,10 @@ import (
 
 // adminOrganizations lists organizations: GET /admin/organizations.
 func (h *adminHandler) adminOrganizations(c *gin.Context) error {
-	return h.renderOrganizations(c, http.StatusOK, "", "")
+	return h.renderOrganizations(c, http.StatusOK, "", nil)
 }
 
-func (h *adminHandler) renderOrganizations(c *gin.Context, status int, name, problem string) error {
+func (h *adminHandler) renderOrganizations(c *gin.Context, status int, name string, problem i18n.Words) error {
 	rows, err := h.organizations.AdminListOrganizations(c.Request.Context())
 	if err != nil {
 		return err
@@ -42,7 +42,7 @@ func (h *adminHandler) adminCreateOrganization(c *gin.Context) error {
 	org, err := h.organizations.CreateOrganization(c.Request.Context(), c.PostForm("name"), true)
 	var ve *models.ValidationError
 	if errors.As(err, &ve) {
-		return h.renderOrganizations(c, http.StatusUnprocessableEntity, c.PostForm("name"), firstProblem(c.Request.Context(), ve))
+		return h.renderOrganizations(c, http.StatusUnprocessableEntity, c.PostForm("name"), firstProblem(ve))
 	}
 	if err != nil {
 		return err
@@ -161,7 +161,7 @@ func (h *adminHandler) adminCreateUser(c *gin.Context) error {
 		FirstName: c.PostForm("firstName"), LastName: c.PostForm("lastName"), Admin: c.PostForm("admin") == "true", Password: c.PostForm("password")})
 	var ve *models.ValidationError
 	if errors.As(err, &ve) {
-		return h.renderOrganization(c, http.StatusUnprocessableEntity, admin.OrganizationView{UserError: firstProblem(c.Request.Context(), ve)})
+		return h.renderOrganization(c, http.StatusUnprocessableEntity, admin.OrganizationView{UserError: firstProblem(ve)})
 	}
 	if err != nil {
 		return err
@@ -205,7 +205,7 @@ func (h *adminHandler) adminCreateToken(c *gin.Context) error {
 	tok, plaintext, err := h.organizations.CreateAPIToken(c.Request.Context(), id, c.PostForm("name"))
 	var ve *models.ValidationError
 	if errors.As(err, &ve) {
-		return h.renderOrganization(c, http.StatusUnprocessableEntity, admin.OrganizationView{TokenError: firstProblem(c.Request.Context(), ve)})
+		return h.renderOrganization(c, http.StatusUnprocessableEntity, admin.OrganizationView{TokenError: firstProblem(ve)})
 	}
 	if err != nil {
 		return err
@@ -250,10 +250,9 @@ func (h *adminHandler) adminSetEmbedOrigins(c *gin.Context) error {
 	_, err = h.organizations.SetOrganizationEmbedOrigins(c.Request.Context(), id, models.SplitEmbedOrigins(text))
 	var ve *models.ValidationError
 	if errors.As(err, &ve) {
-		wordValidation(c.Request.Context(), ve)
 		v := admin.OrganizationView{EmbedOrigins: text}
 		for _, fe := range ve.Errors {
-			v.EmbedErrors = append(v.EmbedErrors, fe.Detail)
+			v.EmbedErrors = append(v.EmbedErrors, messageWords(fe.Message))
 		}
 		return h.renderOrganization(c, http.StatusUnprocessableEntity, v)
 	}

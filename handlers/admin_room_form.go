@@ -31,7 +31,7 @@ type newRoomForm struct {
 	values   url.Values
 	room     models.RoomForm
 	uploads  []models.RoomUpload
-	problems map[string]string
+	problems map[string]i18n.Words
 	// addRow asks for one more participant row instead of a room.
 	addRow bool
 }
@@ -47,11 +47,11 @@ func (f *newRoomForm) close() {
 }
 
 // problem records the first problem of a field.
-func (f *newRoomForm) problem(field, msg string) {
+func (f *newRoomForm) problem(field string, msg i18n.Words) {
 	if f.problems == nil {
-		f.problems = map[string]string{}
+		f.problems = map[string]i18n.Words{}
 	}
-	if f.problems[field] == "" {
+	if f.problems[field] == nil {
 		f.problems[field] = msg
 	}
 }
@@ -79,7 +79,7 @@ func (h *adminHandler) readNewRoomForm(c *gin.Context) (*newRoomForm, error) {
 	if err := verifyCSRF(csrfToken(c), f.values.Get(csrfField)); err != nil {
 		return f, err
 	}
-	f.fill(i18n.From(c.Request.Context()))
+	f.fill()
 	return f, nil
 }
 
@@ -127,14 +127,14 @@ func (h *adminHandler) stageNewRoomFile(c *gin.Context, f *newRoomForm, part *mu
 		return err
 	}
 	if len(f.uploads) >= newRoomMaxFiles {
-		f.problem("files", i18n.T(c.Request.Context(), "admin.room_new.error.max_files", "count", newRoomMaxFiles))
+		f.problem("files", i18n.Msg("admin.room_new.error.max_files", "count", newRoomMaxFiles))
 		_, err := io.Copy(io.Discard, part)
 		return err
 	}
 	staged, err := h.newRooms.StageUpload(c.Request.Context(), part, h.cfg.MaxUploadBytes, name)
 	var ve *models.ValidationError
 	if errors.As(err, &ve) {
-		f.problem("files", name+": "+firstProblem(c.Request.Context(), ve))
+		f.problem("files", i18n.List{Items: []i18n.Words{i18n.Plain(name), firstProblem(ve)}, Sep: ": "})
 		_, err = io.Copy(io.Discard, part)
 		return err
 	}
@@ -163,11 +163,11 @@ func readFormField(values url.Values, part *multipart.Part) error {
 
 // fill reads the room the form asks for from its fields; rows left empty
 // are no participants.
-func (f *newRoomForm) fill(l *i18n.Localizer) {
+func (f *newRoomForm) fill() {
 	v := f.values
 	id, err := strconv.ParseInt(strings.TrimSpace(v.Get("org")), 10, 64)
 	if err != nil || id <= 0 {
-		f.problem("organization", l.T("admin.room_new.error.organization"))
+		f.problem("organization", i18n.Msg("admin.room_new.error.organization"))
 	}
 	f.orgID = id
 	f.addRow = v.Get("add") == "participant"
@@ -190,7 +190,7 @@ func (f *newRoomForm) fill(l *i18n.Localizer) {
 		f.room.Participants = append(f.room.Participants, p)
 	}
 	if f.room.SenderID == "" && !f.addRow {
-		f.problem("sender", l.T("admin.room_new.error.sender"))
+		f.problem("sender", i18n.Msg("admin.room_new.error.sender"))
 	}
 }
 
@@ -203,9 +203,9 @@ func at(values []string, i int) string {
 }
 
 // view is the form as posted, for showing it again.
-func (f *newRoomForm) view(l *i18n.Localizer) admin.NewRoomView {
+func (f *newRoomForm) view() admin.NewRoomView {
 	v := admin.NewRoomView{SenderID: f.room.SenderID, TemplateID: f.room.TemplateID, Locale: f.room.Locale, EmbedOrigin: f.room.EmbedOrigin,
-		FlagGroups: roomFlagGroups(l, f.room.Config)}
+		FlagGroups: roomFlagGroups(f.room.Config)}
 	if f.orgID > 0 {
 		v.OrganizationID = strconv.FormatInt(f.orgID, 10)
 	}

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/gin-contrib/sessions"
 	"github.com/gin-gonic/gin"
@@ -55,13 +54,13 @@ func (h *adminHandler) adminNewRoom(c *gin.Context) error {
 	v := admin.NewRoomView{OrganizationID: strings.TrimSpace(c.Query("org"))}
 	if v.OrganizationID != "" {
 		if _, err := strconv.ParseInt(v.OrganizationID, 10, 64); err != nil {
-			v.OrganizationID, v.Errors = "", map[string]string{"organization": i18n.T(c.Request.Context(), "admin.room_new.error.organization")}
+			v.OrganizationID, v.Errors = "", map[string]i18n.Words{"organization": i18n.Msg("admin.room_new.error.organization")}
 		}
 	}
 	for range newRoomBlankRows {
 		v.Participants = append(v.Participants, admin.NewRoomParticipantView{})
 	}
-	v.FlagGroups = roomFlagGroups(i18n.From(c.Request.Context()), models.DefaultRoomConfig())
+	v.FlagGroups = roomFlagGroups(models.DefaultRoomConfig())
 	return h.renderNewRoom(c, http.StatusOK, v, nil)
 }
 
@@ -93,7 +92,7 @@ func (h *adminHandler) fillNewRoomChoices(ctx context.Context, v *admin.NewRoomV
 	orgID, _ := strconv.ParseInt(v.OrganizationID, 10, 64)
 	org, err := h.newRooms.GetOrganization(ctx, orgID)
 	if errors.Is(err, models.ErrNotFound) {
-		v.OrganizationID, v.Errors = "", map[string]string{"organization": i18n.T(ctx, "admin.room_new.error.organization")}
+		v.OrganizationID, v.Errors = "", map[string]i18n.Words{"organization": i18n.Msg("admin.room_new.error.organization")}
 		return nil
 	}
 	if err != nil {
@@ -117,8 +116,8 @@ func (h *adminHandler) fillNewRoomChoices(ctx context.Context, v *admin.NewRoomV
 	}
 	for _, d := range docs {
 		v.Recent = append(v.Recent, admin.RecentDocumentView{ID: d.ID, Title: d.Title, Pages: d.PageCount,
-			Uploaded: i18n.From(ctx).DateTime(d.CreatedAt.UTC()) + " UTC", UploadedISO: d.CreatedAt.UTC().Format(time.RFC3339),
-			SizeKB: int((d.SizeBytes + 1023) / 1024), ShortID: shortID(d.ID), Checked: picked[d.ID]})
+			Uploaded: d.CreatedAt,
+			SizeKB:   int((d.SizeBytes + 1023) / 1024), ShortID: shortID(d.ID), Checked: picked[d.ID]})
 	}
 	tpls, err := h.newRooms.LiveTemplates(ctx, orgID)
 	if err != nil {
@@ -141,13 +140,12 @@ func (h *adminHandler) adminCreateRoom(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	l := i18n.From(c.Request.Context())
-	v := f.view(l)
+	v := f.view()
 	if f.addRow || len(f.problems) > 0 {
 		status := http.StatusOK
 		if len(f.problems) > 0 {
 			status = http.StatusUnprocessableEntity
-			v.Errors, v.Error = f.problems, l.T("admin.room_new.error.summary")
+			v.Errors, v.Error = f.problems, i18n.Msg("admin.room_new.error.summary")
 		}
 		v.Participants = append(v.Participants, admin.NewRoomParticipantView{})
 		return h.renderNewRoom(c, status, v, f.picked())
@@ -157,9 +155,9 @@ func (h *adminHandler) adminCreateRoom(c *gin.Context) error {
 	var ae *models.AuthError
 	switch {
 	case errors.As(err, &ve):
-		v.Errors, v.Error = newRoomProblems(c.Request.Context(), ve, v.Participants), l.T("admin.room_new.error.summary")
+		v.Errors, v.Error = newRoomProblems(ve, v.Participants), i18n.Msg("admin.room_new.error.summary")
 	case errors.As(err, &ae):
-		v.Errors, v.Error = map[string]string{"sender": l.T("admin.room_new.error.sender_inactive")}, l.T("admin.room_new.error.summary")
+		v.Errors, v.Error = map[string]i18n.Words{"sender": i18n.Msg("admin.room_new.error.sender_inactive")}, i18n.Msg("admin.room_new.error.summary")
 	case err != nil:
 		return err
 	default:
@@ -212,7 +210,7 @@ func (h *adminHandler) adminRoomCreated(c *gin.Context) error {
 		return err
 	}
 	v := admin.RoomCreatedView{ID: r.ID, ShortID: shortID(r.ID), Organization: t.Organization.Name, Sender: r.SenderName,
-		Expires: i18n.From(ctx).DateTime(r.ExpiresAt.UTC()) + " UTC", ExpiresISO: r.ExpiresAt.UTC().Format(time.RFC3339),
+		Expires:        r.ExpiresAt,
 		TransactionURL: route.AdminTransaction.Path(r.TransactionID), RoomsURL: route.AdminRooms.Path(), NewRoomURL: route.AdminRoomNew.Path(),
 		Participants: len(t.Transaction.Participants), Documents: len(t.Transaction.Documents), EmbedOrigin: r.EmbedOrigin}
 	s := sessions.Default(c)
@@ -238,67 +236,67 @@ func (h *adminHandler) adminRoomCreated(c *gin.Context) error {
 // newRoomProblems puts each problem of a refused room beside its field:
 // the pointers of operation B's body (#/senderId, #/documents/1,
 // #/participants/0/email, #/templateId, #/config…) name the form's fields.
-func newRoomProblems(ctx context.Context, ve *models.ValidationError, rows []admin.NewRoomParticipantView) map[string]string {
-	wordValidation(ctx, ve)
-	out := map[string]string{}
-	add := func(field, msg string) {
-		if out[field] == "" {
+func newRoomProblems(ve *models.ValidationError, rows []admin.NewRoomParticipantView) map[string]i18n.Words {
+	out := map[string]i18n.Words{}
+	add := func(field string, msg i18n.Words) {
+		if out[field] == nil {
 			out[field] = msg
 		}
 	}
 	for _, fe := range ve.Errors {
+		msg := messageWords(fe.Message)
 		switch p := fe.Pointer; {
 		case p == "#/senderId":
-			add("sender", fe.Detail)
+			add("sender", msg)
 		case strings.HasPrefix(p, "#/documents"):
-			add("documents", fe.Detail)
+			add("documents", msg)
 		case strings.HasPrefix(p, "#/participants/"):
 			rest := strings.TrimPrefix(p, "#/participants/")
 			i, err := strconv.Atoi(strings.SplitN(rest, "/", 2)[0])
-			if err == nil && i < len(rows) && rows[i].Error == "" {
-				rows[i].Error = fe.Detail
+			if err == nil && i < len(rows) && rows[i].Error == nil {
+				rows[i].Error = msg
 				continue
 			}
-			add("participants", fe.Detail)
+			add("participants", msg)
 		case strings.HasPrefix(p, "#/participants"):
-			add("participants", fe.Detail)
+			add("participants", msg)
 		case strings.HasPrefix(p, "#/templateId"):
-			add("template", fe.Detail)
+			add("template", msg)
 		case strings.HasPrefix(p, "#/config"):
-			add("config", fe.Detail)
+			add("config", msg)
 		case p == "#/locale":
-			add("locale", fe.Detail)
+			add("locale", msg)
 		case strings.HasPrefix(p, "#/embed"):
-			add("embed", fe.Detail)
+			add("embed", msg)
 		default:
-			add("form", fe.Detail)
+			add("form", msg)
 		}
 	}
 	return out
 }
 
 // roomFlagGroups are the room's switches as the form shows them, set as cfg.
-func roomFlagGroups(l *i18n.Localizer, cfg models.RoomConfig) []admin.RoomFlagGroupView {
+func roomFlagGroups(cfg models.RoomConfig) []admin.RoomFlagGroupView {
 	flag := func(name, labelID string, on bool) admin.RoomFlagView {
-		return admin.RoomFlagView{Name: name, Label: l.T(labelID), Checked: on}
+		return admin.RoomFlagView{Name: name, Label: i18n.Msg(labelID), Checked: on}
 	}
 	return []admin.RoomFlagGroupView{
-		{Legend: l.T("admin.room_new.group.documents"), Flags: []admin.RoomFlagView{
+		{Legend: i18n.Msg("admin.room_new.group.documents"), Flags: []admin.RoomFlagView{
 			flag("documents.rename", "admin.room_new.flag.documents_rename", cfg.Documents.Rename),
 			flag("documents.edit", "admin.room_new.flag.documents_edit", cfg.Documents.Edit),
 			flag("documents.advancedEdit", "admin.room_new.flag.documents_advanced_edit", cfg.Documents.AdvancedEdit),
 			flag("documents.detectTags", "admin.room_new.flag.documents_detect_tags", cfg.Documents.DetectTags)}},
-		{Legend: l.T("admin.room_new.group.participants"), Flags: []admin.RoomFlagView{
+		{Legend: i18n.Msg("admin.room_new.group.participants"), Flags: []admin.RoomFlagView{
 			flag("participants.add", "admin.room_new.flag.participants_add", cfg.Participants.Add),
 			flag("participants.edit", "admin.room_new.flag.participants_edit", cfg.Participants.Edit),
 			flag("participants.remove", "admin.room_new.flag.participants_remove", cfg.Participants.Remove)}},
-		{Legend: l.T("admin.room_new.group.authentication"), Flags: []admin.RoomFlagView{
+		{Legend: i18n.Msg("admin.room_new.group.authentication"), Flags: []admin.RoomFlagView{
 			flag("authentication.personalPassword", "admin.room_new.flag.personal_password", cfg.Authentication.PersonalPassword),
 			flag("authentication.twoFactor", "admin.room_new.flag.two_factor", cfg.Authentication.TwoFactor)}},
-		{Legend: l.T("admin.room_new.group.idv"), Flags: []admin.RoomFlagView{
+		{Legend: i18n.Msg("admin.room_new.group.idv"), Flags: []admin.RoomFlagView{
 			flag("idv.kba", "admin.room_new.flag.kba", cfg.IDV.KBA),
 			flag("idv.credentialAnalysis", "admin.room_new.flag.credential_analysis", cfg.IDV.CredentialAnalysis)}},
-		{Legend: l.T("admin.room_new.group.templates"), Flags: []admin.RoomFlagView{
+		{Legend: i18n.Msg("admin.room_new.group.templates"), Flags: []admin.RoomFlagView{
 			flag("templates.save", "admin.room_new.flag.templates_save", cfg.Templates.Save),
 			flag("templates.apply", "admin.room_new.flag.templates_apply", cfg.Templates.Apply)}},
 	}

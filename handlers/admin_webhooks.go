@@ -26,7 +26,7 @@ func (h *adminHandler) adminCreateWebhook(c *gin.Context) error {
 	w, err := h.webhooks.CreateWebhook(c.Request.Context(), id, h.cfg.Webhooks, in)
 	var ve *models.ValidationError
 	if errors.As(err, &ve) {
-		return h.renderOrganization(c, http.StatusUnprocessableEntity, admin.OrganizationView{WebhookError: firstProblem(c.Request.Context(), ve)})
+		return h.renderOrganization(c, http.StatusUnprocessableEntity, admin.OrganizationView{WebhookError: firstProblem(ve)})
 	}
 	if err != nil {
 		return err

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/markuproom/markuproom/models"
-	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // transactionJSON is the OpenAPI document's Transaction schema: the replaced
@@ -151,15 +150,4 @@ func toTransactionSummaryJSON(t *models.Transaction) transactionSummaryJSON {
 		DocumentCount: t.DocumentCount, TagCount: t.TagCount, ParticipantCount: t.ParticipantCount,
 		CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt,
 	}
-}
-
-// effectiveInviteSubject is the invitation subject the API reads back: the
-// one the caller gave, else the default in English (the API's language;
-// stored as NULL, models.inviteSubject).
-func effectiveInviteSubject(t *models.Transaction) *string {
-	if t.InviteEmailSubject != nil {
-		return t.InviteEmailSubject
-	}
-	s := i18n.English().T("mail.invitation.subject")
-	return &s
 }

@@ -156,3 +156,28 @@ func (e *rateLimitedError) message() models.Message {
 		return models.Msg("error.rate.address", "count", n)
 	}
 }
+
+// fieldErrors indexes a validation error's messages, in ctx's language, by
+// the room's participant form's field names: the last part of each pointer ("#/email", and "#/participants/2/personalPassword"
+// from the checks of the whole transaction, both name a field of the form).
+func fieldErrors(ctx context.Context, ve *models.ValidationError) map[string]string {
+	wordValidation(ctx, ve)
+	out := map[string]string{}
+	for _, f := range ve.Errors {
+		name := f.Pointer
+		if i := strings.LastIndexByte(name, '/'); i >= 0 {
+			name = name[i+1:]
+		}
+		if name == "" || name == "#" {
+			name = "form"
+		}
+		detail := f.Detail
+		if f.Code == "password_required" { // the form asks for it in its own words
+			detail = say(i18n.From(ctx), models.Msg("problem.room.password_required"))
+		}
+		if _, seen := out[name]; !seen {
+			out[name] = detail
+		}
+	}
+	return out
+}

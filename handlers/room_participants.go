@@ -1,15 +1,11 @@
 package handlers
 
 import (
-	"context"
-	"strings"
-
 	"github.com/gin-gonic/gin"
 
 	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/templates"
-	"github.com/markuproom/markuproom/web/i18n"
 )
 
 func (h *roomHandler) addRoomParticipant(c *gin.Context) error {
@@ -47,31 +43,6 @@ func participantFormFromRequest(c *gin.Context) models.ParticipantForm {
 		CredAnalysisRequired:     c.PostForm("credAnalysisRequired") != "",
 		Locale:                   c.PostForm("locale"),
 	}
-}
-
-// fieldErrors indexes a validation error's messages by form field name: the
-// last part of each pointer ("#/email", and "#/participants/2/personalPassword"
-// from the checks of the whole transaction, both name a field of the form).
-func fieldErrors(ctx context.Context, ve *models.ValidationError) map[string]string {
-	wordValidation(ctx, ve)
-	out := map[string]string{}
-	for _, f := range ve.Errors {
-		name := f.Pointer
-		if i := strings.LastIndexByte(name, '/'); i >= 0 {
-			name = name[i+1:]
-		}
-		if name == "" || name == "#" {
-			name = "form"
-		}
-		detail := f.Detail
-		if f.Code == "password_required" {
-			detail = i18n.T(ctx, "problem.room.password_required")
-		}
-		if _, seen := out[name]; !seen {
-			out[name] = detail
-		}
-	}
-	return out
 }
 
 // moveRoomParticipant changes a participant's place in the signing order:

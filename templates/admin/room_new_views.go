@@ -3,6 +3,7 @@ package admin
 import (
 	"context"
 	"strconv"
+	"time"
 
 	"github.com/a-h/templ"
 
@@ -48,18 +49,18 @@ type NewRoomView struct {
 	MaxUploadMB, MaxFiles int
 	// Errors are the problems by field: "organization", "sender",
 	// "documents", "files", "participants", "template", "config", "locale",
-	// "embed".
-	Errors map[string]string
+	// "embed", and "form" for one that names none of them.
+	Errors map[string]i18n.Words
 	// Error is the form's summary of what stopped the room.
-	Error string
+	Error i18n.Words
 }
 
 // RecentDocumentView is one of the organization's recent uploads.
 // Uploads of one name are told apart by their size, time and short id.
 type RecentDocumentView struct {
-	ID, Title             string
-	Pages                 int
-	Uploaded, UploadedISO string
+	ID, Title string
+	Pages     int
+	Uploaded  time.Time
 	// SizeKB is the file's size in kilobytes, rounded up; ShortID the end
 	// of its id, as the console's lists show ids.
 	SizeKB  int
@@ -71,20 +72,21 @@ type RecentDocumentView struct {
 type NewRoomParticipantView struct {
 	FirstName, LastName, Email string
 	// Error is the problem of this row, if any.
-	Error string
+	Error i18n.Words
 }
 
 // RoomFlagGroupView is one group of the room's switches ("Documents").
 type RoomFlagGroupView struct {
-	Legend string
+	Legend i18n.Words
 	Flags  []RoomFlagView
 }
 
 // RoomFlagView is one switch of the room's configuration: Name is the
 // form field (the OpenAPI RoomConfig path, "documents.edit").
 type RoomFlagView struct {
-	Name, Label string
-	Checked     bool
+	Name    string
+	Label   i18n.Words
+	Checked bool
 }
 
 // RoomCreatedView is the page after a room was created in the console: its
@@ -93,7 +95,7 @@ type RoomFlagView struct {
 type RoomCreatedView struct {
 	ID, ShortID, URL         string
 	Organization, Sender     string
-	Expires, ExpiresISO      string
+	Expires                  time.Time
 	TransactionURL, RoomsURL string
 	NewRoomURL               string
 	Participants, Documents  int
@@ -120,7 +122,7 @@ func personID(field string, i int) string { return "new-room-" + field + "-" + s
 
 // personInvalid marks a participant row's inputs when the row has a problem.
 func personInvalid(p NewRoomParticipantView, i int) templ.Attributes {
-	if p.Error == "" {
+	if p.Error == nil {
 		return templ.Attributes{}
 	}
 	return templ.Attributes{"aria-invalid": "true", "aria-describedby": personID("error", i)}

@@ -38,6 +38,22 @@ func consoleDay(ctx context.Context, t time.Time) string {
 	return l.T("admin.list.day", "day", fmt.Sprint(t.Day()), "month", l.Month(t.Month()))
 }
 
+// consoleTimeUTC is a time of day naming the zone: "09:14:03 UTC".
+func consoleTimeUTC(ctx context.Context, t time.Time) string {
+	return i18n.T(ctx, "admin.list.utc", "time", t.UTC().Format("15:04:05"))
+}
+
+// consoleWeekdayIDs are the console's short weekday names, Sunday first.
+var consoleWeekdayIDs = [7]string{
+	"admin.list.weekday.sun", "admin.list.weekday.mon", "admin.list.weekday.tue", "admin.list.weekday.wed",
+	"admin.list.weekday.thu", "admin.list.weekday.fri", "admin.list.weekday.sat",
+}
+
+// consoleWeekday is a day's short name: "Mon".
+func consoleWeekday(ctx context.Context, t time.Time) string {
+	return i18n.T(ctx, consoleWeekdayIDs[t.UTC().Weekday()])
+}
+
 // isoTime is t as a <time datetime> attribute holds it.
 func isoTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 

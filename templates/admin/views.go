@@ -159,9 +159,18 @@ type ActivityView struct {
 	OlderURL string
 }
 
-// ActivityRowView is one admin action.
+// ActivityRowView is one admin action: when, who, what (a refusal repeated
+// says how many times, and when the last was) and on what.
 type ActivityRowView struct {
-	When, WhenISO, Who, Action, Target, Address string
+	At     time.Time
+	Who    string
+	Action i18n.Words
+	// Repeats is how many times the action happened in a row (a refused
+	// sign-in), LastAt when the last one did (nil: no repeats).
+	Repeats int
+	LastAt  *time.Time
+	Target  string
+	Address string
 }
 
 // OrganizationsView is the console's list of organizations with the create form.
@@ -171,7 +180,8 @@ type OrganizationsView struct {
 	Rows      []OrganizationRowView
 	CSRFToken string
 	// Error is a refused create's message; Name the name typed.
-	Error, Name string
+	Error i18n.Words
+	Name  string
 }
 
 // OrganizationRowView is one organization; ToggleURL switches its API access.
@@ -194,7 +204,7 @@ type OrganizationView struct {
 	// NewToken is a token just created, shown this once.
 	NewToken, NewTokenName string
 	// UserError and TokenError are a refused form's messages.
-	UserError, TokenError string
+	UserError, TokenError i18n.Words
 	UsersURL, TokensURL   string
 	// Webhooks are the organization's endpoints; WebhookEvents the choices
 	// of the form; NewWebhookSecret an endpoint's secret, shown once.
@@ -202,14 +212,14 @@ type OrganizationView struct {
 	WebhooksURL                     string
 	WebhookEvents                   []string
 	NewWebhookSecret, NewWebhookURL string
-	WebhookError                    string
+	WebhookError                    i18n.Words
 	// NewWebhookRotated says NewWebhookSecret replaced an endpoint's secret.
 	NewWebhookRotated bool
 	// EmbedOrigins are the origins allowed to frame the organization's
 	// rooms, one a line (or the refused text, with EmbedErrors); EmbedURL
 	// receives the form; EmbedSaved says the list was just saved.
 	EmbedOrigins, EmbedURL string
-	EmbedErrors            []string
+	EmbedErrors            []i18n.Words
 	EmbedSaved             bool
 }
 
