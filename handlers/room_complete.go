@@ -59,7 +59,7 @@ func (h *roomHandler) completeRoom(c *gin.Context) error {
 		if checkErr != nil {
 			return checkErr
 		}
-		v := roomView(c.Request.Context(), h.assets, ws, h.clock.Now(), nil)
+		v := roomView(h.assets, ws, h.clock.Now(), nil)
 		h.withTemplateOffers(c, ws, &v)
 		cl := checklistView(ws, check, roomCSRFToken(c, id))
 		v.OpenChecklist = &cl

@@ -71,7 +71,7 @@ func (h *roomHandler) renderRoomWith(c *gin.Context, id string, with func(v *tem
 	if err != nil {
 		return err
 	}
-	v := roomView(c.Request.Context(), h.assets, ws, h.clock.Now(), nil)
+	v := roomView(h.assets, ws, h.clock.Now(), nil)
 	h.withTemplateOffers(c, ws, &v)
 	with(&v)
 	h.renderRoomView(c, http.StatusOK, v)

@@ -48,7 +48,7 @@ func (h *roomHandler) roomPage(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	v := roomView(c.Request.Context(), h.assets, ws, h.clock.Now(), nil)
+	v := roomView(h.assets, ws, h.clock.Now(), nil)
 	if c.Query("embed_event") == "completed" && ws.Room.EmbedOrigin != "" && ws.Room.State == models.RoomCompleted {
 		v.EmbedEvent = "completed"
 	}
@@ -60,7 +60,7 @@ func (h *roomHandler) roomPage(c *gin.Context) error {
 // renderRoom renders the room page; form, when not nil, is a dialog to show
 // again with the values and errors of a refused submission.
 func (h *roomHandler) renderRoom(c *gin.Context, status int, ws *models.RoomWorkspace, form *templates.ParticipantFormView) {
-	v := roomView(c.Request.Context(), h.assets, ws, h.clock.Now(), form)
+	v := roomView(h.assets, ws, h.clock.Now(), form)
 	h.withTemplateOffers(c, ws, &v)
 	h.renderRoomView(c, status, v)
 }
@@ -68,7 +68,7 @@ func (h *roomHandler) renderRoom(c *gin.Context, status int, ws *models.RoomWork
 // renderRoomView renders the room page from its view model.
 func (h *roomHandler) renderRoomView(c *gin.Context, status int, v templates.RoomView) {
 	v.MaxUploadBytes = h.cfg.MaxUploadBytes
-	p := h.page(c, i18n.Plain(v.Title))
+	p := h.page(c, v.Heading)
 	p.BodyClass = "app"
 	p.CSRFToken = roomCSRFToken(c, v.RoomID)
 	if v.EmbedOrigin != "" {

@@ -4,6 +4,7 @@ import (
 	"github.com/markuproom/markuproom/handlers/route"
 	"github.com/markuproom/markuproom/models"
 	"github.com/markuproom/markuproom/templates"
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // roomTemplatesView is the template dialogs of the room view v: nil when
@@ -17,7 +18,7 @@ func roomTemplatesView(ws *models.RoomWorkspace, v templates.RoomView) *template
 	if v.Can.SaveTemplate && len(t.Documents) > 0 {
 		tv.SaveURL = route.RoomTemplates.Path(r.ID)
 		if ws.TemplateName != "" && r.TemplateID != nil {
-			tv.TemplateID, tv.TemplateName, tv.DefaultName = *r.TemplateID, ws.TemplateName, ws.TemplateName
+			tv.TemplateID, tv.TemplateName, tv.DefaultName = *r.TemplateID, ws.TemplateName, i18n.Plain(ws.TemplateName)
 		}
 	}
 	if v.Can.ApplyTemplate && len(t.Documents) > 0 {

@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"context"
 	"encoding/hex"
 	"encoding/json"
 	"strconv"
@@ -16,9 +15,9 @@ import (
 	"github.com/markuproom/markuproom/web/i18n"
 )
 
-// roomView shapes a room workspace for the room page, in ctx's language.
+// roomView shapes a room workspace for the room page.
 // form, when not nil, is a refused dialog to show open again.
-func roomView(ctx context.Context, assets *static.Assets, ws *models.RoomWorkspace, now time.Time, form *templates.ParticipantFormView) templates.RoomView {
+func roomView(assets *static.Assets, ws *models.RoomWorkspace, now time.Time, form *templates.ParticipantFormView) templates.RoomView {
 	r, t := ws.Room, ws.Transaction
 	cfg := r.Config
 	status := r.Status(now)
@@ -27,10 +26,8 @@ func roomView(ctx context.Context, assets *static.Assets, ws *models.RoomWorkspa
 	for i, d := range t.Documents {
 		titles[i] = d.Title
 	}
-	heading := templates.RoomHeading(ctx, t.ReferenceID, r.ID, titles)
 	v := templates.RoomView{
-		Title:          heading,
-		Heading:        heading,
+		Heading:        templates.RoomHeading(t.ReferenceID, r.ID, titles),
 		RoomID:         r.ID,
 		TransactionID:  r.TransactionID,
 		EmbedOrigin:    r.EmbedOrigin,

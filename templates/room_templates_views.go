@@ -1,5 +1,7 @@
 package templates
 
+import "github.com/markuproom/markuproom/web/i18n"
+
 // RoomTemplatesView is what the room's template dialogs show
 // (web/src/editor/templates.mjs sends them).
 type RoomTemplatesView struct {
@@ -16,7 +18,7 @@ type RoomTemplatesView struct {
 	TemplateID   string
 	TemplateName string
 	// DefaultName prefills a new template's name.
-	DefaultName string
+	DefaultName i18n.Words
 	Documents   []RoomTemplateDocumentView
 	Roles       []RoomTemplateRoleView
 }

@@ -13,10 +13,10 @@ import (
 
 // RoomView is everything the Markup Room page shows.
 type RoomView struct {
-	Title string
-	// Heading names the room for people (RoomHeading): the transaction's
-	// referenceId, else a short label made of its documents' titles.
-	Heading     string
+	// Heading names the room for people (RoomHeading), in its header and
+	// the page's title: the transaction's referenceId, else a short label
+	// made of its documents' titles.
+	Heading     i18n.Words
 	RoomID      string
 	ReferenceID string
 	// Status is open, completed or expired; ReadOnly hides every editing control.
@@ -377,18 +377,18 @@ func emailHTML(email string) string {
 // that is empty or only the room's own id (a room made without one), its
 // first document's title ("Purchase agreement", "Purchase agreement + 2
 // more"); with no document, "New Markup Room". Never a 36-character id.
-func RoomHeading(ctx context.Context, referenceID, roomID string, titles []string) string {
+func RoomHeading(referenceID, roomID string, titles []string) i18n.Words {
 	ref := strings.TrimSpace(referenceID)
 	if ref != "" && ref != roomID && !looksLikeUUID(ref) {
-		return ref
+		return i18n.Plain(ref)
 	}
 	switch len(titles) {
 	case 0:
-		return t(ctx, "room.heading.new")
+		return i18n.Msg("room.heading.new")
 	case 1:
-		return titles[0]
+		return i18n.Plain(titles[0])
 	default:
-		return t(ctx, "room.heading.more", "title", titles[0], "count", len(titles)-1)
+		return i18n.Msg("room.heading.more", "title", titles[0], "count", len(titles)-1)
 	}
 }
 

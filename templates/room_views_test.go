@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/markuproom/markuproom/web/i18n"
 )
 
 func TestEmailParts(t *testing.T) {
@@ -49,7 +51,7 @@ func TestRoomHeadingNamesTheTransactionNeverByAnID(t *testing.T) {
 		{"", nil, "New Markup Room"},
 	}
 	for _, c := range cases {
-		if got := RoomHeading(context.Background(), c.ref, roomID, c.titles); got != c.want {
+		if got := i18n.English().Say(RoomHeading(c.ref, roomID, c.titles)); got != c.want {
 			t.Errorf("RoomHeading(%q, %v) = %q, want %q", c.ref, c.titles, got, c.want)
 		}
 	}

@@ -46,7 +46,9 @@ test("a room session over its rate limit is told to wait; another browser is not
   ]);
   assert.equal(res.status(), 429);
   await page.locator('[data-save-status][data-kind="error"]').waitFor();
-  assert.match(await page.locator("[data-save-status]").textContent(), /Not saved: You are making changes faster than this Markup Room can take them\. Wait \d+ seconds and try again\./);
+  // The bucket refills 0.001 a second: the wait is 1,000 s, or 999 once a
+  // second has passed; English groups the thousand ("1,000").
+  assert.match(await page.locator("[data-save-status]").textContent(), /Not saved: You are making changes faster than this Markup Room can take them\. Wait [\d,]+ seconds and try again\./);
 
   // A reload (a navigation): the error page, same status.
   const nav = await page.reload();
