@@ -61,7 +61,7 @@ func (h *adminHandler) adminOutbox(c *gin.Context) error {
 // messageRow shapes one outgoing message for the console.
 func messageRow(m *models.OutboxMessage, org string, now time.Time) admin.MessageRowView {
 	r := admin.MessageRowView{
-		ID: m.ID, Organization: org, Kind: m.Kind, Recipient: m.Recipient, Event: m.Event, Subject: m.Subject,
+		ID: m.ID, Organization: org, Kind: m.Kind, Recipient: m.Recipient, Event: m.Event, Subject: m.Subject, Language: m.Language,
 		Status: string(m.StatusAt(now)), Attempts: m.Attempts, LastError: m.LastError, Created: m.CreatedAt,
 	}
 	if m.TransactionID != nil {

@@ -55,24 +55,27 @@ const EventInvitationsQueued = "invitations_queued"
 // same database transaction as the change that causes it, so a rolled-back
 // change sends nothing and a committed one is never forgotten.
 type OutboxMessage struct {
-	ID             string        `gorm:"column:id;primaryKey"`
-	OrganizationID int64         `gorm:"column:organization_id"`
-	TransactionID  *string       `gorm:"column:transaction_id"`
-	EndpointID     *string       `gorm:"column:endpoint_id"`
-	Kind           string        `gorm:"column:kind"`
-	Event          string        `gorm:"column:event"`
-	Recipient      string        `gorm:"column:recipient"` // an e-mail address or an endpoint URL
-	Subject        string        `gorm:"column:subject"`
-	Payload        RawJSON       `gorm:"column:payload"` // an Invitation, or the webhook event body
-	Status         MessageStatus `gorm:"column:status"`
-	Attempts       int           `gorm:"column:attempts"`
-	LastError      string        `gorm:"column:last_error"`
-	NextAttemptAt  time.Time     `gorm:"column:next_attempt_at"`
-	LeaseUntil     *time.Time    `gorm:"column:lease_until"`
-	LeaseToken     string        `gorm:"column:lease_token"`
-	SentAt         *time.Time    `gorm:"column:sent_at"`
-	CreatedAt      time.Time     `gorm:"column:created_at;autoCreateTime:false"`
-	UpdatedAt      time.Time     `gorm:"column:updated_at;autoUpdateTime:false"`
+	ID             string  `gorm:"column:id;primaryKey"`
+	OrganizationID int64   `gorm:"column:organization_id"`
+	TransactionID  *string `gorm:"column:transaction_id"`
+	EndpointID     *string `gorm:"column:endpoint_id"`
+	Kind           string  `gorm:"column:kind"`
+	Event          string  `gorm:"column:event"`
+	Recipient      string  `gorm:"column:recipient"` // an e-mail address or an endpoint URL
+	// Subject is an e-mail's subject as its caller gave it ("" for the
+	// default, said in Language); Language an invitation's language.
+	Subject       string        `gorm:"column:subject"`
+	Language      string        `gorm:"column:language"`
+	Payload       RawJSON       `gorm:"column:payload"` // an Invitation, or the webhook event body
+	Status        MessageStatus `gorm:"column:status"`
+	Attempts      int           `gorm:"column:attempts"`
+	LastError     string        `gorm:"column:last_error"`
+	NextAttemptAt time.Time     `gorm:"column:next_attempt_at"`
+	LeaseUntil    *time.Time    `gorm:"column:lease_until"`
+	LeaseToken    string        `gorm:"column:lease_token"`
+	SentAt        *time.Time    `gorm:"column:sent_at"`
+	CreatedAt     time.Time     `gorm:"column:created_at;autoCreateTime:false"`
+	UpdatedAt     time.Time     `gorm:"column:updated_at;autoUpdateTime:false"`
 }
 
 // TableName implements gorm's tabler.
@@ -90,8 +93,10 @@ func (m *OutboxMessage) StatusAt(now time.Time) MessageStatus {
 // Invitation is the payload of an invitation e-mail: everything the message
 // says, fixed when the change that caused it commits.
 type Invitation struct {
-	To            string   `json:"to"`
-	Name          string   `json:"name"`
+	To   string `json:"to"`
+	Name string `json:"name"`
+	// Subject is the subject the caller gave; "" for the default, which the
+	// mail and the console say in Language.
 	Subject       string   `json:"subject"`
 	Organization  string   `json:"organization"`
 	Message       string   `json:"message,omitempty"`
@@ -189,7 +194,8 @@ func (s *Store) queueInvitations(ctx context.Context, actor Actor, t *Transactio
 		return mapDBError(err)
 	}
 	// A subject the caller gave stays as given; the default one (stored as
-	// NULL, inviteSubject) is said in each participant's language.
+	// NULL, inviteSubject) stays "" here, and the mail says it in the
+	// invitation's language when it is written (docs/words.md).
 	subject := ""
 	if t.InviteEmailSubject != nil {
 		subject = *t.InviteEmailSubject
@@ -207,12 +213,8 @@ func (s *Store) queueInvitations(ctx context.Context, actor Actor, t *Transactio
 	for i := range t.Participants {
 		p := &t.Participants[i]
 		lang := invitationLanguage(p.Locale, roomLocale)
-		subj := subject
-		if subj == "" {
-			subj = i18n.New(lang).T("mail.invitation.subject")
-		}
 		inv := Invitation{
-			To: p.Email, Name: HeaderText(p.FullName()), Subject: HeaderText(subj), Organization: org.Name,
+			To: p.Email, Name: HeaderText(p.FullName()), Subject: HeaderText(subject), Organization: org.Name,
 			Documents: docs, TransactionID: t.ID, ReferenceID: t.ReferenceID, Language: lang.Tag,
 		}
 		if t.PersonalizedMessage != nil {
@@ -226,7 +228,7 @@ func (s *Store) queueInvitations(ctx context.Context, actor Actor, t *Transactio
 		if err != nil {
 			return err
 		}
-		m.Subject = inv.Subject
+		m.Subject, m.Language = inv.Subject, inv.Language
 		rows = append(rows, m)
 		recipients = append(recipients, p.Email)
 	}

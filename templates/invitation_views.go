@@ -10,7 +10,8 @@ import (
 // language of the context it is rendered with (the participant's, else the
 // room's, else English; docs/i18n.md), the fields are data and stay as given.
 type InvitationView struct {
-	Name         string
+	Name string
+	// Subject is the caller's; "" for the default (InvitationSubject).
 	Subject      string
 	Organization string
 	Documents    []string
@@ -55,4 +56,13 @@ func invitationAsksParts(ctx context.Context, v InvitationView) (before, after s
 	s := t(ctx, "mail.invitation.asks", "organization", organizationMark, "count", len(v.Documents))
 	before, after, _ = strings.Cut(s, organizationMark)
 	return before, after
+}
+
+// InvitationSubject is the invitation's subject: the caller's, else the
+// default in the context's language.
+func InvitationSubject(ctx context.Context, v InvitationView) string {
+	if v.Subject != "" {
+		return v.Subject
+	}
+	return t(ctx, "mail.invitation.subject")
 }

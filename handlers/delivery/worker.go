@@ -263,7 +263,7 @@ func (w *Worker) outcome(m *models.OutboxMessage, out models.Outcome, took time.
 	switch {
 	case out.Held:
 		// Recipient and subject only: the body may carry personal text.
-		log.Info("outbox: no SMTP server configured; e-mail held", "to", m.Recipient, "subject", m.Subject)
+		log.Info("outbox: no SMTP server configured; e-mail held", "to", m.Recipient, "subject", mailSubject(m))
 	case out.Err != nil:
 		log.Warn("outbox: send failed", "to", to, "error", out.Err, "permanent", out.Permanent)
 	default:

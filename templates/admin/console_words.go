@@ -17,3 +17,13 @@ func copyIDLabel(ctx context.Context, what string) string {
 	}
 	return i18n.T(ctx, "admin.list.copy_transaction_id")
 }
+
+// defaultInvitationSubject is the default invitation subject as a
+// recipient reading tag's language gets it.
+func defaultInvitationSubject(tag string) string {
+	l, ok := i18n.Lookup(tag)
+	if !ok {
+		l = i18n.Fallback()
+	}
+	return i18n.New(l).T("mail.invitation.subject")
+}

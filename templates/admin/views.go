@@ -262,11 +262,14 @@ const (
 // words them. RetryURL is set for a dead or held one.
 type MessageRowView struct {
 	ID, Organization, Kind, Recipient, Event, Subject, Status string
-	Attempts                                                  int
-	LastError                                                 string
-	Created, NextAt                                           time.Time
-	NextTry                                                   string
-	TransactionURL, RetryURL                                  string
+	// Language is an invitation's language: its default subject (Subject
+	// "") is shown as the recipient reads it.
+	Language                 string
+	Attempts                 int
+	LastError                string
+	Created, NextAt          time.Time
+	NextTry                  string
+	TransactionURL, RetryURL string
 }
 
 // UserRowView is one user; DisableURL is set while the user is enabled.
