@@ -41,7 +41,7 @@ func (h *apiHandler) createTransaction(c *gin.Context) error {
 		return err
 	}
 	return h.withIdempotency(c, body, func() error {
-		in, err := models.ParseTransactionInput(body)
+		in, err := parseTransactionInput(body)
 		if err != nil {
 			return err
 		}
@@ -61,7 +61,7 @@ func (h *apiHandler) replaceTransaction(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	in, err := models.ParseTransactionInput(body)
+	in, err := parseTransactionInput(body)
 	if err != nil {
 		return err
 	}

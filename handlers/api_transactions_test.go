@@ -629,9 +629,35 @@ func TestDefaultInviteSubjectReadsInEnglish(t *testing.T) {
 		if created["inviteEmailSubject"] != english || at(created, "participants", 0, "inviteEmailSubject") != english {
 			t.Fatalf("inviteEmailSubject = %v / %v", created["inviteEmailSubject"], at(created, "participants", 0, "inviteEmailSubject"))
 		}
-		var stored *string
-		if err := env.DB.DB.Raw("SELECT invite_email_subject FROM transactions WHERE id = ?", created["id"]).Row().Scan(&stored); err != nil || stored != nil {
-			t.Fatalf("stored %v, %v", stored, err)
+		stored := func() *string {
+			var s *string
+			if err := env.DB.DB.Raw("SELECT invite_email_subject FROM transactions WHERE id = ?", created["id"]).Row().Scan(&s); err != nil {
+				t.Fatal(err)
+			}
+			return s
+		}
+		if s := stored(); s != nil {
+			t.Fatalf("stored %q", *s)
+		}
+		// The read sent back as it is: still the default, not those English words.
+		read := s.do(api(http.MethodGet, "/api/v1/transactions/"+created["id"].(string), tenant.Token, nil)).status(http.StatusOK).Body.String()
+		s.do(jsonReq(http.MethodPut, "/api/v1/transactions/"+created["id"].(string), tenant.Token, read)).status(http.StatusCreated)
+		if s := stored(); s != nil {
+			t.Fatalf("the read sent back stored %q", *s)
+		}
+		// A subject of its own is kept.
+		var body obj
+		if err := json.Unmarshal([]byte(read), &body); err != nil {
+			t.Fatal(err)
+		}
+		body["inviteEmailSubject"] = "Your lease"
+		for _, p := range body["participants"].(arr) {
+			delete(p.(obj), "inviteEmailSubject")
+		}
+		b, _ := json.Marshal(body)
+		s.do(jsonReq(http.MethodPut, "/api/v1/transactions/"+created["id"].(string), tenant.Token, string(b))).status(http.StatusCreated)
+		if s := stored(); s == nil || *s != "Your lease" {
+			t.Fatalf("a subject of its own stored %v", s)
 		}
 	})
 }

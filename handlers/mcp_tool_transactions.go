@@ -185,7 +185,7 @@ func (m *mcpHandler) updateTransaction(ctx context.Context, caller *mcpCaller, r
 	if !models.ValidServiceID(id) {
 		return nil, models.ErrNotFound
 	}
-	in, err := models.ParseTransactionInput(raw)
+	in, err := parseTransactionInput(raw)
 	if err != nil {
 		return nil, err
 	}

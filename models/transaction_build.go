@@ -6,7 +6,6 @@ import (
 	"github.com/markuproom/markuproom/models/passwordhash"
 	"github.com/markuproom/markuproom/models/pdf"
 	"github.com/markuproom/markuproom/models/xfdf"
-	"github.com/markuproom/markuproom/web/i18n"
 )
 
 // signerColors colour tags by participant position, in the editor and in XFDF.
@@ -221,9 +220,8 @@ func (r RawJSON) orEmpty() RawJSON {
 // inviteSubject is the invitation subject a transaction stores: the one
 // its input gives (at the top or on a participant), or nil for "the
 // default", which each invitation and page says in its reader's language
-// (mail.invitation.subject). The API reads the default back in English, so a
-// read sent back with it (docs/decisions.md, "Invitation subjects") still
-// means the default.
+// (mail.invitation.subject). The API takes its own English default, sent
+// back, as none before it gets here (handlers, parseTransactionInput).
 func inviteSubject(in *TransactionInput) *string {
 	subject := in.InviteEmailSubject
 	for _, pi := range in.Participants {
@@ -231,7 +229,7 @@ func inviteSubject(in *TransactionInput) *string {
 			subject = pi.InviteEmailSubject
 		}
 	}
-	if subject == nil || strings.TrimSpace(*subject) == "" || *subject == i18n.English().T("mail.invitation.subject") {
+	if subject == nil || strings.TrimSpace(*subject) == "" {
 		return nil
 	}
 	s := *subject
