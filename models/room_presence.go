@@ -55,13 +55,27 @@ ON CONFLICT (room_id, session) DO UPDATE SET
 	selected = CASE WHEN room_presence.seen_at < ? THEN '' ELSE room_presence.selected END,
 	seen_at = excluded.seen_at`
 
+// presenceJoinTries bounds how many times a new session of a room tries
+// for the next number when others took it in the same instant: each try
+// one of them wins, so up to this many sessions opening one room at once
+// all get a number.
+const presenceJoinTries = 32
+
 // JoinRoomPresence counts one more open stream of session (a short id) in
-// room roomID, and tells the room's streams on every instance.
+// room roomID, and tells the room's streams on every instance. A number
+// another session took in the same instant (the unique index of migration
+// 00032 refuses the second) is tried again with the next.
 func (s *Store) JoinRoomPresence(ctx context.Context, roomID, session string) error {
-	now := s.Now()
-	gone := now.Add(-PresenceGone)
-	if err := s.db.WithContext(ctx).Exec(joinPresenceSQL, roomID, session, now, roomID, gone, gone).Error; err != nil {
-		return mapDBError(err)
+	for try := 1; ; try++ {
+		now := s.Now()
+		gone := now.Add(-PresenceGone)
+		err := s.db.WithContext(ctx).Exec(joinPresenceSQL, roomID, session, now, roomID, gone, gone).Error
+		if err == nil {
+			break
+		}
+		if try == presenceJoinTries || !isUniqueViolation(err) {
+			return mapDBError(err)
+		}
 	}
 	return s.presenceChanged(ctx, roomID)
 }

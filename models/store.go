@@ -247,6 +247,12 @@ func isConstraintViolation(err error) bool {
 		strings.Contains(msg, "CHECK constraint failed") || strings.Contains(msg, "SQLSTATE 23505")
 }
 
+// isUniqueViolation recognizes a unique index's refusal.
+func isUniqueViolation(err error) bool {
+	return errors.Is(err, gorm.ErrDuplicatedKey) || pgCode(err) == pgUniqueViolation ||
+		strings.Contains(err.Error(), "UNIQUE constraint failed")
+}
+
 // isConcurrencyFailure recognizes a transaction that lost to a concurrent
 // one: worth retrying as a whole.
 func isConcurrencyFailure(err error) bool {
