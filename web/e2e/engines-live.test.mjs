@@ -244,6 +244,14 @@ test("a dropped stream says Reconnecting…, and back it receives exactly the ev
   await pageB.waitFor(() => document.querySelector('[data-save-status][data-kind="error"]')?.textContent.includes("Changed by someone else a moment ago."), null, { message: `${engine}: B says the tag changed` });
   await pageB.waitFor((a) => document.querySelector(a.sel)?.dataset.tagVersion === a.current, { sel: tagSel(robinTag.id), current }, { message: `${engine}: B draws the tag as it is now` });
   await pageB.screenshot("issue41-conflict-1280");
+  // From here on, B's status line never says all is saved: its refusal stays, even while a read swaps the room in.
+  await pageB.eval(() => {
+    window.claimedSaved = [];
+    new MutationObserver(() => {
+      const text = document.querySelector("[data-save-status]")?.textContent || "";
+      if (/All changes saved/.test(text)) window.claimedSaved.push(text);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
 
   // A renames the document; B is still cut off, then comes back.
   await pageA.click('.room-doc[data-document="0"] .room-doc__rename summary');
@@ -259,9 +267,9 @@ test("a dropped stream says Reconnecting…, and back it receives exactly the ev
   assert.deepEqual(got, got.map((_, i) => last + 1 + i), `${engine}: exactly the ones after ${last}, none twice, none left out: ${JSON.stringify(got)}`);
   await assertClean(pageA);
   // The cut stream's own failures, and the refused save, are what this test made happen; B's status line still
-  // says why its save was not made (a read another window caused keeps that). The read's markup comes with the
-  // status line as the server draws it; the editor, started again on it, puts the refusal back a moment later.
+  // says why its save was not made (a read another window caused keeps that), and said nothing else meanwhile.
   await pageB.waitFor(() => /Changed by someone else a moment ago/.test(document.querySelector("[data-save-status]")?.textContent), null, { message: `${engine}: B still says why its save was refused` });
+  assert.deepEqual(await pageB.eval(() => window.claimedSaved), [], `${engine}: B's status line said all was saved while the room was read`);
   await assertNoProblems(pageB, (p) => /\/events\)$|status of 409/.test(p));
 });
 

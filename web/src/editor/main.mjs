@@ -271,6 +271,17 @@ function onBeforeSwap(e) {
   };
 }
 
+/**
+ * The room another window's change caused is in: a refusal the user has yet to read stays on its status line
+ * from the first frame (the server draws "All changes saved"; the editor starts on the markup at settle).
+ */
+function keepRefusalOnSwap() {
+  const said = keepHandsOnce && before?.refusal && document.querySelector("[data-save-status]");
+  if (!said || said.dataset.kind === "error") return;
+  said.textContent = said.title = before.refusal;
+  said.dataset.kind = "error";
+}
+
 /** A room change answered with the room: start again on the new markup, where the user was, and say what was saved. */
 async function restartIfSwapped() {
   const root = document.querySelector("[data-viewer]");
@@ -362,6 +373,7 @@ async function boot() {
   document.addEventListener("keydown", onKeydown);
   document.addEventListener("htmx:confirm", describeRoomEdit, true);
   document.addEventListener("htmx:beforeSwap", onBeforeSwap);
+  document.addEventListener("htmx:afterSwap", keepRefusalOnSwap);
   document.addEventListener("htmx:afterSettle", restartIfSwapped);
   document.addEventListener("htmx:beforeRequest", onBeforeRequest);
   document.addEventListener("htmx:afterRequest", onAfterRequest);
