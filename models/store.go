@@ -238,19 +238,22 @@ func pgCode(err error) string {
 // isConstraintViolation recognizes constraint errors GORM did not translate
 // (statements run on the connection pool directly, such as insertRows).
 func isConstraintViolation(err error) bool {
+	if isUniqueViolation(err) {
+		return true
+	}
 	switch pgCode(err) {
-	case pgUniqueViolation, pgForeignKeyViolation, pgCheckViolation:
+	case pgForeignKeyViolation, pgCheckViolation:
 		return true
 	}
 	msg := err.Error()
-	return strings.Contains(msg, "UNIQUE constraint failed") || strings.Contains(msg, "FOREIGN KEY constraint failed") ||
-		strings.Contains(msg, "CHECK constraint failed") || strings.Contains(msg, "SQLSTATE 23505")
+	return strings.Contains(msg, "FOREIGN KEY constraint failed") || strings.Contains(msg, "CHECK constraint failed")
 }
 
 // isUniqueViolation recognizes a unique index's refusal.
 func isUniqueViolation(err error) bool {
+	msg := err.Error()
 	return errors.Is(err, gorm.ErrDuplicatedKey) || pgCode(err) == pgUniqueViolation ||
-		strings.Contains(err.Error(), "UNIQUE constraint failed")
+		strings.Contains(msg, "UNIQUE constraint failed") || strings.Contains(msg, "SQLSTATE 23505")
 }
 
 // isConcurrencyFailure recognizes a transaction that lost to a concurrent

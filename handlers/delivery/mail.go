@@ -142,20 +142,8 @@ func smtpError(err error) error {
 // mailSubject is the subject an e-mail goes out with: its caller's, else
 // the default in its invitation's language.
 func mailSubject(m *models.OutboxMessage) string {
-	if m.Subject != "" {
-		return m.Subject
-	}
-	ctx := i18n.With(context.Background(), i18n.New(invitationLanguage(m.Language)))
-	return templates.InvitationSubject(ctx, templates.InvitationView{})
-}
-
-// invitationLanguage is the language an invitation was queued in (fixed
-// then: a later change of locale leaves it as it was), else the fallback.
-func invitationLanguage(tag string) i18n.Language {
-	if lang, ok := i18n.Lookup(tag); ok {
-		return lang
-	}
-	return i18n.Fallback()
+	ctx := i18n.With(context.Background(), i18n.For(m.Language))
+	return templates.InvitationSubject(ctx, templates.InvitationView{Subject: m.Subject})
 }
 
 // compose builds the message: the recipient checked with net/mail, every
@@ -165,7 +153,9 @@ func (m *Mailer) compose(ctx context.Context, id string, inv *models.Invitation)
 	if err != nil || to.Name != "" {
 		return nil, permanent(fmt.Errorf("%q is not an e-mail address", inv.To))
 	}
-	ctx = i18n.With(ctx, i18n.New(invitationLanguage(inv.Language)))
+	// The language was fixed when the message was queued (models,
+	// Invitation.Language): a later change of locale leaves it as it was.
+	ctx = i18n.With(ctx, i18n.For(inv.Language))
 	view := templates.InvitationView{
 		Name: models.HeaderText(inv.Name), Subject: models.HeaderText(inv.Subject), Organization: models.HeaderText(inv.Organization),
 		Documents: inv.Documents, Message: inv.Message, ReferenceID: inv.ReferenceID,

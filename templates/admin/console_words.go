@@ -3,6 +3,7 @@ package admin
 import (
 	"context"
 
+	"github.com/markuproom/markuproom/templates"
 	"github.com/markuproom/markuproom/web/i18n"
 )
 
@@ -20,10 +21,6 @@ func copyIDLabel(ctx context.Context, what string) string {
 
 // defaultInvitationSubject is the default invitation subject as a
 // recipient reading tag's language gets it.
-func defaultInvitationSubject(tag string) string {
-	l, ok := i18n.Lookup(tag)
-	if !ok {
-		l = i18n.Fallback()
-	}
-	return i18n.New(l).T("mail.invitation.subject")
+func defaultInvitationSubject(ctx context.Context, tag string) string {
+	return templates.InvitationSubject(i18n.With(ctx, i18n.For(tag)), templates.InvitationView{})
 }

@@ -53,6 +53,15 @@ func build(lang Language) *Localizer {
 // English is the fallback language's Localizer.
 func English() *Localizer { return New(Fallback()) }
 
+// For is the Localizer of tag's language (Lookup), the fallback's for a
+// tag it does not know: a message queued in a language fixed then.
+func For(tag string) *Localizer {
+	if lang, ok := Lookup(tag); ok {
+		return New(lang)
+	}
+	return English()
+}
+
 // Language is the language it speaks.
 func (l *Localizer) Language() Language { return l.lang }
 

@@ -103,3 +103,14 @@ func TestLocalizersAreBuiltOnceAndShared(t *testing.T) {
 		}
 	}
 }
+
+// For speaks the tag's language, whatever its case, and English for a tag
+// no catalog has.
+func TestForFallsBackToEnglish(t *testing.T) {
+	t.Parallel()
+	for tag, want := range map[string]string{"es": "es", "DE": "de", "xx": "en", "": "en"} {
+		if got := For(tag).Language().Tag; got != want {
+			t.Errorf("For(%q) speaks %q, want %q", tag, got, want)
+		}
+	}
+}
